@@ -1,0 +1,18 @@
+// Package ports declares the interfaces the use cases need from storage, and
+// the sentinel errors every adapter translates its driver errors into.
+// Adapters wrap these with %w; callers test them with errors.Is.
+package ports
+
+import "errors"
+
+// Sentinel errors shared by every port.
+var (
+	// ErrNotFound: the requested record does not exist (or is not the caller's).
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: a record with the same unique identity already exists.
+	ErrConflict = errors.New("conflict")
+	// ErrInsufficientCredits: a debit would take the balance below zero.
+	ErrInsufficientCredits = errors.New("insufficient credits")
+	// ErrUnavailable: the backing store cannot be reached or failed.
+	ErrUnavailable = errors.New("store unavailable")
+)

@@ -1,0 +1,88 @@
+package porttest
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/ports"
+)
+
+func newKey(accountID string, at time.Time) ports.Key {
+	return ports.Key{
+		ID: id("key"), AccountID: accountID, Name: "default", Prefix: "qk_abcdefghi",
+		Hash: id("digest"), Scopes: []string{"us:read", "china:read"}, CreatedAt: at,
+	}
+}
+
+// RunKeys is the contract of KeyStore.
+func RunKeys(t *testing.T, newPlatform NewPlatform) {
+	ctx := context.Background()
+	t.Run("create, list oldest first, find by hash", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1)
+		k1, k2 := newKey(a.ID, t0), newKey(a.ID, t0.Add(time.Second))
+		k2.Name = "ci"
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k2))
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k1))
+		wantErr(t, "CreateKey duplicate", p.Keys.CreateKey(ctx, k1), ports.ErrConflict)
+		keys, err := p.Keys.KeysByAccount(ctx, a.ID)
+		must(t, "KeysByAccount", err)
+		if len(keys) != 2 || keys[0].ID != k1.ID || keys[1].ID != k2.ID || keys[1].Name != "ci" {
+			t.Fatalf("KeysByAccount = %+v", keys)
+		}
+		got, err := p.Keys.KeyByHash(ctx, k1.Hash)
+		must(t, "KeyByHash", err)
+		if got.ID != k1.ID || got.AccountID != a.ID || !slices.Equal(got.Scopes, k1.Scopes) ||
+			got.Prefix != k1.Prefix || got.LastUsedAt != nil || got.RevokedAt != nil || !got.CreatedAt.Equal(t0) {
+			t.Fatalf("KeyByHash = %+v, want %+v", got, k1)
+		}
+		_, err = p.Keys.KeyByHash(ctx, "nope")
+		wantErr(t, "KeyByHash unknown", err, ports.ErrNotFound)
+		other, err := p.Keys.KeysByAccount(ctx, "acc_other")
+		must(t, "KeysByAccount other", err)
+		if len(other) != 0 {
+			t.Fatalf("another account sees %d keys", len(other))
+		}
+	})
+	t.Run("revoke is scoped to the account and keeps the first time", func(t *testing.T) {
+		p := newPlatform(t)
+		a, b := provision(t, p, 1), provision(t, p, 1)
+		k := newKey(a.ID, t0)
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k))
+		_, err := p.Keys.RevokeKey(ctx, b.ID, k.ID, t0)
+		wantErr(t, "RevokeKey by another account", err, ports.ErrNotFound)
+		_, err = p.Keys.RevokeKey(ctx, a.ID, "key_unknown", t0)
+		wantErr(t, "RevokeKey unknown", err, ports.ErrNotFound)
+		at := t0.Add(time.Minute)
+		got, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, at)
+		must(t, "RevokeKey", err)
+		if got.RevokedAt == nil || !got.RevokedAt.Equal(at) {
+			t.Fatalf("RevokedAt = %v, want %v", got.RevokedAt, at)
+		}
+		again, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, at.Add(time.Hour))
+		must(t, "RevokeKey again", err)
+		if !again.RevokedAt.Equal(at) {
+			t.Fatalf("second revoke moved RevokedAt to %v", again.RevokedAt)
+		}
+		byHash, err := p.Keys.KeyByHash(ctx, k.Hash)
+		must(t, "KeyByHash", err)
+		if byHash.RevokedAt == nil {
+			t.Fatal("revocation not visible through KeyByHash")
+		}
+	})
+	t.Run("touch records last use", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1)
+		k := newKey(a.ID, t0)
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k))
+		used := t0.Add(2 * time.Hour)
+		must(t, "TouchKey", p.Keys.TouchKey(ctx, k.ID, used))
+		got, err := p.Keys.KeyByHash(ctx, k.Hash)
+		must(t, "KeyByHash", err)
+		if got.LastUsedAt == nil || !got.LastUsedAt.Equal(used) {
+			t.Fatalf("LastUsedAt = %v, want %v", got.LastUsedAt, used)
+		}
+	})
+}

@@ -1,0 +1,147 @@
+package porttest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+func debit(accountID string, amount int64) ledger.Entry {
+	return ledger.Entry{
+		ID: id("led"), AccountID: accountID, Kind: ledger.Debit, Amount: -amount,
+		Route: "GET /china/securities/:code", KeyID: "key_1", RequestID: id("req"), CreatedAt: t0,
+	}
+}
+
+// RunLedger is the contract of Ledger, including the bank test: concurrent
+// debits never overdraw and the balance always equals the sum of entries.
+func RunLedger(t *testing.T, newPlatform NewPlatform) {
+	ctx := context.Background()
+	t.Run("debit, refund, entries newest first", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 10)
+		d := debit(a.ID, 3)
+		d.CreatedAt = t0.Add(time.Second)
+		bal, err := p.Ledger.Debit(ctx, d)
+		must(t, "Debit", err)
+		if bal != 7 {
+			t.Fatalf("balance after debit = %d, want 7", bal)
+		}
+		r := ledger.NewRefund(d, id("led"), t0.Add(2*time.Second))
+		bal, err = p.Ledger.Refund(ctx, r)
+		must(t, "Refund", err)
+		if bal != 10 {
+			t.Fatalf("balance after refund = %d, want 10", bal)
+		}
+		r2 := ledger.NewRefund(d, id("led"), t0.Add(3*time.Second))
+		_, err = p.Ledger.Refund(ctx, r2)
+		wantErr(t, "second Refund", err, ports.ErrConflict)
+		_, err = p.Ledger.Refund(ctx, ledger.NewRefund(debit(a.ID, 1), id("led"), t0))
+		wantErr(t, "Refund of unknown debit", err, ports.ErrNotFound)
+
+		entries, total, err := p.Ledger.Entries(ctx, a.ID, 10, 0)
+		must(t, "Entries", err)
+		if total != 3 || len(entries) != 3 {
+			t.Fatalf("Entries = %d of %d, want 3 of 3", len(entries), total)
+		}
+		kinds := []ledger.Kind{entries[0].Kind, entries[1].Kind, entries[2].Kind}
+		if kinds[0] != ledger.Refund || kinds[1] != ledger.Debit || kinds[2] != ledger.Grant {
+			t.Fatalf("kinds newest first = %v", kinds)
+		}
+		got := entries[1]
+		if got.ID != d.ID || got.Amount != -3 || got.Route != d.Route || got.KeyID != d.KeyID ||
+			got.RequestID != d.RequestID || !got.CreatedAt.Equal(d.CreatedAt) {
+			t.Fatalf("debit read back as %+v, want %+v", got, d)
+		}
+		if entries[0].RefundOf != d.ID || entries[0].Amount != 3 {
+			t.Fatalf("refund read back as %+v", entries[0])
+		}
+		if ledger.Sum(entries) != 10 {
+			t.Fatalf("sum of entries = %d, want 10", ledger.Sum(entries))
+		}
+		page, total, err := p.Ledger.Entries(ctx, a.ID, 1, 1)
+		must(t, "Entries page", err)
+		if total != 3 || len(page) != 1 || page[0].ID != d.ID {
+			t.Fatalf("page 2 of size 1 = %+v (total %d)", page, total)
+		}
+	})
+	t.Run("overdraft is refused and writes nothing", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 2)
+		_, err := p.Ledger.Debit(ctx, debit(a.ID, 3))
+		wantErr(t, "Debit over balance", err, ports.ErrInsufficientCredits)
+		bal, err := p.Ledger.Balance(ctx, a.ID)
+		must(t, "Balance", err)
+		_, total, err := p.Ledger.Entries(ctx, a.ID, 10, 0)
+		must(t, "Entries", err)
+		if bal != 2 || total != 1 {
+			t.Fatalf("after refused debit: balance %d, entries %d; want 2 and 1", bal, total)
+		}
+		_, err = p.Ledger.Debit(ctx, debit("acc_missing", 1))
+		wantErr(t, "Debit unknown account", err, ports.ErrNotFound)
+	})
+	t.Run("bank: 200 concurrent debits against 50 credits", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 50)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok, refused := 0, 0
+		for range 200 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := p.Ledger.Debit(ctx, debit(a.ID, 1))
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, ports.ErrInsufficientCredits):
+					refused++
+				default:
+					t.Errorf("Debit: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		bal, err := p.Ledger.Balance(ctx, a.ID)
+		must(t, "Balance", err)
+		if ok != 50 || refused != 150 || bal != 0 {
+			t.Fatalf("ok %d, refused %d, balance %d; want 50, 150, 0", ok, refused, bal)
+		}
+		mismatches, err := p.Ledger.Verify(ctx)
+		must(t, "Verify", err)
+		if len(mismatches) != 0 {
+			t.Fatalf("Verify = %+v", mismatches)
+		}
+	})
+	t.Run("concurrent refunds of one debit apply once", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 5)
+		d := debit(a.ID, 5)
+		_, err := p.Ledger.Debit(ctx, d)
+		must(t, "Debit", err)
+		var wg sync.WaitGroup
+		for range 10 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := p.Ledger.Refund(ctx, ledger.NewRefund(d, id("led"), t0))
+				if err != nil && !errors.Is(err, ports.ErrConflict) {
+					t.Errorf("Refund: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		bal, err := p.Ledger.Balance(ctx, a.ID)
+		must(t, "Balance", err)
+		if bal != 5 {
+			t.Fatalf("balance after racing refunds = %d, want 5", bal)
+		}
+	})
+}

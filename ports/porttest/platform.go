@@ -1,0 +1,64 @@
+// Package porttest holds one contract suite per port. Every adapter of a port
+// runs the same suite: memory in unit tests, PostgreSQL and MongoDB in e2e.
+// A behaviour that differs between adapters fails here.
+package porttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Platform is the set of account-side stores an adapter provides together,
+// because provisioning an account writes to the ledger in one transaction.
+type Platform struct {
+	Accounts ports.AccountStore
+	Sessions ports.SessionStore
+	Keys     ports.KeyStore
+	Ledger   ports.Ledger
+}
+
+// NewPlatform returns empty stores for one test.
+type NewPlatform func(t *testing.T) Platform
+
+var seq atomic.Int64
+
+// id returns a unique id with the given prefix, so suites never collide even
+// when an adapter shares a database between tests.
+func id(prefix string) string {
+	return fmt.Sprintf("%s_%d_%d", prefix, time.Now().UnixNano(), seq.Add(1))
+}
+
+// t0 is a fixed instant at microsecond precision, the precision every
+// adapter keeps.
+var t0 = time.Date(2026, 7, 20, 9, 30, 0, 123456000, time.UTC)
+
+func provision(t *testing.T, p Platform, credits int64) ports.Account {
+	t.Helper()
+	a := ports.Account{ID: id("acc"), Email: id("user") + "@example.com", PasswordHash: "$argon2id$test", CreatedAt: t0}
+	grant := ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: credits, CreatedAt: t0}
+	if err := p.Accounts.Provision(context.Background(), a, grant); err != nil {
+		t.Fatalf("Provision: %v", err)
+	}
+	return a
+}
+
+func wantErr(t *testing.T, what string, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("%s: got %v, want %v", what, err, want)
+	}
+}
+
+func must(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}

@@ -1,0 +1,54 @@
+package porttest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// NewSecurityStore returns an empty SecurityStore for one test.
+type NewSecurityStore func(t *testing.T) ports.SecurityStore
+
+// RunSecurities is the contract of SecurityStore.
+func RunSecurities(t *testing.T, newStore NewSecurityStore) {
+	ctx := context.Background()
+	moutai := ashare.Security{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "Kweichow Moutai Co., Ltd.", ListingDate: "2001-08-27", Listed: true}
+	letv := ashare.Security{Code: "SZSE.300104", Exchange: "SZSE", Board: "chinext", CompanyName: "LeTV", ListingDate: "2010-08-12", DelistingDate: "2020-07-21", Listed: false}
+	t.Run("empty store", func(t *testing.T) {
+		s := newStore(t)
+		n, err := s.CountSecurities(ctx)
+		must(t, "CountSecurities", err)
+		if n != 0 {
+			t.Fatalf("count = %d, want 0", n)
+		}
+		_, err = s.Security(ctx, "SSE.600519")
+		wantErr(t, "Security", err, ports.ErrNotFound)
+	})
+	t.Run("upsert is idempotent and replaces by code", func(t *testing.T) {
+		s := newStore(t)
+		must(t, "Upsert", s.UpsertSecurities(ctx, []ashare.Security{moutai, letv}))
+		must(t, "Upsert again", s.UpsertSecurities(ctx, []ashare.Security{moutai, letv}))
+		n, err := s.CountSecurities(ctx)
+		must(t, "CountSecurities", err)
+		if n != 2 {
+			t.Fatalf("count = %d, want 2", n)
+		}
+		got, err := s.Security(ctx, "SZSE.300104")
+		must(t, "Security", err)
+		if got != letv {
+			t.Fatalf("Security = %+v, want %+v", got, letv)
+		}
+		renamed := moutai
+		renamed.CompanyName = "Kweichow Moutai"
+		must(t, "Upsert renamed", s.UpsertSecurities(ctx, []ashare.Security{renamed}))
+		got, err = s.Security(ctx, "SSE.600519")
+		must(t, "Security", err)
+		if got != renamed {
+			t.Fatalf("after replace = %+v", got)
+		}
+		_, err = s.Security(ctx, "SZSE.600519")
+		wantErr(t, "Security other exchange", err, ports.ErrNotFound)
+	})
+}

@@ -1,0 +1,18 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+)
+
+// SecurityStore holds China A-share listings keyed by canonical code.
+type SecurityStore interface {
+	// Security returns the listing with that canonical code, or ErrNotFound.
+	Security(ctx context.Context, code string) (ashare.Security, error)
+	// UpsertSecurities inserts or replaces listings by code; applying the same
+	// batch twice leaves the store unchanged.
+	UpsertSecurities(ctx context.Context, s []ashare.Security) error
+	// CountSecurities returns how many listings are held.
+	CountSecurities(ctx context.Context) (int64, error)
+}
