@@ -53,9 +53,12 @@ log "debootstrap bookworm + postgresql-15 into $rootfs (a few minutes)"
 debootstrap --variant=minbase --include=postgresql-15 bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
   { tail -n 30 "$work/debootstrap.log" >&2; log "debootstrap failed"; exit 1; }
 
-# Slim down: docs, man pages, translations, apt lists/caches, and the "main"
-# cluster that postgresql-common's postinst created (we initdb at first start).
-rm -rf "$rootfs"/usr/share/{doc,man,info,locale,lintian}/* \
+# Slim down: docs, man pages, translations, locale sources, apt lists/caches,
+# the "main" cluster postgresql-common's postinst created (we initdb at first
+# start), and the LLVM JIT (~140 MB: libLLVM + libz3; jit=off below, tests run
+# short queries where JIT only adds latency).
+rm -rf "$rootfs"/usr/share/{doc,man,info,locale,lintian,i18n}/* \
+  "$rootfs"/usr/lib/*-linux-gnu/lib{LLVM,z3}[-.]*so* "$rootfs"/usr/lib/postgresql/15/lib/{llvmjit*,bitcode} \
   "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/var/cache/debconf/*-old \
   "$rootfs"/var/log/*.log "$rootfs"/var/lib/postgresql/15 "$rootfs"/etc/postgresql/15 \
   "$rootfs"/etc/apt/sources.list
@@ -97,7 +100,8 @@ if [[ ! -s $PGDATA/PG_VERSION ]]; then
     --auth-host="$AUTH" --encoding=UTF8 --locale=C.UTF-8 ${POSTGRES_INITDB_ARGS:-} >/dev/null
   rm -f "$pwfile"
   echo "host all all all $AUTH" >>"$PGDATA/pg_hba.conf"
-  printf "listen_addresses = '*'\nmax_connections = %s\n" "${POSTGRES_MAX_CONNECTIONS:-200}" >>"$PGDATA/postgresql.conf"
+  printf "listen_addresses = '*'\nmax_connections = %s\njit = off\n" \
+    "${POSTGRES_MAX_CONNECTIONS:-200}" >>"$PGDATA/postgresql.conf"
 
   # Temporary socket-only server to create the database and run init scripts;
   # its log goes to a file so "ready to accept connections" is printed only

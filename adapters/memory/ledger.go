@@ -1,0 +1,87 @@
+package memory
+
+import (
+	"context"
+	"slices"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Debit appends the debit if the balance covers it.
+func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	bal, ok := p.balances[e.AccountID]
+	if !ok {
+		return 0, ports.ErrNotFound
+	}
+	if bal+e.Amount < 0 {
+		return bal, ports.ErrInsufficientCredits
+	}
+	p.appendEntry(e)
+	p.debits[e.ID] = e
+	return p.balances[e.AccountID], nil
+}
+
+// Refund appends a refund of the debit it names, once.
+func (p *Platform) Refund(_ context.Context, e ledger.Entry) (int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d, ok := p.debits[e.RefundOf]
+	if !ok || d.AccountID != e.AccountID {
+		return 0, ports.ErrNotFound
+	}
+	if p.refunded[d.ID] {
+		return p.balances[e.AccountID], ports.ErrConflict
+	}
+	p.refunded[d.ID] = true
+	p.appendEntry(e)
+	return p.balances[e.AccountID], nil
+}
+
+func (p *Platform) appendEntry(e ledger.Entry) {
+	p.entries[e.AccountID] = append(p.entries[e.AccountID], e)
+	p.balances[e.AccountID] += e.Amount
+}
+
+// Balance returns the account's balance.
+func (p *Platform) Balance(_ context.Context, accountID string) (int64, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	bal, ok := p.balances[accountID]
+	if !ok {
+		return 0, ports.ErrNotFound
+	}
+	return bal, nil
+}
+
+// Entries returns a page of the account's entries, newest first.
+func (p *Platform) Entries(_ context.Context, accountID string, limit, offset int) ([]ledger.Entry, int, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	all := p.entries[accountID]
+	newest := slices.Clone(all)
+	slices.SortStableFunc(newest, func(a, b ledger.Entry) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return compareStrings(b.ID, a.ID)
+	})
+	start := min(offset, len(newest))
+	end := min(start+limit, len(newest))
+	return newest[start:end], len(all), nil
+}
+
+// Verify compares each balance with the sum of its entries.
+func (p *Platform) Verify(_ context.Context) ([]ledger.Mismatch, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	var out []ledger.Mismatch
+	for id, bal := range p.balances {
+		if sum := ledger.Sum(p.entries[id]); sum != bal {
+			out = append(out, ledger.Mismatch{AccountID: id, Balance: bal, Sum: sum})
+		}
+	}
+	return out, nil
+}

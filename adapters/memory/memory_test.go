@@ -1,0 +1,24 @@
+package memory_test
+
+import (
+	"testing"
+
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/ports/porttest"
+)
+
+func newPlatform(*testing.T) porttest.Platform {
+	p := memory.NewPlatform()
+	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p}
+}
+
+func TestAccounts(t *testing.T) { porttest.RunAccounts(t, newPlatform) }
+
+func TestKeys(t *testing.T) { porttest.RunKeys(t, newPlatform) }
+
+func TestLedger(t *testing.T) { porttest.RunLedger(t, newPlatform) }
+
+func TestSecurities(t *testing.T) {
+	porttest.RunSecurities(t, func(*testing.T) ports.SecurityStore { return memory.NewSecurities() })
+}

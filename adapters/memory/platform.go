@@ -1,0 +1,201 @@
+// Package memory implements every port in process memory. It is the embedded
+// default: safe under concurrency, lost at exit, and held to the same
+// contract suites as the PostgreSQL and MongoDB adapters.
+package memory
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Platform holds accounts, sessions, keys and the ledger behind one lock, so
+// that provisioning and debits are atomic exactly as in a database
+// transaction.
+type Platform struct {
+	mu       sync.RWMutex
+	accounts map[string]ports.Account // by id
+	byEmail  map[string]string        // email -> account id
+	sessions map[string]ports.Session
+	keys     map[string]ports.Key // by id
+	byHash   map[string]string    // digest -> key id
+	balances map[string]int64
+	entries  map[string][]ledger.Entry // by account, oldest first
+	debits   map[string]ledger.Entry   // debit id -> entry
+	refunded map[string]bool           // debit id -> refunded
+}
+
+var (
+	_ ports.AccountStore = (*Platform)(nil)
+	_ ports.SessionStore = (*Platform)(nil)
+	_ ports.KeyStore     = (*Platform)(nil)
+	_ ports.Ledger       = (*Platform)(nil)
+)
+
+// NewPlatform returns empty account-side stores.
+func NewPlatform() *Platform {
+	return &Platform{
+		accounts: map[string]ports.Account{},
+		byEmail:  map[string]string{},
+		sessions: map[string]ports.Session{},
+		keys:     map[string]ports.Key{},
+		byHash:   map[string]string{},
+		balances: map[string]int64{},
+		entries:  map[string][]ledger.Entry{},
+		debits:   map[string]ledger.Entry{},
+		refunded: map[string]bool{},
+	}
+}
+
+// Provision creates the account and its grant atomically.
+func (p *Platform) Provision(_ context.Context, a ports.Account, grant ledger.Entry) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, taken := p.byEmail[a.Email]; taken {
+		return ports.ErrConflict
+	}
+	if _, taken := p.accounts[a.ID]; taken {
+		return ports.ErrConflict
+	}
+	p.accounts[a.ID] = a
+	p.byEmail[a.Email] = a.ID
+	p.balances[a.ID] = grant.Amount
+	p.entries[a.ID] = []ledger.Entry{grant}
+	return nil
+}
+
+// AccountByEmail returns the account with that email.
+func (p *Platform) AccountByEmail(_ context.Context, email string) (ports.Account, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	id, ok := p.byEmail[email]
+	if !ok {
+		return ports.Account{}, ports.ErrNotFound
+	}
+	return p.accounts[id], nil
+}
+
+// AccountByID returns the account with that id.
+func (p *Platform) AccountByID(_ context.Context, id string) (ports.Account, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	a, ok := p.accounts[id]
+	if !ok {
+		return ports.Account{}, ports.ErrNotFound
+	}
+	return a, nil
+}
+
+// CreateSession stores a session.
+func (p *Platform) CreateSession(_ context.Context, s ports.Session) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, taken := p.sessions[s.TokenHash]; taken {
+		return ports.ErrConflict
+	}
+	p.sessions[s.TokenHash] = s
+	return nil
+}
+
+// SessionByHash returns the session with that token digest.
+func (p *Platform) SessionByHash(_ context.Context, tokenHash string) (ports.Session, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	s, ok := p.sessions[tokenHash]
+	if !ok {
+		return ports.Session{}, ports.ErrNotFound
+	}
+	return s, nil
+}
+
+// CreateKey stores a key.
+func (p *Platform) CreateKey(_ context.Context, k ports.Key) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, idTaken := p.keys[k.ID]
+	_, hashTaken := p.byHash[k.Hash]
+	if idTaken || hashTaken {
+		return ports.ErrConflict
+	}
+	k.Scopes = slices.Clone(k.Scopes)
+	p.keys[k.ID] = k
+	p.byHash[k.Hash] = k.ID
+	return nil
+}
+
+// KeysByAccount lists the account's keys, oldest first.
+func (p *Platform) KeysByAccount(_ context.Context, accountID string) ([]ports.Key, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := []ports.Key{}
+	for _, k := range p.keys {
+		if k.AccountID == accountID {
+			out = append(out, copyKey(k))
+		}
+	}
+	slices.SortFunc(out, func(a, b ports.Key) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return compareStrings(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// KeyByHash returns the key with that digest.
+func (p *Platform) KeyByHash(_ context.Context, hash string) (ports.Key, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	id, ok := p.byHash[hash]
+	if !ok {
+		return ports.Key{}, ports.ErrNotFound
+	}
+	return copyKey(p.keys[id]), nil
+}
+
+// RevokeKey marks the account's key revoked, keeping the first revocation time.
+func (p *Platform) RevokeKey(_ context.Context, accountID, keyID string, at time.Time) (ports.Key, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k, ok := p.keys[keyID]
+	if !ok || k.AccountID != accountID {
+		return ports.Key{}, ports.ErrNotFound
+	}
+	if k.RevokedAt == nil {
+		k.RevokedAt = &at
+		p.keys[keyID] = k
+	}
+	return copyKey(k), nil
+}
+
+// TouchKey records the key's last use.
+func (p *Platform) TouchKey(_ context.Context, keyID string, at time.Time) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k, ok := p.keys[keyID]
+	if !ok {
+		return ports.ErrNotFound
+	}
+	k.LastUsedAt = &at
+	p.keys[keyID] = k
+	return nil
+}
+
+func copyKey(k ports.Key) ports.Key {
+	k.Scopes = slices.Clone(k.Scopes)
+	return k
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,50 @@
+package memory
+
+import (
+	"context"
+	"sync"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Securities holds China A-share listings by canonical code.
+type Securities struct {
+	mu     sync.RWMutex
+	byCode map[string]ashare.Security
+}
+
+var _ ports.SecurityStore = (*Securities)(nil)
+
+// NewSecurities returns an empty listing store.
+func NewSecurities() *Securities {
+	return &Securities{byCode: map[string]ashare.Security{}}
+}
+
+// Security returns the listing with that code.
+func (s *Securities) Security(_ context.Context, code string) (ashare.Security, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sec, ok := s.byCode[code]
+	if !ok {
+		return ashare.Security{}, ports.ErrNotFound
+	}
+	return sec, nil
+}
+
+// UpsertSecurities inserts or replaces listings by code.
+func (s *Securities) UpsertSecurities(_ context.Context, secs []ashare.Security) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sec := range secs {
+		s.byCode[sec.Code] = sec
+	}
+	return nil
+}
+
+// CountSecurities returns how many listings are held.
+func (s *Securities) CountSecurities(context.Context) (int64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return int64(len(s.byCode)), nil
+}

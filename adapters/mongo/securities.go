@@ -1,0 +1,72 @@
+package mongo
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+)
+
+// securitiesCollection holds one document per China A-share listing.
+const securitiesCollection = "china_securities"
+
+// securityIndexes is empty on purpose: a listing's _id is its canonical code,
+// and the unique _id index every collection has is the code index. Keying by
+// _id rather than by a uniquely indexed code field matters on FerretDB, whose
+// SQLite backend pushes only {_id: <string>} filters down to SQLite and
+// scans and decodes the whole collection for any other filter.
+var securityIndexes []mongodrv.IndexModel
+
+// securityDoc is the stored form of ashare.Security. Its fields mirror the
+// domain type one for one so the two convert directly; a field added to the
+// domain type breaks the conversion at compile time until it is stored here.
+type securityDoc struct {
+	Code          string `bson:"_id"`
+	Exchange      string `bson:"exchange"`
+	Board         string `bson:"board"`
+	CompanyName   string `bson:"company_name"`
+	ListingDate   string `bson:"listing_date"`
+	DelistingDate string `bson:"delisting_date,omitempty"`
+	Listed        bool   `bson:"listed"`
+}
+
+// Security returns the listing with that canonical code, or ports.ErrNotFound.
+func (s *Store) Security(ctx context.Context, code string) (ashare.Security, error) {
+	var d securityDoc
+	err := s.securities.FindOne(ctx, bson.D{{Key: "_id", Value: code}}).Decode(&d)
+	if err != nil {
+		return ashare.Security{}, translate("find security "+code, err)
+	}
+	return ashare.Security(d), nil
+}
+
+// UpsertSecurities inserts or replaces the listings by code in one ordered
+// bulk write. Replacing whole documents makes a repeated batch a no-op. There
+// is no transaction (FerretDB has none): a failed batch may be partly applied,
+// and applying it again completes it.
+func (s *Store) UpsertSecurities(ctx context.Context, batch []ashare.Security) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	models := make([]mongodrv.WriteModel, len(batch))
+	for i, sec := range batch {
+		models[i] = mongodrv.NewReplaceOneModel().
+			SetFilter(bson.D{{Key: "_id", Value: sec.Code}}).
+			SetReplacement(securityDoc(sec)).
+			SetUpsert(true)
+	}
+	_, err := s.securities.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
+	return translate("upsert securities", err)
+}
+
+// CountSecurities returns how many listings are held.
+func (s *Store) CountSecurities(ctx context.Context) (int64, error) {
+	n, err := s.securities.CountDocuments(ctx, bson.D{})
+	if err != nil {
+		return 0, translate("count securities", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,51 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/quarrydata/quarry/ports"
+)
+
+// SQLSTATE codes the adapter gives a meaning to.
+const (
+	uniqueViolation     = "23505"
+	foreignKeyViolation = "23503"
+)
+
+// translate turns a driver error into the ports sentinel it means, prefixed
+// with what was being done. The driver error survives only as text so that
+// no pgx type crosses a port; context errors stay matchable because callers
+// tell a cancelled request from a failing store.
+func translate(op string, err error) error {
+	sentinel := classify(err)
+	for _, ctxErr := range []error{context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, ctxErr) {
+			return fmt.Errorf("postgres: %s: %w: %w", op, sentinel, ctxErr)
+		}
+	}
+	return fmt.Errorf("postgres: %s: %w: %v", op, sentinel, err)
+}
+
+// classify picks the sentinel for a driver error. Anything unrecognised is
+// the store failing, which the caller can only report or retry.
+func classify(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ports.ErrNotFound
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case uniqueViolation:
+			return ports.ErrConflict
+		case foreignKeyViolation:
+			// The record refers to an account (or debit) that does not exist.
+			return ports.ErrNotFound
+		}
+	}
+	return ports.ErrUnavailable
+}

@@ -1,0 +1,93 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/ports"
+)
+
+const keyColumns = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at`
+
+// CreateKey stores the key; ports.ErrConflict if its id or digest exists,
+// ports.ErrNotFound if the account does not.
+func (s *Store) CreateKey(ctx context.Context, k ports.Key) error {
+	scopes := k.Scopes
+	if scopes == nil {
+		scopes = []string{} // pgx writes a nil slice as NULL; the column wants an array
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, scopes, k.CreatedAt, k.LastUsedAt, k.RevokedAt)
+	if err != nil {
+		return translate("create key "+k.ID, err)
+	}
+	return nil
+}
+
+// KeysByAccount lists the account's keys, oldest first; an unknown account
+// has none.
+func (s *Store) KeysByAccount(ctx context.Context, accountID string) ([]ports.Key, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+	if err != nil {
+		return nil, translate("keys of account "+accountID, err)
+	}
+	keys, err := pgx.CollectRows(rows, scanKey)
+	if err != nil {
+		return nil, translate("keys of account "+accountID, err)
+	}
+	return keys, nil
+}
+
+// KeyByHash returns the key with that digest, revoked or not, or
+// ports.ErrNotFound.
+func (s *Store) KeyByHash(ctx context.Context, hash string) (ports.Key, error) {
+	return s.oneKey(ctx, "key by hash", `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1`, hash)
+}
+
+// RevokeKey marks the account's key revoked at the given time, keeping the
+// first revocation time if it already was, and returns it. Another account's
+// key, or an unknown id, is ports.ErrNotFound.
+func (s *Store) RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (ports.Key, error) {
+	return s.oneKey(ctx, "revoke key "+keyID, `
+		UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
+		WHERE id = $1 AND account_id = $2
+		RETURNING `+keyColumns, keyID, accountID, at)
+}
+
+// TouchKey records that the key was used at the given time, or returns
+// ports.ErrNotFound for an unknown key.
+func (s *Store) TouchKey(ctx context.Context, keyID string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, keyID, at)
+	if err != nil {
+		return translate("touch key "+keyID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("postgres: touch key %s: %w", keyID, ports.ErrNotFound)
+	}
+	return nil
+}
+
+// oneKey runs a statement returning at most one key row.
+func (s *Store) oneKey(ctx context.Context, op, sql string, args ...any) (ports.Key, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return ports.Key{}, translate(op, err)
+	}
+	k, err := pgx.CollectExactlyOneRow(rows, scanKey)
+	if err != nil {
+		return ports.Key{}, translate(op, err)
+	}
+	return k, nil
+}
+
+// scanKey reads a row of keyColumns, with every time in UTC.
+func scanKey(row pgx.CollectableRow) (ports.Key, error) {
+	var k ports.Key
+	err := row.Scan(&k.ID, &k.AccountID, &k.Name, &k.Prefix, &k.Hash, &k.Scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt)
+	k.CreatedAt, k.LastUsedAt, k.RevokedAt = k.CreatedAt.UTC(), utc(k.LastUsedAt), utc(k.RevokedAt)
+	return k, err
+}

@@ -1,0 +1,172 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// debitSQL is the hot path: one statement, so one round trip and atomic. The
+// guarded UPDATE takes the account's row lock and re-checks the balance
+// after any concurrent debit commits, so no interleaving can overdraw; the
+// entry is inserted only from the row the UPDATE returned.
+const debitSQL = `
+WITH a AS (
+	UPDATE accounts SET balance = balance + $2
+	WHERE id = $1 AND balance + $2 >= 0
+	RETURNING balance
+), e AS (
+	INSERT INTO ledger_entries (id, account_id, kind, amount, route, key_id, request_id, created_at)
+	SELECT $3, $1, 'debit', $2, $4, $5, $6, $7 FROM a
+)
+SELECT balance FROM a`
+
+// refundSQL inserts the refund only if it exactly reverses a debit of the
+// same account, then credits the account with what was inserted. The unique
+// refund_of makes a second refund, concurrent or not, a unique violation.
+const refundSQL = `
+WITH d AS (
+	SELECT id FROM ledger_entries
+	WHERE id = $3 AND account_id = $1 AND kind = 'debit' AND amount = -$2
+), e AS (
+	INSERT INTO ledger_entries (id, account_id, kind, amount, route, key_id, request_id, refund_of, created_at)
+	SELECT $4, $1, 'refund', $2, $5, $6, $7, d.id, $8 FROM d
+	RETURNING amount
+)
+UPDATE accounts SET balance = balance + e.amount FROM e
+WHERE accounts.id = $1
+RETURNING accounts.balance`
+
+// verifySQL reads every balance and every sum in one snapshot, so a debit
+// committing meanwhile cannot show up as a mismatch.
+const verifySQL = `
+SELECT a.id, a.balance, coalesce(s.total, 0)::bigint
+FROM accounts a
+LEFT JOIN (
+	SELECT account_id, sum(amount) AS total FROM ledger_entries GROUP BY account_id
+) s ON s.account_id = a.id
+WHERE a.balance <> coalesce(s.total, 0)
+ORDER BY a.id`
+
+const entryColumns = `id, account_id, kind, amount, route, key_id, request_id, coalesce(refund_of, ''), created_at`
+
+// Debit appends the debit if and only if the balance covers it and returns
+// the balance after it. It returns ports.ErrInsufficientCredits, writing
+// nothing, when it does not, and ports.ErrNotFound for an unknown account.
+func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
+	if err := checkEntry(e, ledger.Debit); err != nil {
+		return 0, err
+	}
+	var balance int64
+	err := s.pool.QueryRow(ctx, debitSQL,
+		e.AccountID, e.Amount, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, s.refusedDebit(ctx, e)
+	}
+	if err != nil {
+		return 0, translate("debit "+e.AccountID, err)
+	}
+	return balance, nil
+}
+
+// refusedDebit explains, off the hot path, why the debit statement matched no
+// account: it is either unknown or short of credits.
+func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) error {
+	if _, err := s.Balance(ctx, e.AccountID); err != nil {
+		return err
+	}
+	return fmt.Errorf("postgres: debit %s of %d: %w", e.AccountID, -e.Amount, ports.ErrInsufficientCredits)
+}
+
+// Refund appends the refund reversing the debit it names and returns the
+// balance after it. A second refund of one debit is ports.ErrConflict; a debit
+// that is unknown, of another account or of another amount is
+// ports.ErrNotFound.
+func (s *Store) Refund(ctx context.Context, e ledger.Entry) (int64, error) {
+	if err := checkEntry(e, ledger.Refund); err != nil {
+		return 0, err
+	}
+	var balance int64
+	err := s.pool.QueryRow(ctx, refundSQL,
+		e.AccountID, e.Amount, e.RefundOf, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
+	if err != nil {
+		return 0, translate(fmt.Sprintf("refund of debit %s", e.RefundOf), err)
+	}
+	return balance, nil
+}
+
+// Balance returns the account's balance, or ports.ErrNotFound.
+func (s *Store) Balance(ctx context.Context, accountID string) (int64, error) {
+	var balance int64
+	err := s.pool.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, accountID).Scan(&balance)
+	if err != nil {
+		return 0, translate("balance of "+accountID, err)
+	}
+	return balance, nil
+}
+
+// Entries returns a page of the account's entries, newest first, and the
+// total number of entries. Both queries travel in one round trip. Negative
+// limits and offsets count as zero.
+func (s *Store) Entries(ctx context.Context, accountID string, limit, offset int) ([]ledger.Entry, int, error) {
+	op := "entries of " + accountID
+	batch := &pgx.Batch{}
+	page := batch.Queue(`SELECT `+entryColumns+` FROM ledger_entries WHERE account_id = $1
+		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, accountID, max(limit, 0), max(offset, 0))
+	count := batch.Queue(`SELECT count(*) FROM ledger_entries WHERE account_id = $1`, accountID)
+	var entries []ledger.Entry
+	var total int
+	page.Query(func(rows pgx.Rows) error {
+		var err error
+		entries, err = pgx.CollectRows(rows, scanEntry)
+		return err
+	})
+	count.QueryRow(func(row pgx.Row) error { return row.Scan(&total) })
+	if err := s.pool.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, 0, translate(op, err)
+	}
+	return entries, total, nil
+}
+
+// Verify compares every account's balance with the sum of its entries and
+// returns the accounts where they differ.
+func (s *Store) Verify(ctx context.Context) ([]ledger.Mismatch, error) {
+	rows, err := s.pool.Query(ctx, verifySQL)
+	if err != nil {
+		return nil, translate("verify ledger", err)
+	}
+	mismatches, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ledger.Mismatch, error) {
+		var m ledger.Mismatch
+		err := row.Scan(&m.AccountID, &m.Balance, &m.Sum)
+		return m, err
+	})
+	if err != nil {
+		return nil, translate("verify ledger", err)
+	}
+	return mismatches, nil
+}
+
+// scanEntry reads a row of entryColumns, with its time in UTC.
+func scanEntry(row pgx.CollectableRow) (ledger.Entry, error) {
+	var e ledger.Entry
+	err := row.Scan(&e.ID, &e.AccountID, &e.Kind, &e.Amount, &e.Route, &e.KeyID, &e.RequestID, &e.RefundOf, &e.CreatedAt)
+	e.CreatedAt = e.CreatedAt.UTC()
+	return e, err
+}
+
+// checkEntry applies the domain's rules to an entry before it is written,
+// including that it is of the kind the method writes.
+func checkEntry(e ledger.Entry, kind ledger.Kind) error {
+	if e.Kind != kind {
+		return fmt.Errorf("postgres: entry %s is a %s, want a %s: %w", e.ID, e.Kind, kind, ledger.ErrInvalidEntry)
+	}
+	if err := e.Validate(); err != nil {
+		return fmt.Errorf("postgres: entry %s: %w", e.ID, err)
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/fx"
+
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Config says which database the adapter uses. The bootstrap package
+// supplies it to Module.
+type Config struct {
+	// URL is a PostgreSQL connection URL; it may carry a password.
+	URL string
+}
+
+// Module provides the connection pool, closed when the application stops, and
+// the Store as itself and as the account, session, key and ledger ports. It
+// needs a Config in the graph.
+var Module = fx.Module("postgres",
+	fx.Provide(
+		newPool,
+		fx.Annotate(New,
+			fx.As(fx.Self()),
+			fx.As(new(ports.AccountStore)),
+			fx.As(new(ports.SessionStore)),
+			fx.As(new(ports.KeyStore)),
+			fx.As(new(ports.Ledger)),
+		),
+	),
+)
+
+// newPool connects while the application is built, so a bad URL or an
+// unreachable database stops start-up, and closes the pool on stop.
+func newPool(lc fx.Lifecycle, cfg Config) (*pgxpool.Pool, error) {
+	pool, err := Connect(context.Background(), cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StopHook(pool.Close))
+	return pool, nil
+}

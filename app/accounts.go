@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/account"
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// AccountsConfig holds the sign-in settings.
+type AccountsConfig struct {
+	InitialCredits int64
+	SessionTTL     time.Duration
+}
+
+// Accounts signs people in, provisioning an account on first sign-in, and
+// authenticates session tokens.
+type Accounts struct {
+	accounts ports.AccountStore
+	sessions ports.SessionStore
+	ledger   ports.Ledger
+	cfg      AccountsConfig
+	now      Clock
+	throttle *signinThrottle
+	// hashing bounds concurrent argon2id work: each hash holds 19 MiB.
+	hashing chan struct{}
+}
+
+// NewAccounts wires the sign-in use case.
+func NewAccounts(a ports.AccountStore, s ports.SessionStore, l ports.Ledger, cfg AccountsConfig, now Clock) *Accounts {
+	return &Accounts{
+		accounts: a, sessions: s, ledger: l, cfg: cfg, now: now,
+		throttle: newSigninThrottle(5, time.Minute),
+		hashing:  make(chan struct{}, 4),
+	}
+}
+
+// Login is the outcome of a successful sign-in.
+type Login struct {
+	Token     string
+	ExpiresAt time.Time
+	Email     string
+	Credits   int64
+}
+
+// Login signs in with email and password. A new email provisions an account
+// with the initial credits; an existing one must match its password.
+func (s *Accounts) Login(ctx context.Context, email, password string) (Login, error) {
+	email, err := account.NormalizeEmail(email)
+	if err != nil {
+		return Login{}, fmt.Errorf("%w: %w", ErrValidation, err)
+	}
+	if err := account.CheckPassword(password); err != nil {
+		return Login{}, fmt.Errorf("%w: %w", ErrValidation, err)
+	}
+	if err := s.throttle.check(email, s.now()); err != nil {
+		return Login{}, err
+	}
+	acc, err := s.signIn(ctx, email, password)
+	if err != nil {
+		return Login{}, err
+	}
+	return s.openSession(ctx, acc)
+}
+
+func (s *Accounts) signIn(ctx context.Context, email, password string) (ports.Account, error) {
+	acc, err := s.accounts.AccountByEmail(ctx, email)
+	if errors.Is(err, ports.ErrNotFound) {
+		acc, err = s.provision(ctx, email, password)
+		if !errors.Is(err, ports.ErrConflict) {
+			return acc, err
+		}
+		// Another request provisioned the same email first: check against it.
+		acc, err = s.accounts.AccountByEmail(ctx, email)
+	}
+	if err != nil {
+		return ports.Account{}, err
+	}
+	ok, err := s.verify(ctx, password, acc.PasswordHash)
+	if err != nil {
+		return ports.Account{}, err
+	}
+	if !ok {
+		s.throttle.fail(email, s.now())
+		return ports.Account{}, fmt.Errorf("%w: wrong email or password", ErrUnauthorized)
+	}
+	return acc, nil
+}
+
+func (s *Accounts) provision(ctx context.Context, email, password string) (ports.Account, error) {
+	hash, err := s.hash(ctx, password)
+	if err != nil {
+		return ports.Account{}, err
+	}
+	now := s.now()
+	acc := ports.Account{ID: NewID("acc"), Email: email, PasswordHash: hash, CreatedAt: now}
+	grant := ledger.Entry{ID: NewID("led"), AccountID: acc.ID, Kind: ledger.Grant, Amount: s.cfg.InitialCredits, CreatedAt: now}
+	return acc, s.accounts.Provision(ctx, acc, grant)
+}
+
+func (s *Accounts) hash(ctx context.Context, password string) (string, error) {
+	if err := s.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer func() { <-s.hashing }()
+	return hashPassword(password), nil
+}
+
+func (s *Accounts) verify(ctx context.Context, password, hash string) (bool, error) {
+	if err := s.acquire(ctx); err != nil {
+		return false, err
+	}
+	defer func() { <-s.hashing }()
+	return verifyPassword(password, hash)
+}
+
+func (s *Accounts) acquire(ctx context.Context) error {
+	select {
+	case s.hashing <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Accounts) openSession(ctx context.Context, acc ports.Account) (Login, error) {
+	token, digest := newToken()
+	now := s.now()
+	sess := ports.Session{TokenHash: digest, AccountID: acc.ID, CreatedAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL)}
+	if err := s.sessions.CreateSession(ctx, sess); err != nil {
+		return Login{}, err
+	}
+	bal, err := s.ledger.Balance(ctx, acc.ID)
+	if err != nil {
+		return Login{}, err
+	}
+	return Login{Token: token, ExpiresAt: sess.ExpiresAt, Email: acc.Email, Credits: bal}, nil
+}
+
+// Authenticate returns the account id a live session token belongs to.
+func (s *Accounts) Authenticate(ctx context.Context, token string) (string, error) {
+	if token == "" {
+		return "", fmt.Errorf("%w: missing session token", ErrUnauthorized)
+	}
+	sess, err := s.sessions.SessionByHash(ctx, digestOf(token))
+	if errors.Is(err, ports.ErrNotFound) {
+		return "", fmt.Errorf("%w: unknown session token", ErrUnauthorized)
+	}
+	if err != nil {
+		return "", err
+	}
+	if !s.now().Before(sess.ExpiresAt) {
+		return "", fmt.Errorf("%w: session expired; sign in again", ErrUnauthorized)
+	}
+	return sess.AccountID, nil
+}

@@ -1,0 +1,40 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// China serves the China A-share datasets.
+type China struct {
+	securities ports.SecurityStore
+}
+
+// NewChina wires the China use cases.
+func NewChina(s ports.SecurityStore) *China { return &China{securities: s} }
+
+// ParseCode validates a requested code, wrapping a bad one as ErrValidation.
+func ParseCode(raw string) (ashare.Code, error) {
+	c, err := ashare.ParseCode(raw)
+	if err != nil {
+		return ashare.Code{}, fmt.Errorf("%w: %w", ErrValidation, err)
+	}
+	return c, nil
+}
+
+// Security returns the listing with that code, or ports.ErrNotFound.
+func (c *China) Security(ctx context.Context, code ashare.Code) (ashare.Security, error) {
+	return c.securities.Security(ctx, code.String())
+}
+
+// Probe reports whether any listing is held.
+func (c *China) Probe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.ChinaSecurities, Probe: func(ctx context.Context) (bool, error) {
+		n, err := c.securities.CountSecurities(ctx)
+		return n > 0, err
+	}}
+}

@@ -1,0 +1,42 @@
+// Package app holds Quarry's use cases: signing in, managing keys, reading
+// credits, metering data requests and serving datasets. It depends on the
+// domain rules and on ports, never on an adapter.
+package app
+
+import (
+	"errors"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+)
+
+// Errors the use cases return. The HTTP adapter maps each to one status.
+var (
+	// ErrInvalidRequest: a parameter combination is invalid (400).
+	ErrInvalidRequest = errors.New("invalid request")
+	// ErrValidation: a value fails its schema or format rule (422).
+	ErrValidation = errors.New("validation failed")
+	// ErrUnauthorized: missing, malformed, unknown, revoked or expired credential (401).
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrForbidden: the credential lacks a required permission (403).
+	ErrForbidden = errors.New("forbidden")
+)
+
+// RateLimitError reports a refused request and when to retry (429).
+type RateLimitError struct {
+	RetryAfter time.Duration
+	Limit      int
+	Remaining  int
+}
+
+func (e *RateLimitError) Error() string { return "rate limited" }
+
+// UnavailableError reports a dataset that is not activated (503).
+type UnavailableError struct {
+	Dataset dataset.ID
+	Status  dataset.Status
+}
+
+func (e *UnavailableError) Error() string {
+	return "dataset " + string(e.Dataset) + " is not available: " + string(e.Status.Reason)
+}

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/domain/apikey"
+	"github.com/quarrydata/quarry/domain/scope"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Key name bounds.
+const (
+	DefaultKeyName = "default"
+	maxKeyName     = 64
+)
+
+// Keys mints, lists and revokes an account's API keys.
+type Keys struct {
+	keys ports.KeyStore
+	now  Clock
+}
+
+// NewKeys wires the key-management use case.
+func NewKeys(k ports.KeyStore, now Clock) *Keys { return &Keys{keys: k, now: now} }
+
+// NewKey is a freshly minted key: the record, and the secret shown once.
+type NewKey struct {
+	Key    ports.Key
+	Secret string
+}
+
+// Create mints a key carrying every self-serve permission.
+func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, error) {
+	if name == "" {
+		name = DefaultKeyName
+	}
+	if n := utf8.RuneCountInString(name); !utf8.ValidString(name) || n > maxKeyName {
+		return NewKey{}, fmt.Errorf("%w: name must be 1 to %d characters of UTF-8", ErrValidation, maxKeyName)
+	}
+	secret, err := apikey.Generate(rand.Reader)
+	if err != nil {
+		return NewKey{}, err
+	}
+	k := ports.Key{
+		ID: NewID("key"), AccountID: accountID, Name: name,
+		Prefix: apikey.Prefix(secret), Hash: apikey.Digest(secret),
+		Scopes: scope.Strings(scope.SelfServe()), CreatedAt: s.now(),
+	}
+	if err := s.keys.CreateKey(ctx, k); err != nil {
+		return NewKey{}, err
+	}
+	return NewKey{Key: k, Secret: secret}, nil
+}
+
+// List returns the account's keys, oldest first.
+func (s *Keys) List(ctx context.Context, accountID string) ([]ports.Key, error) {
+	return s.keys.KeysByAccount(ctx, accountID)
+}
+
+// Revoke revokes one of the account's keys; it stops working at once.
+func (s *Keys) Revoke(ctx context.Context, accountID, keyID string) (ports.Key, error) {
+	return s.keys.RevokeKey(ctx, accountID, keyID, s.now())
+}

@@ -1,0 +1,14 @@
+// Package sampledata embeds the bundled sample data: real public facts, so
+// that the embedded default serves something true. See README.md here for
+// the sources of every row.
+package sampledata
+
+import "embed"
+
+// Files holds the sample files by name.
+//
+//go:embed *.csv
+var Files embed.FS
+
+// ChinaSecurities names the China A-share listings file.
+const ChinaSecurities = "china_securities.csv"
