@@ -41,7 +41,8 @@ func TestParseListingsRefusesBadFiles(t *testing.T) {
 	const header = "exchange,code,company_name,listing_date,delisting_date\n"
 	cases := map[string]struct{ body, says string }{
 		"empty":           {"", "l.csv:1"},
-		"wrong header":    {"code,name\n", "header must be"},
+		"wrong header":    {"code,name,a,b,c\n", "header must be"},
+		"wrong width":     {"code,name\n", "l.csv:1"},
 		"no rows":         {header, "no listings"},
 		"wrong range":     {header + "SZSE,600519,X,2001-08-27,\n", "l.csv:2"},
 		"bad date":        {header + "SSE,600519,X,2001-13-27,\n", "listing_date"},
