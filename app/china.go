@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/quarrydata/quarry/domain/ashare"
@@ -28,7 +29,11 @@ func ParseCode(raw string) (ashare.Code, error) {
 
 // Security returns the listing with that code, or ports.ErrNotFound.
 func (c *China) Security(ctx context.Context, code ashare.Code) (ashare.Security, error) {
-	return c.securities.Security(ctx, code.String())
+	sec, err := c.securities.Security(ctx, code.String())
+	if errors.Is(err, ports.ErrNotFound) {
+		return ashare.Security{}, fmt.Errorf("%w: no A-share listing has code %s", ports.ErrNotFound, code)
+	}
+	return sec, err
 }
 
 // Probe reports whether any listing is held.

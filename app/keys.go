@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -62,5 +63,9 @@ func (s *Keys) List(ctx context.Context, accountID string) ([]ports.Key, error) 
 
 // Revoke revokes one of the account's keys; it stops working at once.
 func (s *Keys) Revoke(ctx context.Context, accountID, keyID string) (ports.Key, error) {
-	return s.keys.RevokeKey(ctx, accountID, keyID, s.now())
+	k, err := s.keys.RevokeKey(ctx, accountID, keyID, s.now())
+	if errors.Is(err, ports.ErrNotFound) {
+		return ports.Key{}, fmt.Errorf("%w: this account has no key %q", ports.ErrNotFound, keyID)
+	}
+	return k, err
 }

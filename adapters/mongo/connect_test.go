@@ -39,13 +39,14 @@ func TestConnectNeverEchoesCredentials(t *testing.T) {
 
 func TestConnectExplainsURIWithoutCredentials(t *testing.T) {
 	_, err := mongo.Connect(context.Background(), "mongodb://127.0.0.1:1/?maxPoolSize=many")
-	if !errors.Is(err, ports.ErrUnavailable) || !strings.Contains(err.Error(), "maxpoolsize") {
+	if !errors.Is(err, ports.ErrUnavailable) || !strings.Contains(err.Error(), "maxPoolSize") {
 		t.Fatalf("Connect = %v, want ErrUnavailable naming the bad option", err)
 	}
 }
 
 func TestModuleProvidesTheStores(t *testing.T) {
 	err := fx.ValidateApp(
+		fx.NopLogger,
 		fx.Supply(mongo.Config{URI: "mongodb://127.0.0.1:1", Database: "quarry"}),
 		mongo.Module,
 		fx.Invoke(func(*mongodrv.Client, *mongodrv.Database, *mongo.Store, ports.SecurityStore) {}),

@@ -32,7 +32,7 @@ SELECT balance FROM a`
 const refundSQL = `
 WITH d AS (
 	SELECT id FROM ledger_entries
-	WHERE id = $3 AND account_id = $1 AND kind = 'debit' AND amount = -$2
+	WHERE id = $3 AND account_id = $1 AND kind = 'debit' AND amount = -($2::bigint)
 ), e AS (
 	INSERT INTO ledger_entries (id, account_id, kind, amount, route, key_id, request_id, refund_of, created_at)
 	SELECT $4, $1, 'refund', $2, $5, $6, $7, d.id, $8 FROM d
@@ -77,8 +77,13 @@ func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
 // refusedDebit explains, off the hot path, why the debit statement matched no
 // account: it is either unknown or short of credits.
 func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) error {
-	if _, err := s.Balance(ctx, e.AccountID); err != nil {
-		return err
+	var known bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1)`, e.AccountID).Scan(&known)
+	switch {
+	case err != nil:
+		return translate("debit "+e.AccountID, err)
+	case !known:
+		return fmt.Errorf("postgres: debit %s: unknown account: %w", e.AccountID, ports.ErrNotFound)
 	}
 	return fmt.Errorf("postgres: debit %s of %d: %w", e.AccountID, -e.Amount, ports.ErrInsufficientCredits)
 }

@@ -23,18 +23,20 @@ trap 'rm -rf "$ctx"' EXIT
 log "building static ferretdb binary"
 # CGO off => fully static (modernc SQLite is pure Go), runnable FROM scratch.
 # -mod=readonly + the committed go.sum keep the build reproducible.
+mkdir "$ctx/rootfs"
 (cd "$MODULE_DIR" && CGO_ENABLED=0 GOOS=linux go build -mod=readonly -trimpath -buildvcs=false \
-  -ldflags='-s -w' -o "$ctx/ferretdb" .)
+  -ldflags='-s -w' -o "$ctx/rootfs/ferretdb" .)
 
 # scratch has no filesystem at all: /state (SQLite files) and /tmp (SQLite
-# temp files) are copied in as empty directories so they exist and are writable.
-mkdir -m 0777 "$ctx/state"
-mkdir -m 1777 "$ctx/tmp"
+# temp files) must exist and be writable, also for a non-root --user. COPY
+# would reset the directory modes to 0755, so ADD a tarball (modes kept).
+mkdir -m 0777 "$ctx/rootfs/state"
+mkdir -m 1777 "$ctx/rootfs/tmp"
+tar -C "$ctx/rootfs" --owner=0 --group=0 -cf "$ctx/rootfs.tar" .
+rm -rf "$ctx/rootfs"
 cat >"$ctx/Dockerfile" <<'DOCKERFILE'
 FROM scratch
-COPY ferretdb /ferretdb
-COPY state /state
-COPY tmp /tmp
+ADD rootfs.tar /
 EXPOSE 27017
 ENTRYPOINT ["/ferretdb"]
 DOCKERFILE

@@ -1,0 +1,244 @@
+package http
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+const keyMessage = "Store this API key now: it is shown only once and cannot be recovered. Send it in the X-API-KEY header."
+
+func (s *Server) routeAccount() {
+	s.handle(http.MethodPost, "/account/login", s.login)
+	s.handle(http.MethodPost, "/account/keys", s.session(s.createKey))
+	s.handle(http.MethodGet, "/account/keys", s.session(s.listKeys))
+	s.handle(http.MethodDelete, "/account/keys/:key_id", s.session(s.revokeKey))
+	s.handle(http.MethodGet, "/account/credits", s.session(s.credits))
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+type loginResponse struct {
+	SessionToken string       `json:"session_token"`
+	TokenType    string       `json:"token_type"`
+	ExpiresAt    time.Time    `json:"expires_at"`
+	Account      loginAccount `json:"account"`
+}
+
+type loginAccount struct {
+	Email   string `json:"email"`
+	Credits int64  `json:"credits"`
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	var req loginRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	l, err := s.Accounts.Login(r.Context(), req.Email, req.Password)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, loginResponse{
+		SessionToken: l.Token, TokenType: "Bearer", ExpiresAt: l.ExpiresAt,
+		Account: loginAccount{Email: l.Email, Credits: l.Credits},
+	})
+}
+
+// accountHandle is an account route that runs for a signed-in account.
+type accountHandle func(w http.ResponseWriter, r *http.Request, p httprouter.Params, accountID string)
+
+// session authenticates the bearer session token. An API key is refused
+// here, so a leaked key cannot mint further keys.
+func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Request, httprouter.Params) {
+	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
+		if r.Header.Get("X-API-KEY") != "" && r.Header.Get("Authorization") == "" {
+			writeError(w, r, fmt.Errorf("%w: account routes take a session token (Authorization: Bearer), not an API key", app.ErrUnauthorized))
+			return
+		}
+		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok {
+			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer <session_token>", app.ErrUnauthorized))
+			return
+		}
+		accountID, err := s.Accounts.Authenticate(r.Context(), strings.TrimSpace(token))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next(w, r, p, accountID)
+	}
+}
+
+type keyEntry struct {
+	KeyID      string     `json:"key_id"`
+	Name       string     `json:"name"`
+	KeyPrefix  string     `json:"key_prefix"`
+	Scopes     []string   `json:"scopes"`
+	Status     string     `json:"status"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
+}
+
+func toKeyEntry(k ports.Key) keyEntry {
+	status := "active"
+	if k.RevokedAt != nil {
+		status = "revoked"
+	}
+	return keyEntry{
+		KeyID: k.ID, Name: k.Name, KeyPrefix: k.Prefix, Scopes: k.Scopes, Status: status,
+		CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
+	}
+}
+
+type createdKey struct {
+	KeyID     string    `json:"key_id"`
+	Name      string    `json:"name"`
+	APIKey    string    `json:"api_key"`
+	KeyPrefix string    `json:"key_prefix"`
+	Scopes    []string  `json:"scopes"`
+	CreatedAt time.Time `json:"created_at"`
+	Message   string    `json:"message"`
+}
+
+func (s *Server) createKey(w http.ResponseWriter, r *http.Request, _ httprouter.Params, accountID string) {
+	name := r.URL.Query().Get("name")
+	if r.URL.Query().Has("name") && name == "" {
+		writeError(w, r, unprocessable("name must be 1 to 64 characters when given"))
+		return
+	}
+	k, err := s.Keys.Create(r.Context(), accountID, name)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, createdKey{
+		KeyID: k.Key.ID, Name: k.Key.Name, APIKey: k.Secret, KeyPrefix: k.Key.Prefix,
+		Scopes: k.Key.Scopes, CreatedAt: k.Key.CreatedAt, Message: keyMessage,
+	})
+}
+
+func (s *Server) listKeys(w http.ResponseWriter, r *http.Request, _ httprouter.Params, accountID string) {
+	keys, err := s.Keys.List(r.Context(), accountID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]keyEntry, len(keys))
+	for i, k := range keys {
+		out[i] = toKeyEntry(k)
+	}
+	writeJSON(w, http.StatusOK, map[string][]keyEntry{"keys": out})
+}
+
+func (s *Server) revokeKey(w http.ResponseWriter, r *http.Request, p httprouter.Params, accountID string) {
+	k, err := s.Keys.Revoke(r.Context(), accountID, p.ByName("key_id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toKeyEntry(k))
+}
+
+type ledgerEntry struct {
+	EntryID   string    `json:"entry_id"`
+	Kind      string    `json:"kind"`
+	Amount    int64     `json:"amount"`
+	Route     *string   `json:"route"`
+	KeyID     *string   `json:"key_id"`
+	RequestID *string   `json:"request_id"`
+	RefundOf  *string   `json:"refund_of"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+type pageMeta struct {
+	Limit      int  `json:"limit"`
+	Offset     int  `json:"offset"`
+	Count      int  `json:"count"`
+	NextOffset *int `json:"next_offset"`
+	Total      int  `json:"total"`
+}
+
+type creditsResponse struct {
+	Balance int64         `json:"balance"`
+	Ledger  []ledgerEntry `json:"ledger"`
+	Meta    pageMeta      `json:"meta"`
+}
+
+func (s *Server) credits(w http.ResponseWriter, r *http.Request, _ httprouter.Params, accountID string) {
+	limit, err1 := intParam(r, "limit", app.DefaultStatementLimit)
+	offset, err2 := intParam(r, "offset", 0)
+	if err := firstError(err1, err2); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	st, err := s.Credits.Statement(r.Context(), accountID, limit, offset)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]ledgerEntry, len(st.Entries))
+	for i, e := range st.Entries {
+		out[i] = toLedgerEntry(e)
+	}
+	writeJSON(w, http.StatusOK, creditsResponse{Balance: st.Balance, Ledger: out, Meta: page(limit, offset, len(out), st.Total)})
+}
+
+func toLedgerEntry(e ledger.Entry) ledgerEntry {
+	return ledgerEntry{
+		EntryID: e.ID, Kind: string(e.Kind), Amount: e.Amount, CreatedAt: e.CreatedAt,
+		Route: optional(e.Route), KeyID: optional(e.KeyID), RequestID: optional(e.RequestID), RefundOf: optional(e.RefundOf),
+	}
+}
+
+// page builds pagination metadata; next_offset is null on the last page.
+func page(limit, offset, count, total int) pageMeta {
+	m := pageMeta{Limit: limit, Offset: offset, Count: count, Total: total}
+	if next := offset + count; count > 0 && next < total {
+		m.NextOffset = &next
+	}
+	return m
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// intParam reads an integer query parameter, 422 when it is not one.
+func intParam(r *http.Request, name string, def int) (int, error) {
+	raw := r.URL.Query().Get(name)
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		return 0, unprocessable(name + " must be an integer")
+	}
+	return n, nil
+}
+
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package http
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// errorBody is the ErrorResponse of the interface.
+type errorBody struct {
+	Error     string `json:"error"`
+	Message   string `json:"message"`
+	RequestID string `json:"request_id"`
+}
+
+// unavailableBody is the NormalizedDatasetUnavailableResponse.
+type unavailableBody struct {
+	errorBody
+	Dataset                string `json:"dataset"`
+	Availability           string `json:"availability"`
+	Reason                 string `json:"reason"`
+	BackfillRequired       bool   `json:"backfill_required"`
+	ExternalSourceRequired bool   `json:"external_source_required"`
+}
+
+// errPayloadTooLarge and errMethodNotAllowed come from the transport itself.
+var (
+	errPayloadTooLarge  = errors.New("request body exceeds 1 MiB")
+	errMethodNotAllowed = errors.New("method not allowed")
+	errRouteNotFound    = errors.New("no such route")
+)
+
+// status maps an error to its HTTP status and error code. It is the one
+// place where errors become statuses; anything unrecognised is a 500.
+func status(err error) (int, string) {
+	var rl *app.RateLimitError
+	var un *app.UnavailableError
+	switch {
+	case errors.Is(err, app.ErrInvalidRequest):
+		return http.StatusBadRequest, "invalid_request"
+	case errors.Is(err, app.ErrUnauthorized):
+		return http.StatusUnauthorized, "unauthorized"
+	case errors.Is(err, ports.ErrInsufficientCredits):
+		return http.StatusPaymentRequired, "insufficient_credits"
+	case errors.Is(err, app.ErrForbidden):
+		return http.StatusForbidden, "forbidden"
+	case errors.Is(err, ports.ErrNotFound), errors.Is(err, errRouteNotFound):
+		return http.StatusNotFound, "not_found"
+	case errors.Is(err, errMethodNotAllowed):
+		return http.StatusMethodNotAllowed, "method_not_allowed"
+	case errors.Is(err, errPayloadTooLarge):
+		return http.StatusRequestEntityTooLarge, "payload_too_large"
+	case errors.Is(err, app.ErrValidation):
+		return http.StatusUnprocessableEntity, "validation_failed"
+	case errors.As(err, &rl):
+		return http.StatusTooManyRequests, "rate_limited"
+	case errors.As(err, &un):
+		return http.StatusServiceUnavailable, "dataset_unavailable"
+	}
+	return http.StatusInternalServerError, "internal"
+}
+
+// message is what the client is told. Client errors explain themselves; a
+// 5xx never shows internals.
+func message(code int, err error) string {
+	switch code {
+	case http.StatusInternalServerError:
+		return "internal error; quote the request_id when reporting it"
+	case http.StatusPaymentRequired:
+		return "balance cannot cover this request; the key keeps every permission, add credits to continue"
+	case http.StatusTooManyRequests:
+		return "rate limit exceeded; retry after the Retry-After interval"
+	case http.StatusNotFound:
+		if errors.Is(err, errRouteNotFound) {
+			return "no such route; see /openapi.json"
+		}
+	}
+	return err.Error()
+}
+
+// writeError writes the error response for err, with the rate-limit headers
+// a 429 carries and the dataset fields a 503 carries.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code, kind := status(err)
+	rec := recordOf(r)
+	rec.err = err
+	body := errorBody{Error: kind, Message: message(code, err), RequestID: rec.id}
+	var rl *app.RateLimitError
+	if errors.As(err, &rl) {
+		setRateLimitHeaders(w, rl)
+	}
+	var un *app.UnavailableError
+	if errors.As(err, &un) {
+		writeJSON(w, code, unavailableBody{
+			errorBody: body, Dataset: string(un.Dataset), Availability: string(un.Status.Availability),
+			Reason: string(un.Status.Reason), BackfillRequired: un.Status.BackfillRequired,
+			ExternalSourceRequired: un.Status.ExternalSourceRequired,
+		})
+		return
+	}
+	writeJSON(w, code, body)
+}
+
+func setRateLimitHeaders(w http.ResponseWriter, rl *app.RateLimitError) {
+	secs := int((rl.RetryAfter + time.Second - 1) / time.Second)
+	secs = max(secs, 1)
+	h := w.Header()
+	h.Set("Retry-After", strconv.Itoa(secs))
+	h.Set("RateLimit-Limit", strconv.Itoa(rl.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(rl.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(secs))
+}

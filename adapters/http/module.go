@@ -1,0 +1,86 @@
+package http
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/app"
+)
+
+// Config holds the listener settings.
+type Config struct {
+	Addr string
+}
+
+// Params collects the server's dependencies from the fx graph. Data handlers
+// and readiness checks arrive as value groups, so a new dataset adds its
+// handlers without editing a central list.
+type Params struct {
+	fx.In
+	Accounts     *app.Accounts
+	Keys         *app.Keys
+	Credits      *app.Credits
+	Metering     *app.Metering
+	Limiter      *app.RateLimiter
+	Availability *app.Availability
+	Handlers     []DataHandler `group:"handlers"`
+	Readiness    []Readiness   `group:"readiness"`
+	Log          *zap.Logger
+}
+
+// Module provides the Server and runs it for the life of the application.
+var Module = fx.Module("http",
+	fx.Provide(
+		func(p Params) *Server {
+			return NewServer(Deps{
+				Accounts: p.Accounts, Keys: p.Keys, Credits: p.Credits, Metering: p.Metering,
+				Limiter: p.Limiter, Availability: p.Availability, Handlers: p.Handlers,
+				Readiness: p.Readiness, Log: p.Log,
+			})
+		},
+		fx.Annotate(ChinaHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+	),
+	fx.Invoke(run),
+)
+
+// shutdownGrace bounds how long in-flight requests may take to finish.
+const shutdownGrace = 20 * time.Second
+
+// run listens on start, so a taken port fails start-up, serves in a
+// goroutine, and on stop lets in-flight requests finish.
+func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
+	srv := &http.Server{
+		Addr: cfg.Addr, Handler: s,
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+		ErrorLog: zap.NewStdLog(log),
+	}
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			ln, err := net.Listen("tcp", cfg.Addr)
+			if err != nil {
+				return err
+			}
+			log.Info("listening", zap.String("addr", ln.Addr().String()))
+			go serve(srv, ln, log)
+			return nil
+		},
+		OnStop: func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(ctx, shutdownGrace)
+			defer cancel()
+			return srv.Shutdown(ctx)
+		},
+	})
+}
+
+func serve(srv *http.Server, ln net.Listener, log *zap.Logger) {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("serve", zap.Error(err))
+	}
+}

@@ -1,0 +1,34 @@
+// Package openapi holds Quarry's machine-readable interface description: the
+// OpenAPI 3.0.3 document served at GET /openapi.json and used by the e2e
+// suite to validate every response.
+package openapi
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Document is the OpenAPI 3.0.3 document of the interface, version
+// 2026-07-20, exactly as served at GET /openapi.json.
+//
+//go:embed openapi.json
+var Document []byte
+
+// Load parses Document and validates it against the OpenAPI 3.0 rules,
+// returning the parsed document.
+func Load() (*openapi3.T, error) {
+	ctx := context.Background()
+	loader := openapi3.NewLoader()
+	loader.Context = ctx
+	doc, err := loader.LoadFromData(Document)
+	if err != nil {
+		return nil, fmt.Errorf("parse openapi document: %w", err)
+	}
+	if err := doc.Validate(ctx); err != nil {
+		return nil, fmt.Errorf("validate openapi document: %w", err)
+	}
+	return doc, nil
+}

@@ -1,0 +1,123 @@
+package http
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/julienschmidt/httprouter"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Serve answers a validated request with a JSON body, or an error.
+type Serve func(ctx context.Context) (any, error)
+
+// Prepare validates a request before it is charged and returns how to serve
+// it. Its errors are 400 or 422 and cost nothing.
+type Prepare func(r *http.Request, p httprouter.Params) (Serve, error)
+
+// DataHandler serves one data route of the catalog. Datasets contribute
+// handlers; the pipeline around them is the same for all.
+type DataHandler struct {
+	Method  string
+	Path    string
+	Prepare Prepare
+}
+
+// notActivated never runs: a route without a handler has no probe, so the
+// availability gate answers 503 before it.
+func notActivated(*http.Request, httprouter.Params) (Serve, error) {
+	return nil, &app.UnavailableError{Status: dataset.StatusFor(false)}
+}
+
+// metered runs the checks in the interface's order: 401, 403, 429, 503,
+// 400/422, 402, then the handler. Only the atomic debit writes to the
+// ledger, and any error after it is refunded.
+func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httprouter.Handle {
+	route := rt.Method + " " + openAPIPath(rt.Path)
+	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
+		rec := recordOf(r)
+		key, err := s.Metering.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		rec.keyID = key.ID
+		serve, err := s.admit(r, p, key, id, rt, prepare)
+		if err != nil {
+			s.creditHeaders(w, r, key.AccountID, 0)
+			writeError(w, r, err)
+			return
+		}
+		s.charged(w, r, key, route, rt.Cost, serve)
+	}
+}
+
+// admit runs the checks that come before the debit.
+func (s *Server) admit(r *http.Request, p httprouter.Params, key ports.Key, id dataset.ID, rt dataset.Route, prepare Prepare) (Serve, error) {
+	if err := s.Metering.Authorize(key, rt.Permissions); err != nil {
+		return nil, err
+	}
+	if err := s.Limiter.Allow(key.ID); err != nil {
+		return nil, err
+	}
+	if err := s.Availability.Require(r.Context(), id); err != nil {
+		return nil, err
+	}
+	return prepare(r, p)
+}
+
+// charged debits, serves, and refunds on error. Money moves on a context
+// that survives a client hanging up, so a debit is never left half-done.
+func (s *Server) charged(w http.ResponseWriter, r *http.Request, key ports.Key, route string, cost int64, serve Serve) {
+	ctx := context.WithoutCancel(r.Context())
+	charge, err := s.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
+	if err != nil {
+		s.creditHeaders(w, r, key.AccountID, 0)
+		writeError(w, r, err)
+		return
+	}
+	s.metrics.debited.Add(float64(cost))
+	body, err := serve(r.Context())
+	if err != nil {
+		kept, bal := s.refund(ctx, r, charge, cost)
+		setCredits(w, kept, bal)
+		writeError(w, r, err)
+		return
+	}
+	setCredits(w, cost, charge.Balance)
+	writeJSON(w, http.StatusOK, body)
+}
+
+// refund reverses the charge of a failed request and returns what the
+// request finally cost and the balance after it. A refund that fails leaves
+// the request charged, and the failure is logged for an operator.
+func (s *Server) refund(ctx context.Context, r *http.Request, charge app.Charge, cost int64) (int64, int64) {
+	bal, err := s.Metering.Refund(ctx, charge)
+	if err != nil {
+		s.log.Error("refund failed", zap.String("request_id", recordOf(r).id), zap.String("debit", charge.Entry.ID), zap.Error(err))
+		return cost, charge.Balance
+	}
+	s.metrics.refunded.Add(float64(cost))
+	return 0, bal
+}
+
+// creditHeaders reports the balance on a request that was not charged.
+func (s *Server) creditHeaders(w http.ResponseWriter, r *http.Request, accountID string, cost int64) {
+	bal, err := s.Metering.Balance(context.WithoutCancel(r.Context()), accountID)
+	if err != nil && !errors.Is(err, ports.ErrNotFound) {
+		s.log.Warn("balance for headers", zap.String("request_id", recordOf(r).id), zap.Error(err))
+		return
+	}
+	setCredits(w, cost, bal)
+}
+
+func setCredits(w http.ResponseWriter, cost, balance int64) {
+	w.Header().Set("X-Credits-Cost", strconv.FormatInt(cost, 10))
+	w.Header().Set("X-Credits-Remaining", strconv.FormatInt(balance, 10))
+}

@@ -1,0 +1,94 @@
+// Package http is Quarry's inbound HTTP adapter: the routes of the
+// interface, the metered pipeline every data route runs through, and the one
+// mapping from errors to statuses.
+package http
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
+)
+
+// Readiness is one named dependency check behind GET /readyz.
+type Readiness struct {
+	Name  string
+	Check func(ctx context.Context) error
+}
+
+// Deps are the use cases and settings the server needs.
+type Deps struct {
+	Accounts     *app.Accounts
+	Keys         *app.Keys
+	Credits      *app.Credits
+	Metering     *app.Metering
+	Limiter      *app.RateLimiter
+	Availability *app.Availability
+	Handlers     []DataHandler
+	Readiness    []Readiness
+	Log          *zap.Logger
+}
+
+// Server routes requests to the use cases.
+type Server struct {
+	Deps
+	log     *zap.Logger
+	metrics *metrics
+	router  *httprouter.Router
+}
+
+// NewServer builds the router with every route of the interface. A data
+// route without a handler is registered anyway and answers 503 until its
+// dataset is activated.
+func NewServer(d Deps) *Server {
+	s := &Server{Deps: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
+	s.router.HandleMethodNotAllowed = true
+	s.router.NotFound = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errRouteNotFound) })
+	s.router.MethodNotAllowed = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errMethodNotAllowed) })
+	s.routeAccount()
+	s.routeOps()
+	s.routeData()
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+func (s *Server) handle(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
+	route := method + " " + openAPIPath(path)
+	s.router.Handle(method, path, func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
+		s.observe(route, func(w http.ResponseWriter, r *http.Request) { h(w, r, p) })(w, r)
+	})
+}
+
+func (s *Server) routeData() {
+	handlers := map[string]DataHandler{}
+	for _, h := range s.Handlers {
+		handlers[h.Method+" "+h.Path] = h
+	}
+	for _, ds := range dataset.Catalog() {
+		for _, rt := range ds.Routes {
+			h, ok := handlers[rt.Method+" "+rt.Path]
+			if !ok {
+				h = DataHandler{Method: rt.Method, Path: rt.Path, Prepare: notActivated}
+			}
+			s.handle(rt.Method, rt.Path, s.metered(ds.ID, rt, h.Prepare))
+		}
+	}
+}
+
+// openAPIPath turns httprouter's ":name" segments into OpenAPI's "{name}".
+func openAPIPath(path string) string {
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if strings.HasPrefix(p, ":") {
+			parts[i] = "{" + p[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}

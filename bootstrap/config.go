@@ -1,0 +1,147 @@
+// Package bootstrap wires Quarry together: it reads the configuration and
+// picks the fx modules of the adapters it names. It is the only package that
+// knows every adapter.
+package bootstrap
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+)
+
+// Config is the whole runtime configuration, read from QUARRY_* variables.
+type Config struct {
+	HTTPAddr       string
+	PostgresURL    string
+	MigrateOnStart bool
+	MongoURI       string
+	MongoDB        string
+	SampleData     bool
+	InitialCredits int64
+	RateLimitRPS   float64
+	RateLimitBurst int
+	SessionTTL     time.Duration
+	LogLevel       zapcore.Level
+}
+
+// Variable names, with their defaults in LoadConfig.
+const (
+	EnvHTTPAddr       = "QUARRY_HTTP_ADDR"
+	EnvPostgresURL    = "QUARRY_POSTGRES_URL"
+	EnvAutoMigrate    = "QUARRY_AUTO_MIGRATE"
+	EnvMongoURI       = "QUARRY_MONGO_URI"
+	EnvMongoDB        = "QUARRY_MONGO_DB"
+	EnvSampleData     = "QUARRY_SAMPLE_DATA"
+	EnvInitialCredits = "QUARRY_INITIAL_CREDITS"
+	EnvRateLimitRPS   = "QUARRY_RATE_LIMIT_RPS"
+	EnvRateLimitBurst = "QUARRY_RATE_LIMIT_BURST"
+	EnvSessionTTL     = "QUARRY_SESSION_TTL"
+	EnvLogLevel       = "QUARRY_LOG_LEVEL"
+)
+
+// LoadConfig reads the configuration through getenv (os.Getenv in the
+// binary) and refuses a bad value with one line naming the variable.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	r := reader{getenv: getenv}
+	c := Config{
+		HTTPAddr:       r.str(EnvHTTPAddr, "127.0.0.1:8080"),
+		PostgresURL:    getenv(EnvPostgresURL),
+		MongoURI:       getenv(EnvMongoURI),
+		MongoDB:        r.str(EnvMongoDB, "quarry"),
+		InitialCredits: r.int64(EnvInitialCredits, 100000, 0),
+		RateLimitRPS:   r.float(EnvRateLimitRPS, 50),
+		RateLimitBurst: int(r.int64(EnvRateLimitBurst, 100, 1)),
+		SessionTTL:     r.duration(EnvSessionTTL, 8*time.Hour),
+		LogLevel:       r.level(EnvLogLevel),
+	}
+	// Sample data fills the memory stores by default; a database is
+	// filled with `quarry ingest` unless asked for explicitly.
+	c.SampleData = r.bool(EnvSampleData, c.MongoURI == "")
+	c.MigrateOnStart = r.bool(EnvAutoMigrate, false)
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil && r.err == nil {
+		r.err = fmt.Errorf("%s=%q: want host:port", EnvHTTPAddr, c.HTTPAddr)
+	}
+	return c, r.err
+}
+
+// reader keeps the first error, so LoadConfig reads straight through.
+type reader struct {
+	getenv func(string) string
+	err    error
+}
+
+func (r *reader) fail(name, raw, want string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s=%q: %s", name, raw, want)
+	}
+}
+
+func (r *reader) str(name, def string) string {
+	if v := r.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func (r *reader) int64(name string, def, minimum int64) int64 {
+	raw := r.getenv(name)
+	if raw == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < minimum {
+		r.fail(name, raw, fmt.Sprintf("want an integer of at least %d", minimum))
+	}
+	return n
+}
+
+func (r *reader) float(name string, def float64) float64 {
+	raw := r.getenv(name)
+	if raw == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil || !(f > 0) || f > 1e6 {
+		r.fail(name, raw, "want a positive number of requests per second")
+	}
+	return f
+}
+
+func (r *reader) bool(name string, def bool) bool {
+	raw := r.getenv(name)
+	if raw == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(raw)
+	if err != nil {
+		r.fail(name, raw, "want true or false")
+	}
+	return b
+}
+
+func (r *reader) duration(name string, def time.Duration) time.Duration {
+	raw := r.getenv(name)
+	if raw == "" {
+		return def
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil || d <= 0 {
+		r.fail(name, raw, "want a positive duration such as 8h or 30m")
+	}
+	return d
+}
+
+func (r *reader) level(name string) zapcore.Level {
+	raw := r.getenv(name)
+	if raw == "" {
+		return zapcore.InfoLevel
+	}
+	l, err := zapcore.ParseLevel(raw)
+	if err != nil {
+		r.fail(name, raw, "want debug, info, warn or error")
+	}
+	return l
+}

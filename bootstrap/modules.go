@@ -1,0 +1,127 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+	"go.uber.org/zap"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/postgres"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// Options returns the fx options of the whole service for cfg: the storage
+// modules it names, the use cases and the HTTP server.
+func Options(cfg Config, log *zap.Logger) fx.Option {
+	return fx.Options(
+		fx.Supply(cfg, log),
+		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
+		platformStores(cfg),
+		documentStores(cfg),
+		useCases,
+		// Sample data loads before the server listens, so no request sees
+		// an empty store.
+		sampleData(cfg),
+		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr}),
+		httpadapter.Module,
+	)
+}
+
+// platformStores picks PostgreSQL when a URL is set, memory otherwise.
+func platformStores(cfg Config) fx.Option {
+	if cfg.PostgresURL == "" {
+		return fx.Provide(fx.Annotate(memory.NewPlatform,
+			fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
+			fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger))))
+	}
+	return fx.Options(
+		fx.Supply(postgres.Config{URL: cfg.PostgresURL}),
+		postgres.Module,
+		migrateOnStart(cfg),
+		fx.Provide(readiness("postgres", func(p *pgxpool.Pool) func(context.Context) error { return p.Ping })),
+	)
+}
+
+// migrateOnStart applies the embedded migrations before serving when asked.
+func migrateOnStart(cfg Config) fx.Option {
+	if !cfg.MigrateOnStart {
+		return fx.Options()
+	}
+	return fx.Invoke(func(lc fx.Lifecycle, pool *pgxpool.Pool) {
+		lc.Append(fx.StartHook(func(ctx context.Context) error { return postgres.Migrate(ctx, pool) }))
+	})
+}
+
+// documentStores picks MongoDB when a URI is set, memory otherwise.
+func documentStores(cfg Config) fx.Option {
+	if cfg.MongoURI == "" {
+		return fx.Provide(fx.Annotate(memory.NewSecurities, fx.As(new(ports.SecurityStore))))
+	}
+	return fx.Options(
+		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
+		mongo.Module,
+		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
+			return func(ctx context.Context) error { return c.Ping(ctx, nil) }
+		})),
+	)
+}
+
+// readiness turns a dependency's ping into a member of the readiness group.
+func readiness[T any](name string, check func(T) func(context.Context) error) any {
+	return fx.Annotate(func(dep T) httpadapter.Readiness {
+		return httpadapter.Readiness{Name: name, Check: check(dep)}
+	}, fx.ResultTags(`group:"readiness"`))
+}
+
+var useCases = fx.Module("app",
+	fx.Supply(app.Clock(app.SystemClock)),
+	fx.Provide(
+		func(cfg Config) app.AccountsConfig {
+			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL}
+		},
+		func(cfg Config) *app.RateLimiter { return app.NewRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst) },
+		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering, app.NewChina,
+		fx.Annotate(app.NewAvailability, fx.ParamTags(`group:"probes"`)),
+		fx.Annotate((*app.China).Probe, fx.ResultTags(`group:"probes"`)),
+	),
+)
+
+// sampleData loads the bundled sample into the document stores at start.
+func sampleData(cfg Config) fx.Option {
+	if !cfg.SampleData {
+		return fx.Options()
+	}
+	return fx.Invoke(func(lc fx.Lifecycle, s ports.SecurityStore, log *zap.Logger) {
+		lc.Append(fx.StartHook(func(ctx context.Context) error {
+			n, err := LoadSample(ctx, s)
+			if err != nil {
+				return fmt.Errorf("load sample data: %w", err)
+			}
+			log.Info("sample data loaded", zap.Int("china_securities", n))
+			return nil
+		}))
+	})
+}
+
+// LoadSample upserts the bundled China listings into s and returns how many.
+func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
+	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	secs, err := app.ParseListings(sampledata.ChinaSecurities, f)
+	if err != nil {
+		return 0, err
+	}
+	return len(secs), s.UpsertSecurities(ctx, secs)
+}

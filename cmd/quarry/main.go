@@ -1,0 +1,69 @@
+// Command quarry is the one Quarry binary: it serves the API, migrates the
+// PostgreSQL schema, ingests source files and verifies the credit ledger.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/quarrydata/quarry/bootstrap"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `usage: quarry <command>
+
+commands:
+  serve                          serve the API (configured by QUARRY_* variables)
+  migrate                        apply the embedded PostgreSQL migrations
+  ingest china-securities [FILE] load China A-share listings (default: the bundled sample)
+  ledger verify                  check that every balance equals the sum of its entries
+  version                        print the build and interface versions
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "quarry:", err)
+		if errors.Is(err, errUsage) {
+			fmt.Fprint(os.Stderr, usage)
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("unknown command")
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return errUsage
+	}
+	if args[0] == "version" {
+		fmt.Fprintf(out, "quarry %s (interface %s)\n", version, bootstrap.InterfaceVersion)
+		return nil
+	}
+	cfg, err := bootstrap.LoadConfig(os.Getenv)
+	if err != nil {
+		return err
+	}
+	switch {
+	case args[0] == "serve" && len(args) == 1:
+		return bootstrap.Serve(ctx, cfg)
+	case args[0] == "migrate" && len(args) == 1:
+		return bootstrap.Migrate(ctx, cfg, out)
+	case args[0] == "ingest" && len(args) >= 2 && len(args) <= 3:
+		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out)
+	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":
+		return bootstrap.VerifyLedger(ctx, cfg, out)
+	}
+	return fmt.Errorf("%w: %q", errUsage, args)
+}
