@@ -57,6 +57,11 @@ func TestMain(m *testing.M) {
 	// Ryuk's image cannot be pulled without a registry; containers are
 	// terminated below instead.
 	os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	// Inside a container testcontainers guesses the host is the default
+	// gateway; where the engine is local its published ports are on loopback.
+	if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" && os.Getenv("DOCKER_HOST") == "" {
+		os.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "localhost")
+	}
 	os.Exit(runWithServers(m))
 }
 

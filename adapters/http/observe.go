@@ -97,7 +97,9 @@ func (s *Server) finish(w *statusWriter, r *http.Request, rec *record, start tim
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // bodies are JSON for programs, never HTML
+	_ = enc.Encode(v)
 }
 
 // decodeJSON reads a strict JSON body: unknown fields and trailing data are

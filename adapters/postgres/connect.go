@@ -23,16 +23,17 @@ const defaultMaxConns = 32
 // wrong host fails start-up instead of hanging it.
 const pingTimeout = 5 * time.Second
 
-// Connect opens a pool on the database at url and checks it answers. A URL
-// that does not parse is reported without repeating it, since it may hold a
-// password; a database that cannot be reached is ports.ErrUnavailable. A
-// pool_max_conns in the URL wins over the default pool size.
-func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+// Connect opens a pool on the database at databaseURL and checks that it
+// answers. A URL that does not parse is reported without repeating it, since
+// it may hold a password; a database that cannot be reached is
+// ports.ErrUnavailable. A pool_max_conns in the URL wins over the default
+// pool size.
+func Connect(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
 		return nil, parseError(err)
 	}
-	if !strings.Contains(url, "pool_max_conns") {
+	if !strings.Contains(databaseURL, "pool_max_conns") {
 		cfg.MaxConns = defaultMaxConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)

@@ -31,7 +31,7 @@ func translate(op string, err error) error {
 	return fmt.Errorf("postgres: %s: %w: %v", op, sentinel, err)
 }
 
-// classify picks the sentinel for a driver error. Anything unrecognised is
+// classify picks the sentinel for a driver error. Anything unrecognized is
 // the store failing, which the caller can only report or retry.
 func classify(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {

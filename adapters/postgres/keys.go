@@ -91,3 +91,13 @@ func scanKey(row pgx.CollectableRow) (ports.Key, error) {
 	k.CreatedAt, k.LastUsedAt, k.RevokedAt = k.CreatedAt.UTC(), utc(k.LastUsedAt), utc(k.RevokedAt)
 	return k, err
 }
+
+// utc returns a nullable timestamp in UTC; pgx reads timestamptz in the
+// process's local zone, and the ports deal in UTC.
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}

@@ -100,7 +100,7 @@ func (s *Store) Refund(ctx context.Context, e ledger.Entry) (int64, error) {
 	err := s.pool.QueryRow(ctx, refundSQL,
 		e.AccountID, e.Amount, e.RefundOf, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
 	if err != nil {
-		return 0, translate(fmt.Sprintf("refund of debit %s", e.RefundOf), err)
+		return 0, translate("refund of debit "+e.RefundOf, err)
 	}
 	return balance, nil
 }

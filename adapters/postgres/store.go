@@ -5,8 +5,6 @@
 package postgres
 
 import (
-	"time"
-
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/quarrydata/quarry/ports"
@@ -28,14 +26,4 @@ var (
 // New returns a Store on pool, whose database Migrate has brought up to date.
 func New(pool *pgxpool.Pool) *Store {
 	return &Store{pool: pool}
-}
-
-// utc returns a nullable timestamp in UTC; pgx reads timestamptz in the
-// process's local zone, and the ports deal in UTC.
-func utc(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

@@ -22,11 +22,11 @@ func TestNormalizeEmail(t *testing.T) {
 
 func TestCheckPassword(t *testing.T) {
 	cases := map[string]bool{
-		strings.Repeat("x", 11):  false,
-		strings.Repeat("x", 12):  true,
-		strings.Repeat("é", 12):  true,
-		strings.Repeat("x", 128): true,
-		strings.Repeat("x", 129): false,
+		strings.Repeat("x", 11):              false,
+		strings.Repeat("x", 12):              true,
+		strings.Repeat("é", 12):              true,
+		strings.Repeat("x", 128):             true,
+		strings.Repeat("x", 129):             false,
 		"\xff\xfe" + strings.Repeat("x", 12): false,
 	}
 	for p, ok := range cases {
