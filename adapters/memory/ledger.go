@@ -10,11 +10,17 @@ import (
 
 // Debit appends the debit if the balance covers it.
 func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
+	if err := checkKind(e, ledger.Debit); err != nil {
+		return 0, err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	bal, ok := p.balances[e.AccountID]
 	if !ok {
 		return 0, ports.ErrNotFound
+	}
+	if p.entryIDs[e.ID] {
+		return 0, ports.ErrConflict
 	}
 	if bal+e.Amount < 0 {
 		return bal, ports.ErrInsufficientCredits
@@ -26,11 +32,17 @@ func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
 
 // Refund appends a refund of the debit it names, once.
 func (p *Platform) Refund(_ context.Context, e ledger.Entry) (int64, error) {
+	if err := checkKind(e, ledger.Refund); err != nil {
+		return 0, err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, ok := p.debits[e.RefundOf]
-	if !ok || d.AccountID != e.AccountID {
+	if !ok || d.AccountID != e.AccountID || d.Amount != -e.Amount {
 		return 0, ports.ErrNotFound
+	}
+	if p.entryIDs[e.ID] {
+		return 0, ports.ErrConflict
 	}
 	if p.refunded[d.ID] {
 		return p.balances[e.AccountID], ports.ErrConflict
@@ -40,7 +52,16 @@ func (p *Platform) Refund(_ context.Context, e ledger.Entry) (int64, error) {
 	return p.balances[e.AccountID], nil
 }
 
+// checkKind applies the entry rules every adapter enforces before storing.
+func checkKind(e ledger.Entry, kind ledger.Kind) error {
+	if e.Kind != kind {
+		return ledger.ErrInvalidEntry
+	}
+	return e.Validate()
+}
+
 func (p *Platform) appendEntry(e ledger.Entry) {
+	p.entryIDs[e.ID] = true
 	p.entries[e.AccountID] = append(p.entries[e.AccountID], e)
 	p.balances[e.AccountID] += e.Amount
 }
@@ -68,8 +89,8 @@ func (p *Platform) Entries(_ context.Context, accountID string, limit, offset in
 		}
 		return compareStrings(b.ID, a.ID)
 	})
-	start := min(offset, len(newest))
-	end := min(start+limit, len(newest))
+	start := min(max(offset, 0), len(newest))
+	end := min(start+max(limit, 0), len(newest))
 	return newest[start:end], len(all), nil
 }
 

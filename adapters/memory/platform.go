@@ -5,6 +5,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -26,6 +27,7 @@ type Platform struct {
 	balances map[string]int64
 	entries  map[string][]ledger.Entry // by account, oldest first
 	debits   map[string]ledger.Entry   // debit id -> entry
+	entryIDs map[string]bool           // every entry id, unique like a primary key
 	refunded map[string]bool           // debit id -> refunded
 }
 
@@ -47,12 +49,16 @@ func NewPlatform() *Platform {
 		balances: map[string]int64{},
 		entries:  map[string][]ledger.Entry{},
 		debits:   map[string]ledger.Entry{},
+		entryIDs: map[string]bool{},
 		refunded: map[string]bool{},
 	}
 }
 
 // Provision creates the account and its grant atomically.
 func (p *Platform) Provision(_ context.Context, a ports.Account, grant ledger.Entry) error {
+	if err := grant.Validate(); err != nil || grant.Kind != ledger.Grant || grant.AccountID != a.ID {
+		return errors.Join(ledger.ErrInvalidEntry, err)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, taken := p.byEmail[a.Email]; taken {
@@ -63,8 +69,7 @@ func (p *Platform) Provision(_ context.Context, a ports.Account, grant ledger.En
 	}
 	p.accounts[a.ID] = a
 	p.byEmail[a.Email] = a.ID
-	p.balances[a.ID] = grant.Amount
-	p.entries[a.ID] = []ledger.Entry{grant}
+	p.appendEntry(grant)
 	return nil
 }
 
@@ -97,6 +102,9 @@ func (p *Platform) CreateSession(_ context.Context, s ports.Session) error {
 	if _, taken := p.sessions[s.TokenHash]; taken {
 		return ports.ErrConflict
 	}
+	if _, known := p.accounts[s.AccountID]; !known {
+		return ports.ErrNotFound
+	}
 	p.sessions[s.TokenHash] = s
 	return nil
 }
@@ -120,6 +128,9 @@ func (p *Platform) CreateKey(_ context.Context, k ports.Key) error {
 	_, hashTaken := p.byHash[k.Hash]
 	if idTaken || hashTaken {
 		return ports.ErrConflict
+	}
+	if _, known := p.accounts[k.AccountID]; !known {
+		return ports.ErrNotFound
 	}
 	k.Scopes = slices.Clone(k.Scopes)
 	p.keys[k.ID] = k

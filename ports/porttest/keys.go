@@ -72,6 +72,12 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 			t.Fatal("revocation not visible through KeyByHash")
 		}
 	})
+	t.Run("keys and sessions need an existing account", func(t *testing.T) {
+		p := newPlatform(t)
+		wantErr(t, "CreateKey for unknown account", p.Keys.CreateKey(ctx, newKey("acc_missing", t0)), ports.ErrNotFound)
+		s := ports.Session{TokenHash: id("hash"), AccountID: "acc_missing", CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
+		wantErr(t, "CreateSession for unknown account", p.Sessions.CreateSession(ctx, s), ports.ErrNotFound)
+	})
 	t.Run("touch records last use", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 1)

@@ -70,6 +70,28 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			t.Fatalf("page 2 of size 1 = %+v (total %d)", page, total)
 		}
 	})
+	t.Run("malformed, duplicate and mismatched entries are refused", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 10)
+		positive := debit(a.ID, 1)
+		positive.Amount = 1
+		_, err := p.Ledger.Debit(ctx, positive)
+		wantErr(t, "Debit with a positive amount", err, ledger.ErrInvalidEntry)
+		d := debit(a.ID, 2)
+		_, err = p.Ledger.Debit(ctx, d)
+		must(t, "Debit", err)
+		_, err = p.Ledger.Debit(ctx, d)
+		wantErr(t, "Debit reusing an entry id", err, ports.ErrConflict)
+		wrong := ledger.NewRefund(d, id("led"), t0)
+		wrong.Amount = 1
+		_, err = p.Ledger.Refund(ctx, wrong)
+		wantErr(t, "Refund of another amount", err, ports.ErrNotFound)
+		bal, err := p.Ledger.Balance(ctx, a.ID)
+		must(t, "Balance", err)
+		if bal != 8 {
+			t.Fatalf("balance = %d, want 8", bal)
+		}
+	})
 	t.Run("overdraft is refused and writes nothing", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 2)
