@@ -1,0 +1,106 @@
+// Command loadgen drives one URL with a fixed number of concurrent
+// keep-alive connections for a fixed time and prints throughput and latency
+// percentiles. `go tool task bench` uses it against the served binary.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+type result struct {
+	latencies []time.Duration
+	statuses  map[int]int
+	errors    int
+}
+
+func main() {
+	url := flag.String("url", "", "URL to GET")
+	header := flag.String("header", "", "one request header, as Name: value")
+	conns := flag.Int("c", 32, "concurrent connections")
+	duration := flag.Duration("d", 10*time.Second, "how long to run")
+	label := flag.String("label", "", "row label to print")
+	flag.Parse()
+	if *url == "" {
+		fmt.Fprintln(os.Stderr, "loadgen: -url is required")
+		os.Exit(2)
+	}
+	res := run(*url, *header, *conns, *duration)
+	report(*label, res, *duration)
+}
+
+func run(url, header string, conns int, d time.Duration) result {
+	tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}
+	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	results := make([]result, conns)
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = worker(ctx, client, url, header)
+		}()
+	}
+	wg.Wait()
+	return merge(results)
+}
+
+func worker(ctx context.Context, client *http.Client, url, header string) result {
+	r := result{statuses: map[int]int{}}
+	name, value, _ := strings.Cut(header, ":")
+	for ctx.Err() == nil {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		if name != "" {
+			req.Header.Set(strings.TrimSpace(name), strings.TrimSpace(value))
+		}
+		start := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			r.errors++
+			continue
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		r.latencies = append(r.latencies, time.Since(start))
+		r.statuses[resp.StatusCode]++
+	}
+	return r
+}
+
+func merge(rs []result) result {
+	out := result{statuses: map[int]int{}}
+	for _, r := range rs {
+		out.latencies = append(out.latencies, r.latencies...)
+		out.errors += r.errors
+		for code, n := range r.statuses {
+			out.statuses[code] += n
+		}
+	}
+	slices.Sort(out.latencies)
+	return out
+}
+
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[int(float64(len(sorted)-1)*p)]
+}
+
+// report prints one tab-separated row: label, req/s, p50 ms, p99 ms, statuses.
+func report(label string, r result, d time.Duration) {
+	rps := float64(len(r.latencies)) / d.Seconds()
+	fmt.Printf("%s\t%.0f\t%.3f\t%.3f\t%v errors=%d\n", label, rps,
+		float64(percentile(r.latencies, 0.50).Microseconds())/1000,
+		float64(percentile(r.latencies, 0.99).Microseconds())/1000, r.statuses, r.errors)
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Load-tests the served binary: GET /healthz (unmetered) against
+# GET /china/securities/SSE.600519 (authenticated + metered), first on
+# memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
+# req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
+# Timings are reported, never asserted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${BENCH_DURATION:-10s}
+CONNS=${BENCH_CONNS:-32}
+PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
+MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
+ADDR=127.0.0.1:18480
+containers=()
+server_pid=""
+
+cleanup() {
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+  for c in "${containers[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
+
+# Metering is measured, not the limiter or the balance: both are raised.
+export QUARRY_HTTP_ADDR=$ADDR QUARRY_INITIAL_CREDITS=1000000000 \
+  QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
+
+start_server() {
+  (exec ./bin/quarry serve >"bin/bench-$1.log" 2>&1) &
+  server_pid=$!
+  for _ in $(seq 100); do
+    curl -sf "http://$ADDR/healthz" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "server did not start; see bin/bench-$1.log" >&2
+  exit 1
+}
+
+stop_server() {
+  kill "$server_pid"
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+}
+
+mint_key() {
+  local token
+  token=$(curl -sf -X POST "http://$ADDR/account/login" \
+    -d '{"email":"bench@example.com","password":"benchmark passphrase"}' | sed 's/.*"session_token":"\([^"]*\)".*/\1/')
+  curl -sf -X POST "http://$ADDR/account/keys?name=bench" -H "Authorization: Bearer $token" |
+    sed 's/.*"api_key":"\([^"]*\)".*/\1/'
+}
+
+measure() {
+  local stack=$1 key
+  key=$(mint_key)
+  ./bin/loadgen -label "$stack healthz" -url "http://$ADDR/healthz" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack metered" -url "http://$ADDR/china/securities/SSE.600519" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+}
+
+published() { docker port "$1" "$2" | head -n 1; }
+
+wait_for() {
+  for _ in $(seq 300); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  echo "timed out waiting for: $*" >&2
+  exit 1
+}
+
+: >bin/bench.tsv
+echo "stack route	req/s	p50 ms	p99 ms	statuses"
+
+unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI
+start_server memory
+measure memory
+stop_server
+
+# tmpfs: this sandbox stores container layers on fuse-overlayfs, which would
+# measure FUSE rather than the service.
+pg=$(docker run -d --tmpfs /var/lib/postgresql/data -p 127.0.0.1::5432 -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")
+containers+=("$pg")
+mg=$(docker run -d --tmpfs /state -p 127.0.0.1::27017 "$MONGO_IMAGE")
+containers+=("$mg")
+export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(published "$pg" 5432)/quarry?sslmode=disable"
+export QUARRY_MONGO_URI="mongodb://$(published "$mg" 27017)" QUARRY_MONGO_DB=bench
+wait_for ./bin/quarry migrate
+wait_for ./bin/quarry ingest china-securities
+start_server databases
+measure postgres+mongo
+stop_server
+./bin/quarry ledger verify
+
+awk -F'\t' '
+  { split($1, a, " "); rps[a[1] " " a[2]] = $2 }
+  END {
+    printf "ratio metered/unmetered: memory %.2f, postgres+mongo %.2f\n",
+      rps["memory metered"] / rps["memory healthz"], rps["postgres+mongo metered"] / rps["postgres+mongo healthz"]
+  }' bin/bench.tsv
