@@ -1,0 +1,52 @@
+package bootstrap_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/bootstrap"
+)
+
+func TestLoadConfigDefaults(t *testing.T) {
+	cfg, err := bootstrap.LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != "127.0.0.1:8080" || cfg.InitialCredits != 100000 || cfg.RateLimitRPS != 50 ||
+		cfg.RateLimitBurst != 100 || cfg.SessionTTL != 8*time.Hour || !cfg.SampleData || cfg.PostgresURL != "" {
+		t.Fatalf("defaults = %+v", cfg)
+	}
+	withMongo, err := bootstrap.LoadConfig(func(k string) string {
+		return map[string]string{bootstrap.EnvMongoURI: "mongodb://db:27017"}[k]
+	})
+	if err != nil || withMongo.SampleData || withMongo.MongoDB != "quarry" {
+		t.Fatalf("with MongoDB: %+v, %v", withMongo, err)
+	}
+}
+
+func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
+	cases := map[string]string{
+		bootstrap.EnvHTTPAddr:       "8080",
+		bootstrap.EnvInitialCredits: "-5",
+		bootstrap.EnvRateLimitRPS:   "fast",
+		bootstrap.EnvRateLimitBurst: "0",
+		bootstrap.EnvSessionTTL:     "8",
+		bootstrap.EnvSampleData:     "maybe",
+		bootstrap.EnvLogLevel:       "loud",
+		bootstrap.EnvAutoMigrate:    "sometimes",
+	}
+	for name, value := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := bootstrap.LoadConfig(func(k string) string {
+				if k == name {
+					return value
+				}
+				return ""
+			})
+			if err == nil || !strings.Contains(err.Error(), name) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("LoadConfig(%s=%q) = %v, want one line naming the variable", name, value, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,32 @@
+package bootstrap_test
+
+import (
+	"testing"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/bootstrap"
+)
+
+// TestEveryStorageCombinationWires proves the fx graph is complete for each
+// choice of storage, without connecting to anything.
+func TestEveryStorageCombinationWires(t *testing.T) {
+	combos := map[string]map[string]string{
+		"memory":         {},
+		"postgres":       {bootstrap.EnvPostgresURL: "postgres://u:p@db/quarry", bootstrap.EnvAutoMigrate: "true"},
+		"mongo":          {bootstrap.EnvMongoURI: "mongodb://db:27017"},
+		"postgres+mongo": {bootstrap.EnvPostgresURL: "postgres://u:p@db/quarry", bootstrap.EnvMongoURI: "mongodb://db:27017", bootstrap.EnvSampleData: "true"},
+	}
+	for name, env := range combos {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := bootstrap.LoadConfig(func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := fx.ValidateApp(bootstrap.Options(cfg, zap.NewNop())); err != nil {
+				t.Fatalf("wiring: %v", err)
+			}
+		})
+	}
+}
