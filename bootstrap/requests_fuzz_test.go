@@ -85,7 +85,9 @@ func FuzzRequests(f *testing.F) {
 		}
 		if rec.Code >= 400 && rec.Header().Get("Content-Type") == "application/json" {
 			var e struct {
-				Error, Message, RequestID string `json:"request_id"`
+				Error     string `json:"error"`
+				Message   string `json:"message"`
+				RequestID string `json:"request_id"`
 			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error == "" || e.Message == "" || !strings.HasPrefix(e.RequestID, "req_") {
 				t.Fatalf("%s %s -> %d with a malformed error body %s", method, target, rec.Code, rec.Body)
