@@ -1,0 +1,51 @@
+package http
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+)
+
+func TestStatusMapsEveryErrorOnce(t *testing.T) {
+	cases := []struct {
+		err  error
+		code int
+		kind string
+	}{
+		{fmt.Errorf("%w: both ticker and cik", app.ErrInvalidRequest), http.StatusBadRequest, "invalid_request"},
+		{fmt.Errorf("%w: revoked", app.ErrUnauthorized), http.StatusUnauthorized, "unauthorized"},
+		{fmt.Errorf("postgres: debit: %w", ports.ErrInsufficientCredits), http.StatusPaymentRequired, "insufficient_credits"},
+		{fmt.Errorf("%w: needs china:read", app.ErrForbidden), http.StatusForbidden, "forbidden"},
+		{fmt.Errorf("mongo: find: %w", ports.ErrNotFound), http.StatusNotFound, "not_found"},
+		{errMethodNotAllowed, http.StatusMethodNotAllowed, "method_not_allowed"},
+		{errPayloadTooLarge, http.StatusRequestEntityTooLarge, "payload_too_large"},
+		{fmt.Errorf("%w: bare code", app.ErrValidation), http.StatusUnprocessableEntity, "validation_failed"},
+		{&app.RateLimitError{}, http.StatusTooManyRequests, "rate_limited"},
+		{&app.UnavailableError{}, http.StatusServiceUnavailable, "dataset_unavailable"},
+		{errors.New("dial tcp 10.0.0.7:5432: connection refused"), http.StatusInternalServerError, "internal"},
+		{fmt.Errorf("postgres: %w", ports.ErrUnavailable), http.StatusInternalServerError, "internal"},
+	}
+	for _, c := range cases {
+		code, kind := status(c.err)
+		if code != c.code || kind != c.kind {
+			t.Errorf("status(%v) = %d %s, want %d %s", c.err, code, kind, c.code, c.kind)
+		}
+	}
+}
+
+func TestInternalErrorsDoNotLeak(t *testing.T) {
+	err := errors.New("dial tcp 10.0.0.7:5432: password authentication failed for user quarry")
+	if msg := message(http.StatusInternalServerError, err); msg == err.Error() {
+		t.Fatalf("500 message leaks %q", msg)
+	}
+}
+
+func TestOpenAPIPath(t *testing.T) {
+	if got := openAPIPath("/us/filings/:accession_number/index"); got != "/us/filings/{accession_number}/index" {
+		t.Fatalf("openAPIPath = %q", got)
+	}
+}
