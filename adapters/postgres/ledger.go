@@ -11,10 +11,7 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// debitSQL is the hot path: one statement, so one round trip and atomic. The
-// guarded UPDATE takes the account's row lock and re-checks the balance
-// after any concurrent debit commits, so no interleaving can overdraw; the
-// entry is inserted only from the row the UPDATE returned.
+// debitSQL applies one debit; debitOne says how it stays correct.
 const debitSQL = `
 WITH a AS (
 	UPDATE accounts SET balance = balance + $2
@@ -58,10 +55,43 @@ const entryColumns = `id, account_id, kind, amount, route, key_id, request_id, c
 // Debit appends the debit if and only if the balance covers it and returns
 // the balance after it. It returns ports.ErrInsufficientCredits, writing
 // nothing, when it does not, and ports.ErrNotFound for an unknown account.
+//
+// Concurrent debits of one account are group-committed (see batch.go): the
+// debit joins the account's queue and Debit waits for its own outcome. If ctx
+// ends while the debit is still queued it is withdrawn and never applied;
+// once a batch has taken it, Debit waits for the batch, so that the answer
+// always matches the database.
 func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
 	if err := checkEntry(e, ledger.Debit); err != nil {
 		return 0, err
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, translate("debit "+e.AccountID, err)
+	}
+	r := &debitRequest{entry: e, done: make(chan debitResult, 1)}
+	if !s.enqueue(r) {
+		return s.debitOne(ctx, e) // closed: no batcher may start any more
+	}
+	var res debitResult
+	select {
+	case res = <-r.done:
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(requestQueued, requestWithdrawn) {
+			return 0, translate("debit "+e.AccountID, ctx.Err())
+		}
+		res = <-r.done // a batch has it: its outcome is the truth
+	}
+	if res.alone {
+		return s.debitOne(ctx, e)
+	}
+	return res.balance, res.err
+}
+
+// debitOne applies a single debit in one statement, so one round trip and
+// atomic. The guarded UPDATE takes the account's row lock and re-checks the
+// balance after any concurrent debit commits, so no interleaving can
+// overdraw; the entry is inserted only from the row the UPDATE returned.
+func (s *Store) debitOne(ctx context.Context, e ledger.Entry) (int64, error) {
 	var balance int64
 	err := s.pool.QueryRow(ctx, debitSQL,
 		e.AccountID, e.Amount, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)

@@ -18,11 +18,12 @@ type Config struct {
 
 // Module provides the connection pool, closed when the application stops, and
 // the Store as itself and as the account, session, key and ledger ports. It
-// needs a Config in the graph.
+// needs a Config in the graph. On stop the Store's debit batchers stop
+// before the pool closes.
 var Module = fx.Module("postgres",
 	fx.Provide(
 		newPool,
-		fx.Annotate(New,
+		fx.Annotate(newStore,
 			fx.As(fx.Self()),
 			fx.As(new(ports.AccountStore)),
 			fx.As(new(ports.SessionStore)),
@@ -41,4 +42,14 @@ func newPool(lc fx.Lifecycle, cfg Config) (*pgxpool.Pool, error) {
 	}
 	lc.Append(fx.StopHook(pool.Close))
 	return pool, nil
+}
+
+// newStore builds the Store and stops its batchers on stop. fx runs stop
+// hooks in the reverse order of their registration, and the Store is built
+// after the pool it needs, so the batch in flight commits before the pool
+// closes under it.
+func newStore(lc fx.Lifecycle, pool *pgxpool.Pool) *Store {
+	s := New(pool)
+	lc.Append(fx.StopHook(s.Close))
+	return s
 }

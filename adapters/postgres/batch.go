@@ -1,0 +1,282 @@
+package postgres
+
+// Group commit for debits. Every request of an API key debits the same
+// account row, so one-statement-per-debit serializes all of them on that
+// row's lock and pays a commit each: throughput falls as concurrency rises.
+// Instead, the debits of one account queue up and a single goroutine per busy
+// account commits them in batches, one transaction each: lock the row, decide
+// in Go which debits fit, insert the accepted ones in one statement, write
+// the new balance, commit. The row lock is still taken, so several instances
+// sharing the database stay correct; they merely batch independently.
+//
+// Batching is natural, not timed: a batcher takes whatever is queued the
+// moment it is free, so a lone debit never waits and a burst is absorbed by
+// the next batch while the current one commits.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// maxBatch caps the debits of one transaction, bounding its statement size
+// and the time the row lock is held; what is left waits for the next batch.
+const maxBatch = 256
+
+// batchTimeout bounds a batch, its one-by-one retry included. A batch does not
+// run on any caller's context, since one caller giving up must not fail the
+// others, so it needs a bound of its own against a database that hangs.
+const batchTimeout = 10 * time.Second
+
+// lockBalanceSQL reads the balance under the row lock, which holds off other
+// instances' batches and single debits or refunds until this one commits.
+const lockBalanceSQL = `SELECT balance FROM accounts WHERE id = $1 FOR UPDATE`
+
+// insertDebitsSQL appends the accepted debits in one statement, each with the
+// id, attribution and time its caller gave.
+const insertDebitsSQL = `
+INSERT INTO ledger_entries (id, account_id, kind, amount, route, key_id, request_id, created_at)
+SELECT u.id, $1, 'debit', u.amount, u.route, u.key_id, u.request_id, u.created_at
+FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+	AS u(id, amount, route, key_id, request_id, created_at)`
+
+// setBalanceSQL writes the balance the batch computed under the lock.
+const setBalanceSQL = `UPDATE accounts SET balance = $2 WHERE id = $1`
+
+// States of a debitRequest. Only the transition out of requestQueued is
+// contended, between the caller giving up and a batch taking the debit, and
+// a compare-and-swap settles it: exactly one of them wins.
+const (
+	requestQueued int32 = iota
+	requestTaken
+	requestWithdrawn
+)
+
+// debitRequest is one caller's debit waiting in its account's queue.
+type debitRequest struct {
+	entry ledger.Entry
+	state atomic.Int32
+	// done receives the outcome once; buffered so that the batcher never
+	// blocks on a caller.
+	done chan debitResult
+}
+
+// debitResult is the outcome of one debit. alone means it was not run: the
+// Store closed while it was queued, and the caller runs it by itself.
+type debitResult struct {
+	balance int64
+	err     error
+	alone   bool
+}
+
+// batcher is the queue of one account's pending debits, in arrival order.
+// It exists, with its goroutine, only while the account has debits queued or
+// in flight.
+type batcher struct {
+	accountID string
+	queue     []*debitRequest
+}
+
+// enqueue queues the debit on its account's batcher, starting one if the
+// account has none. It returns false, queueing nothing, once the Store is
+// closed.
+func (s *Store) enqueue(r *debitRequest) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if s.batchers == nil {
+		s.batchers = make(map[string]*batcher)
+	}
+	b := s.batchers[r.entry.AccountID]
+	if b == nil {
+		b = &batcher{accountID: r.entry.AccountID}
+		s.batchers[b.accountID] = b
+		s.running.Add(1)
+		go s.runBatcher(b)
+	}
+	b.queue = append(b.queue, r)
+	return true
+}
+
+// runBatcher commits batches of the account's debits until its queue is
+// empty, then exits, so idle accounts cost no goroutine.
+func (s *Store) runBatcher(b *batcher) {
+	defer s.running.Done()
+	for {
+		batch := s.take(b)
+		if batch == nil {
+			return
+		}
+		s.commit(b.accountID, batch)
+	}
+}
+
+// take removes up to maxBatch debits from the head of the queue, skipping
+// the ones their callers withdrew. With nothing left it unregisters the
+// batcher, under the same lock as enqueue, so the next debit starts a new
+// one.
+func (s *Store) take(b *batcher) []*debitRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(b.queue) > 0 {
+		n := min(len(b.queue), maxBatch)
+		batch := make([]*debitRequest, 0, n)
+		for _, r := range b.queue[:n] {
+			if r.state.CompareAndSwap(requestQueued, requestTaken) {
+				batch = append(batch, r)
+			}
+		}
+		clear(b.queue[:n]) // the backing array outlives the slice: drop references
+		b.queue = b.queue[n:]
+		if len(batch) > 0 {
+			return batch
+		}
+	}
+	delete(s.batchers, b.accountID)
+	return nil
+}
+
+// Close stops the debit batchers and waits for them. The batch in flight
+// commits and answers its callers; debits still queued go back to their
+// callers, who run them one statement each, as does any later Debit. Call
+// Close before closing the pool, which the batch in flight still needs. It
+// is safe to call more than once.
+func (s *Store) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for _, b := range s.batchers {
+		for _, r := range b.queue {
+			if r.state.CompareAndSwap(requestQueued, requestTaken) {
+				r.done <- debitResult{alone: true}
+			}
+		}
+		b.queue = nil
+	}
+	s.mu.Unlock()
+	s.running.Wait()
+}
+
+// commit applies one batch of the account's debits and answers every caller.
+func (s *Store) commit(accountID string, batch []*debitRequest) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	if len(batch) == 1 {
+		// A transaction costs two round trips where the single statement
+		// costs one, and buys nothing for one debit.
+		bal, err := s.debitOne(ctx, batch[0].entry)
+		batch[0].done <- debitResult{balance: bal, err: err}
+		return
+	}
+	results, err := s.debitBatch(ctx, accountID, batch)
+	switch {
+	case err == nil:
+	case errors.Is(err, errRolledBack):
+		// Typically one entry's id is taken, which fails the whole INSERT:
+		// one by one, only that entry fails, with the error it would have
+		// had alone.
+		results = make([]debitResult, len(batch))
+		for i, r := range batch {
+			results[i].balance, results[i].err = s.debitOne(ctx, r.entry)
+		}
+	default:
+		// The commit may or may not have happened, so no entry can be
+		// retried safely; this is what a lost connection does to a single
+		// statement too.
+		for i := range results {
+			results[i] = debitResult{err: translate("debit "+accountID, err)}
+		}
+	}
+	for i, r := range batch {
+		r.done <- results[i]
+	}
+}
+
+// errRolledBack marks a batch that certainly wrote nothing, so that its
+// debits may be retried.
+var errRolledBack = errors.New("batch rolled back")
+
+// debitBatch runs the batch as one transaction in two round trips: BEGIN with
+// the locking read, then the INSERT, the balance UPDATE and COMMIT in one
+// pipeline. It returns one result per debit, in order; an error wrapping
+// errRolledBack when the transaction certainly did not commit, or another
+// error when it may have.
+func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debitRequest) ([]debitResult, error) {
+	results := make([]debitResult, len(batch))
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return results, fmt.Errorf("%w: %w", errRolledBack, err)
+	}
+	// A connection left inside a transaction (ROLLBACK failed too) is
+	// destroyed by Release rather than returned to the pool.
+	defer conn.Release()
+	rollback := func(cause error) error {
+		_, _ = conn.Exec(ctx, "ROLLBACK")
+		return fmt.Errorf("%w: %w", errRolledBack, cause)
+	}
+
+	var balance int64
+	open := &pgx.Batch{}
+	open.Queue("BEGIN")
+	open.Queue(lockBalanceSQL, accountID).QueryRow(func(row pgx.Row) error { return row.Scan(&balance) })
+	err = conn.SendBatch(ctx, open).Close()
+	if errors.Is(err, pgx.ErrNoRows) {
+		notFound := fmt.Errorf("postgres: debit %s: unknown account: %w", accountID, ports.ErrNotFound)
+		for i := range results {
+			results[i].err = notFound
+		}
+		_, _ = conn.Exec(ctx, "ROLLBACK")
+		return results, nil // the transaction wrote nothing, whatever ROLLBACK says
+	}
+	if err != nil {
+		return results, rollback(err) // no COMMIT was sent
+	}
+
+	// Decide in arrival order: each accepted debit lowers the balance the
+	// next one is checked against, and a refused one writes nothing.
+	n := len(batch)
+	ids, amounts := make([]string, 0, n), make([]int64, 0, n)
+	routes, keyIDs, requestIDs := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	times := make([]time.Time, 0, n)
+	for i, r := range batch {
+		e := r.entry
+		if balance+e.Amount < 0 {
+			results[i].err = fmt.Errorf("postgres: debit %s of %d: %w", accountID, -e.Amount, ports.ErrInsufficientCredits)
+			continue
+		}
+		balance += e.Amount
+		results[i].balance = balance
+		ids, amounts = append(ids, e.ID), append(amounts, e.Amount)
+		routes, keyIDs, requestIDs = append(routes, e.Route), append(keyIDs, e.KeyID), append(requestIDs, e.RequestID)
+		times = append(times, e.CreatedAt)
+	}
+
+	write := &pgx.Batch{}
+	if len(ids) > 0 {
+		write.Queue(insertDebitsSQL, accountID, ids, amounts, routes, keyIDs, requestIDs, times)
+		write.Queue(setBalanceSQL, accountID, balance)
+	}
+	write.Queue("COMMIT")
+	err = conn.SendBatch(ctx, write).Close()
+	if err == nil {
+		return results, nil
+	}
+	// The server reporting an error means it skipped the rest of the
+	// pipeline, COMMIT included, or refused the COMMIT itself: rolled back.
+	// Anything else (a broken connection, a timeout) leaves the outcome
+	// unknown.
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return results, rollback(err)
+	}
+	return results, err
+}
