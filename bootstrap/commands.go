@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -15,6 +16,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -50,6 +52,17 @@ var errNoPostgres = errors.New(EnvPostgresURL + " is not set: this command works
 
 // Migrate applies the embedded migrations.
 func Migrate(ctx context.Context, cfg Config, out io.Writer) error {
+	return withPostgres(ctx, cfg, func(pool *pgxpool.Pool) error {
+		if err := postgres.Migrate(ctx, pool); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "migrations applied")
+		return nil
+	})
+}
+
+// withPostgres runs fn on a pool of the configured database.
+func withPostgres(ctx context.Context, cfg Config, fn func(*pgxpool.Pool) error) error {
 	if cfg.PostgresURL == "" {
 		return errNoPostgres
 	}
@@ -58,25 +71,19 @@ func Migrate(ctx context.Context, cfg Config, out io.Writer) error {
 		return err
 	}
 	defer pool.Close()
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "migrations applied")
-	return nil
+	return fn(pool)
 }
 
 // VerifyLedger checks every account's balance against its entries and fails
 // when any differ.
 func VerifyLedger(ctx context.Context, cfg Config, out io.Writer) error {
-	if cfg.PostgresURL == "" {
-		return errNoPostgres
-	}
-	pool, err := postgres.Connect(ctx, cfg.PostgresURL)
-	if err != nil {
+	var mismatches []ledger.Mismatch
+	err := withPostgres(ctx, cfg, func(pool *pgxpool.Pool) (err error) {
+		store := postgres.New(pool)
+		defer store.Close()
+		mismatches, err = store.Verify(ctx)
 		return err
-	}
-	defer pool.Close()
-	mismatches, err := postgres.New(pool).Verify(ctx)
+	})
 	if err != nil {
 		return err
 	}

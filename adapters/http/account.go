@@ -47,7 +47,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		writeError(w, r, err)
 		return
 	}
-	l, err := s.Accounts.Login(r.Context(), req.Email, req.Password)
+	l, err := s.d.Accounts.Login(r.Context(), req.Email, req.Password)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -74,7 +74,7 @@ func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Req
 			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer <session_token>", app.ErrUnauthorized))
 			return
 		}
-		accountID, err := s.Accounts.Authenticate(r.Context(), strings.TrimSpace(token))
+		accountID, err := s.d.Accounts.Authenticate(r.Context(), strings.TrimSpace(token))
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -121,7 +121,7 @@ func (s *Server) createKey(w http.ResponseWriter, r *http.Request, _ httprouter.
 		writeError(w, r, unprocessable("name must be 1 to 64 characters when given"))
 		return
 	}
-	k, err := s.Keys.Create(r.Context(), accountID, name)
+	k, err := s.d.Keys.Create(r.Context(), accountID, name)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -133,7 +133,7 @@ func (s *Server) createKey(w http.ResponseWriter, r *http.Request, _ httprouter.
 }
 
 func (s *Server) listKeys(w http.ResponseWriter, r *http.Request, _ httprouter.Params, accountID string) {
-	keys, err := s.Keys.List(r.Context(), accountID)
+	keys, err := s.d.Keys.List(r.Context(), accountID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -146,7 +146,7 @@ func (s *Server) listKeys(w http.ResponseWriter, r *http.Request, _ httprouter.P
 }
 
 func (s *Server) revokeKey(w http.ResponseWriter, r *http.Request, p httprouter.Params, accountID string) {
-	k, err := s.Keys.Revoke(r.Context(), accountID, p.ByName("key_id"))
+	k, err := s.d.Keys.Revoke(r.Context(), accountID, p.ByName("key_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -186,7 +186,7 @@ func (s *Server) credits(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		writeError(w, r, err)
 		return
 	}
-	st, err := s.Credits.Statement(r.Context(), accountID, limit, offset)
+	st, err := s.d.Credits.Statement(r.Context(), accountID, limit, offset)
 	if err != nil {
 		writeError(w, r, err)
 		return

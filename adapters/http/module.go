@@ -9,8 +9,6 @@ import (
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
-
-	"github.com/quarrydata/quarry/app"
 )
 
 // Config holds the listener settings.
@@ -18,32 +16,10 @@ type Config struct {
 	Addr string
 }
 
-// Params collects the server's dependencies from the fx graph. Data handlers
-// and readiness checks arrive as value groups, so a new dataset adds its
-// handlers without editing a central list.
-type Params struct {
-	fx.In
-	Accounts     *app.Accounts
-	Keys         *app.Keys
-	Credits      *app.Credits
-	Metering     *app.Metering
-	Limiter      *app.RateLimiter
-	Availability *app.Availability
-	Handlers     []DataHandler `group:"handlers"`
-	Readiness    []Readiness   `group:"readiness"`
-	Log          *zap.Logger
-}
-
 // Module provides the Server and runs it for the life of the application.
 var Module = fx.Module("http",
 	fx.Provide(
-		func(p Params) *Server {
-			return NewServer(Deps{
-				Accounts: p.Accounts, Keys: p.Keys, Credits: p.Credits, Metering: p.Metering,
-				Limiter: p.Limiter, Availability: p.Availability, Handlers: p.Handlers,
-				Readiness: p.Readiness, Log: p.Log,
-			})
-		},
+		NewServer,
 		fx.Annotate(ChinaHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
 	),
 	fx.Invoke(run),

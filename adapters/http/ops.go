@@ -36,7 +36,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 	defer cancel()
 	out := readiness{Status: "ready", Checks: map[string]string{}}
 	code := http.StatusOK
-	for _, c := range s.Readiness {
+	for _, c := range s.d.Readiness {
 		out.Checks[c.Name] = "ok"
 		if err := c.Check(ctx); err != nil {
 			out.Checks[c.Name] = "failing"
@@ -87,7 +87,7 @@ var costTable = []costTableItem{
 func (s *Server) catalog(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	var out []catalogEntry
 	for _, ds := range dataset.Catalog() {
-		st, err := s.Availability.Status(r.Context(), ds.ID)
+		st, err := s.d.Availability.Status(r.Context(), ds.ID)
 		if err != nil {
 			writeError(w, r, err)
 			return

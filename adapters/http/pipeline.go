@@ -42,7 +42,7 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 	route := rt.Method + " " + openAPIPath(rt.Path)
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		rec := recordOf(r)
-		key, err := s.Metering.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
+		key, err := s.d.Metering.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -60,13 +60,13 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 
 // admit runs the checks that come before the debit.
 func (s *Server) admit(r *http.Request, p httprouter.Params, key ports.Key, id dataset.ID, rt dataset.Route, prepare Prepare) (Serve, error) {
-	if err := s.Metering.Authorize(key, rt.Permissions); err != nil {
+	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
 		return nil, err
 	}
-	if err := s.Limiter.Allow(key.ID); err != nil {
+	if err := s.d.Limiter.Allow(key.ID); err != nil {
 		return nil, err
 	}
-	if err := s.Availability.Require(r.Context(), id); err != nil {
+	if err := s.d.Availability.Require(r.Context(), id); err != nil {
 		return nil, err
 	}
 	return prepare(r, p)
@@ -76,7 +76,7 @@ func (s *Server) admit(r *http.Request, p httprouter.Params, key ports.Key, id d
 // that survives a client hanging up, so a debit is never left half-done.
 func (s *Server) charged(w http.ResponseWriter, r *http.Request, key ports.Key, route string, cost int64, serve Serve) {
 	ctx := context.WithoutCancel(r.Context())
-	charge, err := s.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
+	charge, err := s.d.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
 	if err != nil {
 		s.creditHeaders(w, r, key.AccountID, 0)
 		writeError(w, r, err)
@@ -98,7 +98,7 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key ports.Key, 
 // request finally cost and the balance after it. A refund that fails leaves
 // the request charged, and the failure is logged for an operator.
 func (s *Server) refund(ctx context.Context, r *http.Request, charge app.Charge, cost int64) (int64, int64) {
-	bal, err := s.Metering.Refund(ctx, charge)
+	bal, err := s.d.Metering.Refund(ctx, charge)
 	if err != nil {
 		s.log.Error("refund failed", zap.String("request_id", recordOf(r).id), zap.String("debit", charge.Entry.ID), zap.Error(err))
 		return cost, charge.Balance
@@ -109,7 +109,7 @@ func (s *Server) refund(ctx context.Context, r *http.Request, charge app.Charge,
 
 // creditHeaders reports the balance on a request that was not charged.
 func (s *Server) creditHeaders(w http.ResponseWriter, r *http.Request, accountID string, cost int64) {
-	bal, err := s.Metering.Balance(context.WithoutCancel(r.Context()), accountID)
+	bal, err := s.d.Metering.Balance(context.WithoutCancel(r.Context()), accountID)
 	if err != nil && !errors.Is(err, ports.ErrNotFound) {
 		s.log.Warn("balance for headers", zap.String("request_id", recordOf(r).id), zap.Error(err))
 		return

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
+	"go.uber.org/fx"
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app"
@@ -21,22 +22,26 @@ type Readiness struct {
 	Check func(ctx context.Context) error
 }
 
-// Deps are the use cases and settings the server needs.
+// Deps are the use cases and settings the server needs. It is an fx
+// parameter object: data handlers and readiness checks arrive as value
+// groups, so a new dataset adds its handlers without editing a central list.
+// Outside fx it is filled in by hand.
 type Deps struct {
+	fx.In
 	Accounts     *app.Accounts
 	Keys         *app.Keys
 	Credits      *app.Credits
 	Metering     *app.Metering
 	Limiter      *app.RateLimiter
 	Availability *app.Availability
-	Handlers     []DataHandler
-	Readiness    []Readiness
+	Handlers     []DataHandler `group:"handlers"`
+	Readiness    []Readiness   `group:"readiness"`
 	Log          *zap.Logger
 }
 
 // Server routes requests to the use cases.
 type Server struct {
-	Deps
+	d       Deps
 	log     *zap.Logger
 	metrics *metrics
 	router  *httprouter.Router
@@ -46,7 +51,7 @@ type Server struct {
 // route without a handler is registered anyway and answers 503 until its
 // dataset is activated.
 func NewServer(d Deps) *Server {
-	s := &Server{Deps: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
+	s := &Server{d: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
 	s.router.HandleMethodNotAllowed = true
 	s.router.NotFound = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errRouteNotFound) })
 	s.router.MethodNotAllowed = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errMethodNotAllowed) })
@@ -68,7 +73,7 @@ func (s *Server) handle(method, path string, h func(http.ResponseWriter, *http.R
 
 func (s *Server) routeData() {
 	handlers := map[string]DataHandler{}
-	for _, h := range s.Handlers {
+	for _, h := range s.d.Handlers {
 		handlers[h.Method+" "+h.Path] = h
 	}
 	for _, ds := range dataset.Catalog() {

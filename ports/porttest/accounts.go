@@ -2,8 +2,6 @@ package porttest
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -45,30 +43,12 @@ func RunAccounts(t *testing.T, newPlatform NewPlatform) {
 	t.Run("concurrent provisioning of one email creates one account", func(t *testing.T) {
 		p := newPlatform(t)
 		email := id("race") + "@example.com"
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		created, conflicts := 0, 0
-		for range 20 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				a := ports.Account{ID: id("acc"), Email: email, PasswordHash: "h", CreatedAt: t0}
-				err := p.Accounts.Provision(ctx, a, ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: 10, CreatedAt: t0})
-				mu.Lock()
-				defer mu.Unlock()
-				switch {
-				case err == nil:
-					created++
-				case errors.Is(err, ports.ErrConflict):
-					conflicts++
-				default:
-					t.Errorf("Provision: %v", err)
-				}
-			}()
-		}
-		wg.Wait()
-		if created != 1 || conflicts != 19 {
-			t.Fatalf("created %d, conflicts %d; want 1 and 19", created, conflicts)
+		got := concurrently(t, 20, func() error {
+			a := ports.Account{ID: id("acc"), Email: email, PasswordHash: "h", CreatedAt: t0}
+			return p.Accounts.Provision(ctx, a, ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: 10, CreatedAt: t0})
+		}, ports.ErrConflict)
+		if got[nil] != 1 || got[ports.ErrConflict] != 19 {
+			t.Fatalf("created %d, conflicts %d; want 1 and 19", got[nil], got[ports.ErrConflict])
 		}
 		mismatches, err := p.Ledger.Verify(ctx)
 		must(t, "Verify", err)

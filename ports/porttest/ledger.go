@@ -2,8 +2,6 @@ package porttest
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -110,27 +108,11 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	t.Run("bank: 200 concurrent debits against 50 credits", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 50)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		ok, refused := 0, 0
-		for range 200 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, err := p.Ledger.Debit(ctx, debit(a.ID, 1))
-				mu.Lock()
-				defer mu.Unlock()
-				switch {
-				case err == nil:
-					ok++
-				case errors.Is(err, ports.ErrInsufficientCredits):
-					refused++
-				default:
-					t.Errorf("Debit: %v", err)
-				}
-			}()
-		}
-		wg.Wait()
+		got := concurrently(t, 200, func() error {
+			_, err := p.Ledger.Debit(ctx, debit(a.ID, 1))
+			return err
+		}, ports.ErrInsufficientCredits)
+		ok, refused := got[nil], got[ports.ErrInsufficientCredits]
 		bal, err := p.Ledger.Balance(ctx, a.ID)
 		must(t, "Balance", err)
 		if ok != 50 || refused != 150 || bal != 0 {
@@ -148,18 +130,10 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		d := debit(a.ID, 5)
 		_, err := p.Ledger.Debit(ctx, d)
 		must(t, "Debit", err)
-		var wg sync.WaitGroup
-		for range 10 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, err := p.Ledger.Refund(ctx, ledger.NewRefund(d, id("led"), t0))
-				if err != nil && !errors.Is(err, ports.ErrConflict) {
-					t.Errorf("Refund: %v", err)
-				}
-			}()
-		}
-		wg.Wait()
+		concurrently(t, 10, func() error {
+			_, err := p.Ledger.Refund(ctx, ledger.NewRefund(d, id("led"), t0))
+			return err
+		}, ports.ErrConflict)
 		bal, err := p.Ledger.Balance(ctx, a.ID)
 		must(t, "Balance", err)
 		if bal != 5 {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,4 +62,43 @@ func must(t *testing.T, what string, err error) {
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
+}
+
+// concurrently runs fn n times at once and counts the outcomes: nil for a
+// success, or the first of the expected sentinels the error wraps. Any
+// other error fails the test.
+func concurrently(t *testing.T, n int, fn func() error, expected ...error) map[error]int {
+	t.Helper()
+	counts := map[error]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outcome := classify(fn(), expected)
+			mu.Lock()
+			defer mu.Unlock()
+			counts[outcome]++
+		}()
+	}
+	wg.Wait()
+	if other := counts[errUnexpected]; other > 0 {
+		t.Fatalf("%d of %d calls failed with an unexpected error", other, n)
+	}
+	return counts
+}
+
+var errUnexpected = errors.New("unexpected error")
+
+func classify(err error, expected []error) error {
+	if err == nil {
+		return nil
+	}
+	for _, want := range expected {
+		if errors.Is(err, want) {
+			return want
+		}
+	}
+	return errUnexpected
 }
