@@ -2,8 +2,8 @@ package http
 
 import (
 	"fmt"
+	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -180,8 +180,8 @@ type creditsResponse struct {
 }
 
 func (s *Server) credits(w http.ResponseWriter, r *http.Request, _ httprouter.Params, accountID string) {
-	limit, err1 := intParam(r, "limit", app.DefaultStatementLimit)
-	offset, err2 := intParam(r, "offset", 0)
+	limit, err1 := boundedInt(r, "limit", app.DefaultStatementLimit, 1, app.MaxStatementLimit)
+	offset, err2 := boundedInt(r, "offset", 0, 0, math.MaxInt32)
 	if err := firstError(err1, err2); err != nil {
 		writeError(w, r, err)
 		return
@@ -219,19 +219,6 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// intParam reads an integer query parameter, 422 when it is not one.
-func intParam(r *http.Request, name string, def int) (int, error) {
-	raw := r.URL.Query().Get(name)
-	if raw == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil {
-		return 0, unprocessable(name + " must be an integer")
-	}
-	return n, nil
 }
 
 func firstError(errs ...error) error {
