@@ -5,7 +5,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/domain/ashare"
 )
@@ -16,8 +15,9 @@ const securitiesCollection = "china_securities"
 // securityIndexes is empty on purpose: a listing's _id is its canonical code,
 // and the unique _id index every collection has is the code index. Keying by
 // _id rather than by a uniquely indexed code field matters on FerretDB, whose
-// SQLite backend pushes only {_id: <string>} filters down to SQLite and
-// scans and decodes the whole collection for any other filter.
+// SQLite backend filters only {_id: <string>} in SQL and decodes the whole
+// collection in Go for any other filter (neither uses an index there): 21 ms
+// against 213 ms per lookup among 5,500 listings.
 var securityIndexes []mongodrv.IndexModel
 
 // securityDoc is the stored form of ashare.Security. Its fields mirror the
@@ -43,14 +43,11 @@ func (s *Store) Security(ctx context.Context, code string) (ashare.Security, err
 	return ashare.Security(d), nil
 }
 
-// UpsertSecurities inserts or replaces the listings by code in one ordered
-// bulk write. Replacing whole documents makes a repeated batch a no-op. There
-// is no transaction (FerretDB has none): a failed batch may be partly applied,
+// UpsertSecurities inserts or replaces the listings by code with ordered bulk
+// writes. Replacing whole documents makes a repeated batch a no-op. There is
+// no transaction (FerretDB has none): a failed batch may be partly applied,
 // and applying it again completes it.
 func (s *Store) UpsertSecurities(ctx context.Context, batch []ashare.Security) error {
-	if len(batch) == 0 {
-		return nil
-	}
 	models := make([]mongodrv.WriteModel, len(batch))
 	for i, sec := range batch {
 		models[i] = mongodrv.NewReplaceOneModel().
@@ -58,8 +55,7 @@ func (s *Store) UpsertSecurities(ctx context.Context, batch []ashare.Security) e
 			SetReplacement(securityDoc(sec)).
 			SetUpsert(true)
 	}
-	_, err := s.securities.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
-	return translate("upsert securities", err)
+	return bulkWrite(ctx, s.securities, "upsert securities", models)
 }
 
 // CountSecurities returns how many listings are held.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/ports"
 )
@@ -31,15 +32,39 @@ func New(ctx context.Context, db *mongodrv.Database) (*Store, error) {
 	return s, nil
 }
 
-// ensureIndexes creates the collection's indexes. Creating an index that
-// already exists with the same specification is a no-op on MongoDB and
-// FerretDB alike.
+// ensureIndexes creates the collection's indexes, one command per index.
+// Creating an index that already exists is a no-op on MongoDB and FerretDB
+// alike, but FerretDB 1.x panics, dropping the connection, when one
+// createIndexes command lists two or more indexes that already exist, which
+// is every restart once a collection has two secondary indexes.
 func ensureIndexes(ctx context.Context, c *mongodrv.Collection, models []mongodrv.IndexModel) error {
-	if len(models) == 0 {
-		return nil
+	for _, m := range models {
+		if _, err := c.Indexes().CreateOne(ctx, m); err != nil {
+			return translate("ensure indexes of "+c.Name(), err)
+		}
 	}
-	_, err := c.Indexes().CreateMany(ctx, models)
-	return translate("ensure indexes of "+c.Name(), err)
+	return nil
+}
+
+// bulkChunk caps the statements sent in one bulk write. FerretDB 1.x keeps
+// the SQLite cursor of every statement in an update command open until the
+// whole command ends, and holds at most 100 SQLite connections per database,
+// so one command replacing 100 or more existing documents waits forever for a
+// connection and wedges that database. Chunks of 32 leave room for concurrent
+// writers and readers; MongoDB only pays a round trip per chunk.
+const bulkChunk = 32
+
+// bulkWrite applies models in order, chunk by chunk, stopping at the first
+// failure. Like a single ordered bulk write it is not atomic: the chunks
+// before a failure stay applied.
+func bulkWrite(ctx context.Context, c *mongodrv.Collection, op string, models []mongodrv.WriteModel) error {
+	for start := 0; start < len(models); start += bulkChunk {
+		chunk := models[start:min(start+bulkChunk, len(models))]
+		if _, err := c.BulkWrite(ctx, chunk, options.BulkWrite().SetOrdered(true)); err != nil {
+			return translate(op, err)
+		}
+	}
+	return nil
 }
 
 // translate maps a driver error onto the ports sentinels, naming the
