@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/fx"
@@ -97,14 +100,23 @@ func VerifyLedger(ctx context.Context, cfg Config, out io.Writer) error {
 	return nil
 }
 
-// Ingest loads a source file of the named dataset into the configured
-// document store. Without a file it loads the bundled sample.
+// Ingest loads source files of the named dataset into MongoDB; without
+// files it loads the bundled sample. The dataset "all" loads every sample.
 func Ingest(ctx context.Context, cfg Config, what string, files []string, out io.Writer) error {
-	if what != "china-securities" {
-		return fmt.Errorf("ingest: unknown dataset %q (known: china-securities)", what)
-	}
 	if cfg.MongoURI == "" {
 		return errors.New(EnvMongoURI + " is not set: ingest writes to MongoDB")
+	}
+	names := []string{what}
+	if what == "all" {
+		if len(files) > 0 {
+			return errors.New("ingest all takes no files: it loads every bundled sample")
+		}
+		names = slices.Sorted(maps.Keys(ingesters))
+	}
+	for _, n := range names {
+		if ingesters[n] == nil {
+			return fmt.Errorf("ingest: unknown dataset %q (known: all, %s)", n, strings.Join(slices.Sorted(maps.Keys(ingesters)), ", "))
+		}
 	}
 	client, err := mongo.Connect(ctx, cfg.MongoURI)
 	if err != nil {
@@ -115,24 +127,49 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out io
 	if err != nil {
 		return err
 	}
-	n, err := ingestListings(ctx, store, files)
-	if err != nil {
-		return err
+	for _, n := range names {
+		count, err := ingesters[n](ctx, store, files)
+		if err != nil {
+			return fmt.Errorf("ingest %s: %w", n, err)
+		}
+		fmt.Fprintf(out, "ingested %d records of %s into %s\n", count, n, cfg.MongoDB)
 	}
-	fmt.Fprintf(out, "ingested %d China A-share listings into %s\n", n, cfg.MongoDB)
 	return nil
+}
+
+// ingester loads files (or, without files, the bundled sample) of one
+// dataset into the document store and returns how many records it wrote.
+type ingester func(ctx context.Context, store *mongo.Store, files []string) (int, error)
+
+// ingesters maps the dataset named on the command line to its loader.
+var ingesters = map[string]ingester{
+	"china-securities": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
+		return ingestListings(ctx, s, files)
+	},
 }
 
 func ingestListings(ctx context.Context, s ports.SecurityStore, files []string) (int, error) {
 	if len(files) == 0 {
 		return LoadSample(ctx, s)
 	}
-	f, err := os.Open(files[0])
+	total := 0
+	for _, name := range files {
+		n, err := ingestListingFile(ctx, s, name)
+		if err != nil {
+			return total, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func ingestListingFile(ctx context.Context, s ports.SecurityStore, name string) (int, error) {
+	f, err := os.Open(name)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	secs, err := app.ParseListings(files[0], f)
+	secs, err := app.ParseListings(name, f)
 	if err != nil {
 		return 0, err
 	}

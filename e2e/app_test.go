@@ -27,13 +27,13 @@ type stack struct {
 
 var onDatabases = stack{postgres: true, mongo: true}
 
-// startApp starts the fx-wired service on the stack, with the China sample
-// ingested, and returns a validating client for it and its configuration.
+// startApp starts the fx-wired service on the stack, with every bundled
+// sample ingested, and returns a validating client for it and its configuration.
 func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 	t.Helper()
 	cfg := appConfig(t, s)
 	if s.mongo {
-		if err := bootstrap.Ingest(context.Background(), cfg, "china-securities", nil, io.Discard); err != nil {
+		if err := bootstrap.Ingest(context.Background(), cfg, "all", nil, io.Discard); err != nil {
 			t.Fatalf("ingest: %v", err)
 		}
 	}

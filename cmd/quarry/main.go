@@ -22,7 +22,8 @@ const usage = `usage: quarry <command>
 commands:
   serve                          serve the API (configured by QUARRY_* variables)
   migrate                        apply the embedded PostgreSQL migrations
-  ingest china-securities [FILE] load China A-share listings (default: the bundled sample)
+  ingest DATASET [FILE...]       load source files of a dataset into MongoDB (default: the bundled sample);
+                                 DATASET is china-securities, or all (every bundled sample)
   ledger verify                  check that every balance equals the sum of its entries
   version                        print the build and interface versions
 `
@@ -60,7 +61,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return bootstrap.Serve(ctx, cfg)
 	case args[0] == "migrate" && len(args) == 1:
 		return bootstrap.Migrate(ctx, cfg, out)
-	case args[0] == "ingest" && len(args) >= 2 && len(args) <= 3:
+	case args[0] == "ingest" && len(args) >= 2:
 		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out)
 	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":
 		return bootstrap.VerifyLedger(ctx, cfg, out)
