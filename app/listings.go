@@ -43,10 +43,10 @@ func ParseListings(file string, r io.Reader) ([]ashare.Security, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, badInput(file, line, "%v", err)
+			return nil, badInput(file, csvLine(err), "%v", err)
 		}
+		line, _ := cr.FieldPos(0)
 		sec, err := listingRow(rec)
 		if err != nil {
 			return nil, badInput(file, line, "%v", err)
@@ -61,6 +61,15 @@ func ParseListings(file string, r io.Reader) ([]ashare.Security, error) {
 		return nil, badInput(file, 2, "no listings")
 	}
 	return out, nil
+}
+
+// csvLine is the line a CSV read error points at.
+func csvLine(err error) int {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe.Line
+	}
+	return 0
 }
 
 func listingRow(rec []string) (ashare.Security, error) {

@@ -16,14 +16,19 @@ type Config struct {
 	Addr string
 }
 
-// Module provides the Server and runs it for the life of the application.
+// Module provides the Server and the China handlers.
 var Module = fx.Module("http",
 	fx.Provide(
 		NewServer,
 		fx.Annotate(ChinaHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
 	),
-	fx.Invoke(run),
 )
+
+// Run serves for the life of the application. It belongs last in the
+// application's options: fx runs start hooks in the order they were
+// registered, so everything else (sample data included) is ready before the
+// listener opens.
+var Run = fx.Invoke(run)
 
 // shutdownGrace bounds how long in-flight requests may take to finish.
 const shutdownGrace = 20 * time.Second
