@@ -1,0 +1,126 @@
+package mongo
+
+import (
+	"context"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/quarrydata/quarry/domain/financials"
+)
+
+// Collections of the US financial statements dataset. FerretDB filters in
+// SQL only on {_id: <string>}, so both are keyed by _id: one document per
+// filer with _id its 10-digit CIK, holding every mapped fact (a few thousand
+// at most, far below the 16 MiB document limit), and one document per ticker
+// with _id the ticker, naming the CIK. Neither needs a secondary index.
+const (
+	financialsCollection = "us_financials"
+	tickersCollection    = "us_tickers"
+)
+
+// financialsCollections are the two collections, held by the Store.
+type financialsCollections struct {
+	companies *mongodrv.Collection
+	tickers   *mongodrv.Collection
+}
+
+func financialsOf(db *mongodrv.Database) financialsCollections {
+	return financialsCollections{companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection)}
+}
+
+type companyDoc struct {
+	CIK         string    `bson:"_id"`
+	Tickers     []string  `bson:"tickers"`
+	Name        string    `bson:"name"`
+	RetrievedAt time.Time `bson:"retrieved_at"`
+	Facts       []factDoc `bson:"facts"`
+}
+
+// factDoc mirrors financials.Fact field for field, so the two convert
+// directly and a new domain field fails to compile until it is stored.
+type factDoc struct {
+	Concept      string  `bson:"concept"`
+	Unit         string  `bson:"unit"`
+	Start        string  `bson:"start,omitempty"`
+	End          string  `bson:"end"`
+	Value        float64 `bson:"val"`
+	Accession    string  `bson:"accn"`
+	FiscalYear   int     `bson:"fy"`
+	FiscalPeriod string  `bson:"fp"`
+	Form         string  `bson:"form"`
+	Filed        string  `bson:"filed"`
+}
+
+type tickerDoc struct {
+	Ticker string `bson:"_id"`
+	CIK    string `bson:"cik"`
+}
+
+func toCompanyDoc(c financials.Company) companyDoc {
+	facts := make([]factDoc, len(c.Facts))
+	for i, f := range c.Facts {
+		facts[i] = factDoc(f)
+	}
+	return companyDoc{CIK: c.CIK, Tickers: c.Tickers, Name: c.Name, RetrievedAt: c.RetrievedAt.UTC(), Facts: facts}
+}
+
+func (d companyDoc) company() financials.Company {
+	var facts []financials.Fact
+	for _, f := range d.Facts {
+		facts = append(facts, financials.Fact(f))
+	}
+	return financials.Company{CIK: d.CIK, Tickers: d.Tickers, Name: d.Name, RetrievedAt: d.RetrievedAt.UTC(), Facts: facts}
+}
+
+// UpsertCompanies replaces each company document by CIK, then points its
+// tickers at it. Companies are written before tickers, so a ticker never
+// names a company the store lacks. There is no transaction (FerretDB has
+// none): a failed batch may be partly applied, and applying it again
+// completes it.
+func (s *Store) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
+	var docs, tickers []mongodrv.WriteModel
+	for _, c := range companies {
+		docs = append(docs, mongodrv.NewReplaceOneModel().
+			SetFilter(bson.D{{Key: "_id", Value: c.CIK}}).SetReplacement(toCompanyDoc(c)).SetUpsert(true))
+		for _, t := range c.Tickers {
+			tickers = append(tickers, mongodrv.NewReplaceOneModel().
+				SetFilter(bson.D{{Key: "_id", Value: t}}).SetReplacement(tickerDoc{Ticker: t, CIK: c.CIK}).SetUpsert(true))
+		}
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	if err := bulkWrite(ctx, s.financials.companies, "upsert companies", docs); err != nil {
+		return err
+	}
+	return bulkWrite(ctx, s.financials.tickers, "upsert tickers", tickers)
+}
+
+// Company returns the company with that CIK, or ports.ErrNotFound.
+func (s *Store) Company(ctx context.Context, cik string) (financials.Company, error) {
+	var d companyDoc
+	if err := s.financials.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
+		return financials.Company{}, translate("find company "+cik, err)
+	}
+	return d.company(), nil
+}
+
+// CIKForTicker returns the CIK the ticker names, or ports.ErrNotFound.
+func (s *Store) CIKForTicker(ctx context.Context, ticker string) (string, error) {
+	var d tickerDoc
+	if err := s.financials.tickers.FindOne(ctx, bson.D{{Key: "_id", Value: ticker}}).Decode(&d); err != nil {
+		return "", translate("find ticker "+ticker, err)
+	}
+	return d.CIK, nil
+}
+
+// CountCompanies returns how many companies are held.
+func (s *Store) CountCompanies(ctx context.Context) (int64, error) {
+	n, err := s.financials.companies.CountDocuments(ctx, bson.D{})
+	if err != nil {
+		return 0, translate("count companies", err)
+	}
+	return n, nil
+}

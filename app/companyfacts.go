@@ -1,0 +1,237 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/edgar"
+	"github.com/quarrydata/quarry/domain/financials"
+)
+
+// SourceFile is one downloaded SEC file to ingest: a companyfacts document
+// or a company_tickers.json. RetrievedAt is when it was downloaded.
+type SourceFile struct {
+	Name        string
+	Body        io.Reader
+	RetrievedAt time.Time
+}
+
+// companyFactsDoc is the layout of data.sec.gov/api/xbrl/companyfacts.
+type companyFactsDoc struct {
+	CIK        json.Number                          `json:"cik"`
+	EntityName string                               `json:"entityName"`
+	Facts      map[string]map[string]companyConcept `json:"facts"`
+}
+
+type companyConcept struct {
+	Units map[string][]companyFact `json:"units"`
+}
+
+type companyFact struct {
+	Start string      `json:"start"`
+	End   string      `json:"end"`
+	Val   json.Number `json:"val"`
+	Accn  string      `json:"accn"`
+	FY    *int        `json:"fy"`
+	FP    *string     `json:"fp"`
+	Form  string      `json:"form"`
+	Filed string      `json:"filed"`
+	Frame string      `json:"frame"`
+}
+
+// tickerEntry is one row of www.sec.gov/files/company_tickers.json.
+type tickerEntry struct {
+	CIK    json.Number `json:"cik_str"`
+	Ticker string      `json:"ticker"`
+	Title  string      `json:"title"`
+}
+
+// ReadFinancials parses every file before returning anything, so one bad
+// file refuses the whole batch. Companyfacts documents become companies; a
+// company_tickers.json among the files names their tickers, and a company
+// without one is refused. Errors name the file, the byte offset or JSON path,
+// and the reason.
+func ReadFinancials(files []SourceFile) ([]financials.Company, error) {
+	var companies []financials.Company
+	var origin []string
+	tickers := map[string][]string{}
+	for _, f := range files {
+		raw, err := io.ReadAll(f.Body)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, f.Name, err)
+		}
+		isFacts, err := looksLikeCompanyFacts(f.Name, raw)
+		if err != nil {
+			return nil, err
+		}
+		if !isFacts {
+			if err := readTickers(f.Name, raw, tickers); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		c, err := ParseCompanyFacts(f.Name, raw, f.RetrievedAt)
+		if err != nil {
+			return nil, err
+		}
+		companies, origin = append(companies, c), append(origin, f.Name)
+	}
+	for i := range companies {
+		companies[i].Tickers = tickers[companies[i].CIK]
+		if len(companies[i].Tickers) == 0 {
+			return nil, fmt.Errorf("%w: %s: CIK %s has no ticker in the company_tickers.json files given", ErrBadInput, origin[i], companies[i].CIK)
+		}
+	}
+	return companies, nil
+}
+
+// looksLikeCompanyFacts tells the two layouts apart by their top-level keys
+// and reports a syntax error with its byte offset.
+func looksLikeCompanyFacts(name string, raw []byte) (bool, error) {
+	var top map[string]json.RawMessage
+	if err := decodeStrict(raw, &top); err != nil {
+		return false, jsonError(name, raw, err)
+	}
+	_, ok := top["facts"]
+	return ok, nil
+}
+
+// decodeStrict decodes one JSON value and refuses anything after it.
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if dec.More() {
+		return &trailingError{offset: dec.InputOffset()}
+	}
+	return nil
+}
+
+type trailingError struct{ offset int64 }
+
+func (e *trailingError) Error() string { return "data after the JSON document" }
+
+// jsonError names where decoding failed: the byte offset, and the JSON path
+// when the decoder knows it.
+func jsonError(name string, raw []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var trail *trailingError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("%w: %s: byte %d: %v", ErrBadInput, name, syn.Offset, syn)
+	case errors.As(err, &typ):
+		return fmt.Errorf("%w: %s: byte %d: %s: %s where %s is expected", ErrBadInput, name, typ.Offset, typ.Field, typ.Value, typ.Type)
+	case errors.As(err, &trail):
+		return fmt.Errorf("%w: %s: byte %d: %v", ErrBadInput, name, trail.offset, trail)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: %s: byte %d: truncated JSON", ErrBadInput, name, len(raw))
+	}
+	return fmt.Errorf("%w: %s: %v", ErrBadInput, name, err)
+}
+
+// ParseCompanyFacts reads one companyfacts document. It keeps the us-gaap
+// facts of mapped concepts whose unit is a currency or currency per share,
+// and checks each of them; the rest of the document need only be well formed.
+func ParseCompanyFacts(name string, raw []byte, retrievedAt time.Time) (financials.Company, error) {
+	var doc companyFactsDoc
+	if err := decodeStrict(raw, &doc); err != nil {
+		return financials.Company{}, jsonError(name, raw, err)
+	}
+	cik, err := edgar.ParseCIK(doc.CIK.String())
+	if err != nil {
+		return financials.Company{}, fmt.Errorf("%w: %s: cik: %v", ErrBadInput, name, err)
+	}
+	if doc.EntityName == "" {
+		return financials.Company{}, fmt.Errorf("%w: %s: entityName is empty", ErrBadInput, name)
+	}
+	c := financials.Company{CIK: cik, Name: doc.EntityName, RetrievedAt: retrievedAt.UTC().Truncate(time.Millisecond)}
+	concepts := doc.Facts["us-gaap"]
+	for _, concept := range slices.Sorted(maps.Keys(concepts)) {
+		if !financials.Mapped(concept) {
+			continue
+		}
+		units := concepts[concept].Units
+		for _, unit := range slices.Sorted(maps.Keys(units)) {
+			if _, ok := financials.Currency(unit); !ok {
+				continue
+			}
+			for i, raw := range units[unit] {
+				path := fmt.Sprintf("facts.us-gaap.%s.units.%s[%d]", concept, unit, i)
+				f, err := toFact(concept, unit, raw)
+				if err != nil {
+					return financials.Company{}, fmt.Errorf("%w: %s: %s: %v", ErrBadInput, name, path, err)
+				}
+				c.Facts = append(c.Facts, f)
+			}
+		}
+	}
+	return c, nil
+}
+
+func toFact(concept, unit string, r companyFact) (financials.Fact, error) {
+	accn, err := edgar.ParseAccession(r.Accn)
+	if err != nil {
+		return financials.Fact{}, err
+	}
+	val, err := strconv.ParseFloat(r.Val.String(), 64)
+	if err != nil {
+		return financials.Fact{}, fmt.Errorf("val %q is not a number", r.Val)
+	}
+	f := financials.Fact{
+		Concept: concept, Unit: unit, Start: r.Start, End: r.End, Value: val,
+		Accession: accn, Form: r.Form, Filed: r.Filed,
+	}
+	if r.FY != nil {
+		f.FiscalYear = *r.FY
+	}
+	if r.FP != nil {
+		f.FiscalPeriod = *r.FP
+	}
+	return f, f.Validate()
+}
+
+// readTickers adds the rows of a company_tickers.json to tickers, in the
+// file's order (the SEC lists a filer's primary ticker first).
+func readTickers(name string, raw []byte, tickers map[string][]string) error {
+	var rows map[string]tickerEntry
+	if err := decodeStrict(raw, &rows); err != nil {
+		return jsonError(name, raw, err)
+	}
+	keys := make([]int, 0, len(rows))
+	for k := range rows {
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 0 || strconv.Itoa(n) != k {
+			return fmt.Errorf("%w: %s: key %q is not a row number", ErrBadInput, name, k)
+		}
+		keys = append(keys, n)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		row := rows[strconv.Itoa(k)]
+		cik, err := edgar.ParseCIK(row.CIK.String())
+		if err != nil {
+			return fmt.Errorf("%w: %s: %d.cik_str: %v", ErrBadInput, name, k, err)
+		}
+		ticker, err := edgar.ParseTicker(row.Ticker)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %d.ticker: %v", ErrBadInput, name, k, err)
+		}
+		if !slices.Contains(tickers[cik], ticker) {
+			tickers[cik] = append(tickers[cik], ticker)
+		}
+	}
+	return nil
+}

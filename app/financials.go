@@ -1,0 +1,187 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/edgar"
+	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// FinancialsSource is the provenance source named in responses.
+const FinancialsSource = "SEC EDGAR companyfacts"
+
+// Financials serves point-in-time US financial statements.
+type Financials struct {
+	store ports.FinancialsStore
+	now   Clock
+}
+
+// NewFinancials wires the financial-statement use cases.
+func NewFinancials(s ports.FinancialsStore, now Clock) *Financials {
+	return &Financials{store: s, now: now}
+}
+
+// StatementsParams are the raw query parameters of the statement routes.
+type StatementsParams struct {
+	Ticker, CIK, Period, AsOf                string
+	ReportGte, ReportGt, ReportLte, ReportLt string
+	Limit, Offset                            int
+}
+
+// StatementsQuery is a validated request for statements.
+type StatementsQuery struct {
+	// Ticker or CIK, exactly one set, in canonical form.
+	Ticker, CIK string
+	Period      financials.Period
+	AsOf        time.Time
+	// Report-period bounds as ISO dates; empty means unbounded.
+	Gte, Gt, Lte, Lt string
+	Limit, Offset    int
+}
+
+// errTTMNotAvailable: trailing twelve months are not built yet (422).
+var errTTMNotAvailable = fmt.Errorf("%w: period ttm is not available yet; ask for annual or quarterly", ErrValidation)
+
+// Query validates the parameters against the current time; see
+// ParseStatementsQuery.
+func (f *Financials) Query(p StatementsParams) (StatementsQuery, error) {
+	return ParseStatementsQuery(p, f.now())
+}
+
+// ParseStatementsQuery validates the parameters: a malformed value is
+// ErrValidation, and giving both or neither of ticker and cik is
+// ErrInvalidRequest.
+func ParseStatementsQuery(p StatementsParams, now time.Time) (StatementsQuery, error) {
+	q := StatementsQuery{Limit: p.Limit, Offset: p.Offset}
+	var err error
+	if q.Period, err = financials.ParsePeriod(p.Period); err != nil {
+		return q, fmt.Errorf("%w: %w", ErrValidation, err)
+	}
+	if q.Period == financials.TTM {
+		return q, errTTMNotAvailable
+	}
+	if q.AsOf, err = ParseAsOf(p.AsOf, now); err != nil {
+		return q, err
+	}
+	bounds := []struct {
+		name, raw string
+		dst       *string
+	}{
+		{"report_period_gte", p.ReportGte, &q.Gte}, {"report_period_gt", p.ReportGt, &q.Gt},
+		{"report_period_lte", p.ReportLte, &q.Lte}, {"report_period_lt", p.ReportLt, &q.Lt},
+	}
+	for _, b := range bounds {
+		if _, ok, err := ParseDate(b.name, b.raw); err != nil {
+			return q, err
+		} else if ok {
+			*b.dst = b.raw
+		}
+	}
+	return q, q.identify(p.Ticker, p.CIK)
+}
+
+// identify checks that exactly one of ticker and cik is given and well formed.
+func (q *StatementsQuery) identify(ticker, cik string) error {
+	var err error
+	switch {
+	case ticker == "" && cik == "":
+		return fmt.Errorf("%w: give ticker or cik", ErrInvalidRequest)
+	case ticker != "" && cik != "":
+		return fmt.Errorf("%w: give ticker or cik, not both", ErrInvalidRequest)
+	case ticker != "":
+		if q.Ticker, err = edgar.ParseTicker(ticker); err != nil {
+			return fmt.Errorf("%w: %w", ErrValidation, err)
+		}
+	default:
+		if q.CIK, err = edgar.ParseCIK(cik); err != nil {
+			return fmt.Errorf("%w: %w", ErrValidation, err)
+		}
+	}
+	return nil
+}
+
+// within reports whether a report period passes the query's bounds.
+func (q StatementsQuery) within(end string) bool {
+	return (q.Gte == "" || end >= q.Gte) && (q.Gt == "" || end > q.Gt) &&
+		(q.Lte == "" || end <= q.Lte) && (q.Lt == "" || end < q.Lt)
+}
+
+// StatementPage is one page of one statement collection and how many
+// statements match in all.
+type StatementPage struct {
+	Rows  []financials.Row
+	Total int
+}
+
+// Statements is the answer to a statements query.
+type Statements struct {
+	CIK, Ticker string
+	AsOf        time.Time
+	RetrievedAt time.Time
+	Pages       map[financials.Statement]StatementPage
+}
+
+// Statements builds the requested statement collections of one company as
+// known at the query's as_of, newest report period first, and pages each.
+// An unknown ticker or CIK is ports.ErrNotFound.
+func (f *Financials) Statements(ctx context.Context, q StatementsQuery, kinds ...financials.Statement) (Statements, error) {
+	c, err := f.company(ctx, q)
+	if err != nil {
+		return Statements{}, err
+	}
+	out := Statements{CIK: c.CIK, Ticker: c.Tickers[0], AsOf: q.AsOf, RetrievedAt: c.RetrievedAt, Pages: map[financials.Statement]StatementPage{}}
+	for _, k := range kinds {
+		var rows []financials.Row
+		for _, r := range financials.Build(c, k, q.Period, q.AsOf) {
+			if q.within(r.End) {
+				rows = append(rows, r)
+			}
+		}
+		from, to := min(q.Offset, len(rows)), min(q.Offset+q.Limit, len(rows))
+		out.Pages[k] = StatementPage{Rows: rows[from:to], Total: len(rows)}
+	}
+	return out, nil
+}
+
+func (f *Financials) company(ctx context.Context, q StatementsQuery) (financials.Company, error) {
+	cik := q.CIK
+	if q.Ticker != "" {
+		var err error
+		if cik, err = f.store.CIKForTicker(ctx, q.Ticker); errors.Is(err, ports.ErrNotFound) {
+			return financials.Company{}, fmt.Errorf("%w: no company has ticker %s", ports.ErrNotFound, q.Ticker)
+		} else if err != nil {
+			return financials.Company{}, err
+		}
+	}
+	c, err := f.store.Company(ctx, cik)
+	if errors.Is(err, ports.ErrNotFound) {
+		return financials.Company{}, fmt.Errorf("%w: no company has CIK %s", ports.ErrNotFound, cik)
+	}
+	if err == nil && len(c.Tickers) == 0 {
+		return financials.Company{}, fmt.Errorf("company %s is stored without a ticker", cik)
+	}
+	return c, err
+}
+
+// Ingest parses every file, then writes: a bad file leaves the store as it
+// was. It returns how many companies were written.
+func (f *Financials) Ingest(ctx context.Context, files []SourceFile) (int, error) {
+	companies, err := ReadFinancials(files)
+	if err != nil {
+		return 0, err
+	}
+	return len(companies), f.store.UpsertCompanies(ctx, companies)
+}
+
+// Probe reports whether any company is held.
+func (f *Financials) Probe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.USFinancials, Probe: func(ctx context.Context) (bool, error) {
+		n, err := f.store.CountCompanies(ctx)
+		return n > 0, err
+	}}
+}

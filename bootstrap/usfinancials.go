@@ -1,0 +1,100 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// usFinancials wires the US financial statements dataset: its store (memory,
+// or the MongoDB Store), its use case, probe and handlers, and the bundled
+// sample when asked.
+func usFinancials(cfg Config) fx.Option {
+	store := fx.Provide(fx.Annotate(memory.NewFinancials, fx.As(new(ports.FinancialsStore))))
+	if cfg.MongoURI != "" {
+		store = fx.Provide(func(s *mongo.Store) ports.FinancialsStore { return s })
+	}
+	return fx.Options(
+		store,
+		fx.Provide(
+			app.NewFinancials,
+			fx.Annotate((*app.Financials).Probe, fx.ResultTags(`group:"probes"`)),
+			fx.Annotate(httpadapter.USFinancialsHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+		),
+		usFinancialsSample(cfg),
+	)
+}
+
+// usFinancialsSample loads the bundled sample at start, before the server
+// listens.
+func usFinancialsSample(cfg Config) fx.Option {
+	if !cfg.SampleData {
+		return fx.Options()
+	}
+	return fx.Invoke(func(lc fx.Lifecycle, fin *app.Financials, log *zap.Logger) {
+		lc.Append(fx.StartHook(func(ctx context.Context) error {
+			n, err := LoadUSFinancialsSample(ctx, fin)
+			if err != nil {
+				return fmt.Errorf("load US financials sample: %w", err)
+			}
+			log.Info("sample data loaded", zap.Int("us_financials_companies", n))
+			return nil
+		}))
+	})
+}
+
+// LoadUSFinancialsSample ingests the bundled companyfacts sample and returns
+// how many companies it holds.
+func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, error) {
+	entries, err := fs.ReadDir(sampledata.USFinancials, sampledata.USFinancialsDir)
+	if err != nil {
+		return 0, err
+	}
+	var files []app.SourceFile
+	for _, e := range entries {
+		name := path.Join(sampledata.USFinancialsDir, e.Name())
+		f, err := sampledata.USFinancials.Open(name)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		files = append(files, app.SourceFile{Name: name, Body: f, RetrievedAt: sampledata.USFinancialsRetrievedAt})
+	}
+	return fin.Ingest(ctx, files)
+}
+
+// ingestUSFinancials loads companyfacts documents and company_tickers.json
+// files, or the bundled sample without files. A file's retrieval time is its
+// modification time: when it was downloaded from the SEC.
+func ingestUSFinancials(ctx context.Context, s *mongo.Store, names []string) (int, error) {
+	fin := app.NewFinancials(s, app.SystemClock)
+	if len(names) == 0 {
+		return LoadUSFinancialsSample(ctx, fin)
+	}
+	var files []app.SourceFile
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			return 0, err
+		}
+		files = append(files, app.SourceFile{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
+	}
+	return fin.Ingest(ctx, files)
+}

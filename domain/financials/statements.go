@@ -1,0 +1,209 @@
+package financials
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// Period is the span a statement covers.
+type Period string
+
+// The periods of the interface.
+const (
+	Annual    Period = "annual"
+	Quarterly Period = "quarterly"
+	TTM       Period = "ttm"
+)
+
+// ParsePeriod reads a period name; empty means annual.
+func ParsePeriod(s string) (Period, error) {
+	switch p := Period(s); p {
+	case "":
+		return Annual, nil
+	case Annual, Quarterly, TTM:
+		return p, nil
+	}
+	return "", fmt.Errorf("period %q is not one of annual, quarterly, ttm", s)
+}
+
+// Durations in days (end minus start) that count as a fiscal year or a
+// fiscal quarter. 52/53-week years run 363 or 370 days, 13/14-week quarters
+// 90 or 97.
+const (
+	minYearDays, maxYearDays       = 340, 380
+	minQuarterDays, maxQuarterDays = 80, 100
+)
+
+// classify returns the period a duration fact covers, if any.
+func classify(start, end string) (Period, bool) {
+	s, err1 := time.Parse(time.DateOnly, start)
+	e, err2 := time.Parse(time.DateOnly, end)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	days := int(e.Sub(s).Hours() / 24)
+	switch {
+	case days >= minYearDays && days <= maxYearDays:
+		return Annual, true
+	case days >= minQuarterDays && days <= maxQuarterDays:
+		return Quarterly, true
+	}
+	return "", false
+}
+
+// Row is one statement for one period: the values of its fields (a field
+// absent from Values was not reported), and the filing the newest of those
+// values came from.
+type Row struct {
+	Start        string
+	End          string
+	FiscalYear   int
+	FiscalPeriod string
+	Currency     string
+	Accession    string
+	Filed        string
+	Values       map[string]float64
+}
+
+// Build returns the statements of one kind and period as known at asOf,
+// newest report period first. Each value is the fact of the latest filing
+// known at asOf, read through the concept map. Period must be Annual or
+// Quarterly; trailing twelve months are not built here.
+func Build(c Company, st Statement, p Period, asOf time.Time) []Row {
+	known := KnownAt(c.Facts, asOf)
+	cur := reportingCurrency(known)
+	byKey := map[factKey]Fact{}
+	for _, f := range known {
+		byKey[factKey{f.Concept, f.Unit, f.Start, f.End}] = f
+	}
+	fields := FieldsOf(st)
+	var rows []Row
+	for _, span := range spans(known, fields, st, p) {
+		if row, ok := buildRow(byKey, fields, span, cur); ok {
+			row.FiscalYear, row.FiscalPeriod = label(c.Facts, row.Accession, row.End, p)
+			rows = append(rows, row)
+		}
+	}
+	slices.SortFunc(rows, func(a, b Row) int { return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start)) })
+	return rows
+}
+
+// span is the period of one row: start is empty for a balance sheet.
+type span struct{ start, end string }
+
+// spans lists the periods with at least one known fact of the statement.
+// Flow statements take every duration of the requested kind. Balance sheets
+// take the instants that close such a duration anywhere in the company's
+// facts: fiscal year ends for annual, quarter ends for quarterly.
+func spans(known []Fact, fields []Field, st Statement, p Period) []span {
+	concepts := map[string]bool{}
+	for _, f := range fields {
+		for _, c := range f.Concepts {
+			concepts[c] = true
+		}
+	}
+	closes := map[string]bool{}
+	for _, f := range known {
+		if kind, ok := classify(f.Start, f.End); ok && kind == p {
+			closes[f.End] = true
+		}
+	}
+	seen := map[span]bool{}
+	var out []span
+	for _, f := range known {
+		if !concepts[f.Concept] {
+			continue
+		}
+		s := span{f.Start, f.End}
+		if st == Balance {
+			if f.Start != "" || !closes[f.End] {
+				continue
+			}
+		} else if kind, ok := classify(f.Start, f.End); !ok || kind != p {
+			continue
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// buildRow reads every field for one span through its concepts in order.
+func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, bool) {
+	row := Row{Start: s.start, End: s.end, Currency: cur, Values: map[string]float64{}}
+	var newest *Fact
+	for _, fd := range fields {
+		unit := cur
+		if fd.Measure == PerShare {
+			unit = cur + "/shares"
+		}
+		for _, concept := range fd.Concepts {
+			f, ok := byKey[factKey{concept, unit, s.start, s.end}]
+			if !ok {
+				continue
+			}
+			row.Values[fd.Name] = f.Value
+			if newest == nil || later(f, *newest) {
+				newest = &f
+			}
+			break
+		}
+	}
+	if newest == nil {
+		return Row{}, false
+	}
+	row.Accession, row.Filed = newest.Accession, newest.Filed
+	return row, true
+}
+
+// label names a row's fiscal year and period after the filing its newest
+// value came from. companyfacts gives a fact the fiscal year of the filing
+// that reported it, so a comparative prior-year figure carries the later
+// year: the row's year is the filing's year less the whole years between the
+// filing's own period end (its latest fact) and the row's end.
+func label(facts []Fact, accession, end string, p Period) (int, string) {
+	var fy int
+	var fp, filingEnd string
+	for _, f := range facts {
+		if f.Accession == accession {
+			fy, fp = f.FiscalYear, f.FiscalPeriod
+			filingEnd = max(filingEnd, f.End)
+		}
+	}
+	e1, err1 := time.Parse(time.DateOnly, filingEnd)
+	e2, err2 := time.Parse(time.DateOnly, end)
+	if err1 != nil || err2 != nil {
+		return fy, fp
+	}
+	years := int(math.Round(e1.Sub(e2).Hours() / 24 / 365.25))
+	switch {
+	case p == Annual:
+		return fy - years, "FY"
+	case fp == "FY":
+		return fy - years, "Q4"
+	}
+	return fy - years, fp
+}
+
+// reportingCurrency is the currency most of the known amounts are in; ties
+// go to the alphabetically first code.
+func reportingCurrency(known []Fact) string {
+	counts := map[string]int{}
+	for _, f := range known {
+		if c, ok := Currency(f.Unit); ok {
+			counts[c]++
+		}
+	}
+	best := ""
+	for c, n := range counts {
+		if best == "" || n > counts[best] || (n == counts[best] && c < best) {
+			best = c
+		}
+	}
+	return best
+}

@@ -1,0 +1,167 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/ports/porttest"
+)
+
+// TestMongoContractsUSFinancials runs the FinancialsStore contract on the
+// MongoDB adapter.
+func TestMongoContractsUSFinancials(t *testing.T) {
+	porttest.RunFinancials(t, func(t *testing.T) ports.FinancialsStore {
+		s, err := mongo.New(context.Background(), mongoDatabase(t))
+		if err != nil {
+			t.Fatalf("mongo.New: %v", err)
+		}
+		return s
+	})
+}
+
+type statement struct {
+	Ticker          string   `json:"ticker"`
+	CIK             string   `json:"cik"`
+	ReportPeriod    string   `json:"report_period"`
+	FiscalYear      int      `json:"fiscal_year"`
+	FiscalPeriod    string   `json:"fiscal_period"`
+	AccessionNumber string   `json:"accession_number"`
+	FilingURL       string   `json:"filing_url"`
+	FilingDate      string   `json:"filing_date"`
+	Revenue         *float64 `json:"revenue"`
+	NetIncome       *float64 `json:"net_income"`
+	EPSDiluted      *float64 `json:"earnings_per_share_diluted"`
+	Assets          *float64 `json:"assets"`
+	OperatingCash   *float64 `json:"operating_cash_flow"`
+}
+
+type financialsBody struct {
+	Income   []statement `json:"income_statements"`
+	Balance  []statement `json:"balance_sheets"`
+	CashFlow []statement `json:"cash_flow_statements"`
+	Meta     struct {
+		Count                int    `json:"count"`
+		NextOffset           *int   `json:"next_offset"`
+		AsOf                 string `json:"as_of"`
+		NormalizationVersion string `json:"normalization_version"`
+		Provenance           struct {
+			Source string `json:"source"`
+		} `json:"provenance"`
+	} `json:"meta"`
+}
+
+func TestUSFinancials(t *testing.T) {
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			c, _ := startApp(t, s)
+			_, key := signIn(t, c, "ada@example.com")
+			get := func(path string, status int) financialsBody {
+				t.Helper()
+				var b financialsBody
+				r := c.do("GET", path, nil, apiKey(key)).expect(t, status)
+				if status == http.StatusOK {
+					r.JSON(t, &b)
+				}
+				return b
+			}
+			t.Run("all three statements", func(t *testing.T) {
+				b := get("/us/financials?ticker=AAPL", http.StatusOK)
+				if len(b.Income) != 3 || len(b.Balance) != 3 || len(b.CashFlow) != 3 {
+					t.Fatalf("counts %d/%d/%d", len(b.Income), len(b.Balance), len(b.CashFlow))
+				}
+				fy24 := b.Income[0]
+				if fy24.ReportPeriod != "2024-09-28" || *fy24.Revenue != 391035000000 || *fy24.NetIncome != 93736000000 ||
+					fy24.AccessionNumber != "0000320193-24-000123" || fy24.FiscalYear != 2024 ||
+					fy24.FilingURL != "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/" {
+					t.Fatalf("AAPL FY2024 = %+v", fy24)
+				}
+				if *b.Balance[0].Assets != 364980000000 || *b.CashFlow[2].OperatingCash != 122151000000 {
+					t.Fatalf("balance %+v cash flow %+v", b.Balance[0], b.CashFlow[2])
+				}
+				if b.Meta.NormalizationVersion != "usgaap-map-2026-07-20.1" || b.Meta.Provenance.Source != "SEC EDGAR companyfacts" {
+					t.Fatalf("meta = %+v", b.Meta)
+				}
+			})
+			t.Run("a restatement appears from its filing date on", func(t *testing.T) {
+				const q = "/us/financials/income-statements?cik=1045810&report_period_lte=2024-01-28&limit=1&as_of="
+				before := get(q+"2025-02-25", http.StatusOK)
+				after := get(q+"2025-02-26", http.StatusOK)
+				if *before.Income[0].EPSDiluted != 11.93 || before.Income[0].AccessionNumber != "0001045810-24-000029" {
+					t.Fatalf("before the FY2025 10-K: %+v", before.Income[0])
+				}
+				if *after.Income[0].EPSDiluted != 1.19 || after.Income[0].AccessionNumber != "0001045810-25-000023" {
+					t.Fatalf("after the FY2025 10-K: %+v", after.Income[0])
+				}
+				if before.Meta.AsOf != "2025-02-25T23:59:59.999999Z" {
+					t.Fatalf("meta.as_of = %s", before.Meta.AsOf)
+				}
+			})
+			t.Run("single statement routes, periods and paging", func(t *testing.T) {
+				b := get("/us/financials/balance-sheets?ticker=nvda", http.StatusOK)
+				if len(b.Balance) != 1 || *b.Balance[0].Assets != 111601000000 {
+					t.Fatalf("NVDA balance sheets = %+v", b.Balance)
+				}
+				b = get("/us/financials/cash-flow-statements?ticker=AAPL&limit=2", http.StatusOK)
+				if len(b.CashFlow) != 2 || b.Meta.NextOffset == nil || *b.Meta.NextOffset != 2 {
+					t.Fatalf("AAPL cash flows = %+v meta %+v", b.CashFlow, b.Meta)
+				}
+				b = get("/us/financials/income-statements?ticker=AAPL&period=quarterly", http.StatusOK)
+				if len(b.Income) != 2 || *b.Income[0].Revenue != 81797000000 || b.Income[0].FiscalPeriod != "Q3" || b.Income[1].FiscalYear != 2022 {
+					t.Fatalf("AAPL quarters = %+v", b.Income)
+				}
+				b = get("/us/financials/income-statements?ticker=MSFT&as_of=2023-07-26", http.StatusOK)
+				if len(b.Income) != 1 || *b.Income[0].Revenue != 198270000000 {
+					t.Fatalf("MSFT before its FY2023 10-K = %+v", b.Income)
+				}
+			})
+		})
+	}
+}
+
+func TestUSFinancialsErrorsAreNotCharged(t *testing.T) {
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			c, _ := startApp(t, s)
+			session, key := signIn(t, c, "grace@example.com")
+			cases := []struct {
+				path   string
+				status int
+				says   string
+			}{
+				{"/us/financials", http.StatusBadRequest, "ticker or cik"},
+				{"/us/financials/balance-sheets?ticker=AAPL&cik=320193", http.StatusBadRequest, "not both"},
+				{"/us/financials?ticker=AAPL&limit=0", http.StatusUnprocessableEntity, "limit"},
+				{"/us/financials?ticker=AAPL&limit=201", http.StatusUnprocessableEntity, "limit"},
+				{"/us/financials?ticker=AAPL&offset=-1", http.StatusUnprocessableEntity, "offset"},
+				{"/us/financials?ticker=AAPL&period=ttm", http.StatusUnprocessableEntity, "ttm is not available yet"},
+				{"/us/financials?ticker=AAPL&period=monthly", http.StatusUnprocessableEntity, "period"},
+				{"/us/financials?ticker=AAPL&as_of=soon", http.StatusUnprocessableEntity, "as_of"},
+				{"/us/financials/cash-flow-statements?ticker=AAPL&report_period_gte=2024-13-01", http.StatusUnprocessableEntity, "report_period_gte"},
+				{"/us/financials?cik=12345678901", http.StatusUnprocessableEntity, "CIK"},
+				{"/us/financials/income-statements?ticker=ZZZZ", http.StatusNotFound, "ZZZZ"},
+			}
+			for _, tc := range cases {
+				r := c.do("GET", tc.path, nil, apiKey(key)).expect(t, tc.status)
+				if !strings.Contains(string(r.Body), tc.says) {
+					t.Errorf("%s: body %s does not mention %q", tc.path, r.Body, tc.says)
+				}
+				if r.Header.Get("X-Credits-Cost") != "0" || r.Header.Get("X-Credits-Remaining") != "100000" {
+					t.Errorf("%s: credit headers %q/%q", tc.path, r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
+				}
+			}
+			st := credits(t, c, session)
+			// Only the 404 was debited, and it was refunded.
+			if st.Balance != 100000 || len(st.Ledger) != 3 || st.Ledger[0].Kind != "refund" {
+				t.Fatalf("statement after failures = %+v", st)
+			}
+			r := c.do("GET", "/us/financials?ticker=MSFT", nil, apiKey(key)).expect(t, http.StatusOK)
+			if r.Header.Get("X-Credits-Cost") != "1" || r.Header.Get("X-Credits-Remaining") != "99999" {
+				t.Fatalf("success credit headers %q/%q", r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
+			}
+		})
+	}
+}

@@ -1,0 +1,23 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/quarrydata/quarry/domain/financials"
+)
+
+// FinancialsStore holds US filers and their XBRL facts, keyed by 10-digit
+// CIK, and the tickers that name them. A company's RetrievedAt is kept to
+// the millisecond, the precision of a BSON date.
+type FinancialsStore interface {
+	// UpsertCompanies replaces each company, facts and all, by CIK and points
+	// each of its tickers at it. Applying the same batch twice leaves the
+	// store unchanged.
+	UpsertCompanies(ctx context.Context, companies []financials.Company) error
+	// Company returns the company with that 10-digit CIK, or ErrNotFound.
+	Company(ctx context.Context, cik string) (financials.Company, error)
+	// CIKForTicker returns the CIK an upper-case ticker names, or ErrNotFound.
+	CIKForTicker(ctx context.Context, ticker string) (string, error)
+	// CountCompanies returns how many companies are held.
+	CountCompanies(ctx context.Context) (int64, error)
+}

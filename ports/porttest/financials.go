@@ -1,0 +1,79 @@
+package porttest
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// NewFinancialsStore returns an empty FinancialsStore for one test.
+type NewFinancialsStore func(t *testing.T) ports.FinancialsStore
+
+// RunFinancials is the contract of FinancialsStore.
+func RunFinancials(t *testing.T, newStore NewFinancialsStore) {
+	ctx := context.Background()
+	retrieved := t0.Truncate(time.Millisecond)
+	nvda := financials.Company{
+		CIK: "0001045810", Tickers: []string{"NVDA"}, Name: "NVIDIA CORP", RetrievedAt: retrieved,
+		Facts: []financials.Fact{
+			{Concept: "EarningsPerShareDiluted", Unit: "USD/shares", Start: "2023-01-30", End: "2024-01-28", Value: 11.93,
+				Accession: "0001045810-24-000029", FiscalYear: 2024, FiscalPeriod: "FY", Form: "10-K", Filed: "2024-02-21"},
+			{Concept: "EarningsPerShareDiluted", Unit: "USD/shares", Start: "2023-01-30", End: "2024-01-28", Value: 1.19,
+				Accession: "0001045810-25-000023", FiscalYear: 2025, FiscalPeriod: "FY", Form: "10-K", Filed: "2025-02-26"},
+			{Concept: "Assets", Unit: "USD", End: "2025-01-26", Value: 111601000000,
+				Accession: "0001045810-25-000023", FiscalYear: 2025, FiscalPeriod: "FY", Form: "10-K", Filed: "2025-02-26"},
+		},
+	}
+	alphabet := financials.Company{CIK: "0001652044", Tickers: []string{"GOOGL", "GOOG"}, Name: "Alphabet Inc.", RetrievedAt: retrieved}
+	t.Run("empty store", func(t *testing.T) {
+		s := newStore(t)
+		n, err := s.CountCompanies(ctx)
+		must(t, "CountCompanies", err)
+		if n != 0 {
+			t.Fatalf("count = %d, want 0", n)
+		}
+		_, err = s.Company(ctx, nvda.CIK)
+		wantErr(t, "Company", err, ports.ErrNotFound)
+		_, err = s.CIKForTicker(ctx, "NVDA")
+		wantErr(t, "CIKForTicker", err, ports.ErrNotFound)
+	})
+	t.Run("upsert is idempotent and keeps every fact and ticker", func(t *testing.T) {
+		s := newStore(t)
+		must(t, "Upsert", s.UpsertCompanies(ctx, []financials.Company{nvda, alphabet}))
+		must(t, "Upsert again", s.UpsertCompanies(ctx, []financials.Company{nvda, alphabet}))
+		n, err := s.CountCompanies(ctx)
+		must(t, "CountCompanies", err)
+		if n != 2 {
+			t.Fatalf("count = %d, want 2", n)
+		}
+		got, err := s.Company(ctx, nvda.CIK)
+		must(t, "Company", err)
+		if !reflect.DeepEqual(got, nvda) {
+			t.Fatalf("Company = %+v, want %+v", got, nvda)
+		}
+		for _, ticker := range []string{"GOOGL", "GOOG"} {
+			cik, err := s.CIKForTicker(ctx, ticker)
+			must(t, "CIKForTicker "+ticker, err)
+			if cik != alphabet.CIK {
+				t.Fatalf("CIKForTicker(%s) = %s", ticker, cik)
+			}
+		}
+	})
+	t.Run("upsert replaces a company by CIK", func(t *testing.T) {
+		s := newStore(t)
+		must(t, "Upsert", s.UpsertCompanies(ctx, []financials.Company{nvda}))
+		newer := nvda
+		newer.Facts = nvda.Facts[:1]
+		newer.RetrievedAt = retrieved.Add(24 * time.Hour)
+		must(t, "Upsert newer", s.UpsertCompanies(ctx, []financials.Company{newer}))
+		got, err := s.Company(ctx, nvda.CIK)
+		must(t, "Company", err)
+		if !reflect.DeepEqual(got, newer) {
+			t.Fatalf("after replace = %+v, want %+v", got, newer)
+		}
+	})
+}
