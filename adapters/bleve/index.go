@@ -1,0 +1,214 @@
+// Package bleve is the full-text adapter of ports.SectionIndex: an in-memory
+// bleve index ranked with BM25, whose term locations give the exact range of
+// the passage each hit matched. The index holds no data of record: it is
+// rebuilt from the section store at start.
+package bleve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	blevesearch "github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Field names of an indexed section.
+const (
+	fieldText   = "text"
+	fieldTicker = "ticker"
+	fieldCIK    = "cik"
+	fieldForm   = "form"
+	fieldItem   = "item"
+	fieldFiled  = "filed"
+)
+
+// maxPassage bounds, in bytes, the span of text one passage may cover: the
+// matched terms closest together within it make the passage.
+const maxPassage = 240
+
+// doc is what bleve indexes for a section.
+type doc struct {
+	Text   string `json:"text"`
+	Ticker string `json:"ticker"`
+	CIK    string `json:"cik"`
+	Form   string `json:"form"`
+	Item   string `json:"item"`
+	Filed  string `json:"filed"`
+}
+
+// Index is a SectionIndex in memory.
+type Index struct {
+	idx blevesearch.Index
+	mu  sync.RWMutex
+	// sections holds what hits return, so the index stores no field values.
+	sections map[string]filing.Section
+}
+
+var _ ports.SectionIndex = (*Index)(nil)
+
+// New returns an empty index.
+func New() (*Index, error) {
+	idx, err := blevesearch.NewMemOnly(indexMapping())
+	if err != nil {
+		return nil, fmt.Errorf("bleve: new index: %w", err)
+	}
+	return &Index{idx: idx, sections: map[string]filing.Section{}}, nil
+}
+
+// indexMapping analyses the text in English (stemmed, stop words dropped)
+// with term vectors for locations, and the filters as exact keywords.
+func indexMapping() mapping.IndexMapping {
+	text := blevesearch.NewTextFieldMapping()
+	text.Analyzer = en.AnalyzerName
+	text.IncludeTermVectors = true
+	text.Store = false
+	exact := blevesearch.NewKeywordFieldMapping()
+	exact.Analyzer = keyword.Name
+	exact.Store = false
+	exact.IncludeTermVectors = false
+	section := blevesearch.NewDocumentStaticMapping()
+	section.AddFieldMappingsAt(fieldText, text)
+	for _, f := range []string{fieldTicker, fieldCIK, fieldForm, fieldItem, fieldFiled} {
+		section.AddFieldMappingsAt(f, exact)
+	}
+	m := blevesearch.NewIndexMapping()
+	m.DefaultMapping = section
+	m.ScoringModel = "bm25"
+	return m
+}
+
+// Index adds or replaces sections by id.
+func (x *Index) Index(_ context.Context, sections []filing.Section) error {
+	b := x.idx.NewBatch()
+	for _, s := range sections {
+		d := doc{Text: s.Text, Ticker: s.Ticker, CIK: s.CIK, Form: s.Form, Item: s.ItemNumber, Filed: s.Filed.Format(time.DateOnly)}
+		if err := b.Index(s.ID, d); err != nil {
+			return fmt.Errorf("bleve: index %s: %w", s.ID, err)
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.idx.Batch(b); err != nil {
+		return fmt.Errorf("bleve: batch: %w: %v", ports.ErrUnavailable, err)
+	}
+	for _, s := range sections {
+		x.sections[s.ID] = s
+	}
+	return nil
+}
+
+// Count returns how many sections are indexed.
+func (x *Index) Count(context.Context) (int64, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return int64(len(x.sections)), nil
+}
+
+// Search runs the query and returns one page of hits, best first (ties by
+// section id, so pages are stable), with each hit's passage.
+func (x *Index) Search(ctx context.Context, q ports.SectionQuery) ([]ports.SectionHit, int, error) {
+	req := blevesearch.NewSearchRequestOptions(buildQuery(q), q.Limit, q.Offset, false)
+	req.IncludeLocations = true
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := x.idx.SearchInContext(ctx, req)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("bleve: search: %w: %v", ports.ErrUnavailable, err)
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	hits := make([]ports.SectionHit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		s, ok := x.sections[h.ID]
+		if !ok {
+			continue
+		}
+		start, end := passage(h.Locations[fieldText])
+		hits = append(hits, ports.SectionHit{
+			Section: s, Score: h.Score,
+			Start: utf8.RuneCountInString(s.Text[:start]), End: utf8.RuneCountInString(s.Text[:end]),
+		})
+	}
+	return hits, int(res.Total), nil
+}
+
+// buildQuery matches the text and requires every filter given.
+func buildQuery(q ports.SectionQuery) query.Query {
+	text := blevesearch.NewMatchQuery(q.Text)
+	text.SetField(fieldText)
+	text.Analyzer = en.AnalyzerName
+	must := []query.Query{text}
+	for field, value := range map[string]string{fieldTicker: q.Ticker, fieldCIK: q.CIK, fieldForm: q.Form, fieldItem: q.ItemNumber} {
+		if value != "" {
+			t := blevesearch.NewTermQuery(value)
+			t.SetField(field)
+			must = append(must, t)
+		}
+	}
+	if !q.FiledFrom.IsZero() || !q.FiledTo.IsZero() {
+		must = append(must, filedRange(q.FiledFrom, q.FiledTo))
+	}
+	return blevesearch.NewConjunctionQuery(must...)
+}
+
+// filedRange bounds the filing date inclusively; ISO dates order as text.
+func filedRange(from, to time.Time) query.Query {
+	inclusive := true
+	var lo, hi string
+	if !from.IsZero() {
+		lo = from.Format(time.DateOnly)
+	}
+	if !to.IsZero() {
+		hi = to.Format(time.DateOnly)
+	}
+	r := blevesearch.NewTermRangeInclusiveQuery(lo, hi, &inclusive, &inclusive)
+	r.SetField(fieldFiled)
+	return r
+}
+
+// passage returns the byte range of the densest run of matched terms: of
+// the windows of at most maxPassage bytes, the one holding the most distinct
+// terms, then the shortest, then the earliest; it runs from its first
+// term's start to its last term's end.
+func passage(byTerm search.TermLocationMap) (int, int) {
+	type loc struct {
+		term       string
+		start, end int
+	}
+	var locs []loc
+	for term, ls := range byTerm {
+		for _, l := range ls {
+			locs = append(locs, loc{term, int(l.Start), int(l.End)})
+		}
+	}
+	if len(locs) == 0 {
+		return 0, 0
+	}
+	slices.SortFunc(locs, func(a, b loc) int { return a.start - b.start })
+	bestStart, bestEnd, bestN := locs[0].start, locs[0].end, 1
+	for i := range locs {
+		seen := map[string]bool{}
+		for j := i; j < len(locs) && locs[j].end-locs[i].start <= maxPassage; j++ {
+			seen[locs[j].term] = true
+			n, span := len(seen), locs[j].end-locs[i].start
+			if n > bestN || n == bestN && span < bestEnd-bestStart {
+				bestStart, bestEnd, bestN = locs[i].start, locs[j].end, n
+			}
+		}
+	}
+	return bestStart, bestEnd
+}

@@ -1,0 +1,171 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
+)
+
+type filingIndexResponse struct {
+	AccessionNumber string     `json:"accession_number"`
+	Files           []fileBody `json:"files"`
+	Meta            Meta       `json:"meta"`
+}
+
+type fileBody struct {
+	FileName      string  `json:"file_name"`
+	Role          string  `json:"role"`
+	StorageStatus string  `json:"storage_status"`
+	ContentType   string  `json:"content_type"`
+	SECURL        string  `json:"sec_url"`
+	SHA256        *string `json:"sha256"`
+	ByteSize      *int64  `json:"byte_size"`
+}
+
+type searchBody struct {
+	Query      string `json:"query"`
+	Ticker     string `json:"ticker"`
+	CIK        string `json:"cik"`
+	FilingType string `json:"filing_type"`
+	ItemNumber string `json:"item_number"`
+	FiledFrom  string `json:"filed_from"`
+	FiledTo    string `json:"filed_to"`
+	Limit      *int   `json:"limit"`
+	Offset     *int   `json:"offset"`
+}
+
+type searchResponse struct {
+	Results []searchResult `json:"results"`
+	Meta    Meta           `json:"meta"`
+}
+
+type searchResult struct {
+	AccessionNumber string        `json:"accession_number"`
+	Ticker          string        `json:"ticker"`
+	CIK             string        `json:"cik"`
+	FilingType      string        `json:"filing_type"`
+	ItemNumber      string        `json:"item_number"`
+	ItemName        string        `json:"item_name"`
+	Snippet         string        `json:"snippet"`
+	Score           float64       `json:"score"`
+	SourceOffsets   sourceOffsets `json:"source_offsets"`
+}
+
+type sourceOffsets struct {
+	Section string `json:"section"`
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
+}
+
+// snippetContext is how many characters of context a snippet shows on
+// each side of the matched passage.
+const snippetContext = 80
+
+// USFilingHandlers returns the handlers of the US filing index and search.
+func USFilingHandlers(f *app.Filings, now app.Clock) []DataHandler {
+	return []DataHandler{
+		{Method: http.MethodGet, Path: "/us/filings/:accession_number/index", Prepare: filingIndex(f, now)},
+		{Method: http.MethodPost, Path: "/us/search", Prepare: searchFilings(f, now)},
+	}
+}
+
+func filingIndex(f *app.Filings, now app.Clock) Prepare {
+	return func(_ *http.Request, p httprouter.Params) (Serve, error) {
+		acc, err := app.ParseFilingAccession(p.ByName("accession_number"))
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (any, error) {
+			fl, err := f.Filing(ctx, acc)
+			if err != nil {
+				return nil, err
+			}
+			files := make([]fileBody, len(fl.Files))
+			for i, x := range fl.Files {
+				files[i] = toFileBody(fl, x)
+			}
+			n := len(files)
+			return filingIndexResponse{
+				AccessionNumber: fl.Accession, Files: files,
+				Meta: NewMeta("", n, 0, n, n, now(), app.FilingIndexVersion, secProvenance(fl.RetrievedAt)),
+			}, nil
+		}, nil
+	}
+}
+
+func toFileBody(fl filing.Filing, x filing.File) fileBody {
+	b := fileBody{
+		FileName: x.Name, Role: string(x.Role), StorageStatus: "not_stored", ContentType: x.ContentType,
+		SECURL: filing.SECURL(fl.CIK, fl.Accession, x.Name),
+	}
+	if x.Stored {
+		b.StorageStatus, b.SHA256 = "stored", &x.SHA256
+	}
+	if x.Size >= 0 {
+		b.ByteSize = &x.Size
+	}
+	return b
+}
+
+func searchFilings(f *app.Filings, now app.Clock) Prepare {
+	return func(r *http.Request, _ httprouter.Params) (Serve, error) {
+		var body searchBody
+		if err := decodeJSON(r, &body); err != nil {
+			return nil, err
+		}
+		q, err := app.ParseUSSearch(app.SearchRequest(body))
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (any, error) {
+			hits, total, err := f.Search(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			results := make([]searchResult, len(hits))
+			for i, h := range hits {
+				results[i] = toSearchResult(h)
+			}
+			return searchResponse{
+				Results: results,
+				Meta:    NewMeta("US", q.Limit, q.Offset, len(results), total, now(), app.SectionsVersion, secProvenance(f.RetrievedAt())),
+			}, nil
+		}, nil
+	}
+}
+
+func toSearchResult(h ports.SectionHit) searchResult {
+	s := h.Section
+	return searchResult{
+		AccessionNumber: s.Accession, Ticker: s.Ticker, CIK: s.CIK, FilingType: s.Form,
+		ItemNumber: s.ItemNumber, ItemName: s.ItemName, Snippet: snippet(s.Text, h.Start, h.End),
+		Score: h.Score, SourceOffsets: sourceOffsets{Section: s.ID, Start: h.Start, End: h.End},
+	}
+}
+
+// snippet shows the passage [start, end) (in code points) with some context,
+// cut at spaces so that no word is split.
+func snippet(text string, start, end int) string {
+	runes := []rune(text)
+	from, to := max(start-snippetContext, 0), min(end+snippetContext, len(runes))
+	for from > 0 && from < start && runes[from-1] != ' ' {
+		from++
+	}
+	for to < len(runes) && to > end && runes[to] != ' ' {
+		to--
+	}
+	return string(runes[from:to])
+}
+
+// secProvenance is the provenance of EDGAR data retrieved at t.
+func secProvenance(t time.Time) Provenance {
+	d, _ := dataset.Lookup(dataset.USFilingIndexes)
+	return Provenance{Source: "SEC EDGAR", RetrievedAt: t, Licence: d.Licence.Terms}
+}

@@ -1,0 +1,305 @@
+package app
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/edgar"
+	"github.com/quarrydata/quarry/domain/filing"
+)
+
+// IndexListing is an EDGAR filing index.json: the filing's folder and the
+// files EDGAR lists in it.
+type IndexListing struct {
+	CIK       string // 10 digits
+	Accession string // dashed
+	Items     []ListedFile
+}
+
+// ListedFile is one item of index.json; Size is -1 where EDGAR gives none.
+type ListedFile struct {
+	Name string
+	Size int64
+}
+
+type indexJSON struct {
+	Directory *struct {
+		Name  string `json:"name"`
+		Items []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+			Size string `json:"size"`
+			// last-modified is read and not used: EDGAR's listing time is
+			// not the filing's acceptance time.
+			LastModified string `json:"last-modified"`
+		} `json:"item"`
+		ParentDir string `json:"parent-dir"`
+	} `json:"directory"`
+}
+
+var filingDir = regexp.MustCompile(`^/Archives/edgar/data/(\d{1,10})/(\d{18})$`)
+
+// ParseFilingIndex reads an EDGAR index.json. The whole file is checked and
+// refused on the first problem, named by its line (syntax) or JSON path.
+func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return IndexListing{}, badInput(file, 0, "reading: %v", err)
+	}
+	var doc indexJSON
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return IndexListing{}, edgarJSONError(file, raw, err)
+	}
+	if doc.Directory == nil {
+		return IndexListing{}, badEdgarJSON(file, "directory", "missing")
+	}
+	m := filingDir.FindStringSubmatch(doc.Directory.Name)
+	if m == nil {
+		return IndexListing{}, badEdgarJSON(file, "directory.name", "%q is not /Archives/edgar/data/<cik>/<18-digit accession>", doc.Directory.Name)
+	}
+	cik, err := edgar.ParseCIK(m[1])
+	if err != nil {
+		return IndexListing{}, badEdgarJSON(file, "directory.name", "%v", err)
+	}
+	acc, _ := edgar.ParseAccession(m[2])
+	out := IndexListing{CIK: cik, Accession: acc}
+	seen := map[string]bool{}
+	for i, it := range doc.Directory.Items {
+		p := fmt.Sprintf("directory.item[%d]", i)
+		if it.Name == "" || strings.ContainsAny(it.Name, "/\\") || it.Name == "." || it.Name == ".." {
+			return IndexListing{}, badEdgarJSON(file, p+".name", "%q is not a file name", it.Name)
+		}
+		if seen[it.Name] {
+			return IndexListing{}, badEdgarJSON(file, p+".name", "duplicate file %q", it.Name)
+		}
+		seen[it.Name] = true
+		size := int64(-1)
+		if it.Size != "" {
+			if size, err = strconv.ParseInt(it.Size, 10, 64); err != nil || size < 0 {
+				return IndexListing{}, badEdgarJSON(file, p+".size", "%q is not a byte count", it.Size)
+			}
+		}
+		out.Items = append(out.Items, ListedFile{Name: it.Name, Size: size})
+	}
+	if len(out.Items) == 0 {
+		return IndexListing{}, badEdgarJSON(file, "directory.item", "lists no files")
+	}
+	return out, nil
+}
+
+// SubmissionFacts are what the SEC submissions JSON says about one filing.
+type SubmissionFacts struct {
+	Ticker          string
+	Form            string
+	Filed           time.Time
+	PrimaryDocument string
+}
+
+type submissionsJSON struct {
+	CIK     json.Number `json:"cik"`
+	Tickers []string    `json:"tickers"`
+	Filings *struct {
+		Recent *struct {
+			Accession []string `json:"accessionNumber"`
+			Filed     []string `json:"filingDate"`
+			Form      []string `json:"form"`
+			Primary   []string `json:"primaryDocument"`
+		} `json:"recent"`
+	} `json:"filings"`
+}
+
+// ParseSubmissions reads the SEC submissions JSON of a company
+// (CIK##########.json) and returns the facts of each recent filing by
+// accession number. The parallel arrays must agree in length.
+func ParseSubmissions(file string, r io.Reader) (map[string]SubmissionFacts, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, badInput(file, 0, "reading: %v", err)
+	}
+	var doc submissionsJSON
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, edgarJSONError(file, raw, err)
+	}
+	if doc.Filings == nil || doc.Filings.Recent == nil {
+		return nil, badEdgarJSON(file, "filings.recent", "missing")
+	}
+	rec := doc.Filings.Recent
+	n := len(rec.Accession)
+	if len(rec.Filed) != n || len(rec.Form) != n || len(rec.Primary) != n {
+		return nil, badEdgarJSON(file, "filings.recent", "accessionNumber, filingDate, form and primaryDocument differ in length")
+	}
+	ticker := ""
+	if len(doc.Tickers) > 0 {
+		if ticker, err = edgar.ParseTicker(doc.Tickers[0]); err != nil {
+			return nil, badEdgarJSON(file, "tickers[0]", "%v", err)
+		}
+	}
+	out := make(map[string]SubmissionFacts, n)
+	for i := range n {
+		p := fmt.Sprintf("filings.recent[%d]", i)
+		acc, err := edgar.ParseAccession(rec.Accession[i])
+		if err != nil {
+			return nil, badEdgarJSON(file, p+".accessionNumber", "%v", err)
+		}
+		filed, err := time.Parse(time.DateOnly, rec.Filed[i])
+		if err != nil {
+			return nil, badEdgarJSON(file, p+".filingDate", "%q is not YYYY-MM-DD", rec.Filed[i])
+		}
+		out[acc] = SubmissionFacts{Ticker: ticker, Form: strings.ToUpper(rec.Form[i]), Filed: filed, PrimaryDocument: rec.Primary[i]}
+	}
+	return out, nil
+}
+
+// FilingSource is one filing as downloaded: its index.json, the company's
+// submissions JSON, and the folder holding whichever files were fetched.
+type FilingSource struct {
+	Label       string // the folder's path, for messages
+	Dir         fs.FS
+	Index       string // file name of index.json in Dir
+	Submissions string // file name of the submissions JSON in Dir
+}
+
+// LoadFiling reads a downloaded filing: the index of its files, with hashes,
+// sizes and media types of the files held, and, for a report organised in
+// items, the sections of its primary document. Nothing is written; a
+// problem anywhere refuses the whole filing.
+func LoadFiling(src FilingSource, retrievedAt time.Time) (filing.Filing, []filing.Section, error) {
+	listing, err := parseIn(src, src.Index, ParseFilingIndex)
+	if err != nil {
+		return filing.Filing{}, nil, err
+	}
+	subs, err := parseIn(src, src.Submissions, ParseSubmissions)
+	if err != nil {
+		return filing.Filing{}, nil, err
+	}
+	facts, ok := subs[listing.Accession]
+	if !ok {
+		return filing.Filing{}, nil, badInput(path.Join(src.Label, src.Submissions), 0, "no filing %s in filings.recent", listing.Accession)
+	}
+	f := filing.Filing{
+		Accession: listing.Accession, CIK: listing.CIK, Ticker: facts.Ticker, Form: facts.Form,
+		Filed: facts.Filed, PrimaryDocument: facts.PrimaryDocument, RetrievedAt: retrievedAt,
+	}
+	var primary []byte
+	for _, it := range listing.Items {
+		file, body, err := describeFile(src, it, f)
+		if err != nil {
+			return filing.Filing{}, nil, err
+		}
+		if file.Role == filing.RolePrimary {
+			primary = body
+		}
+		f.Files = append(f.Files, file)
+	}
+	sections, err := filingSections(src, f, primary)
+	return f, sections, err
+}
+
+func parseIn[T any](src FilingSource, name string, parse func(string, io.Reader) (T, error)) (T, error) {
+	label := path.Join(src.Label, name)
+	r, err := src.Dir.Open(name)
+	if err != nil {
+		var zero T
+		return zero, badInput(label, 0, "%v", err)
+	}
+	defer r.Close()
+	return parse(label, r)
+}
+
+// describeFile reads one listed file if it is held. A listed file that was
+// not fetched is not stored: its size is EDGAR's, its hash unknown.
+func describeFile(src FilingSource, it ListedFile, f filing.Filing) (filing.File, []byte, error) {
+	out := filing.File{
+		Name: it.Name, Role: filing.RoleOf(it.Name, f.Accession, f.PrimaryDocument),
+		Size: it.Size, ContentType: contentTypeByName(it.Name),
+	}
+	body, err := fs.ReadFile(src.Dir, it.Name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if out.ContentType == "" {
+			out.ContentType = "application/octet-stream"
+		}
+		return out, nil, nil
+	case err != nil:
+		return filing.File{}, nil, badInput(path.Join(src.Label, it.Name), 0, "%v", err)
+	}
+	sum := sha256.Sum256(body)
+	out.Stored, out.SHA256, out.Size = true, hex.EncodeToString(sum[:]), int64(len(body))
+	if out.ContentType == "" {
+		out.ContentType = http.DetectContentType(body)
+	}
+	return out, body, nil
+}
+
+// contentTypes maps the extensions EDGAR folders hold to media types; the
+// content sniffer guesses XML as text and misses XBRL entirely.
+var contentTypes = map[string]string{
+	".htm": "text/html", ".html": "text/html", ".xml": "application/xml", ".xsd": "application/xml",
+	".txt": "text/plain", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".png": "image/png", ".pdf": "application/pdf", ".json": "application/json", ".zip": "application/zip",
+	".css": "text/css", ".js": "text/javascript",
+	".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+func contentTypeByName(name string) string { return contentTypes[strings.ToLower(path.Ext(name))] }
+
+// filingSections splits a report's primary document into its items. A
+// report organised in items whose primary document is held must yield some.
+func filingSections(src FilingSource, f filing.Filing, primary []byte) ([]filing.Section, error) {
+	if !filing.SplitsIntoItems(f.Form) || primary == nil {
+		return nil, nil
+	}
+	isHTML := contentTypeByName(f.PrimaryDocument) == "text/html"
+	items := SplitItems(primary, isHTML)
+	if len(items) == 0 {
+		return nil, badInput(path.Join(src.Label, f.PrimaryDocument), 0, "no item headings (\"Item 1. Business\" ...) found in the %s", f.Form)
+	}
+	out := make([]filing.Section, len(items))
+	for i, it := range items {
+		name, _ := filing.ItemName(it.Number)
+		out[i] = filing.Section{
+			ID: filing.SectionID(f.Accession, it.Number), Accession: f.Accession, CIK: f.CIK, Ticker: f.Ticker,
+			Form: f.Form, Filed: f.Filed, ItemNumber: it.Number, ItemName: name, Text: it.Text, RetrievedAt: f.RetrievedAt,
+		}
+	}
+	return out, nil
+}
+
+// badEdgarJSON refuses a file for a value at a JSON path.
+func badEdgarJSON(file, jsonPath, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s: %s", ErrBadInput, file, jsonPath, fmt.Sprintf(format, args...))
+}
+
+// edgarJSONError names the line of a syntax error, or the field of a type error.
+func edgarJSONError(file string, raw []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return badInput(file, edgarJSONLine(raw, syn.Offset), "%v", syn)
+	case errors.As(err, &typ):
+		return badInput(file, edgarJSONLine(raw, typ.Offset), "%s: %v", typ.Field, typ)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return badInput(file, edgarJSONLine(raw, int64(len(raw))), "truncated JSON")
+	}
+	return badInput(file, 0, "%v", err)
+}
+
+func edgarJSONLine(raw []byte, offset int64) int {
+	offset = min(max(offset, 0), int64(len(raw)))
+	return 1 + bytes.Count(raw[:offset], []byte{'\n'})
+}

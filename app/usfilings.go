@@ -1,0 +1,208 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/edgar"
+	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// SectionsVersion names the way primary documents are split into item
+// sections; it is the normalization_version of search results.
+const SectionsVersion = "sections-v1"
+
+// FilingIndexVersion is the normalization_version of filing indexes.
+const FilingIndexVersion = "filing-index-v1"
+
+// Filings serves the US filing indexes and the full-text search of their
+// item sections. Sections are held by the section store; the search index
+// is derived from it and rebuilt at start.
+type Filings struct {
+	filings  ports.FilingStore
+	sections ports.SectionStore
+	index    ports.SectionIndex
+	mu       sync.RWMutex
+	// retrieved is the latest retrieval time of the indexed sections.
+	retrieved time.Time
+}
+
+// NewFilings wires the US filing use cases.
+func NewFilings(f ports.FilingStore, s ports.SectionStore, idx ports.SectionIndex) *Filings {
+	return &Filings{filings: f, sections: s, index: idx}
+}
+
+// ParseFilingAccession validates a requested accession number (422 when malformed).
+func ParseFilingAccession(raw string) (string, error) {
+	acc, err := edgar.ParseAccession(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrValidation, err)
+	}
+	return acc, nil
+}
+
+// Filing returns the filing with its file index, or ports.ErrNotFound.
+func (f *Filings) Filing(ctx context.Context, accession string) (filing.Filing, error) {
+	got, err := f.filings.Filing(ctx, accession)
+	if errors.Is(err, ports.ErrNotFound) {
+		return filing.Filing{}, fmt.Errorf("%w: no filing has accession number %s", ports.ErrNotFound, accession)
+	}
+	return got, err
+}
+
+// Store writes filings and their sections and indexes the sections: the
+// filings first, so a section is never searchable before its filing exists.
+func (f *Filings) Store(ctx context.Context, fs []filing.Filing, secs []filing.Section) error {
+	if err := f.filings.UpsertFilings(ctx, fs); err != nil {
+		return err
+	}
+	if err := f.sections.UpsertSections(ctx, secs); err != nil {
+		return err
+	}
+	return f.indexSections(ctx, secs)
+}
+
+// RebuildIndex indexes every stored section. The index lives in memory, so
+// this runs at every start; sections ingested into a shared store by
+// another process become searchable at the next start.
+func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
+	secs, err := f.sections.Sections(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return len(secs), f.indexSections(ctx, secs)
+}
+
+func (f *Filings) indexSections(ctx context.Context, secs []filing.Section) error {
+	if err := f.index.Index(ctx, secs); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range secs {
+		if s.RetrievedAt.After(f.retrieved) {
+			f.retrieved = s.RetrievedAt
+		}
+	}
+	return nil
+}
+
+// RetrievedAt is when the newest indexed section was retrieved.
+func (f *Filings) RetrievedAt() time.Time {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.retrieved
+}
+
+// SearchRequest is a US filing-text search as the client sent it.
+type SearchRequest struct {
+	Query      string
+	Ticker     string
+	CIK        string
+	FilingType string
+	ItemNumber string
+	FiledFrom  string
+	FiledTo    string
+	Limit      *int
+	Offset     *int
+}
+
+// Bounds of a search request.
+const (
+	maxQueryChars = 512
+	maxSearchPage = 100
+	// maxSearchOffset bounds how deep a client may page: the engine
+	// collects offset+limit hits to rank a page.
+	maxSearchOffset = 10_000
+)
+
+// ParseUSSearch validates a search request: a malformed value is
+// ErrValidation (422), filed_from after filed_to is ErrInvalidRequest (400).
+func ParseUSSearch(r SearchRequest) (ports.SectionQuery, error) {
+	q := ports.SectionQuery{Text: r.Query, Limit: 10}
+	if n := utf8.RuneCountInString(r.Query); strings.TrimSpace(r.Query) == "" || n > maxQueryChars {
+		return q, fmt.Errorf("%w: query must hold 1 to %d characters, not only spaces", ErrValidation, maxQueryChars)
+	}
+	var err error
+	if r.Ticker != "" {
+		if q.Ticker, err = edgar.ParseTicker(r.Ticker); err != nil {
+			return q, fmt.Errorf("%w: ticker: %w", ErrValidation, err)
+		}
+	}
+	if r.CIK != "" {
+		if q.CIK, err = edgar.ParseCIK(r.CIK); err != nil {
+			return q, fmt.Errorf("%w: cik: %w", ErrValidation, err)
+		}
+	}
+	q.Form = strings.ToUpper(strings.TrimSpace(r.FilingType))
+	if r.ItemNumber != "" {
+		q.ItemNumber = strings.ToUpper(r.ItemNumber)
+		if _, ok := filing.ItemName(q.ItemNumber); !ok {
+			return q, fmt.Errorf("%w: item_number %q is not a Form 10-K item (1, 1A, 1B, 1C, 2 ... 16)", ErrValidation, r.ItemNumber)
+		}
+	}
+	if err := parseFiledRange(r, &q); err != nil {
+		return q, err
+	}
+	return q, parsePage(r, &q)
+}
+
+func parseFiledRange(r SearchRequest, q *ports.SectionQuery) error {
+	from, _, err := ParseDate("filed_from", r.FiledFrom)
+	if err != nil {
+		return err
+	}
+	to, _, err := ParseDate("filed_to", r.FiledTo)
+	if err != nil {
+		return err
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return fmt.Errorf("%w: filed_from %s is after filed_to %s", ErrInvalidRequest, r.FiledFrom, r.FiledTo)
+	}
+	q.FiledFrom, q.FiledTo = from, to
+	return nil
+}
+
+func parsePage(r SearchRequest, q *ports.SectionQuery) error {
+	if r.Limit != nil {
+		if *r.Limit < 1 || *r.Limit > maxSearchPage {
+			return fmt.Errorf("%w: limit must be an integer from 1 to %d", ErrValidation, maxSearchPage)
+		}
+		q.Limit = *r.Limit
+	}
+	if r.Offset != nil {
+		if *r.Offset < 0 || *r.Offset > maxSearchOffset {
+			return fmt.Errorf("%w: offset must be an integer from 0 to %d", ErrValidation, maxSearchOffset)
+		}
+		q.Offset = *r.Offset
+	}
+	return nil
+}
+
+// Search runs a validated query and returns one page of hits and the total.
+func (f *Filings) Search(ctx context.Context, q ports.SectionQuery) ([]ports.SectionHit, int, error) {
+	return f.index.Search(ctx, q)
+}
+
+// IndexProbe reports the filing index dataset available once a filing is held.
+func (f *Filings) IndexProbe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.USFilingIndexes, Probe: func(ctx context.Context) (bool, error) {
+		n, err := f.filings.CountFilings(ctx)
+		return n > 0, err
+	}}
+}
+
+// SearchProbe reports search available once a section is indexed.
+func (f *Filings) SearchProbe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.USSearch, Probe: func(ctx context.Context) (bool, error) {
+		n, err := f.index.Count(ctx)
+		return n > 0, err
+	}}
+}

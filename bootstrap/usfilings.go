@@ -1,0 +1,161 @@
+package bootstrap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// sampleRetrievedAt is when the bundled filing excerpts were taken from
+// their sources; embedded files carry no modification time to say it.
+var sampleRetrievedAt = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+
+// usFilings wires the US filing index and filing-text search: the filing
+// and section stores (memory or MongoDB), the bleve index, the use case,
+// its probes and handlers, and a start hook that loads the sample when
+// asked and then builds the search index from the stored sections.
+func usFilings(cfg Config) fx.Option {
+	return fx.Options(
+		usFilingStores(cfg),
+		fx.Provide(
+			fx.Annotate(bleveadapter.New, fx.As(new(ports.SectionIndex))),
+			app.NewFilings,
+			fx.Annotate((*app.Filings).IndexProbe, fx.ResultTags(`group:"probes"`)),
+			fx.Annotate((*app.Filings).SearchProbe, fx.ResultTags(`group:"probes"`)),
+			fx.Annotate(httpadapter.USFilingHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+		),
+		fx.Invoke(func(lc fx.Lifecycle, f *app.Filings, log *zap.Logger) {
+			lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
+		}),
+	)
+}
+
+func usFilingStores(cfg Config) fx.Option {
+	if cfg.MongoURI == "" {
+		return fx.Provide(fx.Annotate(memory.NewFilings, fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))))
+	}
+	return fx.Provide(
+		func(s *mongo.Store) ports.FilingStore { return s },
+		func(s *mongo.Store) ports.SectionStore { return s },
+	)
+}
+
+func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Logger) error {
+	if cfg.SampleData {
+		filings, sections, err := LoadUSFilingsSample()
+		if err != nil {
+			return fmt.Errorf("load US filings sample: %w", err)
+		}
+		if err := f.Store(ctx, filings, sections); err != nil {
+			return fmt.Errorf("store US filings sample: %w", err)
+		}
+	}
+	n, err := f.RebuildIndex(ctx)
+	if err != nil {
+		return fmt.Errorf("build the US filing search index: %w", err)
+	}
+	log.Info("US filing sections indexed", zap.Int("sections", n))
+	return nil
+}
+
+// LoadUSFilingsSample reads every bundled filing folder.
+func LoadUSFilingsSample() ([]filing.Filing, []filing.Section, error) {
+	entries, err := fs.ReadDir(sampledata.USFilings, sampledata.USFilingsDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var srcs []filingFolder
+	for _, e := range entries {
+		dir := path.Join(sampledata.USFilingsDir, e.Name())
+		sub, err := fs.Sub(sampledata.USFilings, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		srcs = append(srcs, filingFolder{label: dir, fsys: sub, retrievedAt: sampleRetrievedAt})
+	}
+	return loadFilingFolders(srcs)
+}
+
+// filingFolder is one downloaded filing to load.
+type filingFolder struct {
+	label       string
+	fsys        fs.FS
+	retrievedAt time.Time
+}
+
+// loadFilingFolders parses every folder before anything is written, so a
+// bad one leaves the stores as they were.
+func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Section, error) {
+	var filings []filing.Filing
+	var sections []filing.Section
+	for _, d := range folders {
+		subs, err := fs.Glob(d.fsys, "CIK*.json")
+		if err != nil || len(subs) != 1 {
+			return nil, nil, fmt.Errorf("%w: %s: expected one submissions file CIK##########.json next to index.json, found %d", app.ErrBadInput, d.label, len(subs))
+		}
+		f, secs, err := app.LoadFiling(app.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json", Submissions: subs[0]}, d.retrievedAt)
+		if err != nil {
+			return nil, nil, err
+		}
+		filings, sections = append(filings, f), append(sections, secs...)
+	}
+	return filings, sections, nil
+}
+
+// ingestUSFilings loads filing folders (each holding index.json, the
+// company's submissions JSON and the fetched files; a path to index.json
+// names its folder) or, without arguments, the bundled sample. The search
+// index of a running server picks the new sections up at its next start.
+func ingestUSFilings(ctx context.Context, s *mongo.Store, args []string) (int, error) {
+	var filings []filing.Filing
+	var sections []filing.Section
+	var err error
+	if len(args) == 0 {
+		filings, sections, err = LoadUSFilingsSample()
+	} else {
+		filings, sections, err = loadFilingArgs(args)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := s.UpsertFilings(ctx, filings); err != nil {
+		return 0, err
+	}
+	return len(filings) + len(sections), s.UpsertSections(ctx, sections)
+}
+
+// loadFilingArgs reads filing folders from disk; a folder's retrieval time
+// is its index.json's modification time, so ingesting it again changes
+// nothing.
+func loadFilingArgs(args []string) ([]filing.Filing, []filing.Section, error) {
+	folders := make([]filingFolder, 0, len(args))
+	for _, a := range args {
+		dir := a
+		if filepath.Base(a) == "index.json" {
+			dir = filepath.Dir(a)
+		}
+		st, err := os.Stat(filepath.Join(dir, "index.json"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %s: %w", app.ErrBadInput, dir, errors.Unwrap(err))
+		}
+		folders = append(folders, filingFolder{label: dir, fsys: os.DirFS(dir), retrievedAt: st.ModTime().UTC().Truncate(time.Millisecond)})
+	}
+	return loadFilingFolders(folders)
+}

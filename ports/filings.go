@@ -1,0 +1,64 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/filing"
+)
+
+// FilingStore holds EDGAR filings and the index of their files, keyed by
+// dashed accession number.
+type FilingStore interface {
+	// Filing returns the filing with that accession number, or ErrNotFound.
+	Filing(ctx context.Context, accession string) (filing.Filing, error)
+	// UpsertFilings inserts or replaces filings by accession number;
+	// applying the same batch twice leaves the store unchanged.
+	UpsertFilings(ctx context.Context, f []filing.Filing) error
+	// CountFilings returns how many filings are held.
+	CountFilings(ctx context.Context) (int64, error)
+}
+
+// SectionStore holds the item sections of filings, the document store that
+// a search index is built from.
+type SectionStore interface {
+	// UpsertSections inserts or replaces sections by id; applying the same
+	// batch twice leaves the store unchanged.
+	UpsertSections(ctx context.Context, s []filing.Section) error
+	// Sections returns every section held, ordered by id.
+	Sections(ctx context.Context) ([]filing.Section, error)
+}
+
+// SectionQuery is a full-text query with its filters. Empty filters match
+// everything; a zero date is unbounded.
+type SectionQuery struct {
+	Text       string
+	Ticker     string
+	CIK        string
+	Form       string
+	ItemNumber string
+	FiledFrom  time.Time
+	FiledTo    time.Time
+	Limit      int
+	Offset     int
+}
+
+// SectionHit is one ranked match: the section and where in its text the
+// matched passage lies, in Unicode code points, end exclusive.
+type SectionHit struct {
+	Section filing.Section
+	Score   float64
+	Start   int
+	End     int
+}
+
+// SectionIndex is a ranked full-text index of sections.
+type SectionIndex interface {
+	// Index adds or replaces sections by id.
+	Index(ctx context.Context, s []filing.Section) error
+	// Search returns one page of hits, best first, and the number of
+	// sections matching in all.
+	Search(ctx context.Context, q SectionQuery) ([]SectionHit, int, error)
+	// Count returns how many sections are indexed.
+	Count(ctx context.Context) (int64, error)
+}

@@ -1,0 +1,195 @@
+package porttest
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	filingdomain "github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// NewFilingStore returns an empty FilingStore for one test.
+type NewFilingStore func(t *testing.T) ports.FilingStore
+
+// NewSectionStore returns an empty SectionStore for one test.
+type NewSectionStore func(t *testing.T) ports.SectionStore
+
+// NewSectionIndex returns an empty SectionIndex for one test.
+type NewSectionIndex func(t *testing.T) ports.SectionIndex
+
+var (
+	filedAAPL = time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC)
+	retrieved = time.Date(2026, 11, 25, 12, 30, 0, 0, time.UTC)
+)
+
+func aaplFiling() filingdomain.Filing {
+	return filingdomain.Filing{
+		Accession: "0000320193-24-000123", CIK: "0000320193", Ticker: "AAPL", Form: "10-K", Filed: filedAAPL,
+		PrimaryDocument: "aapl-20240928.htm", RetrievedAt: retrieved,
+		Files: []filingdomain.File{
+			{Name: "aapl-20240928.htm", Role: filingdomain.RolePrimary, Stored: true, ContentType: "text/html", SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", Size: 25216},
+			{Name: "aapl-20240928_htm.xml", Role: filingdomain.RoleXBRLInstance, ContentType: "application/xml", Size: -1},
+		},
+	}
+}
+
+// RunFilings is the contract of FilingStore.
+func RunFilings(t *testing.T, newStore NewFilingStore) {
+	ctx := context.Background()
+	t.Run("empty store", func(t *testing.T) {
+		s := newStore(t)
+		n, err := s.CountFilings(ctx)
+		must(t, "CountFilings", err)
+		if n != 0 {
+			t.Fatalf("count = %d, want 0", n)
+		}
+		_, err = s.Filing(ctx, "0000320193-24-000123")
+		wantErr(t, "Filing", err, ports.ErrNotFound)
+	})
+	t.Run("upsert is idempotent and replaces by accession number", func(t *testing.T) {
+		s := newStore(t)
+		f := aaplFiling()
+		must(t, "Upsert", s.UpsertFilings(ctx, []filingdomain.Filing{f}))
+		must(t, "Upsert again", s.UpsertFilings(ctx, []filingdomain.Filing{f}))
+		n, err := s.CountFilings(ctx)
+		must(t, "CountFilings", err)
+		if n != 1 {
+			t.Fatalf("count = %d, want 1", n)
+		}
+		got, err := s.Filing(ctx, f.Accession)
+		must(t, "Filing", err)
+		if !reflect.DeepEqual(got, f) {
+			t.Fatalf("Filing = %+v\nwant    %+v", got, f)
+		}
+		f.Files = f.Files[:1]
+		must(t, "Upsert fewer files", s.UpsertFilings(ctx, []filingdomain.Filing{f}))
+		got, err = s.Filing(ctx, f.Accession)
+		must(t, "Filing", err)
+		if len(got.Files) != 1 {
+			t.Fatalf("after replace: %d files, want 1", len(got.Files))
+		}
+	})
+}
+
+func aaplSections() []filingdomain.Section {
+	mk := func(item, name, text string) filingdomain.Section {
+		return filingdomain.Section{
+			ID: filingdomain.SectionID("0000320193-24-000123", item), Accession: "0000320193-24-000123", CIK: "0000320193",
+			Ticker: "AAPL", Form: "10-K", Filed: filedAAPL, ItemNumber: item, ItemName: name, Text: text, RetrievedAt: retrieved,
+		}
+	}
+	return []filingdomain.Section{
+		mk("1", "Business", "Item 1. Business\nThe Company’s fiscal year is the 52- or 53-week period that ends on the last Saturday of September."),
+		mk("1A", "Risk Factors", "Item 1A. Risk Factors\nThe Company has a minority market share in the global smartphone, personal computer and tablet markets."),
+	}
+}
+
+// RunSections is the contract of SectionStore.
+func RunSections(t *testing.T, newStore NewSectionStore) {
+	ctx := context.Background()
+	t.Run("empty store", func(t *testing.T) {
+		got, err := newStore(t).Sections(ctx)
+		must(t, "Sections", err)
+		if len(got) != 0 {
+			t.Fatalf("Sections = %d, want 0", len(got))
+		}
+	})
+	t.Run("upsert is idempotent, keeps the text exactly and orders by id", func(t *testing.T) {
+		s := newStore(t)
+		secs := aaplSections()
+		must(t, "Upsert", s.UpsertSections(ctx, []filingdomain.Section{secs[1], secs[0]}))
+		must(t, "Upsert again", s.UpsertSections(ctx, secs))
+		got, err := s.Sections(ctx)
+		must(t, "Sections", err)
+		if !reflect.DeepEqual(got, secs) {
+			t.Fatalf("Sections = %+v\nwant     %+v", got, secs)
+		}
+	})
+}
+
+// RunSectionIndex is the contract of SectionIndex.
+func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
+	ctx := context.Background()
+	secs := aaplSections()
+	search := func(t *testing.T, x ports.SectionIndex, q ports.SectionQuery) ([]ports.SectionHit, int) {
+		t.Helper()
+		if q.Limit == 0 {
+			q.Limit = 10
+		}
+		hits, total, err := x.Search(ctx, q)
+		must(t, "Search", err)
+		return hits, total
+	}
+	t.Run("empty index finds nothing", func(t *testing.T) {
+		x := newIndex(t)
+		if hits, total := search(t, x, ports.SectionQuery{Text: "smartphone"}); len(hits) != 0 || total != 0 {
+			t.Fatalf("hits = %v, total %d", hits, total)
+		}
+	})
+	x := newIndex(t)
+	must(t, "Index", x.Index(ctx, secs))
+	must(t, "Index again", x.Index(ctx, secs))
+	if n, err := x.Count(ctx); err != nil || n != 2 {
+		t.Fatalf("Count = %d, %v; want 2", n, err)
+	}
+	t.Run("a passage cut at the offsets holds the matched words", func(t *testing.T) {
+		hits, total := search(t, x, ports.SectionQuery{Text: "minority market share"})
+		if total != 1 || len(hits) != 1 || hits[0].Section.ID != secs[1].ID {
+			t.Fatalf("hits = %+v, total %d", hits, total)
+		}
+		if got := cut(hits[0].Section.Text, hits[0].Start, hits[0].End); got != "minority market share" {
+			t.Fatalf("passage = %q", got)
+		}
+	})
+	t.Run("offsets count code points past multi-byte characters", func(t *testing.T) {
+		hits, _ := search(t, x, ports.SectionQuery{Text: "last Saturday of September"})
+		if len(hits) == 0 || hits[0].Section.ID != secs[0].ID {
+			t.Fatalf("hits = %+v", hits)
+		}
+		if got := cut(hits[0].Section.Text, hits[0].Start, hits[0].End); got != "last Saturday of September" {
+			t.Fatalf("passage = %q", got)
+		}
+	})
+	t.Run("filters narrow the matches", func(t *testing.T) {
+		day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+		cases := []struct {
+			name string
+			q    ports.SectionQuery
+			want int
+		}{
+			{"ticker", ports.SectionQuery{Text: "company", Ticker: "AAPL"}, 2},
+			{"other ticker", ports.SectionQuery{Text: "company", Ticker: "MSFT"}, 0},
+			{"cik and item", ports.SectionQuery{Text: "company", CIK: "0000320193", ItemNumber: "1A"}, 1},
+			{"form", ports.SectionQuery{Text: "company", Form: "10-Q"}, 0},
+			{"filed within", ports.SectionQuery{Text: "company", FiledFrom: day("2024-11-01"), FiledTo: day("2024-11-01")}, 2},
+			{"filed before", ports.SectionQuery{Text: "company", FiledTo: day("2024-10-31")}, 0},
+			{"filed after", ports.SectionQuery{Text: "company", FiledFrom: day("2024-11-02")}, 0},
+		}
+		for _, tc := range cases {
+			if _, total := search(t, x, tc.q); total != tc.want {
+				t.Errorf("%s: total = %d, want %d", tc.name, total, tc.want)
+			}
+		}
+	})
+	t.Run("pages follow the ranking", func(t *testing.T) {
+		all, total := search(t, x, ports.SectionQuery{Text: "company market"})
+		if total != 2 || len(all) != 2 || all[0].Score < all[1].Score {
+			t.Fatalf("hits = %+v", all)
+		}
+		second, _ := search(t, x, ports.SectionQuery{Text: "company market", Limit: 1, Offset: 1})
+		if len(second) != 1 || second[0].Section.ID != all[1].Section.ID {
+			t.Fatalf("page 2 = %+v, want %s", second, all[1].Section.ID)
+		}
+	})
+}
+
+// cut returns text[start:end) counted in code points.
+func cut(text string, start, end int) string {
+	r := []rune(text)
+	if start < 0 || end > len(r) || start > end {
+		return "<out of range>"
+	}
+	return string(r[start:end])
+}
