@@ -1,0 +1,107 @@
+package memory
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// FundHoldings holds the US securities master and 13F filings in memory.
+type FundHoldings struct {
+	mu      sync.RWMutex
+	master  map[string]holdings.Security
+	filings map[string]holdings.Filing
+	byCUSIP map[string]map[string][]holdings.Holding // cusip -> accession -> rows
+}
+
+var _ ports.FundHoldingStore = (*FundHoldings)(nil)
+
+// NewFundHoldings returns an empty store.
+func NewFundHoldings() *FundHoldings {
+	return &FundHoldings{
+		master:  map[string]holdings.Security{},
+		filings: map[string]holdings.Filing{},
+		byCUSIP: map[string]map[string][]holdings.Holding{},
+	}
+}
+
+// UpsertMasterSecurities stores each security under its three keys.
+func (s *FundHoldings) UpsertMasterSecurities(_ context.Context, secs []holdings.Security) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sec := range secs {
+		for _, k := range sec.Keys() {
+			s.master[k.String()] = sec
+		}
+	}
+	return nil
+}
+
+// MasterSecurity returns the security stored under key.
+func (s *FundHoldings) MasterSecurity(_ context.Context, key holdings.Key) (holdings.Security, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sec, ok := s.master[key.String()]
+	if !ok {
+		return holdings.Security{}, ports.ErrNotFound
+	}
+	return sec, nil
+}
+
+// ReplaceThirteenFFilings stores each filing whole, dropping its earlier rows.
+func (s *FundHoldings) ReplaceThirteenFFilings(_ context.Context, filings []holdings.Filing) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range filings {
+		if old, ok := s.filings[f.Accession]; ok {
+			for _, c := range old.CUSIPs() {
+				delete(s.byCUSIP[c], f.Accession)
+			}
+		}
+		f.Holdings = slices.Clone(f.Holdings)
+		s.filings[f.Accession] = f
+		for _, h := range f.Holdings {
+			if s.byCUSIP[h.CUSIP] == nil {
+				s.byCUSIP[h.CUSIP] = map[string][]holdings.Holding{}
+			}
+			s.byCUSIP[h.CUSIP][f.Accession] = append(s.byCUSIP[h.CUSIP][f.Accession], h)
+		}
+	}
+	return nil
+}
+
+// FundHoldingsOf returns the CUSIP's rows within the report-period bounds.
+func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string) ([]holdings.Holding, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []holdings.Holding
+	for _, rows := range s.byCUSIP[cusip] {
+		for _, h := range rows {
+			if (from == "" || h.ReportPeriod >= from) && (to == "" || h.ReportPeriod <= to) {
+				out = append(out, h)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.
+func (s *FundHoldings) ThirteenFFilingCUSIPs(_ context.Context, accession string) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f, ok := s.filings[accession]
+	if !ok {
+		return nil, ports.ErrNotFound
+	}
+	return f.CUSIPs(), nil
+}
+
+// CountThirteenFFilings returns how many filings are held.
+func (s *FundHoldings) CountThirteenFFilings(context.Context) (int64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return int64(len(s.filings)), nil
+}

@@ -1,0 +1,282 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/quarrydata/quarry/domain/holdings"
+)
+
+// The funds-holding dataset keeps four collections, every document keyed by
+// a string _id, because FerretDB pushes down only {_id: <string>} filters
+// and scans the collection for anything else (see securityIndexes):
+//
+//   - us_security_master: one document per key of a security ("ticker:AAPL",
+//     "cusip:037833100", "cik:0000320193"), each holding the whole security;
+//   - us_fund_holdings: one document per (CUSIP, report period),
+//     "037833100|2023-12-31", holding every fund's rows in that security for
+//     that quarter, so a lookup reads one document per quarter;
+//   - us_fund_holding_periods: one document per CUSIP listing the report
+//     periods it has documents for;
+//   - us_13f_filings: one document per filing (its accession number), with
+//     the CUSIPs it reports, so a reload can remove the rows it replaces.
+const (
+	masterCollection          = "us_security_master"
+	fundHoldingsCollection    = "us_fund_holdings"
+	fundPeriodsCollection     = "us_fund_holding_periods"
+	thirteenFFilingCollection = "us_13f_filings"
+)
+
+// fundCollection returns one of the dataset's collections. They live in the
+// database of the Store, which every collection shares.
+func (s *Store) fundCollection(name string) *mongodrv.Collection {
+	return s.securities.Database().Collection(name)
+}
+
+type masterDoc struct {
+	Key    string `bson:"_id"`
+	Ticker string `bson:"ticker"`
+	CIK    string `bson:"cik"`
+	CUSIP  string `bson:"cusip"`
+	Name   string `bson:"name"`
+}
+
+// holdingDoc mirrors holdings.Holding field for field, so the two convert
+// directly and a new domain field fails to compile until it is stored.
+type holdingDoc struct {
+	Accession    string `bson:"accession"`
+	Row          int64  `bson:"row"`
+	FundCIK      string `bson:"fund_cik"`
+	FundName     string `bson:"fund_name"`
+	ReportPeriod string `bson:"report_period"`
+	FilingDate   string `bson:"filing_date"`
+	CUSIP        string `bson:"cusip"`
+	Issuer       string `bson:"issuer"`
+	Class        string `bson:"class"`
+	Shares       int64  `bson:"shares"`
+	ShareType    string `bson:"share_type"`
+	Value        int64  `bson:"value"`
+	PutCall      string `bson:"put_call"`
+	Discretion   string `bson:"discretion"`
+}
+
+type holdingGroupDoc struct {
+	ID     string       `bson:"_id"`
+	CUSIP  string       `bson:"cusip"`
+	Period string       `bson:"report_period"`
+	Rows   []holdingDoc `bson:"rows"`
+}
+
+type periodsDoc struct {
+	CUSIP   string   `bson:"_id"`
+	Periods []string `bson:"periods"`
+}
+
+type thirteenFFilingDoc struct {
+	Accession    string   `bson:"_id"`
+	FormType     string   `bson:"form_type"`
+	FundCIK      string   `bson:"fund_cik"`
+	FundName     string   `bson:"fund_name"`
+	ReportPeriod string   `bson:"report_period"`
+	FilingDate   string   `bson:"filing_date"`
+	CUSIPs       []string `bson:"cusips"`
+}
+
+func fundGroupID(cusip, period string) string { return cusip + "|" + period }
+
+// UpsertMasterSecurities stores each security under its three keys.
+func (s *Store) UpsertMasterSecurities(ctx context.Context, secs []holdings.Security) error {
+	var models []mongodrv.WriteModel
+	for _, sec := range secs {
+		for _, k := range sec.Keys() {
+			doc := masterDoc{Key: k.String(), Ticker: sec.Ticker, CIK: sec.CIK, CUSIP: sec.CUSIP, Name: sec.Name}
+			models = append(models, fundReplaceByID(k.String(), doc))
+		}
+	}
+	return bulkWrite(ctx, s.fundCollection(masterCollection), "upsert master securities", models)
+}
+
+// MasterSecurity returns the security stored under key.
+func (s *Store) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.Security, error) {
+	var d masterDoc
+	if err := fundFindByID(ctx, s.fundCollection(masterCollection), key.String(), &d); err != nil {
+		return holdings.Security{}, translate("find master security "+key.String(), err)
+	}
+	return holdings.Security{Ticker: d.Ticker, CIK: d.CIK, CUSIP: d.CUSIP, Name: d.Name}, nil
+}
+
+// ReplaceThirteenFFilings rewrites the (CUSIP, period) documents the filings touch,
+// then the period lists, then the filings. There is no transaction (FerretDB
+// has none): an interrupted load may be partly applied, and loading the
+// same files again completes it.
+func (s *Store) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
+	groups, err := s.replacedGroups(ctx, filings)
+	if err != nil {
+		return err
+	}
+	if err := s.writeGroups(ctx, groups); err != nil {
+		return err
+	}
+	if err := s.writePeriods(ctx, groups); err != nil {
+		return err
+	}
+	models := make([]mongodrv.WriteModel, len(filings))
+	for i, f := range filings {
+		models[i] = fundReplaceByID(f.Accession, thirteenFFilingDoc{
+			Accession: f.Accession, FormType: f.FormType, FundCIK: f.FundCIK, FundName: f.FundName,
+			ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, CUSIPs: f.CUSIPs(),
+		})
+	}
+	return bulkWrite(ctx, s.fundCollection(thirteenFFilingCollection), "replace 13F filings", models)
+}
+
+// replacedGroups loads every (CUSIP, period) document the filings touch,
+// now or in their previous load, without the filings' old rows and with
+// their new ones.
+func (s *Store) replacedGroups(ctx context.Context, filings []holdings.Filing) (map[string]*holdingGroupDoc, error) {
+	groups := map[string]*holdingGroupDoc{}
+	replaced := map[string]bool{}
+	for _, f := range filings {
+		replaced[f.Accession] = true
+		var old thirteenFFilingDoc
+		err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), f.Accession, &old)
+		if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
+			return nil, translate("find 13F filing", err)
+		}
+		for _, c := range old.CUSIPs {
+			if err := s.loadGroup(ctx, groups, c, old.ReportPeriod); err != nil {
+				return nil, err
+			}
+		}
+		for _, h := range f.Holdings {
+			if err := s.loadGroup(ctx, groups, h.CUSIP, h.ReportPeriod); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, g := range groups {
+		g.Rows = slices.DeleteFunc(g.Rows, func(r holdingDoc) bool { return replaced[r.Accession] })
+	}
+	for _, f := range filings {
+		for _, h := range f.Holdings {
+			g := groups[fundGroupID(h.CUSIP, h.ReportPeriod)]
+			g.Rows = append(g.Rows, holdingDoc(h))
+		}
+	}
+	return groups, nil
+}
+
+func (s *Store) loadGroup(ctx context.Context, groups map[string]*holdingGroupDoc, cusip, period string) error {
+	id := fundGroupID(cusip, period)
+	if groups[id] != nil {
+		return nil
+	}
+	g := &holdingGroupDoc{ID: id, CUSIP: cusip, Period: period}
+	err := fundFindByID(ctx, s.fundCollection(fundHoldingsCollection), id, g)
+	if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
+		return translate("find fund holdings "+id, err)
+	}
+	groups[id] = g
+	return nil
+}
+
+// writeGroups replaces each group, deleting the ones left empty.
+func (s *Store) writeGroups(ctx context.Context, groups map[string]*holdingGroupDoc) error {
+	var models []mongodrv.WriteModel
+	for _, id := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[id]
+		if len(g.Rows) == 0 {
+			models = append(models, mongodrv.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}))
+			continue
+		}
+		models = append(models, fundReplaceByID(id, g))
+	}
+	return bulkWrite(ctx, s.fundCollection(fundHoldingsCollection), "replace fund holdings", models)
+}
+
+// writePeriods updates the period list of every CUSIP the groups belong to.
+func (s *Store) writePeriods(ctx context.Context, groups map[string]*holdingGroupDoc) error {
+	byCUSIP := map[string][]*holdingGroupDoc{}
+	for _, g := range groups {
+		byCUSIP[g.CUSIP] = append(byCUSIP[g.CUSIP], g)
+	}
+	var models []mongodrv.WriteModel
+	for _, cusip := range slices.Sorted(maps.Keys(byCUSIP)) {
+		d := periodsDoc{CUSIP: cusip}
+		err := fundFindByID(ctx, s.fundCollection(fundPeriodsCollection), cusip, &d)
+		if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
+			return translate("find fund holding periods", err)
+		}
+		for _, g := range byCUSIP[cusip] {
+			d.Periods = slices.DeleteFunc(d.Periods, func(p string) bool { return p == g.Period })
+			if len(g.Rows) > 0 {
+				d.Periods = append(d.Periods, g.Period)
+			}
+		}
+		slices.Sort(d.Periods)
+		models = append(models, fundReplaceByID(cusip, d))
+	}
+	return bulkWrite(ctx, s.fundCollection(fundPeriodsCollection), "replace fund holding periods", models)
+}
+
+// FundHoldingsOf reads the CUSIP's period list, then one document per period
+// within the bounds.
+func (s *Store) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, error) {
+	var d periodsDoc
+	err := fundFindByID(ctx, s.fundCollection(fundPeriodsCollection), cusip, &d)
+	if errors.Is(err, mongodrv.ErrNoDocuments) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, translate("find fund holding periods", err)
+	}
+	var out []holdings.Holding
+	for _, p := range d.Periods {
+		if (from != "" && p < from) || (to != "" && p > to) {
+			continue
+		}
+		var g holdingGroupDoc
+		err := fundFindByID(ctx, s.fundCollection(fundHoldingsCollection), fundGroupID(cusip, p), &g)
+		if errors.Is(err, mongodrv.ErrNoDocuments) {
+			continue // an interrupted load left the list ahead of the documents
+		}
+		if err != nil {
+			return nil, translate("find fund holdings", err)
+		}
+		for _, r := range g.Rows {
+			out = append(out, holdings.Holding(r))
+		}
+	}
+	return out, nil
+}
+
+// ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.
+func (s *Store) ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error) {
+	var d thirteenFFilingDoc
+	if err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), accession, &d); err != nil {
+		return nil, translate("find 13F filing "+accession, err)
+	}
+	return d.CUSIPs, nil
+}
+
+// CountThirteenFFilings returns how many filings are held.
+func (s *Store) CountThirteenFFilings(ctx context.Context) (int64, error) {
+	n, err := s.fundCollection(thirteenFFilingCollection).CountDocuments(ctx, bson.D{})
+	if err != nil {
+		return 0, translate("count 13F filings", err)
+	}
+	return n, nil
+}
+
+func fundFindByID(ctx context.Context, c *mongodrv.Collection, id string, out any) error {
+	return c.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(out)
+}
+
+func fundReplaceByID(id string, doc any) mongodrv.WriteModel {
+	return mongodrv.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}).SetReplacement(doc).SetUpsert(true)
+}

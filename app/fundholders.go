@@ -1,0 +1,156 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/edgar"
+	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// FundHolders serves the funds-holding-a-security lookup.
+type FundHolders struct {
+	store ports.FundHoldingStore
+}
+
+// NewFundHolders wires the lookup.
+func NewFundHolders(s ports.FundHoldingStore) *FundHolders { return &FundHolders{store: s} }
+
+// FundHoldersParams are the raw query parameters of the lookup; a nil
+// pointer is a parameter that was not sent.
+type FundHoldersParams struct {
+	Identifier, Accession, StartDate, EndDate, AsOf *string
+	Limit, Offset                                   int
+}
+
+// FundHoldersRequest is a validated lookup.
+type FundHoldersRequest struct {
+	// Keys are the master keys to try for the identifier; empty when only
+	// an accession number was given.
+	Keys  []holdings.Key
+	Query holdings.Query
+}
+
+// ParseFundHoldersRequest validates the parameters: a malformed value is
+// ErrValidation (422), an invalid combination ErrInvalidRequest (400).
+func ParseFundHoldersRequest(p FundHoldersParams, now time.Time) (FundHoldersRequest, error) {
+	var req FundHoldersRequest
+	var err error
+	if p.Identifier != nil {
+		if req.Keys, err = holdings.ParseIdentifier(*p.Identifier); err != nil {
+			return req, fmt.Errorf("%w: %w", ErrValidation, err)
+		}
+	}
+	if p.Accession != nil {
+		if req.Query.Accession, err = edgar.ParseAccession(*p.Accession); err != nil {
+			return req, fmt.Errorf("%w: accession_number: %w", ErrValidation, err)
+		}
+	}
+	from, hasFrom, err := ParseDate("start_date", deref(p.StartDate))
+	if err != nil {
+		return req, err
+	}
+	to, hasTo, err := ParseDate("end_date", deref(p.EndDate))
+	if err != nil {
+		return req, err
+	}
+	if req.Query.AsOf, err = ParseAsOf(deref(p.AsOf), now); err != nil {
+		return req, err
+	}
+	if p.Identifier == nil && p.Accession == nil {
+		return req, fmt.Errorf("%w: give identifier (a ticker, CUSIP or CIK), accession_number (a 13F filing), or both", ErrInvalidRequest)
+	}
+	if hasFrom && hasTo && from.After(to) {
+		return req, fmt.Errorf("%w: start_date %s is after end_date %s", ErrInvalidRequest, *p.StartDate, *p.EndDate)
+	}
+	if hasFrom {
+		req.Query.From = from.Format(time.DateOnly)
+	}
+	if hasTo {
+		req.Query.To = to.Format(time.DateOnly)
+	}
+	req.Query.Limit, req.Query.Offset = p.Limit, p.Offset
+	return req, nil
+}
+
+// An absent date and an empty one are both "not given"; ParseDate treats
+// the empty string that way.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// FundHoldersPage is one page of the holders of a resolved security.
+type FundHoldersPage struct {
+	Security holdings.Security
+	Holders  []holdings.Holding
+	Total    int
+}
+
+// Holders resolves the security and returns one page of its holders.
+func (f *FundHolders) Holders(ctx context.Context, req FundHoldersRequest) (FundHoldersPage, error) {
+	sec, err := f.resolve(ctx, req)
+	if err != nil {
+		return FundHoldersPage{}, err
+	}
+	rows, err := f.store.FundHoldingsOf(ctx, sec.CUSIP, req.Query.From, req.Query.To)
+	if err != nil {
+		return FundHoldersPage{}, err
+	}
+	page, total := holdings.Select(rows, req.Query)
+	return FundHoldersPage{Security: sec, Holders: page, Total: total}, nil
+}
+
+// resolve finds the security: by identifier when given, checking that a
+// given filing exists, or else from the one security the filing reports.
+func (f *FundHolders) resolve(ctx context.Context, req FundHoldersRequest) (holdings.Security, error) {
+	var cusips []string
+	if acc := req.Query.Accession; acc != "" {
+		var err error
+		cusips, err = f.store.ThirteenFFilingCUSIPs(ctx, acc)
+		if errors.Is(err, ports.ErrNotFound) {
+			return holdings.Security{}, fmt.Errorf("%w: no 13F filing has accession number %s", ports.ErrNotFound, acc)
+		}
+		if err != nil {
+			return holdings.Security{}, err
+		}
+	}
+	if len(req.Keys) > 0 {
+		return f.lookup(ctx, req.Keys)
+	}
+	if len(cusips) != 1 {
+		return holdings.Security{}, fmt.Errorf("%w: 13F filing %s reports %d securities; give identifier to name one", ErrInvalidRequest, req.Query.Accession, len(cusips))
+	}
+	return f.lookup(ctx, []holdings.Key{{Kind: holdings.KeyCUSIP, Value: cusips[0]}})
+}
+
+// lookup tries the keys in order and returns the first security found.
+func (f *FundHolders) lookup(ctx context.Context, keys []holdings.Key) (holdings.Security, error) {
+	tried := make([]string, len(keys))
+	for i, k := range keys {
+		sec, err := f.store.MasterSecurity(ctx, k)
+		if err == nil {
+			return sec, nil
+		}
+		if !errors.Is(err, ports.ErrNotFound) {
+			return holdings.Security{}, err
+		}
+		tried[i] = k.Kind + " " + k.Value
+	}
+	return holdings.Security{}, fmt.Errorf("%w: no security in the master with %s", ports.ErrNotFound, strings.Join(tried, " or "))
+}
+
+// Probe reports whether any 13F filing is held.
+func (f *FundHolders) Probe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.USFundHolders, Probe: func(ctx context.Context) (bool, error) {
+		n, err := f.store.CountThirteenFFilings(ctx)
+		return n > 0, err
+	}}
+}

@@ -1,0 +1,248 @@
+package app_test
+
+import (
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// Fictional rows in the real data-set layout; the figures are test inputs.
+const (
+	submissionTSV = "ACCESSION_NUMBER\tFILING_DATE\tSUBMISSIONTYPE\tCIK\tPERIODOFREPORT\n" +
+		"0000000001-22-000001\t14-NOV-2022\t13F-HR\t1\t30-SEP-2022\n" +
+		"0000000002-23-000001\t14-FEB-2023\t13F-HR/A\t2\t31-DEC-2022\n" +
+		"0000000004-23-000001\t15-FEB-2023\t13F-NT\t4\t31-DEC-2022\n"
+	coverPageTSV = "ACCESSION_NUMBER\tREPORTCALENDARORQUARTER\tFILINGMANAGER_NAME\n" +
+		"0000000001-22-000001\t30-SEP-2022\tTEST FUND ONE\n" +
+		"0000000002-23-000001\t31-DEC-2022\tTEST FUND TWO\n" +
+		"0000000004-23-000001\t31-DEC-2022\tTEST FUND FOUR\n"
+	infoTableTSV = "ACCESSION_NUMBER\tINFOTABLE_SK\tNAMEOFISSUER\tTITLEOFCLASS\tCUSIP\tFIGI\tVALUE\tSSHPRNAMT\tSSHPRNAMTTYPE\tPUTCALL\tINVESTMENTDISCRETION\tOTHERMANAGER\tVOTING_AUTH_SOLE\tVOTING_AUTH_SHARED\tVOTING_AUTH_NONE\n" +
+		"0000000001-22-000001\t11\tAPPLE INC\tCOM\t037833100\t\t5000\t100\tSH\t\tSOLE\t\t100\t0\t0\n" +
+		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t200\tPRN\tCall\tOTR\t1\t0\t200\t0\n"
+)
+
+func dataSet(sub, cover, info string) app.DataSetFiles {
+	return app.DataSetFiles{
+		Submission: app.NamedReader{Name: "SUBMISSION.tsv", R: strings.NewReader(sub)},
+		CoverPage:  app.NamedReader{Name: "COVERPAGE.tsv", R: strings.NewReader(cover)},
+		InfoTable:  app.NamedReader{Name: "INFOTABLE.tsv", R: strings.NewReader(info)},
+	}
+}
+
+func TestParseThirteenFDataSet(t *testing.T) {
+	fs, err := app.ParseThirteenFDataSet(dataSet(submissionTSV, coverPageTSV, infoTableTSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 2 {
+		t.Fatalf("filings = %+v (the notice must be skipped)", fs)
+	}
+	want := []holdings.Holding{
+		{Accession: "0000000001-22-000001", Row: 11, FundCIK: "0000000001", FundName: "TEST FUND ONE", ReportPeriod: "2022-09-30",
+			FilingDate: "2022-11-14", CUSIP: "037833100", Issuer: "APPLE INC", Class: "COM", Shares: 100, ShareType: "SH",
+			Value: 5_000_000, Discretion: "SOLE"},
+		{Accession: "0000000002-23-000001", Row: 21, FundCIK: "0000000002", FundName: "TEST FUND TWO", ReportPeriod: "2022-12-31",
+			FilingDate: "2023-02-14", CUSIP: "037833100", Issuer: "APPLE INC", Class: "COM", Shares: 200, ShareType: "PRN",
+			Value: 7_000_000, PutCall: "CALL", Discretion: "OTR"},
+	}
+	for i, f := range fs {
+		if len(f.Holdings) != 1 || f.Holdings[0] != want[i] {
+			t.Errorf("filing %d holdings = %+v, want %+v", i, f.Holdings, want[i])
+		}
+	}
+	if fs[1].FormType != "13F-HR/A" {
+		t.Errorf("form = %q", fs[1].FormType)
+	}
+}
+
+func TestParseThirteenFDataSetRefuses(t *testing.T) {
+	cut := infoTableTSV[:len(infoTableTSV)-12]
+	cases := []struct {
+		name             string
+		sub, cover, info string
+		says             string
+	}{
+		{"truncated line", submissionTSV, coverPageTSV, cut, "INFOTABLE.tsv:3: 11 fields"},
+		{"missing column", submissionTSV, coverPageTSV, strings.Replace(infoTableTSV, "CUSIP", "CUSIPS", 1), "INFOTABLE.tsv:1: header lacks column CUSIP"},
+		{"bad date", strings.Replace(submissionTSV, "14-NOV-2022", "2022-11-14", 1), coverPageTSV, infoTableTSV, "SUBMISSION.tsv:2: FILING_DATE"},
+		{"unknown filing", submissionTSV, coverPageTSV, infoTableTSV + strings.Replace(strings.Split(infoTableTSV, "\n")[1], "0000000001-22", "0000000009-22", 1) + "\n", "INFOTABLE.tsv:4: accession number 0000000009-22-000001"},
+		{"bad value", submissionTSV, coverPageTSV, strings.Replace(infoTableTSV, "\t5000\t", "\t5e3\t", 1), "INFOTABLE.tsv:2: value"},
+		{"bad discretion", submissionTSV, coverPageTSV, strings.Replace(infoTableTSV, "\tSOLE\t", "\tMINE\t", 1), "INFOTABLE.tsv:2: investment discretion"},
+		{"no cover page", submissionTSV, strings.Split(coverPageTSV, "\n")[0] + "\n", infoTableTSV, "SUBMISSION.tsv:2: 0000000001-22-000001 has no row in COVERPAGE.tsv"},
+		{"empty", "", coverPageTSV, infoTableTSV, "SUBMISSION.tsv:1: empty"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := app.ParseThirteenFDataSet(dataSet(tc.sub, tc.cover, tc.info))
+			if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.says)
+			}
+		})
+	}
+}
+
+func TestParseInformationTableNamespaces(t *testing.T) {
+	f := holdings.Filing{Accession: "0000000001-24-000001", FundCIK: "0000000001", FundName: "F", ReportPeriod: "2023-12-31", FilingDate: "2024-02-14"}
+	for _, file := range []string{"testdata/thirteenf/default-namespace.xml", "testdata/thirteenf/prefixed.xml"} {
+		t.Run(file, func(t *testing.T) {
+			r, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			rows, err := app.ParseInformationTable(file, r, f, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := holdings.Holding{Accession: f.Accession, Row: 1, FundCIK: "0000000001", FundName: "F", ReportPeriod: "2023-12-31",
+				FilingDate: "2024-02-14", CUSIP: "037833100", Issuer: "TEST ISSUER", Class: "COM", Shares: 10, ShareType: "SH",
+				Value: 1500, PutCall: "PUT", Discretion: "DFND"}
+			if len(rows) != 1 || rows[0] != want {
+				t.Fatalf("rows = %+v", rows)
+			}
+		})
+	}
+}
+
+func TestParseInformationTableRefuses(t *testing.T) {
+	raw, err := os.ReadFile("testdata/thirteenf/prefixed.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	cases := map[string]string{
+		doc[:len(doc)/2]: "prefixed.xml:",
+		doc[:strings.Index(doc, "</ns1:informationTable>")]: "prefixed.xml:14: XML: XML syntax error on line 14: unexpected EOF",
+		strings.Replace(doc, "037833100", "0378331", 1):     "prefixed.xml:3: infoTable 1: CUSIP",
+		"<html><body>no table</body></html>":                "no informationTable",
+	}
+	for in, says := range cases {
+		_, err := app.ParseInformationTable("prefixed.xml", strings.NewReader(in), holdings.Filing{FilingDate: "2024-02-14"}, 0)
+		if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), says) {
+			t.Errorf("err = %v, want one saying %q", err, says)
+		}
+	}
+}
+
+func TestParseFullSubmissionSample(t *testing.T) {
+	name := sampledata.FundHoldersFilings[0]
+	r, err := sampledata.FundHolders.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := app.ParseFullSubmission(name, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Accession != "0001816616-21-000007" || f.FundCIK != "0001816616" || f.FundName != "NZS Capital, LLC" ||
+		f.ReportPeriod != "2021-09-30" || f.FilingDate != "2021-11-12" || len(f.Holdings) != 3 {
+		t.Fatalf("filing = %+v", f)
+	}
+	// Filed in 2021: VALUE is in thousands of dollars.
+	if aapl := f.Holdings[2]; aapl.CUSIP != "037833100" || aapl.Value != 29_465_000 || aapl.Shares != 208_234 {
+		t.Fatalf("AAPL row = %+v", aapl)
+	}
+}
+
+func TestParseFullSubmissionRefusesTruncated(t *testing.T) {
+	r, err := sampledata.FundHolders.Open(sampledata.FundHoldersFilings[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(r)
+	doc := string(raw)
+	_, err = app.ParseFullSubmission("cut.txt", strings.NewReader(doc[:strings.Index(doc, "</XML>")]))
+	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "cut.txt:") {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = app.ParseFullSubmission("bad.txt", strings.NewReader(strings.Replace(doc, "<ns1:value>29465<", "<ns1:value>29,465<", 1)))
+	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "bad.txt:") || !strings.Contains(err.Error(), "value") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestParseSecuritiesMaster(t *testing.T) {
+	tickers := `{"0":{"cik_str":1652044,"ticker":"GOOGL","title":"Alphabet Inc."},"1":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."},"2":{"cik_str":1652044,"ticker":"GOOG","title":"Alphabet Inc."}}`
+	cusips := "cusip,ticker\n02079K107,GOOG\n037833100,AAPL\n02079K305,GOOGL\n"
+	secs, err := app.ParseSecuritiesMaster("company_tickers.json", strings.NewReader(tickers), "cusips.csv", strings.NewReader(cusips))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Later entries win a shared key: GOOGL, listed first, must come last.
+	if len(secs) != 3 || secs[2].Ticker != "GOOGL" || secs[2].CIK != "0001652044" {
+		t.Fatalf("secs = %+v", secs)
+	}
+	bad := []struct{ tickers, cusips, says string }{
+		{`{"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."}`, cusips, "company_tickers.json:1: JSON"},
+		{`{"0":{"cik_str":0,"ticker":"AAPL","title":"Apple Inc."}}`, cusips, `$["0"]: cik_str`},
+		{tickers, "cusip,ticker\n037833101,AAPL\n", "cusips.csv:2: malformed CUSIP"},
+		{tickers, "cusip,ticker\n037833100,MSFT\n", "cusips.csv:2: ticker MSFT is not in company_tickers.json"},
+		{tickers, "ticker,cusip\n", "cusips.csv:1: header"},
+	}
+	for _, b := range bad {
+		_, err := app.ParseSecuritiesMaster("company_tickers.json", strings.NewReader(b.tickers), "cusips.csv", strings.NewReader(b.cusips))
+		if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), b.says) {
+			t.Errorf("err = %v, want one saying %q", err, b.says)
+		}
+	}
+}
+
+func FuzzParseThirteenFDataSet(f *testing.F) {
+	f.Add(infoTableTSV)
+	f.Add(infoTableTSV[:len(infoTableTSV)/2])
+	f.Fuzz(func(t *testing.T, info string) {
+		fs, err := app.ParseThirteenFDataSet(dataSet(submissionTSV, coverPageTSV, info))
+		if err != nil && !errors.Is(err, app.ErrBadInput) {
+			t.Fatalf("error outside ErrBadInput: %v", err)
+		}
+		for _, fl := range fs {
+			for _, h := range fl.Holdings {
+				if h.Value < 0 || h.Shares < 0 || len(h.CUSIP) != 9 {
+					t.Fatalf("accepted a bad row: %+v", h)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseFullSubmission(f *testing.F) {
+	r, err := sampledata.FundHolders.Open(sampledata.FundHoldersFilings[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	raw, _ := io.ReadAll(r)
+	f.Add(string(raw))
+	f.Fuzz(func(t *testing.T, doc string) {
+		fl, err := app.ParseFullSubmission("fuzz.txt", strings.NewReader(doc))
+		if err != nil && !errors.Is(err, app.ErrBadInput) {
+			t.Fatalf("error outside ErrBadInput: %v", err)
+		}
+		for _, h := range fl.Holdings {
+			if h.Value < 0 || h.Shares < 0 || h.Accession != fl.Accession {
+				t.Fatalf("accepted a bad row: %+v", h)
+			}
+		}
+	})
+}
+
+func FuzzParseSecuritiesMaster(f *testing.F) {
+	f.Add(`{"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."}}`, "cusip,ticker\n037833100,AAPL\n")
+	f.Fuzz(func(t *testing.T, tickers, cusips string) {
+		secs, err := app.ParseSecuritiesMaster("t.json", strings.NewReader(tickers), "c.csv", strings.NewReader(cusips))
+		if err != nil && !errors.Is(err, app.ErrBadInput) {
+			t.Fatalf("error outside ErrBadInput: %v", err)
+		}
+		for _, s := range secs {
+			if len(s.CUSIP) != 9 || len(s.CIK) != 10 || s.Ticker == "" {
+				t.Fatalf("accepted a bad security: %+v", s)
+			}
+		}
+	})
+}

@@ -1,0 +1,133 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// fundHolders wires the funds-holding-a-security dataset: its store (memory
+// or MongoDB), use case, availability probe, handler and, when asked, the
+// bundled sample loaded at start.
+func fundHolders(cfg Config) fx.Option {
+	store := fx.Provide(fx.Annotate(memory.NewFundHoldings, fx.As(new(ports.FundHoldingStore))))
+	if cfg.MongoURI != "" {
+		store = fx.Provide(func(s *mongo.Store) ports.FundHoldingStore { return s })
+	}
+	return fx.Options(
+		store,
+		fx.Provide(
+			app.NewFundHolders,
+			fx.Annotate((*app.FundHolders).Probe, fx.ResultTags(`group:"probes"`)),
+			fx.Annotate(httpadapter.FundHoldersHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+		),
+		fundHoldersSample(cfg),
+	)
+}
+
+func fundHoldersSample(cfg Config) fx.Option {
+	if !cfg.SampleData {
+		return fx.Options()
+	}
+	return fx.Invoke(func(lc fx.Lifecycle, s ports.FundHoldingStore, log *zap.Logger) {
+		lc.Append(fx.StartHook(func(ctx context.Context) error {
+			n, err := LoadFundHoldersSample(ctx, s)
+			if err != nil {
+				return fmt.Errorf("load 13F sample: %w", err)
+			}
+			log.Info("sample data loaded", zap.Int("us_13f_filings", n))
+			return nil
+		}))
+	})
+}
+
+// LoadFundHoldersSample loads the bundled securities master and 13F
+// filings into s and returns how many filings it loaded.
+func LoadFundHoldersSample(ctx context.Context, s ports.FundHoldingStore) (int, error) {
+	if _, err := loadSampleMaster(ctx, s); err != nil {
+		return 0, err
+	}
+	return loadSampleHoldings(ctx, s)
+}
+
+func loadSampleMaster(ctx context.Context, s ports.FundHoldingStore) (int, error) {
+	files := []string{sampledata.FundHoldersTickers, sampledata.FundHoldersCUSIPs}
+	return ingestSecuritiesMaster(ctx, s, embeddedOpener(sampledata.FundHolders), files)
+}
+
+func loadSampleHoldings(ctx context.Context, s ports.FundHoldingStore) (int, error) {
+	return ingestHoldings(ctx, s, embeddedOpener(sampledata.FundHolders), sampledata.FundHoldersFilings)
+}
+
+func embeddedOpener(fsys fs.FS) app.OpenFile {
+	return func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
+}
+
+func diskOpener(name string) (io.ReadCloser, error) { return os.Open(name) }
+
+// ingestUSSecurities is `quarry ingest us-securities company_tickers.json cusip_map.csv`:
+// the SEC's company_tickers.json and a cusip,ticker CSV, in either order.
+// Without files it loads the bundled sample master.
+func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, files []string) (int, error) {
+	if len(files) == 0 {
+		return loadSampleMaster(ctx, s)
+	}
+	return ingestSecuritiesMaster(ctx, s, diskOpener, files)
+}
+
+// ingestUSHoldings is `quarry ingest us-holdings FILE...` (see
+// app.ParseHoldingsFiles for the forms). Without files it loads the
+// bundled sample filings; their securities come from us-securities.
+func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files []string) (int, error) {
+	if len(files) == 0 {
+		return loadSampleHoldings(ctx, s)
+	}
+	return ingestHoldings(ctx, s, diskOpener, files)
+}
+
+func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
+	if len(files) != 2 {
+		return 0, fmt.Errorf("%w: the securities master takes two files, company_tickers.json and the cusip,ticker CSV", app.ErrBadInput)
+	}
+	tickers, cusips := files[0], files[1]
+	if strings.EqualFold(path.Ext(tickers), ".csv") {
+		tickers, cusips = cusips, tickers
+	}
+	tf, err := open(tickers)
+	if err != nil {
+		return 0, err
+	}
+	defer tf.Close()
+	cf, err := open(cusips)
+	if err != nil {
+		return 0, err
+	}
+	defer cf.Close()
+	secs, err := app.ParseSecuritiesMaster(tickers, tf, cusips, cf)
+	if err != nil {
+		return 0, err
+	}
+	return len(secs), s.UpsertMasterSecurities(ctx, secs)
+}
+
+func ingestHoldings(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
+	filings, err := app.ParseHoldingsFiles(open, files)
+	if err != nil {
+		return 0, err
+	}
+	return len(filings), s.ReplaceThirteenFFilings(ctx, filings)
+}

@@ -1,0 +1,216 @@
+// Package holdings holds the rules of the funds-holding-a-security dataset:
+// the securities master that resolves an identifier, the 13F positions
+// funds report, the units their values are reported in, and how a lookup
+// filters, orders and pages them.
+package holdings
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/edgar"
+)
+
+// Security is one entry of the securities master: an issuer's listed
+// security with its ticker, the issuer's CIK and the security's CUSIP.
+type Security struct {
+	Ticker string
+	CIK    string
+	CUSIP  string
+	Name   string
+}
+
+// Holding is one row of a 13F information table: a fund's position in one
+// security as reported in one filing. Row numbers the row within its
+// filing; (Accession, Row) is its natural key.
+type Holding struct {
+	Accession    string
+	Row          int64
+	FundCIK      string
+	FundName     string
+	ReportPeriod string // YYYY-MM-DD, the quarter end
+	FilingDate   string // YYYY-MM-DD
+	CUSIP        string
+	Issuer       string
+	Class        string
+	Shares       int64 // shares, or principal amount when ShareType is PRN
+	ShareType    string
+	Value        int64 // whole US dollars
+	PutCall      string
+	Discretion   string
+}
+
+// Filing is one 13F filing with every row of its information table. A
+// filing is loaded whole: loading it again replaces its rows.
+type Filing struct {
+	Accession    string
+	FormType     string
+	FundCIK      string
+	FundName     string
+	ReportPeriod string
+	FilingDate   string
+	Holdings     []Holding
+}
+
+// CUSIPs returns the distinct CUSIPs the filing reports, sorted.
+func (f Filing) CUSIPs() []string {
+	out := make([]string, 0, len(f.Holdings))
+	for _, h := range f.Holdings {
+		out = append(out, h.CUSIP)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// DollarsCutover is the first filing date on which 13F values are reported
+// in whole dollars; filings before it report thousands of dollars.
+var DollarsCutover = time.Date(2023, time.January, 3, 0, 0, 0, 0, time.UTC)
+
+// ValueInDollars converts a reported VALUE to whole dollars according to
+// the filing date, refusing an amount that would overflow.
+func ValueInDollars(reported int64, filed time.Time) (int64, error) {
+	if reported < 0 {
+		return 0, fmt.Errorf("value %d is negative", reported)
+	}
+	if !filed.Before(DollarsCutover) {
+		return reported, nil
+	}
+	const most = int64(^uint64(0)>>1) / 1000
+	if reported > most {
+		return 0, fmt.Errorf("value %d thousand overflows", reported)
+	}
+	return reported * 1000, nil
+}
+
+// Investment discretion and option kinds as 13F reports them.
+var (
+	discretions = []string{"SOLE", "DFND", "OTR"}
+	putCalls    = []string{"PUT", "CALL"}
+)
+
+// ParseDiscretion normalises SOLE, DFND or OTR.
+func ParseDiscretion(s string) (string, error) {
+	d := strings.ToUpper(strings.TrimSpace(s))
+	if !slices.Contains(discretions, d) {
+		return "", fmt.Errorf("investment discretion %q is not SOLE, DFND or OTR", s)
+	}
+	return d, nil
+}
+
+// ParsePutCall normalises Put or Call; empty means a plain position.
+func ParsePutCall(s string) (string, error) {
+	p := strings.ToUpper(strings.TrimSpace(s))
+	if p != "" && !slices.Contains(putCalls, p) {
+		return "", fmt.Errorf("put/call %q is not PUT or CALL", s)
+	}
+	return p, nil
+}
+
+// ErrIdentifier reports an identifier that is neither a ticker, a CUSIP
+// nor a CIK.
+var ErrIdentifier = errors.New("malformed identifier")
+
+// Key kinds of the securities master.
+const (
+	KeyTicker = "ticker"
+	KeyCUSIP  = "cusip"
+	KeyCIK    = "cik"
+)
+
+// Key names one way of finding a security in the master.
+type Key struct {
+	Kind  string
+	Value string
+}
+
+// String is the key's stored form, such as "cusip:037833100".
+func (k Key) String() string { return k.Kind + ":" + k.Value }
+
+// Keys returns the master keys a security is found under.
+func (s Security) Keys() []Key {
+	return []Key{{KeyTicker, s.Ticker}, {KeyCUSIP, s.CUSIP}, {KeyCIK, s.CIK}}
+}
+
+// ParseIdentifier reads a ticker, CUSIP or CIK and returns the master keys
+// to try, in order. A 9-character value with a valid check digit is tried
+// as a CUSIP first; digits are then tried as a CIK; anything else that
+// looks like a ticker is a ticker.
+func ParseIdentifier(raw string) ([]Key, error) {
+	s := strings.TrimSpace(raw)
+	var keys []Key
+	if c, err := edgar.ParseCUSIP(s); err == nil {
+		keys = append(keys, Key{KeyCUSIP, c})
+	}
+	if c, err := edgar.ParseCIK(s); err == nil {
+		keys = append(keys, Key{KeyCIK, c})
+		return keys, nil
+	}
+	if t, err := edgar.ParseTicker(s); err == nil {
+		keys = append(keys, Key{KeyTicker, t})
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%w: %q is neither a ticker (AAPL), a 9-character CUSIP (037833100) nor a CIK (320193)", ErrIdentifier, raw)
+	}
+	return keys, nil
+}
+
+// Query selects the holders of one security.
+type Query struct {
+	// Accession, when set, keeps only rows of that filing.
+	Accession string
+	// From and To bound the report period (YYYY-MM-DD, inclusive); empty
+	// means unbounded.
+	From, To string
+	// AsOf keeps only filings known by then.
+	AsOf   time.Time
+	Limit  int
+	Offset int
+}
+
+// KnownAt reports whether a row's filing was known at t. EDGAR data sets
+// give the filing date, not the time, so a filing counts as known from the
+// end of its filing day (UTC): a point-in-time answer never sees a filing
+// that could have been accepted after the instant asked for.
+func (h Holding) KnownAt(t time.Time) bool {
+	d, err := time.Parse(time.DateOnly, h.FilingDate)
+	if err != nil {
+		return false
+	}
+	return !d.Add(24*time.Hour - time.Microsecond).After(t)
+}
+
+// Select filters rows by the query, orders them largest value first (then
+// by fund CIK, accession and row, so pages are stable) and returns one page
+// with the number of rows matched.
+func Select(rows []Holding, q Query) ([]Holding, int) {
+	kept := make([]Holding, 0, len(rows))
+	for _, h := range rows {
+		if q.matches(h) {
+			kept = append(kept, h)
+		}
+	}
+	slices.SortFunc(kept, func(a, b Holding) int {
+		return cmp.Or(cmp.Compare(b.Value, a.Value), cmp.Compare(a.FundCIK, b.FundCIK),
+			cmp.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
+	})
+	total := len(kept)
+	start := min(q.Offset, total)
+	end := min(start+q.Limit, total)
+	return kept[start:end], total
+}
+
+func (q Query) matches(h Holding) bool {
+	switch {
+	case q.Accession != "" && h.Accession != q.Accession:
+		return false
+	case q.From != "" && h.ReportPeriod < q.From:
+		return false
+	case q.To != "" && h.ReportPeriod > q.To:
+		return false
+	}
+	return h.KnownAt(q.AsOf)
+}

@@ -1,0 +1,121 @@
+package holdings
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestParseIdentifier(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []Key
+	}{
+		{"AAPL", []Key{{KeyTicker, "AAPL"}}},
+		{"brk.b", []Key{{KeyTicker, "BRK.B"}}},
+		{"037833100", []Key{{KeyCUSIP, "037833100"}, {KeyCIK, "0037833100"}}},
+		{"02079k305", []Key{{KeyCUSIP, "02079K305"}, {KeyTicker, "02079K305"}}},
+		{"320193", []Key{{KeyCIK, "0000320193"}}},
+		{"0000320193", []Key{{KeyCIK, "0000320193"}}},
+	}
+	for _, tc := range cases {
+		got, err := ParseIdentifier(tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("ParseIdentifier(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "A!PL", "12345678901", "TOOLONGTICKER"} {
+		if _, err := ParseIdentifier(bad); !errors.Is(err, ErrIdentifier) {
+			t.Errorf("ParseIdentifier(%q) err = %v, want ErrIdentifier", bad, err)
+		}
+	}
+}
+
+func TestValueInDollars(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cases := []struct {
+		reported int64
+		filed    string
+		want     int64
+	}{
+		{29465, "2021-11-12", 29_465_000},
+		{29465, "2023-01-02", 29_465_000},
+		{29465, "2023-01-03", 29465},
+	}
+	for _, tc := range cases {
+		if got, err := ValueInDollars(tc.reported, day(tc.filed)); err != nil || got != tc.want {
+			t.Errorf("ValueInDollars(%d, %s) = %d, %v; want %d", tc.reported, tc.filed, got, err, tc.want)
+		}
+	}
+	if _, err := ValueInDollars(-1, day("2024-01-01")); err == nil {
+		t.Error("a negative value was accepted")
+	}
+	if _, err := ValueInDollars(1<<62, day("2020-01-01")); err == nil {
+		t.Error("an overflowing value was accepted")
+	}
+}
+
+func row(fund string, value int64, period, filed string) Holding {
+	return Holding{Accession: "0000000001-24-00000" + fund[len(fund)-1:], Row: 1, FundCIK: fund, Value: value, ReportPeriod: period, FilingDate: filed}
+}
+
+func TestSelect(t *testing.T) {
+	rows := []Holding{
+		row("0000000001", 10, "2023-09-30", "2023-11-14"),
+		row("0000000002", 30, "2023-12-31", "2024-02-14"),
+		row("0000000003", 20, "2023-12-31", "2024-02-15"),
+		row("0000000004", 30, "2023-12-31", "2024-02-14"),
+	}
+	end := func(s string) time.Time {
+		d, _ := time.Parse(time.DateOnly, s)
+		return d.Add(24*time.Hour - time.Microsecond)
+	}
+	funds := func(hs []Holding) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, h.FundCIK[9:])
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		q     Query
+		want  []string
+		total int
+	}{
+		{"largest value first, ties by fund", Query{AsOf: end("2030-01-01"), Limit: 10}, []string{"2", "4", "3", "1"}, 4},
+		{"page", Query{AsOf: end("2030-01-01"), Limit: 2, Offset: 1}, []string{"4", "3"}, 4},
+		{"offset past the end", Query{AsOf: end("2030-01-01"), Limit: 2, Offset: 9}, nil, 4},
+		{"as of leaves out later filings", Query{AsOf: end("2024-02-14"), Limit: 10}, []string{"2", "4", "1"}, 3},
+		{"as of mid-day leaves out that day", Query{AsOf: end("2024-02-13").Add(12 * time.Hour), Limit: 10}, []string{"1"}, 1},
+		{"report period bounds", Query{AsOf: end("2030-01-01"), From: "2023-10-01", To: "2023-12-31", Limit: 10}, []string{"2", "4", "3"}, 3},
+		{"one filing", Query{AsOf: end("2030-01-01"), Accession: "0000000001-24-000003", Limit: 10}, []string{"3"}, 1},
+	}
+	for _, tc := range cases {
+		got, total := Select(rows, tc.q)
+		if !slices.Equal(funds(got), tc.want) || total != tc.total {
+			t.Errorf("%s: %v of %d, want %v of %d", tc.name, funds(got), total, tc.want, tc.total)
+		}
+	}
+}
+
+func FuzzParseIdentifier(f *testing.F) {
+	for _, s := range []string{"AAPL", "037833100", "320193", "02079K305", "A!PL", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		keys, err := ParseIdentifier(s)
+		if err != nil {
+			if !errors.Is(err, ErrIdentifier) || len(keys) != 0 {
+				t.Fatalf("ParseIdentifier(%q) = %v, %v", s, keys, err)
+			}
+			return
+		}
+		for _, k := range keys {
+			if k.Value == "" || len(k.Value) > 10 {
+				t.Fatalf("ParseIdentifier(%q) key %v", s, k)
+			}
+		}
+	})
+}

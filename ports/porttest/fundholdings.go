@@ -1,0 +1,138 @@
+package porttest
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// NewFundHoldingStore returns an empty FundHoldingStore for one test.
+type NewFundHoldingStore func(t *testing.T) ports.FundHoldingStore
+
+const (
+	cusipA = "037833100"
+	cusipB = "594918104"
+)
+
+func fundRow(acc string, row int64, cusip, period string, value int64) holdings.Holding {
+	return holdings.Holding{
+		Accession: acc, Row: row, FundCIK: "0001067983", FundName: "Fund", ReportPeriod: period,
+		FilingDate: "2024-02-14", CUSIP: cusip, Issuer: "ISSUER", Class: "COM", Shares: value / 10,
+		ShareType: "SH", Value: value, Discretion: "DFND",
+	}
+}
+
+func thirteenF(acc, period string, rows ...holdings.Holding) holdings.Filing {
+	return holdings.Filing{
+		Accession: acc, FormType: "13F-HR", FundCIK: "0001067983", FundName: "Fund",
+		ReportPeriod: period, FilingDate: "2024-02-14", Holdings: rows,
+	}
+}
+
+// RunFundHoldings is the contract of FundHoldingStore.
+func RunFundHoldings(t *testing.T, newStore NewFundHoldingStore) {
+	t.Run("empty store", func(t *testing.T) { fundHoldingsEmpty(t, newStore(t)) })
+	t.Run("master keys", func(t *testing.T) { fundHoldingsMaster(t, newStore(t)) })
+	t.Run("filings are replaced whole", func(t *testing.T) { fundHoldingsReplace(t, newStore(t)) })
+	t.Run("report period bounds", func(t *testing.T) { fundHoldingsPeriods(t, newStore(t)) })
+}
+
+func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	n, err := s.CountThirteenFFilings(ctx)
+	must(t, "CountThirteenFFilings", err)
+	if n != 0 {
+		t.Fatalf("count = %d, want 0", n)
+	}
+	_, err = s.MasterSecurity(ctx, holdings.Key{Kind: holdings.KeyTicker, Value: "AAPL"})
+	wantErr(t, "MasterSecurity", err, ports.ErrNotFound)
+	_, err = s.ThirteenFFilingCUSIPs(ctx, "0000950123-24-002518")
+	wantErr(t, "ThirteenFFilingCUSIPs", err, ports.ErrNotFound)
+	rows, err := s.FundHoldingsOf(ctx, cusipA, "", "")
+	must(t, "FundHoldingsOf", err)
+	if len(rows) != 0 {
+		t.Fatalf("rows = %v", rows)
+	}
+}
+
+func fundHoldingsMaster(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	apple := holdings.Security{Ticker: "AAPL", CIK: "0000320193", CUSIP: cusipA, Name: "Apple Inc."}
+	must(t, "Upsert", s.UpsertMasterSecurities(ctx, []holdings.Security{apple}))
+	must(t, "Upsert again", s.UpsertMasterSecurities(ctx, []holdings.Security{apple}))
+	for _, k := range apple.Keys() {
+		got, err := s.MasterSecurity(ctx, k)
+		must(t, "MasterSecurity "+k.String(), err)
+		if got != apple {
+			t.Fatalf("%s = %+v", k, got)
+		}
+	}
+	_, err := s.MasterSecurity(ctx, holdings.Key{Kind: holdings.KeyTicker, Value: cusipA})
+	wantErr(t, "key of another kind", err, ports.ErrNotFound)
+	renamed := apple
+	renamed.Name = "Apple"
+	must(t, "Upsert renamed", s.UpsertMasterSecurities(ctx, []holdings.Security{renamed}))
+	if got, err := s.MasterSecurity(ctx, holdings.Key{Kind: holdings.KeyCIK, Value: "0000320193"}); err != nil || got != renamed {
+		t.Fatalf("after replace = %+v, %v", got, err)
+	}
+}
+
+func fundHoldingsReplace(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	first := thirteenF("0000950123-24-002518", "2023-12-31",
+		fundRow("0000950123-24-002518", 1, cusipA, "2023-12-31", 100), fundRow("0000950123-24-002518", 2, cusipB, "2023-12-31", 50))
+	other := thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300))
+	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
+	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
+	n, err := s.CountThirteenFFilings(ctx)
+	must(t, "CountThirteenFFilings", err)
+	if n != 2 {
+		t.Fatalf("count = %d, want 2", n)
+	}
+	wantRows(t, s, cusipA, "", "", first.Holdings[0], other.Holdings[0])
+	wantRows(t, s, cusipB, "", "", first.Holdings[1])
+	cusips, err := s.ThirteenFFilingCUSIPs(ctx, first.Accession)
+	must(t, "ThirteenFFilingCUSIPs", err)
+	if !slices.Equal(cusips, []string{cusipA, cusipB}) {
+		t.Fatalf("ThirteenFFilingCUSIPs = %v", cusips)
+	}
+	// A corrected load of the same filing drops the row it no longer has.
+	corrected := thirteenF(first.Accession, "2023-12-31", fundRow(first.Accession, 1, cusipA, "2023-12-31", 120))
+	must(t, "Replace corrected", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{corrected}))
+	wantRows(t, s, cusipA, "", "", corrected.Holdings[0], other.Holdings[0])
+	wantRows(t, s, cusipB, "", "")
+	if cusips, _ := s.ThirteenFFilingCUSIPs(ctx, first.Accession); !slices.Equal(cusips, []string{cusipA}) {
+		t.Fatalf("ThirteenFFilingCUSIPs after correction = %v", cusips)
+	}
+}
+
+func fundHoldingsPeriods(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	q3 := thirteenF("0000950123-23-011029", "2023-09-30", fundRow("0000950123-23-011029", 1, cusipA, "2023-09-30", 10))
+	q4 := thirteenF("0000950123-24-002518", "2023-12-31", fundRow("0000950123-24-002518", 1, cusipA, "2023-12-31", 20))
+	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{q3, q4}))
+	wantRows(t, s, cusipA, "2023-10-01", "", q4.Holdings[0])
+	wantRows(t, s, cusipA, "", "2023-09-30", q3.Holdings[0])
+	wantRows(t, s, cusipA, "2023-09-30", "2023-12-31", q3.Holdings[0], q4.Holdings[0])
+	wantRows(t, s, cusipA, "2024-01-01", "2024-12-31")
+}
+
+// wantRows checks FundHoldingsOf returns exactly want, in any order.
+func wantRows(t *testing.T, s ports.FundHoldingStore, cusip, from, to string, want ...holdings.Holding) {
+	t.Helper()
+	got, err := s.FundHoldingsOf(context.Background(), cusip, from, to)
+	must(t, "FundHoldingsOf", err)
+	byKey := func(a, b holdings.Holding) int {
+		return cmp.Or(strings.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
+	}
+	slices.SortFunc(got, byKey)
+	slices.SortFunc(want, byKey)
+	if !slices.Equal(got, want) {
+		t.Fatalf("FundHoldingsOf(%s, %q, %q) = %+v, want %+v", cusip, from, to, got, want)
+	}
+}
