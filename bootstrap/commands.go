@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/dig"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -33,12 +34,19 @@ func Serve(ctx context.Context, cfg Config) error {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
-	fxApp := fx.New(Options(cfg, log))
+	fxApp := fx.New(Options(cfg, log), fx.NopLogger)
 	if err := fxApp.Start(ctx); err != nil {
-		return err
+		return startError(err)
 	}
 	<-ctx.Done()
 	return fxApp.Stop(context.Background())
+}
+
+// startError reduces a start-up failure to its cause on one line: the
+// dependency chain fx reports says nothing an operator can act on.
+func startError(err error) error {
+	msg := dig.RootCause(err).Error()
+	return errors.New(strings.Join(strings.Fields(msg), " "))
 }
 
 // NewLogger builds the JSON logger at the configured level.
@@ -143,6 +151,14 @@ type ingester func(ctx context.Context, store *mongo.Store, files []string) (int
 
 // ingesters maps the dataset named on the command line to its loader.
 var ingesters = map[string]ingester{
+	"us-filings":    ingestUSFilings,
+	"us-financials": ingestUSFinancials,
+	"us-holdings": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
+		return ingestUSHoldings(ctx, s, files)
+	},
+	"us-securities": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
+		return ingestUSSecurities(ctx, s, files)
+	},
 	"china-securities": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
 		return ingestListings(ctx, s, files)
 	},

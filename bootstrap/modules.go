@@ -32,8 +32,12 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
 		sampleData(cfg),
+		fundHolders(cfg),
+		usFilings(cfg),
+		usFinancials(cfg),
 		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr}),
 		httpadapter.Module,
+		httpadapter.Run,
 	)
 }
 

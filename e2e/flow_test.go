@@ -93,7 +93,7 @@ func TestFailedRequestsAreNotCharged(t *testing.T) {
 				{"/china/securities/NYSE.600519", http.StatusUnprocessableEntity, "SSE, SZSE, BSE"},
 				{"/china/securities/SSE.AAPL", http.StatusUnprocessableEntity, "6 digits"},
 				{"/china/securities/SSE.600000", http.StatusNotFound, "SSE.600000"},
-				{"/us/financials?ticker=AAPL", http.StatusServiceUnavailable, "not_backfilled"},
+				{"/china/prices?code=SSE.600519", http.StatusServiceUnavailable, "not_backfilled"},
 			}
 			for _, tc := range cases {
 				r := c.do("GET", tc.path, nil, apiKey(key)).expect(t, tc.status)
@@ -234,7 +234,7 @@ func TestCatalogAndOperations(t *testing.T) {
 	for _, d := range cat.Datasets {
 		avail[d.Dataset] = d.Availability
 	}
-	if cat.Version != "2026-07-20" || avail["china_securities"] != "available" || avail["us_financials"] != "not_backfilled" {
+	if cat.Version != "2026-07-20" || avail["china_securities"] != "available" || avail["us_financials"] != "available" || avail["china_prices"] != "not_backfilled" {
 		t.Fatalf("catalog = %+v", cat)
 	}
 	c.do("GET", "/healthz", nil).expect(t, http.StatusOK)

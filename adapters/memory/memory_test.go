@@ -22,3 +22,7 @@ func TestLedger(t *testing.T) { porttest.RunLedger(t, newPlatform) }
 func TestSecurities(t *testing.T) {
 	porttest.RunSecurities(t, func(*testing.T) ports.SecurityStore { return memory.NewSecurities() })
 }
+
+func TestFundHoldings(t *testing.T) {
+	porttest.RunFundHoldings(t, func(*testing.T) ports.FundHoldingStore { return memory.NewFundHoldings() })
+}

@@ -20,12 +20,14 @@ import (
 // indexes it needs, and New prepares every one of them.
 type Store struct {
 	securities *mongodrv.Collection
+	financials financialsCollections
 }
 
 // New returns a Store on db after ensuring the indexes of every collection.
 // Ensuring is idempotent, so New runs on every start.
 func New(ctx context.Context, db *mongodrv.Database) (*Store, error) {
 	s := &Store{securities: db.Collection(securitiesCollection)}
+	s.financials = financialsOf(db)
 	if err := ensureIndexes(ctx, s.securities, securityIndexes); err != nil {
 		return nil, err
 	}
