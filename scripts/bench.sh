@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load-tests the served binary: GET /healthz (unmetered) against
-# GET /china/securities/SSE.600519 (authenticated + metered), first on
+# GET /china/securities/SSE.600519 (authenticated + metered), and the US
+# rows GET /us/financials?ticker=AAPL and POST /us/search, first on
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
 # req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
 # Timings are reported, never asserted.
@@ -55,6 +56,10 @@ measure() {
   ./bin/loadgen -label "$stack healthz" -url "http://$ADDR/healthz" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
   ./bin/loadgen -label "$stack metered" -url "http://$ADDR/china/securities/SSE.600519" \
     -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack financials" -url "http://$ADDR/us/financials?ticker=AAPL" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack search" -method POST -url "http://$ADDR/us/search" \
+    -body '{"query":"iPhone services revenue"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
 }
 
 published() { docker port "$1" "$2" | head -n 1; }
@@ -82,7 +87,7 @@ containers+=("$mg")
 export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(published "$pg" 5432)/quarry?sslmode=disable"
 export QUARRY_MONGO_URI="mongodb://$(published "$mg" 27017)" QUARRY_MONGO_DB=bench
 wait_for ./bin/quarry migrate
-wait_for ./bin/quarry ingest china-securities
+wait_for ./bin/quarry ingest all
 start_server databases
 measure postgres+mongo
 stop_server
@@ -91,6 +96,10 @@ stop_server
 awk -F'\t' '
   { split($1, a, " "); rps[a[1] " " a[2]] = $2 }
   END {
-    printf "ratio metered/unmetered: memory %.2f, postgres+mongo %.2f\n",
-      rps["memory metered"] / rps["memory healthz"], rps["postgres+mongo metered"] / rps["postgres+mongo healthz"]
+    n = split("memory postgres+mongo", stacks, " ")
+    for (i = 1; i <= n; i++) {
+      s = stacks[i]
+      printf "ratio to %s healthz: metered %.2f, financials %.2f, search %.2f\n", s,
+        rps[s " metered"] / rps[s " healthz"], rps[s " financials"] / rps[s " healthz"], rps[s " search"] / rps[s " healthz"]
+    }
   }' bin/bench.tsv

@@ -23,7 +23,9 @@ type result struct {
 }
 
 func main() {
-	url := flag.String("url", "", "URL to GET")
+	url := flag.String("url", "", "URL to request")
+	method := flag.String("method", http.MethodGet, "HTTP method")
+	body := flag.String("body", "", "request body (sent as JSON)")
 	header := flag.String("header", "", "one request header, as Name: value")
 	conns := flag.Int("c", 32, "concurrent connections")
 	duration := flag.Duration("d", 10*time.Second, "how long to run")
@@ -33,11 +35,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen: -url is required")
 		os.Exit(2)
 	}
-	res := run(*url, *header, *conns, *duration)
+	res := run(target{method: *method, url: *url, header: *header, body: *body}, *conns, *duration)
 	report(*label, res, *duration)
 }
 
-func run(url, header string, conns int, d time.Duration) result {
+// target is the one request every worker repeats.
+type target struct {
+	method, url, header, body string
+}
+
+func run(t target, conns int, d time.Duration) result {
 	tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}
 	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -48,20 +55,27 @@ func run(url, header string, conns int, d time.Duration) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = worker(ctx, client, url, header)
+			results[i] = worker(ctx, client, t)
 		}()
 	}
 	wg.Wait()
 	return merge(results)
 }
 
-func worker(ctx context.Context, client *http.Client, url, header string) result {
+func worker(ctx context.Context, client *http.Client, t target) result {
 	r := result{statuses: map[int]int{}}
-	name, value, _ := strings.Cut(header, ":")
+	name, value, _ := strings.Cut(t.header, ":")
 	for ctx.Err() == nil {
-		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req, err := http.NewRequest(t.method, t.url, strings.NewReader(t.body))
+		if err != nil {
+			r.errors++
+			return r
+		}
 		if name != "" {
 			req.Header.Set(strings.TrimSpace(name), strings.TrimSpace(value))
+		}
+		if t.body != "" {
+			req.Header.Set("Content-Type", "application/json")
 		}
 		start := time.Now()
 		resp, err := client.Do(req)
