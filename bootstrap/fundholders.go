@@ -10,11 +10,9 @@ import (
 	"strings"
 
 	"go.uber.org/fx"
-	"go.uber.org/zap"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -24,35 +22,15 @@ import (
 // or MongoDB), use case, availability probe, handler and, when asked, the
 // bundled sample loaded at start.
 func fundHolders(cfg Config) fx.Option {
-	store := fx.Provide(fx.Annotate(memory.NewFundHoldings, fx.As(new(ports.FundHoldingStore))))
-	if cfg.MongoURI != "" {
-		store = fx.Provide(func(s *mongo.Store) ports.FundHoldingStore { return s })
-	}
 	return fx.Options(
-		store,
+		documentStore(cfg, func() ports.FundHoldingStore { return memory.NewFundHoldings() }),
 		fx.Provide(
 			app.NewFundHolders,
 			fx.Annotate((*app.FundHolders).Probe, fx.ResultTags(`group:"probes"`)),
 			fx.Annotate(httpadapter.FundHoldersHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
 		),
-		fundHoldersSample(cfg),
+		sampleOnStart(cfg, "us_security_fund_holders", LoadFundHoldersSample),
 	)
-}
-
-func fundHoldersSample(cfg Config) fx.Option {
-	if !cfg.SampleData {
-		return fx.Options()
-	}
-	return fx.Invoke(func(lc fx.Lifecycle, s ports.FundHoldingStore, log *zap.Logger) {
-		lc.Append(fx.StartHook(func(ctx context.Context) error {
-			n, err := LoadFundHoldersSample(ctx, s)
-			if err != nil {
-				return fmt.Errorf("load 13F sample: %w", err)
-			}
-			log.Info("sample data loaded", zap.Int("us_13f_filings", n))
-			return nil
-		}))
-	})
 }
 
 // LoadFundHoldersSample loads the bundled securities master and 13F

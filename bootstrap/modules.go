@@ -2,7 +2,6 @@ package bootstrap
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -31,7 +30,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		useCases,
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
-		sampleData(cfg),
+		sampleOnStart(cfg, "china_securities", LoadSample),
 		fundHolders(cfg),
 		usFilings(cfg),
 		usFinancials(cfg),
@@ -69,7 +68,7 @@ func migrateOnStart(cfg Config) fx.Option {
 // documentStores picks MongoDB when a URI is set, memory otherwise.
 func documentStores(cfg Config) fx.Option {
 	if cfg.MongoURI == "" {
-		return fx.Provide(fx.Annotate(memory.NewSecurities, fx.As(new(ports.SecurityStore))))
+		return documentStore(cfg, func() ports.SecurityStore { return memory.NewSecurities() })
 	}
 	return fx.Options(
 		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
@@ -110,23 +109,6 @@ var useCases = fx.Module("app",
 		fx.Annotate((*app.China).Probe, fx.ResultTags(`group:"probes"`)),
 	),
 )
-
-// sampleData loads the bundled sample into the document stores at start.
-func sampleData(cfg Config) fx.Option {
-	if !cfg.SampleData {
-		return fx.Options()
-	}
-	return fx.Invoke(func(lc fx.Lifecycle, s ports.SecurityStore, log *zap.Logger) {
-		lc.Append(fx.StartHook(func(ctx context.Context) error {
-			n, err := LoadSample(ctx, s)
-			if err != nil {
-				return fmt.Errorf("load sample data: %w", err)
-			}
-			log.Info("sample data loaded", zap.Int("china_securities", n))
-			return nil
-		}))
-	})
-}
 
 // LoadSample upserts the bundled China listings into s and returns how many.
 func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {

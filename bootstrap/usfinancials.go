@@ -2,13 +2,11 @@ package bootstrap
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
 
 	"go.uber.org/fx"
-	"go.uber.org/zap"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
@@ -22,37 +20,15 @@ import (
 // or the MongoDB Store), its use case, probe and handlers, and the bundled
 // sample when asked.
 func usFinancials(cfg Config) fx.Option {
-	store := fx.Provide(fx.Annotate(memory.NewFinancials, fx.As(new(ports.FinancialsStore))))
-	if cfg.MongoURI != "" {
-		store = fx.Provide(func(s *mongo.Store) ports.FinancialsStore { return s })
-	}
 	return fx.Options(
-		store,
+		documentStore(cfg, func() ports.FinancialsStore { return memory.NewFinancials() }),
 		fx.Provide(
 			app.NewFinancials,
 			fx.Annotate((*app.Financials).Probe, fx.ResultTags(`group:"probes"`)),
 			fx.Annotate(httpadapter.USFinancialsHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
 		),
-		usFinancialsSample(cfg),
+		sampleOnStart(cfg, "us_financials", LoadUSFinancialsSample),
 	)
-}
-
-// usFinancialsSample loads the bundled sample at start, before the server
-// listens.
-func usFinancialsSample(cfg Config) fx.Option {
-	if !cfg.SampleData {
-		return fx.Options()
-	}
-	return fx.Invoke(func(lc fx.Lifecycle, fin *app.Financials, log *zap.Logger) {
-		lc.Append(fx.StartHook(func(ctx context.Context) error {
-			n, err := LoadUSFinancialsSample(ctx, fin)
-			if err != nil {
-				return fmt.Errorf("load US financials sample: %w", err)
-			}
-			log.Info("sample data loaded", zap.Int("us_financials_companies", n))
-			return nil
-		}))
-	})
 }
 
 // LoadUSFinancialsSample ingests the bundled companyfacts sample and returns
