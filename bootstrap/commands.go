@@ -135,8 +135,9 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out io
 	if err != nil {
 		return err
 	}
+	open := progressOpener(files, os.Stderr)
 	for _, n := range names {
-		count, err := ingesters[n](ctx, store, files)
+		count, err := ingesters[n](ctx, store, open, files)
 		if err != nil {
 			return fmt.Errorf("ingest %s: %w", n, err)
 		}
@@ -147,30 +148,34 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out io
 
 // ingester loads files (or, without files, the bundled sample) of one
 // dataset into the document store and returns how many records it wrote.
-type ingester func(ctx context.Context, store *mongo.Store, files []string) (int, error)
+// It opens files with open, which draws the progress of long runs.
+type ingester func(ctx context.Context, store *mongo.Store, open app.OpenFile, files []string) (int, error)
 
 // ingesters maps the dataset named on the command line to its loader.
 var ingesters = map[string]ingester{
-	"us-filings":    ingestUSFilings,
+	// Filing folders are hashed file by file as they are read; they draw no bar.
+	"us-filings": func(ctx context.Context, s *mongo.Store, _ app.OpenFile, files []string) (int, error) {
+		return ingestUSFilings(ctx, s, files)
+	},
 	"us-financials": ingestUSFinancials,
-	"us-holdings": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
-		return ingestUSHoldings(ctx, s, files)
+	"us-holdings": func(ctx context.Context, s *mongo.Store, open app.OpenFile, files []string) (int, error) {
+		return ingestUSHoldings(ctx, s, open, files)
 	},
-	"us-securities": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
-		return ingestUSSecurities(ctx, s, files)
+	"us-securities": func(ctx context.Context, s *mongo.Store, open app.OpenFile, files []string) (int, error) {
+		return ingestUSSecurities(ctx, s, open, files)
 	},
-	"china-securities": func(ctx context.Context, s *mongo.Store, files []string) (int, error) {
-		return ingestListings(ctx, s, files)
+	"china-securities": func(ctx context.Context, s *mongo.Store, open app.OpenFile, files []string) (int, error) {
+		return ingestListings(ctx, s, open, files)
 	},
 }
 
-func ingestListings(ctx context.Context, s ports.SecurityStore, files []string) (int, error) {
+func ingestListings(ctx context.Context, s ports.SecurityStore, open app.OpenFile, files []string) (int, error) {
 	if len(files) == 0 {
 		return LoadSample(ctx, s)
 	}
 	total := 0
 	for _, name := range files {
-		n, err := ingestListingFile(ctx, s, name)
+		n, err := ingestListingFile(ctx, s, open, name)
 		if err != nil {
 			return total, err
 		}
@@ -179,8 +184,8 @@ func ingestListings(ctx context.Context, s ports.SecurityStore, files []string) 
 	return total, nil
 }
 
-func ingestListingFile(ctx context.Context, s ports.SecurityStore, name string) (int, error) {
-	f, err := os.Open(name)
+func ingestListingFile(ctx context.Context, s ports.SecurityStore, open app.OpenFile, name string) (int, error) {
+	f, err := open(name)
 	if err != nil {
 		return 0, err
 	}

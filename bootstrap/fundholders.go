@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -55,26 +54,24 @@ func embeddedOpener(fsys fs.FS) app.OpenFile {
 	return func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
 }
 
-func diskOpener(name string) (io.ReadCloser, error) { return os.Open(name) }
-
 // ingestUSSecurities is `quarry ingest us-securities company_tickers.json cusip_map.csv`:
 // the SEC's company_tickers.json and a cusip,ticker CSV, in either order.
 // Without files it loads the bundled sample master.
-func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, files []string) (int, error) {
+func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
 	if len(files) == 0 {
 		return loadSampleMaster(ctx, s)
 	}
-	return ingestSecuritiesMaster(ctx, s, diskOpener, files)
+	return ingestSecuritiesMaster(ctx, s, open, files)
 }
 
 // ingestUSHoldings is `quarry ingest us-holdings FILE...` (see
 // app.ParseHoldingsFiles for the forms). Without files it loads the
 // bundled sample filings; their securities come from us-securities.
-func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files []string) (int, error) {
+func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
 	if len(files) == 0 {
 		return loadSampleHoldings(ctx, s)
 	}
-	return ingestHoldings(ctx, s, diskOpener, files)
+	return ingestHoldings(ctx, s, open, files)
 }
 
 func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {

@@ -54,22 +54,22 @@ func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, erro
 // ingestUSFinancials loads companyfacts documents and company_tickers.json
 // files, or the bundled sample without files. A file's retrieval time is its
 // modification time: when it was downloaded from the SEC.
-func ingestUSFinancials(ctx context.Context, s *mongo.Store, names []string) (int, error) {
+func ingestUSFinancials(ctx context.Context, s *mongo.Store, open app.OpenFile, names []string) (int, error) {
 	fin := app.NewFinancials(s, app.SystemClock)
 	if len(names) == 0 {
 		return LoadUSFinancialsSample(ctx, fin)
 	}
 	var files []app.SourceFile
 	for _, name := range names {
-		f, err := os.Open(name)
+		st, err := os.Stat(name)
+		if err != nil {
+			return 0, err
+		}
+		f, err := open(name)
 		if err != nil {
 			return 0, err
 		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			return 0, err
-		}
 		files = append(files, app.SourceFile{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
 	}
 	return fin.Ingest(ctx, files)
