@@ -17,7 +17,11 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-const aaplAccession = "0000320193-24-000123"
+const (
+	aaplAccession = "0000320193-24-000123"
+	msftAccession = "0000950170-25-100235"
+	nvdaAccession = "0001045810-25-000023"
+)
 
 type filingIndexBody struct {
 	AccessionNumber string `json:"accession_number"`
@@ -95,6 +99,13 @@ func TestUSFilingIndex(t *testing.T) {
 					t.Errorf("%s: sha256 %s, size %v; want the bundled file's", f.FileName, *f.SHA256, f.ByteSize)
 				}
 			}
+			for acc, files := range map[string]int{msftAccession: 2, nvdaAccession: 4} {
+				var other filingIndexBody
+				c.do("GET", "/us/filings/"+acc+"/index", nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &other)
+				if other.AccessionNumber != acc || len(other.Files) != files || other.Files[0].StorageStatus == "" {
+					t.Errorf("%s index = %+v", acc, other)
+				}
+			}
 			for path, status := range map[string]int{
 				"/us/filings/0000320193-24-999999/index": http.StatusNotFound,
 				"/us/filings/0000320193-24-12345/index":  http.StatusUnprocessableEntity,
@@ -104,8 +115,8 @@ func TestUSFilingIndex(t *testing.T) {
 					t.Errorf("%s: charged %s", path, r.Header.Get("X-Credits-Cost"))
 				}
 			}
-			if st := credits(t, c, session); st.Balance != 100000-1 {
-				t.Fatalf("balance = %d, want one credit spent", st.Balance)
+			if st := credits(t, c, session); st.Balance != 100000-3 {
+				t.Fatalf("balance = %d, want three index reads charged", st.Balance)
 			}
 		})
 	}
@@ -141,7 +152,7 @@ func TestUSSearch(t *testing.T) {
 				return out
 			}
 
-			res := search(map[string]any{"query": "minority market share smartphone"}, http.StatusOK)
+			res := search(map[string]any{"query": "minority market share smartphone", "ticker": "AAPL"}, http.StatusOK)
 			if len(res.Results) == 0 || res.Results[0].ItemNumber != "1A" || res.Results[0].ItemName != "Risk Factors" {
 				t.Fatalf("results = %+v", res.Results)
 			}
@@ -180,6 +191,21 @@ func TestUSSearch(t *testing.T) {
 				t.Fatalf("page meta = %+v", page.Meta)
 			}
 
+			for _, tc := range []struct{ query, ticker, accession, item string }{
+				{"headquarters Redmond Washington", "msft", msftAccession, "2"},
+				{"Blackwell GeForce RTX 50 Series", "NVDA", nvdaAccession, "1"},
+			} {
+				res := search(map[string]any{"query": tc.query, "ticker": tc.ticker}, http.StatusOK)
+				if len(res.Results) == 0 || res.Results[0].ItemNumber != tc.item {
+					t.Fatalf("%s: results = %+v", tc.ticker, res.Results)
+				}
+				for _, r := range res.Results {
+					if r.AccessionNumber != tc.accession || r.Ticker != strings.ToUpper(tc.ticker) || r.FilingType != "10-K" {
+						t.Errorf("%s: result %+v", tc.ticker, r)
+					}
+				}
+			}
+
 			search(map[string]any{"query": "Cupertino", "filed_from": "2024-12-01", "filed_to": "2024-11-01"}, http.StatusBadRequest)
 			for _, bad := range []map[string]any{
 				{"query": ""}, {"query": "   "}, {"query": strings.Repeat("q", 513)}, {"query": "x", "limit": 0},
@@ -188,8 +214,8 @@ func TestUSSearch(t *testing.T) {
 			} {
 				search(bad, http.StatusUnprocessableEntity)
 			}
-			if st := credits(t, c, session); st.Balance != 100000-4*10 {
-				t.Fatalf("balance = %d, want 4 searches charged", st.Balance)
+			if st := credits(t, c, session); st.Balance != 100000-6*10 {
+				t.Fatalf("balance = %d, want 6 searches charged", st.Balance)
 			}
 		})
 	}
