@@ -48,3 +48,9 @@ func TestSecurityCacheServesUntilExpiry(t *testing.T) {
 		t.Fatalf("after the TTL the store is read again, got %+v", got)
 	}
 }
+
+func TestFinancialsCacheKeepsTheContract(t *testing.T) {
+	porttest.RunFinancials(t, func(*testing.T) ports.FinancialsStore {
+		return app.NewFinancialsCache(memory.NewFinancials(), time.Minute, 100, app.SystemClock)
+	})
+}

@@ -3,11 +3,13 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app"
 )
 
 // documentStore provides the port P of a dataset: from newMemory when no
@@ -18,6 +20,23 @@ func documentStore[P any](cfg Config, newMemory func() P) fx.Option {
 		return fx.Provide(newMemory)
 	}
 	return fx.Provide(func(s *mongo.Store) P { return any(s).(P) })
+}
+
+// How long, and how many, reference records an instance keeps in memory in
+// front of MongoDB.
+const (
+	documentCacheTTL  = 30 * time.Second
+	documentCacheSize = 10_000
+)
+
+// documentCache puts a read-through cache in front of a dataset's MongoDB
+// store: reference data changes only on ingest, and a round trip per request
+// would make the document store the hot path. Memory stores need none.
+func documentCache[P any](cfg Config, wrap func(P, app.Clock) P) fx.Option {
+	if cfg.MongoURI == "" {
+		return fx.Options()
+	}
+	return fx.Decorate(wrap)
 }
 
 // sampleOnStart loads a dataset's bundled sample through its dependency T

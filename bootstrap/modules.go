@@ -2,7 +2,6 @@ package bootstrap
 
 import (
 	"context"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -73,22 +72,14 @@ func documentStores(cfg Config) fx.Option {
 	return fx.Options(
 		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
 		mongo.Module,
-		// Listings are reference data: a short read-through cache takes the
-		// document store off the metered hot path.
-		fx.Decorate(func(s ports.SecurityStore, now app.Clock) ports.SecurityStore {
-			return app.NewSecurityCache(s, securityCacheTTL, securityCacheSize, now)
+		documentCache(cfg, func(s ports.SecurityStore, now app.Clock) ports.SecurityStore {
+			return app.NewSecurityCache(s, documentCacheTTL, documentCacheSize, now)
 		}),
 		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
 			return func(ctx context.Context) error { return c.Ping(ctx, nil) }
 		})),
 	)
 }
-
-// How long, and how many, listings an instance keeps in memory.
-const (
-	securityCacheTTL  = 30 * time.Second
-	securityCacheSize = 10_000
-)
 
 // readiness turns a dependency's ping into a member of the readiness group.
 func readiness[T any](name string, check func(T) func(context.Context) error) any {

@@ -22,6 +22,9 @@ import (
 func usFinancials(cfg Config) fx.Option {
 	return fx.Options(
 		documentStore(cfg, func() ports.FinancialsStore { return memory.NewFinancials() }),
+		documentCache(cfg, func(s ports.FinancialsStore, now app.Clock) ports.FinancialsStore {
+			return app.NewFinancialsCache(s, documentCacheTTL, documentCacheSize, now)
+		}),
 		fx.Provide(
 			app.NewFinancials,
 			fx.Annotate((*app.Financials).Probe, fx.ResultTags(`group:"probes"`)),
