@@ -42,8 +42,8 @@ func TestLoginProvisionsThenChecksThePassword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if entries, total, _ := store.Entries(ctx, acc.ID, 10, 0); total != 1 || entries[0].Amount != 100000 {
-		t.Fatalf("a second sign-in must not grant again: %+v", entries)
+	if st, _ := store.Statement(ctx, acc.ID, 10, 0); st.Total != 1 || st.Entries[0].Amount != 100000 {
+		t.Fatalf("a second sign-in must not grant again: %+v", st)
 	}
 }
 

@@ -20,9 +20,11 @@ type Ledger interface {
 	Refund(ctx context.Context, e ledger.Entry) (int64, error)
 	// Balance returns the account's balance, or ErrNotFound.
 	Balance(ctx context.Context, accountID string) (int64, error)
-	// Entries returns a page of the account's entries, newest first, and the
-	// total number of entries.
-	Entries(ctx context.Context, accountID string, limit, offset int) ([]ledger.Entry, int, error)
+	// Statement returns the account's balance, a page of its entries
+	// (newest first) and their total number, all read at one instant: a
+	// concurrent debit is in all three or in none. An unknown account is
+	// ErrNotFound.
+	Statement(ctx context.Context, accountID string, limit, offset int) (ledger.Statement, error)
 	// Verify compares every account's balance with the sum of its entries and
 	// returns the accounts where they differ.
 	Verify(ctx context.Context) ([]ledger.Mismatch, error)

@@ -77,10 +77,15 @@ func (p *Platform) Balance(_ context.Context, accountID string) (int64, error) {
 	return bal, nil
 }
 
-// Entries returns a page of the account's entries, newest first.
-func (p *Platform) Entries(_ context.Context, accountID string, limit, offset int) ([]ledger.Entry, int, error) {
+// Statement returns the balance and a page of entries, newest first, under
+// one lock.
+func (p *Platform) Statement(_ context.Context, accountID string, limit, offset int) (ledger.Statement, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
+	bal, ok := p.balances[accountID]
+	if !ok {
+		return ledger.Statement{}, ports.ErrNotFound
+	}
 	all := p.entries[accountID]
 	newest := slices.Clone(all)
 	slices.SortStableFunc(newest, func(a, b ledger.Entry) int {
@@ -91,7 +96,7 @@ func (p *Platform) Entries(_ context.Context, accountID string, limit, offset in
 	})
 	start := min(max(offset, 0), len(newest))
 	end := min(start+max(limit, 0), len(newest))
-	return newest[start:end], len(all), nil
+	return ledger.Statement{Balance: bal, Entries: newest[start:end], Total: len(all)}, nil
 }
 
 // Verify compares each balance with the sum of its entries.

@@ -145,27 +145,31 @@ func (s *Store) Balance(ctx context.Context, accountID string) (int64, error) {
 	return balance, nil
 }
 
-// Entries returns a page of the account's entries, newest first, and the
-// total number of entries. Both queries travel in one round trip. Negative
-// limits and offsets count as zero.
-func (s *Store) Entries(ctx context.Context, accountID string, limit, offset int) ([]ledger.Entry, int, error) {
-	op := "entries of " + accountID
-	batch := &pgx.Batch{}
-	page := batch.Queue(`SELECT `+entryColumns+` FROM ledger_entries WHERE account_id = $1
-		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, accountID, max(limit, 0), max(offset, 0))
-	count := batch.Queue(`SELECT count(*) FROM ledger_entries WHERE account_id = $1`, accountID)
-	var entries []ledger.Entry
-	var total int
-	page.Query(func(rows pgx.Rows) error {
-		var err error
-		entries, err = pgx.CollectRows(rows, scanEntry)
-		return err
+// Statement reads the balance, one page of entries and their count in one
+// read-only REPEATABLE READ transaction, so all three see the same instant.
+func (s *Store) Statement(ctx context.Context, accountID string, limit, offset int) (ledger.Statement, error) {
+	op := "statement of " + accountID
+	var st ledger.Statement
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		batch := &pgx.Batch{}
+		batch.Queue(`SELECT balance FROM accounts WHERE id = $1`, accountID).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&st.Balance)
+		})
+		batch.Queue(`SELECT `+entryColumns+` FROM ledger_entries WHERE account_id = $1
+			ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, accountID, max(limit, 0), max(offset, 0)).Query(func(rows pgx.Rows) error {
+			var err error
+			st.Entries, err = pgx.CollectRows(rows, scanEntry)
+			return err
+		})
+		batch.Queue(`SELECT count(*) FROM ledger_entries WHERE account_id = $1`, accountID).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&st.Total)
+		})
+		return tx.SendBatch(ctx, batch).Close()
 	})
-	count.QueryRow(func(row pgx.Row) error { return row.Scan(&total) })
-	if err := s.pool.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, 0, translate(op, err)
+	if err != nil {
+		return ledger.Statement{}, translate(op, err)
 	}
-	return entries, total, nil
+	return st, nil
 }
 
 // Verify compares every account's balance with the sum of its entries and

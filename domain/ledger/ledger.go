@@ -83,6 +83,15 @@ func Sum(entries []Entry) int64 {
 	return total
 }
 
+// Statement is a balance and one page of the entries behind it, read at a
+// single instant, so that with every entry in the page the balance is the
+// page's sum.
+type Statement struct {
+	Balance int64
+	Entries []Entry
+	Total   int
+}
+
 // Mismatch reports an account whose stored balance differs from the sum of
 // its entries.
 type Mismatch struct {

@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -42,10 +43,11 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		_, err = p.Ledger.Refund(ctx, ledger.NewRefund(debit(a.ID, 1), id("led"), t0))
 		wantErr(t, "Refund of unknown debit", err, ports.ErrNotFound)
 
-		entries, total, err := p.Ledger.Entries(ctx, a.ID, 10, 0)
-		must(t, "Entries", err)
-		if total != 3 || len(entries) != 3 {
-			t.Fatalf("Entries = %d of %d, want 3 of 3", len(entries), total)
+		st, err := p.Ledger.Statement(ctx, a.ID, 10, 0)
+		must(t, "Statement", err)
+		entries := st.Entries
+		if st.Total != 3 || len(entries) != 3 || st.Balance != 10 {
+			t.Fatalf("Statement = %d of %d entries, balance %d; want 3 of 3, 10", len(entries), st.Total, st.Balance)
 		}
 		kinds := []ledger.Kind{entries[0].Kind, entries[1].Kind, entries[2].Kind}
 		if kinds[0] != ledger.Refund || kinds[1] != ledger.Debit || kinds[2] != ledger.Grant {
@@ -62,11 +64,13 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		if ledger.Sum(entries) != 10 {
 			t.Fatalf("sum of entries = %d, want 10", ledger.Sum(entries))
 		}
-		page, total, err := p.Ledger.Entries(ctx, a.ID, 1, 1)
-		must(t, "Entries page", err)
-		if total != 3 || len(page) != 1 || page[0].ID != d.ID {
-			t.Fatalf("page 2 of size 1 = %+v (total %d)", page, total)
+		page, err := p.Ledger.Statement(ctx, a.ID, 1, 1)
+		must(t, "Statement page", err)
+		if page.Total != 3 || len(page.Entries) != 1 || page.Entries[0].ID != d.ID {
+			t.Fatalf("page 2 of size 1 = %+v", page)
 		}
+		_, err = p.Ledger.Statement(ctx, "acc_missing", 10, 0)
+		wantErr(t, "Statement of unknown account", err, ports.ErrNotFound)
 	})
 	t.Run("malformed, duplicate and mismatched entries are refused", func(t *testing.T) {
 		p := newPlatform(t)
@@ -97,10 +101,10 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		wantErr(t, "Debit over balance", err, ports.ErrInsufficientCredits)
 		bal, err := p.Ledger.Balance(ctx, a.ID)
 		must(t, "Balance", err)
-		_, total, err := p.Ledger.Entries(ctx, a.ID, 10, 0)
-		must(t, "Entries", err)
-		if bal != 2 || total != 1 {
-			t.Fatalf("after refused debit: balance %d, entries %d; want 2 and 1", bal, total)
+		st, err := p.Ledger.Statement(ctx, a.ID, 10, 0)
+		must(t, "Statement", err)
+		if bal != 2 || st.Total != 1 {
+			t.Fatalf("after refused debit: balance %d, entries %d; want 2 and 1", bal, st.Total)
 		}
 		_, err = p.Ledger.Debit(ctx, debit("acc_missing", 1))
 		wantErr(t, "Debit unknown account", err, ports.ErrNotFound)
@@ -123,6 +127,22 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		if len(mismatches) != 0 {
 			t.Fatalf("Verify = %+v", mismatches)
 		}
+	})
+	t.Run("statements read during debits always balance", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1000)
+		concurrently(t, 120, func() error {
+			if n := seq.Add(1); n%3 == 0 {
+				st, err := p.Ledger.Statement(ctx, a.ID, 500, 0)
+				if err == nil && (ledger.Sum(st.Entries) != st.Balance || len(st.Entries) != st.Total) {
+					return fmt.Errorf("statement out of step: balance %d, sum %d, %d of %d entries",
+						st.Balance, ledger.Sum(st.Entries), len(st.Entries), st.Total)
+				}
+				return err
+			}
+			_, err := p.Ledger.Debit(ctx, debit(a.ID, 1))
+			return err
+		})
 	})
 	t.Run("concurrent refunds of one debit apply once", func(t *testing.T) {
 		p := newPlatform(t)

@@ -70,21 +70,26 @@ func must(t *testing.T, what string, err error) {
 func concurrently(t *testing.T, n int, fn func() error, expected ...error) map[error]int {
 	t.Helper()
 	counts := map[error]int{}
+	var firstUnexpected error
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outcome := classify(fn(), expected)
+			err := fn()
+			outcome := classify(err, expected)
 			mu.Lock()
 			defer mu.Unlock()
 			counts[outcome]++
+			if outcome == errUnexpected && firstUnexpected == nil {
+				firstUnexpected = err
+			}
 		}()
 	}
 	wg.Wait()
 	if other := counts[errUnexpected]; other > 0 {
-		t.Fatalf("%d of %d calls failed with an unexpected error", other, n)
+		t.Fatalf("%d of %d calls failed with an unexpected error; the first: %v", other, n, firstUnexpected)
 	}
 	return counts
 }
