@@ -44,9 +44,6 @@ type StatementsQuery struct {
 	Limit, Offset    int
 }
 
-// errTTMNotAvailable: trailing twelve months are not built yet (422).
-var errTTMNotAvailable = fmt.Errorf("%w: period ttm is not available yet; ask for annual or quarterly", ErrValidation)
-
 // Query validates the parameters against the current time; see
 // ParseStatementsQuery.
 func (f *Financials) Query(p StatementsParams) (StatementsQuery, error) {
@@ -61,9 +58,6 @@ func ParseStatementsQuery(p StatementsParams, now time.Time) (StatementsQuery, e
 	var err error
 	if q.Period, err = financials.ParsePeriod(p.Period); err != nil {
 		return q, fmt.Errorf("%w: %w", ErrValidation, err)
-	}
-	if q.Period == financials.TTM {
-		return q, errTTMNotAvailable
 	}
 	if q.AsOf, err = ParseAsOf(p.AsOf, now); err != nil {
 		return q, err

@@ -94,7 +94,7 @@ func TestStatementsQueryErrors(t *testing.T) {
 		"bad ticker":     {app.StatementsParams{Ticker: "AA PL"}, app.ErrValidation},
 		"bad cik":        {app.StatementsParams{CIK: "12x"}, app.ErrValidation},
 		"bad period":     {app.StatementsParams{Ticker: "AAPL", Period: "monthly"}, app.ErrValidation},
-		"ttm":            {app.StatementsParams{Ticker: "AAPL", Period: "ttm"}, app.ErrValidation},
+		"period case":    {app.StatementsParams{Ticker: "AAPL", Period: "TTM"}, app.ErrValidation},
 		"bad as_of":      {app.StatementsParams{Ticker: "AAPL", AsOf: "yesterday"}, app.ErrValidation},
 		"bad date bound": {app.StatementsParams{Ticker: "AAPL", ReportGt: "2024-02-30"}, app.ErrValidation},
 	}
@@ -132,6 +132,49 @@ func TestStatementsPagesAndBounds(t *testing.T) {
 	}
 	if st.Ticker != "AAPL" || st.CIK != "0000320193" {
 		t.Fatalf("company = %s %s", st.Ticker, st.CIK)
+	}
+}
+
+func TestStatementsTTMOfTheSample(t *testing.T) {
+	fin, _ := newFinancials(t)
+	// NVIDIA: FY2024 + Q1 FY2025 - Q1 FY2024. The FY2025 10-K repeats the
+	// FY2024 figures, so from its filing date on it is the newest filing
+	// contributing to the Q1 FY2025 ttm row.
+	cases := []struct {
+		asOf      string
+		total     int
+		accession string
+	}{
+		{"2024-06-01", 3, "0001045810-24-000124"},
+		{"", 4, "0001045810-25-000023"},
+	}
+	for _, c := range cases {
+		q, err := fin.Query(app.StatementsParams{Ticker: "NVDA", Period: "ttm", AsOf: c.asOf, ReportLte: "2024-04-28", ReportGte: "2024-04-28", Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := fin.Statements(context.Background(), q, financials.Income)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := st.Pages[financials.Income].Rows
+		if len(rows) != 1 {
+			t.Fatalf("as of %q: rows = %+v", c.asOf, rows)
+		}
+		r := rows[0]
+		want := map[string]float64{"revenue": 79774e6, "cost_of_revenue": 19715e6, "gross_profit": 60059e6, "operating_income": 47741e6}
+		if len(r.Values) != len(want) || r.FiscalPeriod != "TTM" || r.FiscalYear != 2025 || r.Accession != c.accession {
+			t.Fatalf("as of %q: %+v", c.asOf, r)
+		}
+		for field, v := range want {
+			if r.Values[field] != v {
+				t.Errorf("as of %q: %s = %v, want %v", c.asOf, field, r.Values[field], v)
+			}
+		}
+		q.Gte, q.Lte = "", ""
+		if st, _ = fin.Statements(context.Background(), q, financials.Income); st.Pages[financials.Income].Total != c.total {
+			t.Errorf("as of %q: %d ttm rows, want %d", c.asOf, st.Pages[financials.Income].Total, c.total)
+		}
 	}
 }
 
@@ -207,7 +250,9 @@ func FuzzReadFinancials(f *testing.F) {
 					t.Fatalf("accepted invalid fact %+v", fact)
 				}
 			}
-			financials.Build(c, financials.Income, financials.Annual, time.Now())
+			for _, p := range []financials.Period{financials.Annual, financials.Quarterly, financials.TTM} {
+				financials.Build(c, financials.Income, p, time.Now())
+			}
 		}
 	})
 }

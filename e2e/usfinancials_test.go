@@ -29,6 +29,7 @@ type statement struct {
 	ReportPeriod    string   `json:"report_period"`
 	FiscalYear      int      `json:"fiscal_year"`
 	FiscalPeriod    string   `json:"fiscal_period"`
+	Period          string   `json:"period"`
 	AccessionNumber string   `json:"accession_number"`
 	FilingURL       string   `json:"filing_url"`
 	FilingDate      string   `json:"filing_date"`
@@ -118,6 +119,47 @@ func TestUSFinancials(t *testing.T) {
 					t.Fatalf("MSFT before its FY2023 10-K = %+v", b.Income)
 				}
 			})
+			t.Run("trailing twelve months", func(t *testing.T) {
+				// NVIDIA Q1 FY2025: FY2024 60,922 + Q1 FY2025 26,044 - Q1 FY2024 7,192 million.
+				b := get("/us/financials?ticker=NVDA&period=ttm&as_of=2024-06-01", http.StatusOK)
+				if len(b.Income) != 3 || len(b.CashFlow) != 0 || len(b.Balance) != 0 {
+					t.Fatalf("NVDA ttm counts %d/%d/%d: %+v", len(b.Income), len(b.Balance), len(b.CashFlow), b.Income)
+				}
+				q1 := b.Income[0]
+				if q1.ReportPeriod != "2024-04-28" || q1.Revenue == nil || *q1.Revenue != 79774000000 || q1.Period != "ttm" ||
+					q1.FiscalPeriod != "TTM" || q1.FiscalYear != 2025 || q1.AccessionNumber != "0001045810-24-000124" || q1.FilingDate != "2024-05-29" {
+					t.Fatalf("NVDA ttm Q1 FY2025 = %+v", q1)
+				}
+				// Net income is reported for fiscal years only, and a quarter's
+				// EPS is never summed.
+				if q1.NetIncome != nil || q1.EPSDiluted != nil {
+					t.Fatalf("NVDA ttm Q1 FY2025 net income %v EPS %v, want null", q1.NetIncome, q1.EPSDiluted)
+				}
+				if fy := b.Income[1]; fy.ReportPeriod != "2024-01-28" || *fy.Revenue != 60922000000 || *fy.EPSDiluted != 11.93 || fy.FiscalYear != 2024 {
+					t.Fatalf("NVDA ttm at FY2024 end = %+v", fy)
+				}
+				// From the FY2025 10-K on, it is the newest filing reporting a piece.
+				b = get("/us/financials/income-statements?ticker=NVDA&period=ttm&limit=1&offset=1", http.StatusOK)
+				if len(b.Income) != 1 || *b.Income[0].Revenue != 79774000000 || b.Income[0].AccessionNumber != "0001045810-25-000023" ||
+					b.Meta.NextOffset == nil || *b.Meta.NextOffset != 2 {
+					t.Fatalf("NVDA ttm page 2 = %+v meta %+v", b.Income, b.Meta)
+				}
+				b = get("/us/financials/balance-sheets?ticker=NVDA&period=ttm", http.StatusOK)
+				if len(b.Balance) != 1 || b.Balance[0].ReportPeriod != "2025-01-26" || *b.Balance[0].Assets != 111601000000 || b.Balance[0].Period != "ttm" {
+					t.Fatalf("NVDA ttm balance sheets = %+v", b.Balance)
+				}
+				// The sample holds Apple's Q3 of FY2023 and FY2022 but neither
+				// the other quarters nor the nine months to date, so no ttm
+				// figure ends at 2023-07-01; only fiscal year ends have one.
+				b = get("/us/financials/income-statements?ticker=AAPL&period=ttm&report_period_gte=2023-07-01&report_period_lte=2023-07-01", http.StatusOK)
+				if len(b.Income) != 0 {
+					t.Fatalf("AAPL ttm at Q3 FY2023 = %+v, want none", b.Income)
+				}
+				b = get("/us/financials/income-statements?ticker=AAPL&period=ttm", http.StatusOK)
+				if len(b.Income) != 3 || b.Income[0].ReportPeriod != "2024-09-28" || *b.Income[0].Revenue != 391035000000 {
+					t.Fatalf("AAPL ttm = %+v", b.Income)
+				}
+			})
 		})
 	}
 }
@@ -137,7 +179,7 @@ func TestUSFinancialsErrorsAreNotCharged(t *testing.T) {
 				{"/us/financials?ticker=AAPL&limit=0", http.StatusUnprocessableEntity, "limit"},
 				{"/us/financials?ticker=AAPL&limit=201", http.StatusUnprocessableEntity, "limit"},
 				{"/us/financials?ticker=AAPL&offset=-1", http.StatusUnprocessableEntity, "offset"},
-				{"/us/financials?ticker=AAPL&period=ttm", http.StatusUnprocessableEntity, "ttm is not available yet"},
+				{"/us/financials?ticker=AAPL&period=TTM", http.StatusUnprocessableEntity, "period"},
 				{"/us/financials?ticker=AAPL&period=monthly", http.StatusUnprocessableEntity, "period"},
 				{"/us/financials?ticker=AAPL&as_of=soon", http.StatusUnprocessableEntity, "as_of"},
 				{"/us/financials/cash-flow-statements?ticker=AAPL&report_period_gte=2024-13-01", http.StatusUnprocessableEntity, "report_period_gte"},

@@ -70,8 +70,8 @@ type Row struct {
 
 // Build returns the statements of one kind and period as known at asOf,
 // newest report period first. Each value is the fact of the latest filing
-// known at asOf, read through the concept map. Period must be Annual or
-// Quarterly; trailing twelve months are not built here.
+// known at asOf, read through the concept map; a TTM value is assembled
+// from such facts (see trailingRows).
 func Build(c Company, st Statement, p Period, asOf time.Time) []Row {
 	known := KnownAt(c.Facts, asOf)
 	cur := reportingCurrency(known)
@@ -81,13 +81,24 @@ func Build(c Company, st Statement, p Period, asOf time.Time) []Row {
 	}
 	fields := FieldsOf(st)
 	var rows []Row
+	if p == TTM {
+		rows = trailingRows(c.Facts, known, byKey, fields, st, cur)
+	} else {
+		rows = periodRows(c.Facts, known, byKey, fields, st, p, cur)
+	}
+	slices.SortFunc(rows, func(a, b Row) int { return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start)) })
+	return rows
+}
+
+// periodRows returns one row per reported fiscal year or quarter.
+func periodRows(all, known []Fact, byKey map[factKey]Fact, fields []Field, st Statement, p Period, cur string) []Row {
+	var rows []Row
 	for _, span := range spans(known, fields, st, p) {
 		if row, ok := buildRow(byKey, fields, span, cur); ok {
-			row.FiscalYear, row.FiscalPeriod = label(c.Facts, row.Accession, row.End, p)
+			row.FiscalYear, row.FiscalPeriod = label(all, row.Accession, row.End, p)
 			rows = append(rows, row)
 		}
 	}
-	slices.SortFunc(rows, func(a, b Row) int { return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start)) })
 	return rows
 }
 
