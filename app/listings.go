@@ -27,40 +27,55 @@ func badInput(file string, line int, format string, args ...any) error {
 // layout. Every row is checked (code ranges, dates, order of dates) and the
 // whole file is refused on the first bad row, so a partial file never loads.
 func ParseListings(file string, r io.Reader) ([]ashare.Security, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(listingHeader)
-	header, err := cr.Read()
-	if err != nil {
-		return nil, badInput(file, 1, "reading header: %v", err)
-	}
-	if !slices.Equal(header, listingHeader) {
-		return nil, badInput(file, 1, "header must be %s", strings.Join(listingHeader, ","))
-	}
 	var out []ashare.Security
 	seen := map[string]bool{}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, badInput(file, csvLine(err), "%v", err)
-		}
-		line, _ := cr.FieldPos(0)
+	err := eachCSVRow(file, r, listingHeader, func(rec []string) error {
 		sec, err := listingRow(rec)
 		if err != nil {
-			return nil, badInput(file, line, "%v", err)
+			return err
 		}
 		if seen[sec.Code] {
-			return nil, badInput(file, line, "duplicate code %s", sec.Code)
+			return fmt.Errorf("duplicate code %s", sec.Code)
 		}
 		seen[sec.Code] = true
 		out = append(out, sec)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, badInput(file, 2, "no listings")
 	}
 	return out, nil
+}
+
+// eachCSVRow reads a CSV file whose first line must be header and hands
+// every record to row. A read error or an error from row stops it, as
+// ErrBadInput naming the file and the record's line.
+func eachCSVRow(file string, r io.Reader, header []string, row func(rec []string) error) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = len(header)
+	got, err := cr.Read()
+	if err != nil {
+		return badInput(file, 1, "reading header: %v", err)
+	}
+	if !slices.Equal(got, header) {
+		return badInput(file, 1, "header must be %s", strings.Join(header, ","))
+	}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return badInput(file, csvLine(err), "%v", err)
+		}
+		if err := row(rec); err != nil {
+			line, _ := cr.FieldPos(0)
+			return badInput(file, line, "%v", err)
+		}
+	}
 }
 
 // csvLine is the line a CSV read error points at.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,40 +113,22 @@ func masterJSONErrorLine(raw []byte, err error) int {
 
 // parseCUSIPMap reads the cusip,ticker CSV, resolving every ticker.
 func parseCUSIPMap(file string, r io.Reader, byTicker map[string]masterTickerEntry) ([]holdings.Security, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(cusipMapHeader)
-	header, err := cr.Read()
-	if err != nil {
-		return nil, badInput(file, 1, "reading header: %v", err)
-	}
-	if !slices.Equal(header, cusipMapHeader) {
-		return nil, badInput(file, 1, "header must be %s", strings.Join(cusipMapHeader, ","))
-	}
 	var out []holdings.Security
 	seen := map[string]bool{}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			// FieldPos panics without a record; the parse error has the line.
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, badInput(file, pe.Line, "%v", pe.Err)
-			}
-			return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, file, err)
-		}
-		line, _ := cr.FieldPos(0)
+	err := eachCSVRow(file, r, cusipMapHeader, func(rec []string) error {
 		sec, err := cusipMapRow(rec, byTicker)
 		if err != nil {
-			return nil, badInput(file, line, "%v", err)
+			return err
 		}
 		if seen[sec.CUSIP] || seen[sec.Ticker] {
-			return nil, badInput(file, line, "CUSIP %s or ticker %s is mapped twice", sec.CUSIP, sec.Ticker)
+			return fmt.Errorf("CUSIP %s or ticker %s is mapped twice", sec.CUSIP, sec.Ticker)
 		}
 		seen[sec.CUSIP], seen[sec.Ticker] = true, true
 		out = append(out, sec)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, badInput(file, 2, "no CUSIPs")
