@@ -171,19 +171,29 @@ func dataSetDay(col, raw string) (string, error) {
 	return d.Format(time.DateOnly), nil
 }
 
+// submittedFiling resolves a data-set row's accession number to the filing
+// SUBMISSION.tsv listed; nil stands for a notice, which holds no positions.
+func submittedFiling(t *tsvTable, row []string, i int, filings map[string]*holdings.Filing) (string, *holdings.Filing, error) {
+	acc, err := edgar.ParseAccession(t.get(row, "ACCESSION_NUMBER"))
+	if err != nil {
+		return "", nil, badInput(t.file, t.lines[i], "%v", err)
+	}
+	f, known := filings[acc]
+	if !known {
+		return "", nil, badInput(t.file, t.lines[i], "accession number %s is not in the submissions", acc)
+	}
+	return acc, f, nil
+}
+
 func parseCoverPages(nr NamedReader, filings map[string]*holdings.Filing) error {
 	t, err := readTSV(nr.Name, nr.R, coverPageColumns)
 	if err != nil {
 		return err
 	}
 	for i, row := range t.rows {
-		acc, err := edgar.ParseAccession(t.get(row, "ACCESSION_NUMBER"))
+		_, f, err := submittedFiling(t, row, i, filings)
 		if err != nil {
-			return badInput(t.file, t.lines[i], "%v", err)
-		}
-		f, known := filings[acc]
-		if !known {
-			return badInput(t.file, t.lines[i], "accession number %s is not in the submissions", acc)
+			return err
 		}
 		name := t.get(row, "FILINGMANAGER_NAME")
 		if f == nil {
@@ -203,13 +213,9 @@ func parseInfoTable(nr NamedReader, filings map[string]*holdings.Filing) error {
 		return err
 	}
 	for i, row := range t.rows {
-		acc, err := edgar.ParseAccession(t.get(row, "ACCESSION_NUMBER"))
+		acc, f, err := submittedFiling(t, row, i, filings)
 		if err != nil {
-			return badInput(t.file, t.lines[i], "%v", err)
-		}
-		f, known := filings[acc]
-		if !known {
-			return badInput(t.file, t.lines[i], "accession number %s is not in the submissions", acc)
+			return err
 		}
 		if f == nil {
 			return badInput(t.file, t.lines[i], "accession number %s is a notice, which reports no holdings", acc)
