@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +41,29 @@ func credits(t *testing.T, c *client, session string) creditsBody {
 		t.Fatalf("balance %d but entries sum to %d (%d of %d entries)", out.Balance, sum, len(out.Ledger), out.Meta.Total)
 	}
 	return out
+}
+
+// refusal is a data request expected to fail with status, its body
+// mentioning says.
+type refusal struct {
+	path   string
+	status int
+	says   string
+}
+
+// expectUncharged sends each refusal with the key and checks that it fails
+// as expected and reports cost 0 with the balance untouched.
+func expectUncharged(t *testing.T, c *client, key string, balance int64, cases []refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		r := c.do("GET", tc.path, nil, apiKey(key)).expect(t, tc.status)
+		if !strings.Contains(string(r.Body), tc.says) {
+			t.Errorf("%s: body %s does not mention %q", tc.path, r.Body, tc.says)
+		}
+		if r.Header.Get("X-Credits-Cost") != "0" || r.Header.Get("X-Credits-Remaining") != strconv.FormatInt(balance, 10) {
+			t.Errorf("%s: credit headers %q/%q", tc.path, r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
+		}
+	}
 }
 
 func TestSignUpKeyQueryCredits(t *testing.T) {
@@ -83,11 +107,7 @@ func TestFailedRequestsAreNotCharged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c, _ := startApp(t, s)
 			session, key := signIn(t, c, "grace@example.com")
-			cases := []struct {
-				path   string
-				status int
-				says   string
-			}{
+			cases := []refusal{
 				{"/china/securities/600519", http.StatusUnprocessableEntity, "SSE.600519"},
 				{"/china/securities/SZSE.600519", http.StatusUnprocessableEntity, "SSE.600519"},
 				{"/china/securities/NYSE.600519", http.StatusUnprocessableEntity, "SSE, SZSE, BSE"},
@@ -95,15 +115,7 @@ func TestFailedRequestsAreNotCharged(t *testing.T) {
 				{"/china/securities/SSE.600000", http.StatusNotFound, "SSE.600000"},
 				{"/china/prices?code=SSE.600519", http.StatusServiceUnavailable, "not_backfilled"},
 			}
-			for _, tc := range cases {
-				r := c.do("GET", tc.path, nil, apiKey(key)).expect(t, tc.status)
-				if !strings.Contains(string(r.Body), tc.says) {
-					t.Errorf("%s: body %s does not mention %q", tc.path, r.Body, tc.says)
-				}
-				if r.Header.Get("X-Credits-Cost") != "0" || r.Header.Get("X-Credits-Remaining") != "100000" {
-					t.Errorf("%s: credit headers %q/%q", tc.path, r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
-				}
-			}
+			expectUncharged(t, c, key, 100000, cases)
 			st := credits(t, c, session)
 			// The 404 was debited and refunded; nothing else touched the ledger.
 			if st.Balance != 100000 || len(st.Ledger) != 3 || st.Ledger[0].Kind != "refund" || *st.Ledger[0].RefundOf != st.Ledger[1].EntryID {

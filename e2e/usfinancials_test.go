@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -169,11 +168,7 @@ func TestUSFinancialsErrorsAreNotCharged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c, _ := startApp(t, s)
 			session, key := signIn(t, c, "grace@example.com")
-			cases := []struct {
-				path   string
-				status int
-				says   string
-			}{
+			cases := []refusal{
 				{"/us/financials", http.StatusBadRequest, "ticker or cik"},
 				{"/us/financials/balance-sheets?ticker=AAPL&cik=320193", http.StatusBadRequest, "not both"},
 				{"/us/financials?ticker=AAPL&limit=0", http.StatusUnprocessableEntity, "limit"},
@@ -186,15 +181,7 @@ func TestUSFinancialsErrorsAreNotCharged(t *testing.T) {
 				{"/us/financials?cik=12345678901", http.StatusUnprocessableEntity, "CIK"},
 				{"/us/financials/income-statements?ticker=ZZZZ", http.StatusNotFound, "ZZZZ"},
 			}
-			for _, tc := range cases {
-				r := c.do("GET", tc.path, nil, apiKey(key)).expect(t, tc.status)
-				if !strings.Contains(string(r.Body), tc.says) {
-					t.Errorf("%s: body %s does not mention %q", tc.path, r.Body, tc.says)
-				}
-				if r.Header.Get("X-Credits-Cost") != "0" || r.Header.Get("X-Credits-Remaining") != "100000" {
-					t.Errorf("%s: credit headers %q/%q", tc.path, r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
-				}
-			}
+			expectUncharged(t, c, key, 100000, cases)
 			st := credits(t, c, session)
 			// Only the 404 was debited, and it was refunded.
 			if st.Balance != 100000 || len(st.Ledger) != 3 || st.Ledger[0].Kind != "refund" {
