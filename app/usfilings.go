@@ -32,6 +32,8 @@ type Filings struct {
 	mu       sync.RWMutex
 	// retrieved is the latest retrieval time of the indexed sections.
 	retrieved time.Time
+	// stamp describes the store as of the last rebuild of the index.
+	stamp ports.SectionsStamp
 }
 
 // NewFilings wires the US filing use cases.
@@ -70,14 +72,43 @@ func (f *Filings) Store(ctx context.Context, fs []filing.Filing, secs []filing.S
 }
 
 // RebuildIndex indexes every stored section. The index lives in memory, so
-// this runs at every start; sections ingested into a shared store by
-// another process become searchable at the next start.
+// this runs at every start, and again whenever Refresh sees that another
+// process has ingested sections into a shared store.
 func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
+	// The stamp is read first: sections written while the rest are read
+	// change the store's stamp again, so the next Refresh picks them up.
+	stamp, err := f.sections.SectionsStamp(ctx)
+	if err != nil {
+		return 0, err
+	}
 	secs, err := f.sections.Sections(ctx)
 	if err != nil {
 		return 0, err
 	}
-	return len(secs), f.indexSections(ctx, secs)
+	if err := f.indexSections(ctx, secs); err != nil {
+		return 0, err
+	}
+	f.mu.Lock()
+	f.stamp = stamp
+	f.mu.Unlock()
+	return len(secs), nil
+}
+
+// Refresh rebuilds the index when the section store has changed since the
+// last rebuild, and reports how many sections it indexed (0 when the store
+// had not changed).
+func (f *Filings) Refresh(ctx context.Context) (int, error) {
+	stamp, err := f.sections.SectionsStamp(ctx)
+	if err != nil {
+		return 0, err
+	}
+	f.mu.RLock()
+	same := stamp == f.stamp
+	f.mu.RUnlock()
+	if same {
+		return 0, nil
+	}
+	return f.RebuildIndex(ctx)
 }
 
 func (f *Filings) indexSections(ctx context.Context, secs []filing.Section) error {

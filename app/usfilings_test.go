@@ -1,14 +1,18 @@
 package app_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
+	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
 )
 
 const indexJSON = `{"directory":{"item":[
@@ -151,4 +155,50 @@ func FuzzSplitItems(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
+	ctx := context.Background()
+	store := memory.NewFilings()
+	idx, err := bleveadapter.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := app.NewFilings(store, store, idx)
+	if n, err := f.RebuildIndex(ctx); err != nil || n != 0 {
+		t.Fatalf("RebuildIndex = %d, %v; want 0 sections", n, err)
+	}
+	search := func() int {
+		t.Helper()
+		_, total, err := f.Search(ctx, ports.SectionQuery{Text: "smartphone", Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return total
+	}
+	// Another process (quarry ingest) writes to the shared store directly.
+	sec := filing.Section{
+		ID: filing.SectionID("0000320193-24-000123", "1A"), Accession: "0000320193-24-000123", CIK: "0000320193",
+		Ticker: "AAPL", Form: "10-K", Filed: time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC), ItemNumber: "1A",
+		ItemName: "Risk Factors", Text: "Item 1A. Risk Factors\nThe Company has a minority market share in the global smartphone market.",
+		RetrievedAt: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC),
+	}
+	if err := store.UpsertSections(ctx, []filing.Section{sec}); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(); got != 0 {
+		t.Fatalf("before Refresh: %d hits, want 0 (the index is only rebuilt by Refresh)", got)
+	}
+	if n, err := f.Refresh(ctx); err != nil || n != 1 {
+		t.Fatalf("Refresh = %d, %v; want 1 section indexed", n, err)
+	}
+	if got := search(); got != 1 {
+		t.Fatalf("after Refresh: %d hits, want 1", got)
+	}
+	if n, err := f.Refresh(ctx); err != nil || n != 0 {
+		t.Fatalf("Refresh of an unchanged store = %d, %v; want 0", n, err)
+	}
+	if !f.RetrievedAt().Equal(sec.RetrievedAt) {
+		t.Fatalf("RetrievedAt = %v, want %v", f.RetrievedAt(), sec.RetrievedAt)
+	}
 }

@@ -24,7 +24,11 @@ type Config struct {
 	RateLimitRPS   float64
 	RateLimitBurst int
 	SessionTTL     time.Duration
-	LogLevel       zapcore.Level
+	// MongoRefresh bounds how stale a server on MongoDB may serve what
+	// `quarry ingest` wrote: the life of its reference-data caches and
+	// the interval at which it refreshes its search index.
+	MongoRefresh time.Duration
+	LogLevel     zapcore.Level
 }
 
 // Variable names, with their defaults in LoadConfig.
@@ -39,6 +43,7 @@ const (
 	EnvRateLimitRPS   = "QUARRY_RATE_LIMIT_RPS"
 	EnvRateLimitBurst = "QUARRY_RATE_LIMIT_BURST"
 	EnvSessionTTL     = "QUARRY_SESSION_TTL"
+	EnvMongoRefresh   = "QUARRY_MONGO_REFRESH"
 	EnvLogLevel       = "QUARRY_LOG_LEVEL"
 )
 
@@ -55,6 +60,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RateLimitRPS:   r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst: int(r.int64(EnvRateLimitBurst, 100, 1)),
 		SessionTTL:     r.duration(EnvSessionTTL, 8*time.Hour),
+		MongoRefresh:   r.duration(EnvMongoRefresh, 30*time.Second),
 		LogLevel:       r.level(EnvLogLevel),
 	}
 	// Sample data fills the memory stores by default; a database is

@@ -3,7 +3,6 @@ package bootstrap
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
@@ -22,12 +21,9 @@ func documentStore[P any](cfg Config, newMemory func() P) fx.Option {
 	return fx.Provide(func(s *mongo.Store) P { return any(s).(P) })
 }
 
-// How long, and how many, reference records an instance keeps in memory in
-// front of MongoDB.
-const (
-	documentCacheTTL  = 30 * time.Second
-	documentCacheSize = 10_000
-)
+// documentCacheSize is how many reference records an instance keeps in
+// memory in front of MongoDB, each for Config.MongoRefresh.
+const documentCacheSize = 10_000
 
 // documentCache puts a read-through cache in front of a dataset's MongoDB
 // store: reference data changes only on ingest, and a round trip per request

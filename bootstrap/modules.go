@@ -73,7 +73,7 @@ func documentStores(cfg Config) fx.Option {
 		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
 		mongo.Module,
 		documentCache(cfg, func(s ports.SecurityStore, now app.Clock) ports.SecurityStore {
-			return app.NewSecurityCache(s, documentCacheTTL, documentCacheSize, now)
+			return app.NewSecurityCache(s, cfg.MongoRefresh, documentCacheSize, now)
 		}),
 		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
 			return func(ctx context.Context) error { return c.Ping(ctx, nil) }

@@ -43,8 +43,52 @@ func usFilings(cfg Config) fx.Option {
 		),
 		fx.Invoke(func(lc fx.Lifecycle, f *app.Filings, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
+			if cfg.MongoURI != "" {
+				refreshSearch(lc, cfg.MongoRefresh, f, log)
+			}
 		}),
 	)
+}
+
+// refreshSearch looks every period for sections that `quarry ingest` wrote
+// to the shared store after the search index was built, and rebuilds the
+// index in the background when it finds any, from start until stop. The
+// period is the one the document caches keep, so newly ingested data of
+// every kind is served within it.
+func refreshSearch(lc fx.Lifecycle, every time.Duration, f *app.Filings, log *zap.Logger) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go refreshLoop(ctx, every, done, f, log)
+			return nil
+		},
+		OnStop: func(context.Context) error {
+			cancel()
+			<-done
+			return nil
+		},
+	})
+}
+
+func refreshLoop(ctx context.Context, every time.Duration, done chan<- struct{}, f *app.Filings, log *zap.Logger) {
+	defer close(done)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			n, err := f.Refresh(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Warn("US filing search index not refreshed", zap.Error(err))
+			case n > 0:
+				log.Info("US filing sections indexed", zap.Int("sections", n))
+			}
+		}
+	}
 }
 
 func usFilingStores(cfg Config) fx.Option {
@@ -121,8 +165,8 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 
 // ingestUSFilings loads filing folders (each holding index.json, the
 // company's submissions JSON and the fetched files; a path to index.json
-// names its folder) or, without arguments, the bundled sample. The search
-// index of a running server picks the new sections up at its next start.
+// names its folder) or, without arguments, the bundled sample. Running
+// servers pick the new sections up within Config.MongoRefresh.
 func ingestUSFilings(ctx context.Context, s *mongo.Store, args []string) (int, error) {
 	var filings []filing.Filing
 	var sections []filing.Section

@@ -23,7 +23,7 @@ func usFinancials(cfg Config) fx.Option {
 	return fx.Options(
 		documentStore(cfg, func() ports.FinancialsStore { return memory.NewFinancials() }),
 		documentCache(cfg, func(s ports.FinancialsStore, now app.Clock) ports.FinancialsStore {
-			return app.NewFinancialsCache(s, documentCacheTTL, documentCacheSize, now)
+			return app.NewFinancialsCache(s, cfg.MongoRefresh, documentCacheSize, now)
 		}),
 		fx.Provide(
 			app.NewFinancials,

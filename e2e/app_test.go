@@ -23,6 +23,8 @@ type stack struct {
 	credits int64
 	rps     float64
 	burst   int
+	// refresh overrides how often a server on MongoDB looks for new data.
+	refresh time.Duration
 }
 
 var onDatabases = stack{postgres: true, mongo: true}
@@ -64,6 +66,9 @@ func appConfig(t *testing.T, s stack) bootstrap.Config {
 	}
 	if s.credits != 0 {
 		cfg.InitialCredits = s.credits
+	}
+	if s.refresh != 0 {
+		cfg.MongoRefresh = s.refresh
 	}
 	if s.rps != 0 {
 		cfg.RateLimitRPS, cfg.RateLimitBurst = s.rps, s.burst

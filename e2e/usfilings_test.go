@@ -4,10 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
@@ -244,4 +248,49 @@ func cutText(t *testing.T, text string, start, end int) string {
 		t.Fatalf("offsets [%d,%d) outside a text of %d characters", start, end, len(r))
 	}
 	return string(r[start:end])
+}
+
+// TestUSSearchFollowsIngestionWhileRunning shows a server on MongoDB making
+// sections searchable that `quarry ingest` wrote after it started, without
+// a restart.
+func TestUSSearchFollowsIngestionWhileRunning(t *testing.T) {
+	s := onDatabases
+	s.refresh = 100 * time.Millisecond
+	c, cfg := startApp(t, s)
+	_, key := signIn(t, c, "refresh@example.com")
+	probe := map[string]any{"query": "zyzzyva", "ticker": "AAPL"}
+	found := func() int {
+		var out searchResultsBody
+		c.do("POST", "/us/search", probe, apiKey(key)).expect(t, http.StatusOK).JSON(t, &out)
+		return len(out.Results)
+	}
+	if n := found(); n != 0 {
+		t.Fatalf("before ingestion: %d results", n)
+	}
+
+	// The Apple sample retrieved anew, its Item 4 carrying a word no filing has.
+	dir := t.TempDir()
+	src := sampledata.USFilingsDir + "/aapl-10k-2024"
+	for _, name := range []string{"index.json", "CIK0000320193.json", "aapl-20240928.htm"} {
+		b, err := fs.ReadFile(sampledata.USFilings, src+"/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "aapl-20240928.htm" {
+			b = []byte(strings.Replace(string(b), "Not applicable.", "Not applicable. Zyzzyva.", 1))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bootstrap.Ingest(context.Background(), cfg, "us-filings", []string{dir}, io.Discard); err != nil {
+		t.Fatalf("ingest: %v", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for found() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the running server never indexed the section ingested after it started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

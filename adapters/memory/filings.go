@@ -78,3 +78,16 @@ func (s *Filings) Sections(context.Context) ([]filing.Section, error) {
 	}
 	return out, nil
 }
+
+// SectionsStamp returns the number of sections and the newest retrieval time.
+func (s *Filings) SectionsStamp(context.Context) (ports.SectionsStamp, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := ports.SectionsStamp{Count: int64(len(s.sections))}
+	for _, sec := range s.sections {
+		if sec.RetrievedAt.After(st.Latest) {
+			st.Latest = sec.RetrievedAt
+		}
+	}
+	return st, nil
+}

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // Collections of the US filing datasets. Both are keyed by _id only (the
@@ -118,6 +119,25 @@ func (s *Store) Sections(ctx context.Context) ([]filing.Section, error) {
 		out[i] = filing.Section(d)
 	}
 	return out, nil
+}
+
+// SectionsStamp counts the sections and reads the newest retrieval time,
+// without reading any section's text.
+func (s *Store) SectionsStamp(ctx context.Context) (ports.SectionsStamp, error) {
+	n, err := s.sections().CountDocuments(ctx, bson.D{})
+	if err != nil || n == 0 {
+		return ports.SectionsStamp{Count: n}, translate("count sections", err)
+	}
+	var latest struct {
+		RetrievedAt time.Time `bson:"retrieved_at"`
+	}
+	opts := options.FindOne().
+		SetSort(bson.D{{Key: "retrieved_at", Value: -1}}).
+		SetProjection(bson.D{{Key: "retrieved_at", Value: 1}})
+	if err := s.sections().FindOne(ctx, bson.D{}, opts).Decode(&latest); err != nil {
+		return ports.SectionsStamp{}, translate("read the newest section", err)
+	}
+	return ports.SectionsStamp{Count: n, Latest: latest.RetrievedAt.UTC()}, nil
 }
 
 func toFilingDoc(f filing.Filing) filingDoc {

@@ -107,6 +107,38 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 			t.Fatalf("Sections = %+v\nwant     %+v", got, secs)
 		}
 	})
+	t.Run("stamp changes when a section is added or retrieved anew, not when one is written again", func(t *testing.T) {
+		s := newStore(t)
+		stamp := func() ports.SectionsStamp {
+			t.Helper()
+			st, err := s.SectionsStamp(ctx)
+			must(t, "SectionsStamp", err)
+			return st
+		}
+		if st := stamp(); st != (ports.SectionsStamp{}) {
+			t.Fatalf("empty store stamp = %+v, want zero", st)
+		}
+		secs := aaplSections()
+		must(t, "Upsert", s.UpsertSections(ctx, secs[:1]))
+		first := stamp()
+		if !first.Latest.Equal(retrieved) || first.Count != 1 {
+			t.Fatalf("stamp = %+v, want 1 section retrieved %v", first, retrieved)
+		}
+		must(t, "Upsert again", s.UpsertSections(ctx, secs[:1]))
+		if st := stamp(); st != first {
+			t.Fatalf("stamp after the same write = %+v, want %+v", st, first)
+		}
+		must(t, "Upsert another", s.UpsertSections(ctx, secs[1:]))
+		if st := stamp(); st.Count != 2 || !st.Latest.Equal(retrieved) {
+			t.Fatalf("stamp after adding = %+v, want 2 sections", st)
+		}
+		later := secs[0]
+		later.RetrievedAt = retrieved.Add(time.Hour)
+		must(t, "Upsert retrieved anew", s.UpsertSections(ctx, []filingdomain.Section{later}))
+		if st := stamp(); st.Count != 2 || !st.Latest.Equal(later.RetrievedAt) {
+			t.Fatalf("stamp after a new retrieval = %+v, want 2 sections retrieved %v", st, later.RetrievedAt)
+		}
+	})
 }
 
 // RunSectionIndex is the contract of SectionIndex.
