@@ -58,9 +58,24 @@ func fundHolders(t *testing.T, c *client, key, query string) fundHoldersBody {
 	return out
 }
 
-// TestFundHoldersSample looks up the bundled 13F sample (NZS Capital's
-// 13F-HR for 2021-09-30, values filed in thousands) by ticker, CUSIP and CIK.
+// TestFundHoldersSample looks up the bundled 13F sample by ticker, CUSIP and
+// CIK: five filers' Apple positions, from a full submission filed in
+// thousands of dollars and from information-table XMLs identified by a
+// Form 13F data set, Berkshire Hathaway's twelve rows served as one holder.
 func TestFundHoldersSample(t *testing.T) {
+	type want struct {
+		fund, name, accession, period, filed string
+		shares, value                        int64
+		putCall, discretion                  string
+	}
+	holders := []want{
+		{"0001067983", "Berkshire Hathaway Inc", "0000950123-24-002518", "2023-12-31", "2024-02-14", 905560000, 174347466800, "", "DFND"},
+		{"0001029160", "SOROS FUND MANAGEMENT LLC", "0000902664-26-003507", "2026-06-30", "2026-08-14", 529538, 153227116, "", "SOLE"},
+		{"0001603466", "Point72 Asset Management, L.P.", "0000902664-25-005042", "2025-09-30", "2025-11-14", 145600, 37074128, "CALL", "DFND"},
+		{"0001816616", "NZS Capital, LLC", "0001816616-21-000007", "2021-09-30", "2021-11-12", 208234, 29465000, "", "SOLE"},
+		{"0001603466", "Point72 Asset Management, L.P.", "0000902664-25-005042", "2025-09-30", "2025-11-14", 31900, 8122697, "PUT", "DFND"},
+		{"0001994827", "ACORN CREEK CAPITAL LLC", "0001951757-25-000093", "2024-12-31", "2025-01-22", 18577, 4652092, "", "SOLE"},
+	}
 	for name, s := range stacks {
 		t.Run(name, func(t *testing.T) {
 			c, _ := startApp(t, s)
@@ -70,35 +85,47 @@ func TestFundHoldersSample(t *testing.T) {
 				if got.Security.Ticker != "AAPL" || got.Security.CIK != "0000320193" || got.Security.CUSIP != "037833100" || got.Security.Name != "Apple Inc." {
 					t.Fatalf("%s: security = %+v", id, got.Security)
 				}
-				if len(got.Holders) != 1 {
+				if len(got.Holders) != len(holders) || got.Meta.Count != len(holders) {
 					t.Fatalf("%s: holders = %+v", id, got.Holders)
 				}
-				h := got.Holders[0]
-				if h.FundCIK != "0001816616" || h.FundName != "NZS Capital, LLC" || h.Value != 29465000 || h.Shares != 208234 ||
-					h.ReportPeriod != "2021-09-30" || h.FilingDate != "2021-11-12" || h.AccessionNumber != "0001816616-21-000007" ||
-					h.PutCall != nil || h.Discretion != "SOLE" {
-					t.Fatalf("%s: holder = %+v", id, h)
+				for i, h := range got.Holders {
+					w := holders[i]
+					pc := ""
+					if h.PutCall != nil {
+						pc = *h.PutCall
+					}
+					if h.FundCIK != w.fund || h.FundName != w.name || h.AccessionNumber != w.accession || h.ReportPeriod != w.period ||
+						h.FilingDate != w.filed || h.Shares != w.shares || h.Value != w.value || pc != w.putCall || h.Discretion != w.discretion {
+						t.Fatalf("%s: holder %d = %+v, want %+v", id, i, h, w)
+					}
 				}
 			}
-			// Point in time: the filing is known from the end of 2021-11-12.
+			// Point in time: a filing is known from the end of its filing day.
 			for q, want := range map[string]int{
 				"identifier=AAPL&as_of=2021-11-11":                          0,
 				"identifier=AAPL&as_of=2021-11-12T12:00:00Z":                0,
 				"identifier=AAPL&as_of=2021-11-12":                          1,
-				"identifier=AAPL&start_date=2021-10-01":                     0,
+				"identifier=AAPL&as_of=2024-02-13":                          1,
+				"identifier=AAPL&as_of=2024-02-14":                          2,
+				"identifier=AAPL&as_of=2025-11-14":                          5,
+				"identifier=AAPL&start_date=2021-10-01":                     5,
 				"identifier=AAPL&end_date=2021-09-30&start_date=2021-09-30": 1,
 				"identifier=MSFT&accession_number=0001816616-21-000007":     1,
-				"identifier=AAPL&limit=1&offset=1":                          0,
+				"accession_number=0000950123-24-002518":                     1,
 			} {
 				if got := fundHolders(t, c, key, q); len(got.Holders) != want || got.Meta.Count != want {
-					t.Errorf("%s: %d holders, want %d", q, len(got.Holders), want)
+					t.Errorf("%s: %d holders of %d, want %d", q, len(got.Holders), got.Meta.Count, want)
 				}
+			}
+			if got := fundHolders(t, c, key, "identifier=AAPL&limit=2&offset=5"); len(got.Holders) != 1 || got.Meta.Count != 1 ||
+				got.Holders[0].FundCIK != "0001994827" || got.Meta.NextOffset != nil {
+				t.Errorf("last page = %+v", got)
 			}
 			fundHoldersRefusals(t, c, key)
 			st := credits(t, c, session)
-			// 5 identifier forms + 7 filters succeeded; every refusal cost nothing.
-			if st.Balance != 100000-12 {
-				t.Fatalf("balance = %d, want %d", st.Balance, 100000-12)
+			// 5 identifier forms + 11 other lookups succeeded; every refusal cost nothing.
+			if st.Balance != 100000-16 {
+				t.Fatalf("balance = %d, want %d", st.Balance, 100000-16)
 			}
 		})
 	}
@@ -118,8 +145,8 @@ func fundHoldersRefusals(t *testing.T, c *client, key string) {
 		{"identifier=ZZZZ", http.StatusNotFound, "ZZZZ"},
 		{"identifier=594918105", http.StatusNotFound, "594918105"},
 		{"identifier=038833100", http.StatusNotFound, "038833100"},
-		{"identifier=AAPL&accession_number=0000950123-24-002518", http.StatusNotFound, "0000950123-24-002518"},
-		{"accession_number=0000950123-24-002518", http.StatusNotFound, "0000950123-24-002518"},
+		{"identifier=AAPL&accession_number=0000950123-23-011029", http.StatusNotFound, "0000950123-23-011029"},
+		{"accession_number=0000950123-23-011029", http.StatusNotFound, "0000950123-23-011029"},
 		{"identifier=A!PL", http.StatusUnprocessableEntity, "identifier"},
 		{"identifier=", http.StatusUnprocessableEntity, "identifier"},
 		{"identifier=AAPL&accession_number=12345", http.StatusUnprocessableEntity, "accession"},
@@ -186,7 +213,8 @@ func TestFundHoldersDataSet(t *testing.T) {
 			t.Fatalf("ingest: %v", err)
 		}
 	}
-	all := fundHolders(t, c, key, "identifier=AAPL")
+	// The bundled sample's filings for 2023 and later are left out by end_date.
+	all := fundHolders(t, c, key, "identifier=AAPL&end_date=2022-12-31")
 	var order []string
 	for _, h := range all.Holders {
 		order = append(order, fmt.Sprintf("%s/%d", h.FundCIK, h.Value))
@@ -198,11 +226,11 @@ func TestFundHoldersDataSet(t *testing.T) {
 	if call := all.Holders[4]; call.PutCall == nil || *call.PutCall != "CALL" || call.Discretion != "OTR" {
 		t.Fatalf("option row = %+v", call)
 	}
-	page := fundHolders(t, c, key, "identifier=037833100&limit=2&offset=1")
+	page := fundHolders(t, c, key, "identifier=037833100&end_date=2022-12-31&limit=2&offset=1")
 	if len(page.Holders) != 2 || page.Holders[0].FundCIK != "0000000002" || page.Meta.NextOffset == nil || *page.Meta.NextOffset != 3 {
 		t.Fatalf("page = %+v", page)
 	}
-	last := fundHolders(t, c, key, "identifier=037833100&limit=2&offset=3")
+	last := fundHolders(t, c, key, "identifier=037833100&end_date=2022-12-31&limit=2&offset=3")
 	if len(last.Holders) != 2 || last.Meta.NextOffset != nil {
 		t.Fatalf("last page = %+v", last)
 	}
@@ -241,7 +269,7 @@ func TestFundHoldersRefusesBadFiles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "INFOTABLE.tsv:5") {
 		t.Fatalf("ingest of a truncated file = %v", err)
 	}
-	if got := fundHolders(t, c, key, "identifier=AAPL"); len(got.Holders) != 1 {
+	if got := fundHolders(t, c, key, "identifier=AAPL"); len(got.Holders) != 6 {
 		t.Fatalf("a refused file changed the store: %+v", got.Holders)
 	}
 }

@@ -15,5 +15,15 @@ const (
 )
 
 // FundHoldersFilings lists the 13F files of the sample, in the forms
-// `quarry ingest us-holdings` reads.
-var FundHoldersFilings = []string{"fundholders/0001816616-21-000007.txt"}
+// `quarry ingest us-holdings` reads: a full submission text file, and
+// information-table XMLs in their EDGAR folders with the Form 13F data-set
+// tables that identify their filings.
+var FundHoldersFilings = []string{
+	"fundholders/0001816616-21-000007.txt",
+	"fundholders/form13f-dataset/SUBMISSION.tsv",
+	"fundholders/form13f-dataset/COVERPAGE.tsv",
+	"fundholders/1067983/000095012324002518/30197.xml",
+	"fundholders/1994827/000195175725000093/F_13F_AcornCreek_Q42024.xml",
+	"fundholders/1603466/000090266425005042/infotable.xml",
+	"fundholders/1029160/000090266426003507/infotable.xml",
+}

@@ -183,9 +183,10 @@ func (h Holding) KnownAt(t time.Time) bool {
 	return !d.Add(24*time.Hour - time.Microsecond).After(t)
 }
 
-// Select filters rows by the query, orders them largest value first (then
-// by fund CIK, accession and row, so pages are stable) and returns one page
-// with the number of rows matched.
+// Select filters rows by the query, combines the rows of one position (see
+// Combine), orders the positions largest value first (then by fund CIK,
+// accession and row, so pages are stable) and returns one page with the
+// number of positions matched.
 func Select(rows []Holding, q Query) ([]Holding, int) {
 	kept := make([]Holding, 0, len(rows))
 	for _, h := range rows {
@@ -193,6 +194,7 @@ func Select(rows []Holding, q Query) ([]Holding, int) {
 			kept = append(kept, h)
 		}
 	}
+	kept = Combine(kept)
 	slices.SortFunc(kept, func(a, b Holding) int {
 		return cmp.Or(cmp.Compare(b.Value, a.Value), cmp.Compare(a.FundCIK, b.FundCIK),
 			cmp.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
@@ -213,4 +215,40 @@ func (q Query) matches(h Holding) bool {
 		return false
 	}
 	return h.KnownAt(q.AsOf)
+}
+
+// position names what rows of one filing combine into one holder: the same
+// security, held the same way.
+type position struct {
+	accession, cusip, shareType, putCall, discretion string
+}
+
+// Combine merges the rows a filer reports for one position into one
+// holding with their shares and values summed. Filers split a position
+// across rows by the other managers sharing discretion over it (Berkshire
+// Hathaway reports its Apple stake in twelve rows); a lookup of holders
+// wants the position. Rows that differ in put/call, investment discretion
+// or share type stay apart, and so does a row whose sum would overflow.
+// The merged holding keeps its first row's number and order.
+func Combine(rows []Holding) []Holding {
+	out := make([]Holding, 0, len(rows))
+	at := make(map[position]int, len(rows))
+	for _, h := range rows {
+		k := position{h.Accession, h.CUSIP, h.ShareType, h.PutCall, h.Discretion}
+		i, seen := at[k]
+		if seen && addable(out[i], h) {
+			out[i].Shares += h.Shares
+			out[i].Value += h.Value
+			out[i].Row = min(out[i].Row, h.Row)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, h)
+	}
+	return out
+}
+
+func addable(a, b Holding) bool {
+	const most = int64(^uint64(0) >> 1)
+	return a.Shares <= most-b.Shares && a.Value <= most-b.Value
 }

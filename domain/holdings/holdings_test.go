@@ -100,6 +100,35 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+func TestCombineMergesTheRowsOfOnePosition(t *testing.T) {
+	// Berkshire Hathaway's 13F-HR 0000950123-24-002518 reports its Apple
+	// stake in twelve rows; three of them, and two option rows of another
+	// filing, which stay apart.
+	brk := func(row, shares, value int64) Holding {
+		return Holding{Accession: "0000950123-24-002518", Row: row, FundCIK: "0001067983", CUSIP: "037833100",
+			ShareType: "SH", Discretion: "DFND", Shares: shares, Value: value}
+	}
+	option := func(row, shares, value int64, pc string) Holding {
+		return Holding{Accession: "0000902664-25-005042", Row: row, FundCIK: "0001603466", CUSIP: "037833100",
+			ShareType: "SH", Discretion: "DFND", PutCall: pc, Shares: shares, Value: value}
+	}
+	got := Combine([]Holding{
+		brk(12, 692000, 133230760), option(1, 145600, 37074128, "CALL"), brk(13, 3840000, 739315200),
+		option(2, 31900, 8122697, "PUT"), brk(21, 666422889, 128306398819),
+	})
+	want := []Holding{
+		brk(12, 692000+3840000+666422889, 133230760+739315200+128306398819),
+		option(1, 145600, 37074128, "CALL"), option(2, 31900, 8122697, "PUT"),
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Combine = %+v\nwant      %+v", got, want)
+	}
+	huge := brk(1, 1, 1<<62-1)
+	if got := Combine([]Holding{huge, huge, huge}); len(got) != 2 {
+		t.Fatalf("sums that would overflow: %d holdings, want 2", len(got))
+	}
+}
+
 func FuzzParseIdentifier(f *testing.F) {
 	for _, s := range []string{"AAPL", "037833100", "320193", "02079K305", "A!PL", ""} {
 		f.Add(s)
