@@ -100,11 +100,11 @@ func (f *FundHolders) Holders(ctx context.Context, req FundHoldersRequest) (Fund
 	if err != nil {
 		return FundHoldersPage{}, err
 	}
-	rows, err := f.store.FundHoldingsOf(ctx, sec.CUSIP, req.Query.From, req.Query.To)
+	rows, reports, err := f.store.FundHoldingsOf(ctx, sec.CUSIP, req.Query.From, req.Query.To)
 	if err != nil {
 		return FundHoldersPage{}, err
 	}
-	page, total := holdings.Select(rows, req.Query)
+	page, total := holdings.Select(rows, reports, req.Query)
 	return FundHoldersPage{Security: sec, Holders: page, Total: total}, nil
 }
 

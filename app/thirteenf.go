@@ -37,6 +37,14 @@ type tsvTable struct {
 
 func (t *tsvTable) get(row []string, col string) string { return strings.TrimSpace(row[t.index[col]]) }
 
+// opt reads a column the table may lack; a missing column reads as empty.
+func (t *tsvTable) opt(row []string, col string) string {
+	if _, ok := t.index[col]; !ok {
+		return ""
+	}
+	return t.get(row, col)
+}
+
 // readTSV reads a data-set table. The files are not quoted, so a line is
 // split on tabs only; every line must have as many fields as the header, so
 // a file cut short in the middle of a line is refused.
@@ -203,6 +211,9 @@ func parseCoverPages(nr NamedReader, filings map[string]*holdings.Filing) error 
 			return badInput(t.file, t.lines[i], "FILINGMANAGER_NAME is empty")
 		}
 		f.FundName = name
+		if f.Amendment, err = holdings.ParseAmendment(f.FormType, t.opt(row, "AMENDMENTTYPE")); err != nil {
+			return badInput(t.file, t.lines[i], "%s: %v (column AMENDMENTTYPE)", f.Accession, err)
+		}
 	}
 	return nil
 }

@@ -18,10 +18,10 @@ const (
 		"0000000001-22-000001\t14-NOV-2022\t13F-HR\t1\t30-SEP-2022\n" +
 		"0000000002-23-000001\t14-FEB-2023\t13F-HR/A\t2\t31-DEC-2022\n" +
 		"0000000004-23-000001\t15-FEB-2023\t13F-NT\t4\t31-DEC-2022\n"
-	coverPageTSV = "ACCESSION_NUMBER\tREPORTCALENDARORQUARTER\tFILINGMANAGER_NAME\n" +
-		"0000000001-22-000001\t30-SEP-2022\tTEST FUND ONE\n" +
-		"0000000002-23-000001\t31-DEC-2022\tTEST FUND TWO\n" +
-		"0000000004-23-000001\t31-DEC-2022\tTEST FUND FOUR\n"
+	coverPageTSV = "ACCESSION_NUMBER\tREPORTCALENDARORQUARTER\tISAMENDMENT\tAMENDMENTTYPE\tFILINGMANAGER_NAME\n" +
+		"0000000001-22-000001\t30-SEP-2022\tN\t\tTEST FUND ONE\n" +
+		"0000000002-23-000001\t31-DEC-2022\tY\tNEW HOLDINGS\tTEST FUND TWO\n" +
+		"0000000004-23-000001\t31-DEC-2022\tN\t\tTEST FUND FOUR\n"
 	infoTableTSV = "ACCESSION_NUMBER\tINFOTABLE_SK\tNAMEOFISSUER\tTITLEOFCLASS\tCUSIP\tFIGI\tVALUE\tSSHPRNAMT\tSSHPRNAMTTYPE\tPUTCALL\tINVESTMENTDISCRETION\tOTHERMANAGER\tVOTING_AUTH_SOLE\tVOTING_AUTH_SHARED\tVOTING_AUTH_NONE\n" +
 		"0000000001-22-000001\t11\tAPPLE INC\tCOM\t037833100\t\t5000\t100\tSH\t\tSOLE\t\t100\t0\t0\n" +
 		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t200\tPRN\tCall\tOTR\t1\t0\t200\t0\n"
@@ -56,8 +56,8 @@ func TestParseThirteenFDataSet(t *testing.T) {
 			t.Errorf("filing %d holdings = %+v, want %+v", i, f.Holdings, want[i])
 		}
 	}
-	if fs[1].FormType != "13F-HR/A" {
-		t.Errorf("form = %q", fs[1].FormType)
+	if fs[0].Amendment != "" || fs[1].FormType != "13F-HR/A" || fs[1].Amendment != holdings.NewHoldings {
+		t.Errorf("forms = %q %q, amendments %q %q", fs[0].FormType, fs[1].FormType, fs[0].Amendment, fs[1].Amendment)
 	}
 }
 
@@ -76,6 +76,7 @@ func TestParseThirteenFDataSetRefuses(t *testing.T) {
 		{"bad discretion", submissionTSV, coverPageTSV, strings.Replace(infoTableTSV, "\tSOLE\t", "\tMINE\t", 1), "INFOTABLE.tsv:2: investment discretion"},
 		{"no cover page", submissionTSV, strings.Split(coverPageTSV, "\n")[0] + "\n", infoTableTSV, "SUBMISSION.tsv:2: 0000000001-22-000001 has no row in COVERPAGE.tsv"},
 		{"empty", "", coverPageTSV, infoTableTSV, "SUBMISSION.tsv:1: empty"},
+		{"amendment without type", submissionTSV, strings.Replace(coverPageTSV, "NEW HOLDINGS", "", 1), infoTableTSV, "COVERPAGE.tsv:3: 0000000002-23-000001: 13F-HR/A amendment type"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,6 +166,27 @@ func TestParseFullSubmissionRefusesTruncated(t *testing.T) {
 	_, err = app.ParseFullSubmission("bad.txt", strings.NewReader(strings.Replace(doc, "<ns1:value>29465<", "<ns1:value>29,465<", 1)))
 	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "bad.txt:") || !strings.Contains(err.Error(), "value") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestParseFullSubmissionAmendment(t *testing.T) {
+	r, err := sampledata.FundHolders.Open(sampledata.FundHoldersFilings[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(r)
+	amended := strings.Replace(string(raw), "SUBMISSION TYPE:\t13F-HR\n", "SUBMISSION TYPE:\t13F-HR/A\n", 1)
+	_, err = app.ParseFullSubmission("amended.txt", strings.NewReader(amended))
+	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "amendment type") {
+		t.Fatalf("13F-HR/A without a cover page: err = %v", err)
+	}
+	// The cover page (primary_doc.xml) names the amendment's type.
+	cover := "</SEC-HEADER>\n<DOCUMENT>\n<TYPE>13F-HR/A\n<TEXT>\n<XML>\n<edgarSubmission><formData><coverPage>" +
+		"<isAmendment>true</isAmendment><amendmentNo>1</amendmentNo><amendmentInfo><amendmentType>RESTATEMENT</amendmentType>" +
+		"</amendmentInfo></coverPage></formData></edgarSubmission>\n</XML>\n</TEXT>\n</DOCUMENT>\n"
+	f, err := app.ParseFullSubmission("amended.txt", strings.NewReader(strings.Replace(amended, "</SEC-HEADER>\n", cover, 1)))
+	if err != nil || f.FormType != "13F-HR/A" || f.Amendment != holdings.Restatement || len(f.Holdings) != 3 {
+		t.Fatalf("filing = %+v, %v", f, err)
 	}
 }
 

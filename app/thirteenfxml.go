@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -74,6 +75,10 @@ func asciiCharset(label string, in io.Reader) (io.Reader, error) {
 	return nil, fmt.Errorf("unsupported encoding %q", label)
 }
 
+// amendmentType finds the amendment type on a 13F-HR/A's cover page
+// (primary_doc.xml, under any namespace prefix).
+var amendmentType = regexp.MustCompile(`<(?:\w+:)?amendmentType>\s*([^<]*?)\s*<`)
+
 // submissionHeader maps the SEC header lines a full submission text file
 // starts with to what they fill in; the first occurrence wins, which is the
 // filer's own for the company fields.
@@ -90,6 +95,7 @@ func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	header := map[string]string{}
 	var xmlDoc bytes.Buffer
+	amendment := ""
 	line, xmlLine, state := 0, 0, "header"
 	for sc.Scan() {
 		line++
@@ -100,6 +106,9 @@ func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 		case "documents":
 			if strings.TrimSpace(text) == "<TYPE>INFORMATION TABLE" {
 				state = "table"
+			}
+			if m := amendmentType.FindStringSubmatch(text); m != nil && amendment == "" {
+				amendment = m[1]
 			}
 		case "table":
 			if rest, ok := strings.CutPrefix(strings.TrimSpace(text), "<XML>"); ok {
@@ -123,6 +132,9 @@ func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 	f, err := filingFromHeader(header)
 	if err != nil {
 		return holdings.Filing{}, badInput(file, 1, "SEC header: %v", err)
+	}
+	if f.Amendment, err = holdings.ParseAmendment(f.FormType, amendment); err != nil {
+		return holdings.Filing{}, badInput(file, 1, "%v (the cover page's amendmentType)", err)
 	}
 	f.Holdings, err = ParseInformationTable(file, &xmlDoc, f, xmlLine-1)
 	return f, err

@@ -70,6 +70,8 @@ func TestFundHoldersSample(t *testing.T) {
 	}
 	holders := []want{
 		{"0001067983", "Berkshire Hathaway Inc", "0000950123-24-002518", "2023-12-31", "2024-02-14", 905560000, 174347466800, "", "DFND"},
+		// The restatement of 2023-11-16, which replaced the 13F-HR of 2023-11-14.
+		{"0001067983", "Berkshire Hathaway Inc", "0000950123-23-011029", "2023-09-30", "2023-11-16", 915560382, 156753093002, "", "DFND"},
 		{"0001029160", "SOROS FUND MANAGEMENT LLC", "0000902664-26-003507", "2026-06-30", "2026-08-14", 529538, 153227116, "", "SOLE"},
 		{"0001603466", "Point72 Asset Management, L.P.", "0000902664-25-005042", "2025-09-30", "2025-11-14", 145600, 37074128, "CALL", "DFND"},
 		{"0001816616", "NZS Capital, LLC", "0001816616-21-000007", "2021-09-30", "2021-11-12", 208234, 29465000, "", "SOLE"},
@@ -105,10 +107,10 @@ func TestFundHoldersSample(t *testing.T) {
 				"identifier=AAPL&as_of=2021-11-11":                          0,
 				"identifier=AAPL&as_of=2021-11-12T12:00:00Z":                0,
 				"identifier=AAPL&as_of=2021-11-12":                          1,
-				"identifier=AAPL&as_of=2024-02-13":                          1,
-				"identifier=AAPL&as_of=2024-02-14":                          2,
-				"identifier=AAPL&as_of=2025-11-14":                          5,
-				"identifier=AAPL&start_date=2021-10-01":                     5,
+				"identifier=AAPL&as_of=2024-02-13":                          2,
+				"identifier=AAPL&as_of=2024-02-14":                          3,
+				"identifier=AAPL&as_of=2025-11-14":                          6,
+				"identifier=AAPL&start_date=2021-10-01":                     6,
 				"identifier=AAPL&end_date=2021-09-30&start_date=2021-09-30": 1,
 				"identifier=MSFT&accession_number=0001816616-21-000007":     1,
 				"accession_number=0000950123-24-002518":                     1,
@@ -117,15 +119,33 @@ func TestFundHoldersSample(t *testing.T) {
 					t.Errorf("%s: %d holders of %d, want %d", q, len(got.Holders), got.Meta.Count, want)
 				}
 			}
-			if got := fundHolders(t, c, key, "identifier=AAPL&limit=2&offset=5"); len(got.Holders) != 1 || got.Meta.Count != 1 ||
+			// Berkshire's 2023-09-30 report: the 13F-HR until its restatement
+			// two days later, then the restatement; asked for by number, the
+			// superseded filing as filed.
+			for q, acc := range map[string]string{
+				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30&as_of=2023-11-13": "",
+				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30&as_of=2023-11-15": "0000950123-23-010898",
+				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30&as_of=2023-11-16": "0000950123-23-011029",
+				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30":                   "0000950123-23-011029",
+				"accession_number=0000950123-23-010898":                                       "0000950123-23-010898",
+			} {
+				got := fundHolders(t, c, key, q)
+				switch {
+				case acc == "" && len(got.Holders) != 0:
+					t.Errorf("%s: holders %+v, want none", q, got.Holders)
+				case acc != "" && (len(got.Holders) != 1 || got.Holders[0].AccessionNumber != acc || got.Holders[0].Shares != 915560382):
+					t.Errorf("%s: holders %+v, want Berkshire's 915,560,382 shares from %s", q, got.Holders, acc)
+				}
+			}
+			if got := fundHolders(t, c, key, "identifier=AAPL&limit=2&offset=6"); len(got.Holders) != 1 || got.Meta.Count != 1 ||
 				got.Holders[0].FundCIK != "0001994827" || got.Meta.NextOffset != nil {
 				t.Errorf("last page = %+v", got)
 			}
 			fundHoldersRefusals(t, c, key)
 			st := credits(t, c, session)
-			// 5 identifier forms + 11 other lookups succeeded; every refusal cost nothing.
-			if st.Balance != 100000-16 {
-				t.Fatalf("balance = %d, want %d", st.Balance, 100000-16)
+			// 5 identifier forms + 16 other lookups succeeded; every refusal cost nothing.
+			if st.Balance != 100000-21 {
+				t.Fatalf("balance = %d, want %d", st.Balance, 100000-21)
 			}
 		})
 	}
@@ -145,8 +165,8 @@ func fundHoldersRefusals(t *testing.T, c *client, key string) {
 		{"identifier=ZZZZ", http.StatusNotFound, "ZZZZ"},
 		{"identifier=594918105", http.StatusNotFound, "594918105"},
 		{"identifier=038833100", http.StatusNotFound, "038833100"},
-		{"identifier=AAPL&accession_number=0000950123-23-011029", http.StatusNotFound, "0000950123-23-011029"},
-		{"accession_number=0000950123-23-011029", http.StatusNotFound, "0000950123-23-011029"},
+		{"identifier=AAPL&accession_number=0000950123-24-005664", http.StatusNotFound, "0000950123-24-005664"},
+		{"accession_number=0000950123-24-005664", http.StatusNotFound, "0000950123-24-005664"},
 		{"identifier=A!PL", http.StatusUnprocessableEntity, "identifier"},
 		{"identifier=", http.StatusUnprocessableEntity, "identifier"},
 		{"identifier=AAPL&accession_number=12345", http.StatusUnprocessableEntity, "accession"},
@@ -269,7 +289,7 @@ func TestFundHoldersRefusesBadFiles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "INFOTABLE.tsv:5") {
 		t.Fatalf("ingest of a truncated file = %v", err)
 	}
-	if got := fundHolders(t, c, key, "identifier=AAPL"); len(got.Holders) != 6 {
+	if got := fundHolders(t, c, key, "identifier=AAPL"); len(got.Holders) != 7 {
 		t.Fatalf("a refused file changed the store: %+v", got.Holders)
 	}
 }

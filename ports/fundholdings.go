@@ -21,8 +21,12 @@ type FundHoldingStore interface {
 	// the same filing twice changes nothing.
 	ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error
 	// FundHoldingsOf returns every row in the CUSIP whose report period lies in
-	// [from, to] (YYYY-MM-DD, inclusive; empty is unbounded), in no order.
-	FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, error)
+	// [from, to] (YYYY-MM-DD, inclusive; empty is unbounded), in no order,
+	// and the reports of every fund and period those rows belong to: each
+	// filing the fund made for the period, whether or not it reports the
+	// CUSIP (a restatement may drop a position), so the caller can tell
+	// which of them was current at an instant.
+	FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error)
 	// ThirteenFFilingCUSIPs returns the CUSIPs the filing reports, sorted, or
 	// ErrNotFound for a filing that is not held.
 	ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error)

@@ -22,6 +22,8 @@ var FundHoldersFilings = []string{
 	"fundholders/0001816616-21-000007.txt",
 	"fundholders/form13f-dataset/SUBMISSION.tsv",
 	"fundholders/form13f-dataset/COVERPAGE.tsv",
+	"fundholders/1067983/000095012323010898/27893.xml",
+	"fundholders/1067983/000095012323011029/28498.xml",
 	"fundholders/1067983/000095012324002518/30197.xml",
 	"fundholders/1994827/000195175725000093/F_13F_AcornCreek_Q42024.xml",
 	"fundholders/1603466/000090266425005042/infotable.xml",

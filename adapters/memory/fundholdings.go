@@ -73,19 +73,29 @@ func (s *FundHoldings) ReplaceThirteenFFilings(_ context.Context, filings []hold
 	return nil
 }
 
-// FundHoldingsOf returns the CUSIP's rows within the report-period bounds.
-func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string) ([]holdings.Holding, error) {
+// FundHoldingsOf returns the CUSIP's rows within the report-period bounds
+// and every report of the funds and periods they belong to.
+func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []holdings.Holding
+	type fundPeriod struct{ fund, period string }
+	held := map[fundPeriod]bool{}
 	for _, rows := range s.byCUSIP[cusip] {
 		for _, h := range rows {
 			if (from == "" || h.ReportPeriod >= from) && (to == "" || h.ReportPeriod <= to) {
 				out = append(out, h)
+				held[fundPeriod{h.FundCIK, h.ReportPeriod}] = true
 			}
 		}
 	}
-	return out, nil
+	var reports []holdings.Report
+	for _, f := range s.filings {
+		if held[fundPeriod{f.FundCIK, f.ReportPeriod}] {
+			reports = append(reports, f.Report())
+		}
+	}
+	return out, reports, nil
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.

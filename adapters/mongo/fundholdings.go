@@ -1,6 +1,7 @@
 package mongo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"maps"
@@ -24,12 +25,18 @@ import (
 //   - us_fund_holding_periods: one document per CUSIP listing the report
 //     periods it has documents for;
 //   - us_13f_filings: one document per filing (its accession number), with
-//     the CUSIPs it reports, so a reload can remove the rows it replaces.
+//     the CUSIPs it reports, so a reload can remove the rows it replaces;
+//   - us_13f_fund_reports: one document per fund and period,
+//     "0001067983|2023-09-30", listing every filing the fund made for the
+//     period with the CUSIPs each reports. Each (CUSIP, period) document
+//     carries the reports of every fund with rows in it, so a lookup can
+//     tell a fund's current report without reading more documents.
 const (
 	masterCollection          = "us_security_master"
 	fundHoldingsCollection    = "us_fund_holdings"
 	fundPeriodsCollection     = "us_fund_holding_periods"
 	thirteenFFilingCollection = "us_13f_filings"
+	fundReportsCollection     = "us_13f_fund_reports"
 )
 
 // fundCollection returns one of the dataset's collections. They live in the
@@ -66,10 +73,43 @@ type holdingDoc struct {
 }
 
 type holdingGroupDoc struct {
-	ID     string       `bson:"_id"`
-	CUSIP  string       `bson:"cusip"`
-	Period string       `bson:"report_period"`
-	Rows   []holdingDoc `bson:"rows"`
+	ID      string       `bson:"_id"`
+	CUSIP   string       `bson:"cusip"`
+	Period  string       `bson:"report_period"`
+	Rows    []holdingDoc `bson:"rows"`
+	Reports []reportDoc  `bson:"reports,omitempty"`
+}
+
+// reportDoc is one filing among a fund's reports for a period; CUSIPs is
+// kept in the fund-reports collection only.
+type reportDoc struct {
+	Accession  string   `bson:"accession"`
+	FundCIK    string   `bson:"fund_cik"`
+	Period     string   `bson:"report_period"`
+	FilingDate string   `bson:"filing_date"`
+	Amendment  string   `bson:"amendment,omitempty"`
+	CUSIPs     []string `bson:"cusips,omitempty"`
+}
+
+func (r reportDoc) report() holdings.Report {
+	return holdings.Report{Accession: r.Accession, FundCIK: r.FundCIK, ReportPeriod: r.Period, FilingDate: r.FilingDate, Amendment: r.Amendment}
+}
+
+type fundReportsDoc struct {
+	ID      string      `bson:"_id"`
+	FundCIK string      `bson:"fund_cik"`
+	Period  string      `bson:"report_period"`
+	Reports []reportDoc `bson:"reports"`
+}
+
+// cusips returns every CUSIP the fund reported for the period, sorted.
+func (d *fundReportsDoc) cusips() []string {
+	var out []string
+	for _, r := range d.Reports {
+		out = append(out, r.CUSIPs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 type periodsDoc struct {
@@ -84,6 +124,7 @@ type thirteenFFilingDoc struct {
 	FundName     string   `bson:"fund_name"`
 	ReportPeriod string   `bson:"report_period"`
 	FilingDate   string   `bson:"filing_date"`
+	Amendment    string   `bson:"amendment,omitempty"`
 	CUSIPs       []string `bson:"cusips"`
 }
 
@@ -110,13 +151,24 @@ func (s *Store) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.
 	return holdings.Security{Ticker: d.Ticker, CIK: d.CIK, CUSIP: d.CUSIP, Name: d.Name}, nil
 }
 
-// ReplaceThirteenFFilings rewrites the (CUSIP, period) documents the filings touch,
-// then the period lists, then the filings. There is no transaction (FerretDB
-// has none): an interrupted load may be partly applied, and loading the
-// same files again completes it.
+// ReplaceThirteenFFilings rewrites the (CUSIP, period) documents the filings
+// touch, then the period lists, the funds' report lists and the filings.
+// There is no transaction (FerretDB has none): an interrupted load may be
+// partly applied, and loading the same files again completes it.
 func (s *Store) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
-	groups, err := s.replacedGroups(ctx, filings)
+	olds, err := s.previousFilings(ctx, filings)
 	if err != nil {
+		return err
+	}
+	groups, err := s.replacedGroups(ctx, filings, olds)
+	if err != nil {
+		return err
+	}
+	funds, before, err := s.replacedReports(ctx, filings, olds)
+	if err != nil {
+		return err
+	}
+	if err := s.attachReports(ctx, groups, funds, before); err != nil {
 		return err
 	}
 	if err := s.writeGroups(ctx, groups); err != nil {
@@ -125,29 +177,45 @@ func (s *Store) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.
 	if err := s.writePeriods(ctx, groups); err != nil {
 		return err
 	}
+	if err := s.writeFundReports(ctx, funds); err != nil {
+		return err
+	}
 	models := make([]mongodrv.WriteModel, len(filings))
 	for i, f := range filings {
 		models[i] = fundReplaceByID(f.Accession, thirteenFFilingDoc{
 			Accession: f.Accession, FormType: f.FormType, FundCIK: f.FundCIK, FundName: f.FundName,
-			ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, CUSIPs: f.CUSIPs(),
+			ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
 		})
 	}
 	return bulkWrite(ctx, s.fundCollection(thirteenFFilingCollection), "replace 13F filings", models)
 }
 
+// previousFilings reads the stored documents of the filings loaded before.
+func (s *Store) previousFilings(ctx context.Context, filings []holdings.Filing) (map[string]thirteenFFilingDoc, error) {
+	olds := map[string]thirteenFFilingDoc{}
+	for _, f := range filings {
+		var old thirteenFFilingDoc
+		err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), f.Accession, &old)
+		if errors.Is(err, mongodrv.ErrNoDocuments) {
+			continue
+		}
+		if err != nil {
+			return nil, translate("find 13F filing", err)
+		}
+		olds[f.Accession] = old
+	}
+	return olds, nil
+}
+
 // replacedGroups loads every (CUSIP, period) document the filings touch,
 // now or in their previous load, without the filings' old rows and with
 // their new ones.
-func (s *Store) replacedGroups(ctx context.Context, filings []holdings.Filing) (map[string]*holdingGroupDoc, error) {
+func (s *Store) replacedGroups(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*holdingGroupDoc, error) {
 	groups := map[string]*holdingGroupDoc{}
 	replaced := map[string]bool{}
 	for _, f := range filings {
 		replaced[f.Accession] = true
-		var old thirteenFFilingDoc
-		err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), f.Accession, &old)
-		if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
-			return nil, translate("find 13F filing", err)
-		}
+		old := olds[f.Accession]
 		for _, c := range old.CUSIPs {
 			if err := s.loadGroup(ctx, groups, c, old.ReportPeriod); err != nil {
 				return nil, err
@@ -183,6 +251,87 @@ func (s *Store) loadGroup(ctx context.Context, groups map[string]*holdingGroupDo
 	}
 	groups[id] = g
 	return nil
+}
+
+// replacedReports loads the report list of every fund and period the
+// filings belong to, now or in their previous load, with the filings'
+// entries replaced; before holds each list's CUSIPs as loaded.
+func (s *Store) replacedReports(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*fundReportsDoc, map[string][]string, error) {
+	docs, before := map[string]*fundReportsDoc{}, map[string][]string{}
+	load := func(fund, period string) (*fundReportsDoc, error) {
+		id := fund + "|" + period
+		if d := docs[id]; d != nil {
+			return d, nil
+		}
+		d := &fundReportsDoc{ID: id, FundCIK: fund, Period: period}
+		err := fundFindByID(ctx, s.fundCollection(fundReportsCollection), id, d)
+		if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
+			return nil, translate("find 13F fund reports "+id, err)
+		}
+		docs[id], before[id] = d, d.cusips()
+		return d, nil
+	}
+	for _, f := range filings {
+		if old, ok := olds[f.Accession]; ok {
+			d, err := load(old.FundCIK, old.ReportPeriod)
+			if err != nil {
+				return nil, nil, err
+			}
+			d.Reports = slices.DeleteFunc(d.Reports, func(r reportDoc) bool { return r.Accession == f.Accession })
+		}
+		d, err := load(f.FundCIK, f.ReportPeriod)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.Reports = slices.DeleteFunc(d.Reports, func(r reportDoc) bool { return r.Accession == f.Accession })
+		d.Reports = append(d.Reports, reportDoc{
+			Accession: f.Accession, FundCIK: f.FundCIK, Period: f.ReportPeriod, FilingDate: f.FilingDate,
+			Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
+		})
+	}
+	return docs, before, nil
+}
+
+// attachReports copies each fund's report list into the (CUSIP, period)
+// documents of every CUSIP it reported for the period, and out of those it
+// no longer reports.
+func (s *Store) attachReports(ctx context.Context, groups map[string]*holdingGroupDoc, funds map[string]*fundReportsDoc, before map[string][]string) error {
+	for _, id := range slices.Sorted(maps.Keys(funds)) {
+		d := funds[id]
+		now := d.cusips()
+		touched := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(before[id]), now...))))
+		for _, c := range touched {
+			if err := s.loadGroup(ctx, groups, c, d.Period); err != nil {
+				return err
+			}
+			g := groups[fundGroupID(c, d.Period)]
+			g.Reports = slices.DeleteFunc(g.Reports, func(r reportDoc) bool { return r.FundCIK == d.FundCIK })
+			if !slices.Contains(now, c) {
+				continue
+			}
+			for _, r := range d.Reports {
+				r.CUSIPs = nil
+				g.Reports = append(g.Reports, r)
+			}
+			slices.SortFunc(g.Reports, func(a, b reportDoc) int {
+				return cmp.Or(cmp.Compare(a.FundCIK, b.FundCIK), cmp.Compare(a.FilingDate, b.FilingDate), cmp.Compare(a.Accession, b.Accession))
+			})
+		}
+	}
+	return nil
+}
+
+// writeFundReports replaces each fund's report list, deleting empty ones.
+func (s *Store) writeFundReports(ctx context.Context, funds map[string]*fundReportsDoc) error {
+	var models []mongodrv.WriteModel
+	for _, id := range slices.Sorted(maps.Keys(funds)) {
+		if d := funds[id]; len(d.Reports) > 0 {
+			models = append(models, fundReplaceByID(id, d))
+			continue
+		}
+		models = append(models, mongodrv.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}))
+	}
+	return bulkWrite(ctx, s.fundCollection(fundReportsCollection), "replace 13F fund reports", models)
 }
 
 // writeGroups replaces each group, deleting the ones left empty.
@@ -225,17 +374,18 @@ func (s *Store) writePeriods(ctx context.Context, groups map[string]*holdingGrou
 }
 
 // FundHoldingsOf reads the CUSIP's period list, then one document per period
-// within the bounds.
-func (s *Store) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, error) {
+// within the bounds, with its rows and its funds' reports.
+func (s *Store) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
 	var d periodsDoc
 	err := fundFindByID(ctx, s.fundCollection(fundPeriodsCollection), cusip, &d)
 	if errors.Is(err, mongodrv.ErrNoDocuments) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, translate("find fund holding periods", err)
+		return nil, nil, translate("find fund holding periods", err)
 	}
 	var out []holdings.Holding
+	var reports []holdings.Report
 	for _, p := range d.Periods {
 		if (from != "" && p < from) || (to != "" && p > to) {
 			continue
@@ -246,13 +396,16 @@ func (s *Store) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]h
 			continue // an interrupted load left the list ahead of the documents
 		}
 		if err != nil {
-			return nil, translate("find fund holdings", err)
+			return nil, nil, translate("find fund holdings", err)
 		}
 		for _, r := range g.Rows {
 			out = append(out, holdings.Holding(r))
 		}
+		for _, r := range g.Reports {
+			reports = append(reports, r.report())
+		}
 	}
-	return out, nil
+	return out, reports, nil
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.

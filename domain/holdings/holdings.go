@@ -53,7 +53,79 @@ type Filing struct {
 	FundName     string
 	ReportPeriod string
 	FilingDate   string
-	Holdings     []Holding
+	// Amendment is empty for a 13F-HR, and Restatement or NewHoldings
+	// for a 13F-HR/A.
+	Amendment string
+	Holdings  []Holding
+}
+
+// The two kinds of 13F-HR/A: a restatement replaces the fund's earlier
+// reports for the period whole; new holdings add rows to them (positions
+// released from confidential treatment, or left out by mistake).
+const (
+	Restatement = "RESTATEMENT"
+	NewHoldings = "NEW HOLDINGS"
+)
+
+// ParseAmendment reads the amendment type of a filing of form: none for a
+// 13F-HR, RESTATEMENT or NEW HOLDINGS (any case) for a 13F-HR/A.
+func ParseAmendment(form, raw string) (string, error) {
+	if form != "13F-HR/A" {
+		return "", nil
+	}
+	a := strings.ToUpper(strings.Join(strings.Fields(raw), " "))
+	if a != Restatement && a != NewHoldings {
+		return "", fmt.Errorf("13F-HR/A amendment type %q is not RESTATEMENT or NEW HOLDINGS", raw)
+	}
+	return a, nil
+}
+
+// Report is a filing's place among its fund's reports for a period: what
+// choosing the fund's current report at an instant needs.
+type Report struct {
+	Accession    string
+	FundCIK      string
+	ReportPeriod string
+	FilingDate   string
+	Amendment    string
+}
+
+// Report returns the filing's place among its fund's reports.
+func (f Filing) Report() Report {
+	return Report{Accession: f.Accession, FundCIK: f.FundCIK, ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, Amendment: f.Amendment}
+}
+
+// fundPeriod names one fund's reports for one quarter.
+type fundPeriod struct{ fund, period string }
+
+// Current returns the accession numbers that make up each fund's report
+// for each period as known at t: its latest complete report (a 13F-HR or
+// a restatement) and the new-holdings amendments filed after it. Filings
+// are ordered by filing date, then accession number.
+func Current(reports []Report, t time.Time) map[string]bool {
+	byFund := map[fundPeriod][]Report{}
+	for _, r := range reports {
+		if knownAt(r.FilingDate, t) {
+			k := fundPeriod{r.FundCIK, r.ReportPeriod}
+			byFund[k] = append(byFund[k], r)
+		}
+	}
+	current := map[string]bool{}
+	for _, rs := range byFund {
+		slices.SortFunc(rs, func(a, b Report) int {
+			return cmp.Or(cmp.Compare(a.FilingDate, b.FilingDate), cmp.Compare(a.Accession, b.Accession))
+		})
+		base := 0
+		for i, r := range rs {
+			if r.Amendment != NewHoldings {
+				base = i
+			}
+		}
+		for _, r := range rs[base:] {
+			current[r.Accession] = true
+		}
+	}
+	return current
 }
 
 // CUSIPs returns the distinct CUSIPs the filing reports, sorted.
@@ -175,22 +247,34 @@ type Query struct {
 // give the filing date, not the time, so a filing counts as known from the
 // end of its filing day (UTC): a point-in-time answer never sees a filing
 // that could have been accepted after the instant asked for.
-func (h Holding) KnownAt(t time.Time) bool {
-	d, err := time.Parse(time.DateOnly, h.FilingDate)
+func (h Holding) KnownAt(t time.Time) bool { return knownAt(h.FilingDate, t) }
+
+func knownAt(filingDate string, t time.Time) bool {
+	d, err := time.Parse(time.DateOnly, filingDate)
 	if err != nil {
 		return false
 	}
 	return !d.Add(24*time.Hour - time.Microsecond).After(t)
 }
 
-// Select filters rows by the query, combines the rows of one position (see
-// Combine), orders the positions largest value first (then by fund CIK,
-// accession and row, so pages are stable) and returns one page with the
-// number of positions matched.
-func Select(rows []Holding, q Query) ([]Holding, int) {
+// Select filters rows by the query, keeps only the rows of each fund's
+// current report for the period as of q.AsOf (see Current; reports lists
+// the funds' filings, and a fund-period without reports keeps its rows),
+// combines the rows of one position (see Combine), orders the positions
+// largest value first (then by fund CIK, accession and row, so pages are
+// stable) and returns one page with the number of positions matched. A
+// query for one filing (q.Accession) serves that filing's rows as filed,
+// whether or not a later amendment superseded them.
+func Select(rows []Holding, reports []Report, q Query) ([]Holding, int) {
+	current := Current(reports, q.AsOf)
+	reported := map[fundPeriod]bool{}
+	for _, r := range reports {
+		reported[fundPeriod{r.FundCIK, r.ReportPeriod}] = true
+	}
 	kept := make([]Holding, 0, len(rows))
 	for _, h := range rows {
-		if q.matches(h) {
+		superseded := q.Accession == "" && reported[fundPeriod{h.FundCIK, h.ReportPeriod}] && !current[h.Accession]
+		if q.matches(h) && !superseded {
 			kept = append(kept, h)
 		}
 	}

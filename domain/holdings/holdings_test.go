@@ -2,6 +2,7 @@ package holdings
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -93,10 +94,92 @@ func TestSelect(t *testing.T) {
 		{"one filing", Query{AsOf: end("2030-01-01"), Accession: "0000000001-24-000003", Limit: 10}, []string{"3"}, 1},
 	}
 	for _, tc := range cases {
-		got, total := Select(rows, tc.q)
+		got, total := Select(rows, nil, tc.q)
 		if !slices.Equal(funds(got), tc.want) || total != tc.total {
 			t.Errorf("%s: %v of %d, want %v of %d", tc.name, funds(got), total, tc.want, tc.total)
 		}
+	}
+}
+
+func TestParseAmendment(t *testing.T) {
+	for _, tc := range []struct{ form, raw, want string }{
+		{"13F-HR", "", ""}, {"13F-HR", "RESTATEMENT", ""}, {"13F-HR/A", "restatement", Restatement},
+		{"13F-HR/A", " NEW  HOLDINGS ", NewHoldings},
+	} {
+		if got, err := ParseAmendment(tc.form, tc.raw); err != nil || got != tc.want {
+			t.Errorf("ParseAmendment(%q, %q) = %q, %v; want %q", tc.form, tc.raw, got, err, tc.want)
+		}
+	}
+	for _, raw := range []string{"", "AMENDMENT", "NEW"} {
+		if _, err := ParseAmendment("13F-HR/A", raw); err == nil {
+			t.Errorf("ParseAmendment(13F-HR/A, %q) accepted", raw)
+		}
+	}
+}
+
+// Berkshire Hathaway's reports for 2023-09-30: the 13F-HR, its restatement
+// two days later, and a new-holdings amendment six months on; and another
+// fund whose only report is a 13F-HR.
+var berkshireQ3 = []Report{
+	{Accession: "0000950123-23-010898", FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14"},
+	{Accession: "0000950123-23-011029", FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-16", Amendment: Restatement},
+	{Accession: "0000950123-24-005653", FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2024-05-15", Amendment: NewHoldings},
+	{Accession: "0000000002-23-000001", FundCIK: "0000000002", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14"},
+}
+
+func TestCurrent(t *testing.T) {
+	end := func(s string) time.Time {
+		d, _ := time.Parse(time.DateOnly, s)
+		return d.Add(24*time.Hour - time.Microsecond)
+	}
+	for _, tc := range []struct {
+		asOf string
+		want []string
+	}{
+		{"2023-11-13", nil},
+		{"2023-11-15", []string{"0000000002-23-000001", "0000950123-23-010898"}},
+		{"2023-11-16", []string{"0000000002-23-000001", "0000950123-23-011029"}},
+		{"2024-05-15", []string{"0000000002-23-000001", "0000950123-23-011029", "0000950123-24-005653"}},
+	} {
+		got := slices.Sorted(maps.Keys(Current(berkshireQ3, end(tc.asOf))))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("as of %s: %v, want %v", tc.asOf, got, tc.want)
+		}
+	}
+	// A new-holdings amendment filed before a restatement is covered by it.
+	early := []Report{berkshireQ3[0], {Accession: "0000950123-23-010900", FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-15", Amendment: NewHoldings}, berkshireQ3[1]}
+	if got := slices.Sorted(maps.Keys(Current(early, end("2030-01-01")))); !slices.Equal(got, []string{"0000950123-23-011029"}) {
+		t.Errorf("after a later restatement: %v", got)
+	}
+}
+
+func TestSelectServesTheCurrentReport(t *testing.T) {
+	rows := []Holding{
+		{Accession: "0000950123-23-010898", Row: 1, FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14", CUSIP: "037833100", Shares: 915560382, Value: 156753093002},
+		{Accession: "0000950123-23-011029", Row: 1, FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-16", CUSIP: "037833100", Shares: 915560382, Value: 156753093002},
+		{Accession: "0000000002-23-000001", Row: 1, FundCIK: "0000000002", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14", CUSIP: "037833100", Shares: 10, Value: 1712},
+		// A fund whose reports the store did not give is served as filed.
+		{Accession: "0000000003-23-000001", Row: 1, FundCIK: "0000000003", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14", CUSIP: "037833100", Shares: 5, Value: 856},
+	}
+	at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	accessions := func(hs []Holding) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, h.Accession)
+		}
+		return out
+	}
+	got, total := Select(rows, berkshireQ3, Query{AsOf: at, Limit: 10})
+	if want := []string{"0000950123-23-011029", "0000000002-23-000001", "0000000003-23-000001"}; !slices.Equal(accessions(got), want) || total != 3 {
+		t.Fatalf("current = %v of %d, want %v", accessions(got), total, want)
+	}
+	got, _ = Select(rows, berkshireQ3, Query{AsOf: time.Date(2023, 11, 15, 23, 0, 0, 0, time.UTC), Limit: 10})
+	if want := []string{"0000950123-23-010898", "0000000002-23-000001", "0000000003-23-000001"}; !slices.Equal(accessions(got), want) {
+		t.Fatalf("before the restatement = %v, want %v", accessions(got), want)
+	}
+	got, _ = Select(rows, berkshireQ3, Query{AsOf: at, Accession: "0000950123-23-010898", Limit: 10})
+	if want := []string{"0000950123-23-010898"}; !slices.Equal(accessions(got), want) {
+		t.Fatalf("one superseded filing asked for by number = %v, want %v", accessions(got), want)
 	}
 }
 

@@ -40,6 +40,53 @@ func RunFundHoldings(t *testing.T, newStore NewFundHoldingStore) {
 	t.Run("master keys", func(t *testing.T) { fundHoldingsMaster(t, newStore(t)) })
 	t.Run("filings are replaced whole", func(t *testing.T) { fundHoldingsReplace(t, newStore(t)) })
 	t.Run("report period bounds", func(t *testing.T) { fundHoldingsPeriods(t, newStore(t)) })
+	t.Run("a fund's reports come with its rows in every CUSIP", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
+}
+
+// fundHoldingsReports loads a fund's 13F-HR for a quarter and a
+// restatement that drops one of its two positions: rows in either CUSIP
+// come with both reports, so the caller can tell the dropped position is
+// no longer current; another fund's reports stay its own.
+func fundHoldingsReports(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	const o, r, y = "0000950123-23-010898", "0000950123-23-011029", "0000102909-23-000001"
+	original := thirteenF(o, "2023-09-30", fundRow(o, 1, cusipA, "2023-09-30", 100), fundRow(o, 2, cusipB, "2023-09-30", 50))
+	original.FilingDate = "2023-11-14"
+	restated := thirteenF(r, "2023-09-30", fundRow(r, 1, cusipB, "2023-09-30", 60))
+	restated.FormType, restated.Amendment, restated.FilingDate = "13F-HR/A", holdings.Restatement, "2023-11-16"
+	other := thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7))
+	other.FundCIK = "0000102909"
+	other.Holdings[0].FundCIK = other.FundCIK
+	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{original, restated, other}))
+	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
+	both := []holdings.Report{original.Report(), restated.Report()}
+	wantReports(t, s, cusipA, append(slices.Clone(both), other.Report()))
+	wantReports(t, s, cusipB, both)
+	wantRows(t, s, cusipA, "", "", original.Holdings[0], other.Holdings[0])
+
+	// Reloaded with a row in the first CUSIP too, then without it again.
+	withA := restated
+	withA.Holdings = append(slices.Clone(restated.Holdings), fundRow(r, 2, cusipA, "2023-09-30", 110))
+	must(t, "Replace with a new CUSIP", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{withA}))
+	wantRows(t, s, cusipA, "", "", original.Holdings[0], withA.Holdings[1], other.Holdings[0])
+	must(t, "Replace without it", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
+	wantRows(t, s, cusipA, "", "", original.Holdings[0], other.Holdings[0])
+	wantReports(t, s, cusipA, append(slices.Clone(both), other.Report()))
+	wantReports(t, s, cusipA+"x", nil)
+}
+
+// wantReports checks FundHoldingsOf returns exactly the want reports, in
+// any order.
+func wantReports(t *testing.T, s ports.FundHoldingStore, cusip string, want []holdings.Report) {
+	t.Helper()
+	_, got, err := s.FundHoldingsOf(context.Background(), cusip, "", "")
+	must(t, "FundHoldingsOf", err)
+	byAccession := func(a, b holdings.Report) int { return strings.Compare(a.Accession, b.Accession) }
+	slices.SortFunc(got, byAccession)
+	slices.SortFunc(want, byAccession)
+	if !slices.Equal(got, want) {
+		t.Fatalf("reports of %s = %+v, want %+v", cusip, got, want)
+	}
 }
 
 func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
@@ -53,10 +100,10 @@ func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
 	wantErr(t, "MasterSecurity", err, ports.ErrNotFound)
 	_, err = s.ThirteenFFilingCUSIPs(ctx, "0000950123-24-002518")
 	wantErr(t, "ThirteenFFilingCUSIPs", err, ports.ErrNotFound)
-	rows, err := s.FundHoldingsOf(ctx, cusipA, "", "")
+	rows, reports, err := s.FundHoldingsOf(ctx, cusipA, "", "")
 	must(t, "FundHoldingsOf", err)
-	if len(rows) != 0 {
-		t.Fatalf("rows = %v", rows)
+	if len(rows) != 0 || len(reports) != 0 {
+		t.Fatalf("rows = %v, reports = %v", rows, reports)
 	}
 }
 
@@ -125,7 +172,7 @@ func fundHoldingsPeriods(t *testing.T, s ports.FundHoldingStore) {
 // wantRows checks FundHoldingsOf returns exactly want, in any order.
 func wantRows(t *testing.T, s ports.FundHoldingStore, cusip, from, to string, want ...holdings.Holding) {
 	t.Helper()
-	got, err := s.FundHoldingsOf(context.Background(), cusip, from, to)
+	got, _, err := s.FundHoldingsOf(context.Background(), cusip, from, to)
 	must(t, "FundHoldingsOf", err)
 	byKey := func(a, b holdings.Holding) int {
 		return cmp.Or(strings.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
