@@ -126,8 +126,8 @@ func TestFundHoldersSample(t *testing.T) {
 				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30&as_of=2023-11-13": "",
 				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30&as_of=2023-11-15": "0000950123-23-010898",
 				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30&as_of=2023-11-16": "0000950123-23-011029",
-				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30":                   "0000950123-23-011029",
-				"accession_number=0000950123-23-010898":                                       "0000950123-23-010898",
+				"identifier=AAPL&start_date=2023-09-30&end_date=2023-09-30":                  "0000950123-23-011029",
+				"accession_number=0000950123-23-010898":                                      "0000950123-23-010898",
 			} {
 				got := fundHolders(t, c, key, q)
 				switch {
