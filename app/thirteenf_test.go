@@ -217,14 +217,17 @@ func TestParseSecuritiesMaster(t *testing.T) {
 }
 
 func FuzzParseThirteenFDataSet(f *testing.F) {
-	f.Add(infoTableTSV)
-	f.Add(infoTableTSV[:len(infoTableTSV)/2])
-	f.Fuzz(func(t *testing.T, info string) {
-		fs, err := app.ParseThirteenFDataSet(dataSet(submissionTSV, coverPageTSV, info))
+	f.Add(infoTableTSV, coverPageTSV)
+	f.Add(infoTableTSV[:len(infoTableTSV)/2], coverPageTSV[:len(coverPageTSV)/2])
+	f.Fuzz(func(t *testing.T, info, cover string) {
+		fs, err := app.ParseThirteenFDataSet(dataSet(submissionTSV, cover, info))
 		if err != nil && !errors.Is(err, app.ErrBadInput) {
 			t.Fatalf("error outside ErrBadInput: %v", err)
 		}
 		for _, fl := range fs {
+			if fl.FormType == "13F-HR/A" && fl.Amendment != holdings.Restatement && fl.Amendment != holdings.NewHoldings {
+				t.Fatalf("accepted an amendment of unknown type: %+v", fl)
+			}
 			for _, h := range fl.Holdings {
 				if h.Value < 0 || h.Shares < 0 || len(h.CUSIP) != 9 {
 					t.Fatalf("accepted a bad row: %+v", h)
