@@ -78,16 +78,25 @@ func TestUSFilingIndex(t *testing.T) {
 			}
 			var got filingIndexBody
 			r.JSON(t, &got)
-			if got.AccessionNumber != aaplAccession || len(got.Files) != 6 || got.Meta["jurisdiction"] != nil || got.Meta["count"] != float64(6) {
+			if got.AccessionNumber != aaplAccession || len(got.Files) != 10 || got.Meta["jurisdiction"] != nil || got.Meta["count"] != float64(10) {
 				t.Fatalf("index = %+v", got)
 			}
-			want := map[string]struct{ role, status, contentType string }{
-				"aapl-20240928.htm":        {"primary_document", "stored", "text/html"},
-				"aapl-20240928_htm.xml":    {"xbrl_instance", "not_stored", "application/xml"},
-				"aapl-20240928.xsd":        {"xbrl_schema", "not_stored", "application/xml"},
-				"aapl-20240928_cal.xml":    {"xbrl_linkbase", "not_stored", "application/xml"},
-				"FilingSummary.xml":        {"other", "not_stored", "application/xml"},
-				"0000320193-24-000123.txt": {"full_submission", "not_stored", "text/plain"},
+			// size is EDGAR's byte count from index.json for a file not held,
+			// -1 where index.json gives none (served as null).
+			want := map[string]struct {
+				role, status, contentType string
+				size                      int64
+			}{
+				"aapl-20240928.htm":           {"primary_document", "stored", "text/html", 0},
+				"aapl-20240928_htm.xml":       {"xbrl_instance", "not_stored", "application/xml", 1355849},
+				"aapl-20240928.xsd":           {"xbrl_schema", "not_stored", "application/xml", 58200},
+				"aapl-20240928_cal.xml":       {"xbrl_linkbase", "not_stored", "application/xml", 150261},
+				"aapl-20240928_def.xml":       {"xbrl_linkbase", "not_stored", "application/xml", 232678},
+				"aapl-20240928_lab.xml":       {"xbrl_linkbase", "not_stored", "application/xml", 779708},
+				"aapl-20240928_pre.xml":       {"xbrl_linkbase", "not_stored", "application/xml", 509625},
+				"a10-kexhibit10199282024.htm": {"exhibit", "not_stored", "text/html", 56948},
+				"FilingSummary.xml":           {"other", "not_stored", "application/xml", -1},
+				"0000320193-24-000123.txt":    {"full_submission", "not_stored", "text/plain", -1},
 			}
 			for _, f := range got.Files {
 				w := want[f.FileName]
@@ -96,14 +105,23 @@ func TestUSFilingIndex(t *testing.T) {
 					t.Errorf("%s = %+v, want %+v", f.FileName, f, w)
 				}
 				stored := f.StorageStatus == "stored"
+				size := int64(-1) // null
+				if f.ByteSize != nil {
+					size = *f.ByteSize
+				}
+				if !stored && size != w.size {
+					t.Errorf("%s: byte_size %d, want EDGAR's %d (-1: null)", f.FileName, size, w.size)
+				}
 				if stored != (f.SHA256 != nil) {
 					t.Errorf("%s: sha256 %v with status %s", f.FileName, f.SHA256, f.StorageStatus)
 				}
+				// A held file is described by the bytes held (the excerpt), not
+				// by the size index.json gives for EDGAR's file.
 				if stored && (*f.SHA256 != hex.EncodeToString(sum[:]) || f.ByteSize == nil || *f.ByteSize != int64(len(primary))) {
 					t.Errorf("%s: sha256 %s, size %v; want the bundled file's", f.FileName, *f.SHA256, f.ByteSize)
 				}
 			}
-			for acc, files := range map[string]int{msftAccession: 2, nvdaAccession: 4} {
+			for acc, files := range map[string]int{msftAccession: 5, nvdaAccession: 4} {
 				var other filingIndexBody
 				c.do("GET", "/us/filings/"+acc+"/index", nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &other)
 				if other.AccessionNumber != acc || len(other.Files) != files || other.Files[0].StorageStatus == "" {
