@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load-tests the served binary: GET /healthz (unmetered) against
 # GET /china/securities/SSE.600519 (authenticated + metered), and the US
-# rows GET /us/financials?ticker=AAPL and POST /us/search, first on
+# rows GET /us/financials?ticker=AAPL, POST /us/search and
+# GET /us/security-fund-holders?identifier=AAPL, first on
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
 # req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
 # Timings are reported, never asserted.
@@ -60,6 +61,8 @@ measure() {
     -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
   ./bin/loadgen -label "$stack search" -method POST -url "http://$ADDR/us/search" \
     -body '{"query":"iPhone services revenue"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack holders" -url "http://$ADDR/us/security-fund-holders?identifier=AAPL" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
 }
 
 published() { docker port "$1" "$2" | head -n 1; }
@@ -99,7 +102,8 @@ awk -F'\t' '
     n = split("memory postgres+mongo", stacks, " ")
     for (i = 1; i <= n; i++) {
       s = stacks[i]
-      printf "ratio to %s healthz: metered %.2f, financials %.2f, search %.2f\n", s,
-        rps[s " metered"] / rps[s " healthz"], rps[s " financials"] / rps[s " healthz"], rps[s " search"] / rps[s " healthz"]
+      printf "ratio to %s healthz: metered %.2f, financials %.2f, search %.2f, holders %.2f\n", s,
+        rps[s " metered"] / rps[s " healthz"], rps[s " financials"] / rps[s " healthz"], rps[s " search"] / rps[s " healthz"],
+        rps[s " holders"] / rps[s " healthz"]
     }
   }' bin/bench.tsv
