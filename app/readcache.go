@@ -52,6 +52,13 @@ func (c *readCache[V]) get(ctx context.Context, key string, load func(context.Co
 	return v, nil
 }
 
+// reset drops every entry, for a change whose keys cannot be named.
+func (c *readCache[V]) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+}
+
 // forget drops keys, so a change made through this instance shows at once.
 func (c *readCache[V]) forget(keys ...string) {
 	c.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
 )
@@ -53,4 +54,61 @@ func TestFinancialsCacheKeepsTheContract(t *testing.T) {
 	porttest.RunFinancials(t, func(*testing.T) ports.FinancialsStore {
 		return app.NewFinancialsCache(memory.NewFinancials(), time.Minute, 100, app.SystemClock)
 	})
+}
+
+func TestFundHoldingsCacheKeepsTheContract(t *testing.T) {
+	porttest.RunFundHoldings(t, func(*testing.T) ports.FundHoldingStore {
+		return app.NewFundHoldingsCache(memory.NewFundHoldings(), time.Minute, 100, app.SystemClock)
+	})
+}
+
+func TestFundHoldingsCacheServesUntilExpiry(t *testing.T) {
+	ctx := context.Background()
+	backing := memory.NewFundHoldings()
+	now := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	cache := app.NewFundHoldingsCache(backing, 30*time.Second, 100, func() time.Time { return now })
+	filing := func(shares int64) holdings.Filing {
+		h := holdings.Holding{Accession: "0001816616-21-000007", Row: 1, FundCIK: "0001816616", FundName: "NZS Capital, LLC",
+			ReportPeriod: "2021-09-30", FilingDate: "2021-11-12", CUSIP: "037833100", Shares: shares, ShareType: "SH", Value: 29465000, Discretion: "SOLE"}
+		return holdings.Filing{Accession: h.Accession, FormType: "13F-HR", FundCIK: h.FundCIK, FundName: h.FundName,
+			ReportPeriod: h.ReportPeriod, FilingDate: h.FilingDate, Holdings: []holdings.Holding{h}}
+	}
+	shares := func() int64 {
+		t.Helper()
+		rows, _, err := cache.FundHoldingsOf(ctx, "037833100", "", "")
+		if err != nil || len(rows) > 1 {
+			t.Fatalf("rows = %+v, %v", rows, err)
+		}
+		if len(rows) == 0 {
+			return 0
+		}
+		return rows[0].Shares
+	}
+	if got := shares(); got != 0 {
+		t.Fatalf("empty store: %d shares", got)
+	}
+	// Another process ingests: an empty lookup was not cached.
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{filing(208234)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := shares(); got != 208234 {
+		t.Fatalf("after ingest: %d shares", got)
+	}
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{filing(1)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := shares(); got != 208234 {
+		t.Fatalf("within the TTL the cached rows are served, got %d shares", got)
+	}
+	now = now.Add(31 * time.Second)
+	if got := shares(); got != 1 {
+		t.Fatalf("after the TTL the store is read again, got %d shares", got)
+	}
+	// A load through this instance shows at once.
+	if err := cache.ReplaceThirteenFFilings(ctx, []holdings.Filing{filing(2)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := shares(); got != 2 {
+		t.Fatalf("after a load through the cache: %d shares", got)
+	}
 }

@@ -17,12 +17,21 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
+// holdingsCacheSize bounds the cached fund-holder lookups of an instance on
+// MongoDB: one lookup of a widely held security over many quarters can
+// hold hundreds of thousands of rows, so fewer are kept than of the other
+// reference records.
+const holdingsCacheSize = 1_000
+
 // fundHolders wires the funds-holding-a-security dataset: its store (memory
 // or MongoDB), use case, availability probe, handler and, when asked, the
 // bundled sample loaded at start.
 func fundHolders(cfg Config) fx.Option {
 	return fx.Options(
 		documentStore(cfg, func() ports.FundHoldingStore { return memory.NewFundHoldings() }),
+		documentCache(cfg, func(s ports.FundHoldingStore, now app.Clock) ports.FundHoldingStore {
+			return app.NewFundHoldingsCache(s, cfg.MongoRefresh, holdingsCacheSize, now)
+		}),
 		fx.Provide(
 			app.NewFundHolders,
 			fx.Annotate((*app.FundHolders).Probe, fx.ResultTags(`group:"probes"`)),
