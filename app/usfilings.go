@@ -32,8 +32,9 @@ type Filings struct {
 	mu       sync.RWMutex
 	// retrieved is the latest retrieval time of the indexed sections.
 	retrieved time.Time
-	// stamp describes the store as of the last rebuild of the index.
-	stamp ports.SectionsStamp
+	// version is the section store's version read before the last
+	// rebuild of the index.
+	version int64
 }
 
 // NewFilings wires the US filing use cases.
@@ -75,9 +76,9 @@ func (f *Filings) Store(ctx context.Context, fs []filing.Filing, secs []filing.S
 // this runs at every start, and again whenever Refresh sees that another
 // process has ingested sections into a shared store.
 func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
-	// The stamp is read first: sections written while the rest are read
-	// change the store's stamp again, so the next Refresh picks them up.
-	stamp, err := f.sections.SectionsStamp(ctx)
+	// The version is read first: a write that lands while the sections
+	// are read moves it on when it completes, so the next Refresh rebuilds.
+	version, err := f.sections.SectionsVersion(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -89,7 +90,7 @@ func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	f.mu.Lock()
-	f.stamp = stamp
+	f.version = version
 	f.mu.Unlock()
 	return len(secs), nil
 }
@@ -98,12 +99,12 @@ func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
 // last rebuild, and reports how many sections it indexed (0 when the store
 // had not changed).
 func (f *Filings) Refresh(ctx context.Context) (int, error) {
-	stamp, err := f.sections.SectionsStamp(ctx)
+	version, err := f.sections.SectionsVersion(ctx)
 	if err != nil {
 		return 0, err
 	}
 	f.mu.RLock()
-	same := stamp == f.stamp
+	same := version == f.version
 	f.mu.RUnlock()
 	if same {
 		return 0, nil

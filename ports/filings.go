@@ -27,17 +27,13 @@ type SectionStore interface {
 	UpsertSections(ctx context.Context, s []filing.Section) error
 	// Sections returns every section held, ordered by id.
 	Sections(ctx context.Context) ([]filing.Section, error)
-	// SectionsStamp describes the sections held cheaply, so that a reader
-	// can tell when sections were added or retrieved anew.
-	SectionsStamp(ctx context.Context) (SectionsStamp, error)
-}
-
-// SectionsStamp is the number of sections held and the newest retrieval
-// time among them (zero when none is held). It changes whenever a section
-// is added or replaced by a later retrieval.
-type SectionsStamp struct {
-	Count  int64
-	Latest time.Time
+	// SectionsVersion returns a number that grows each time an
+	// UpsertSections call completes, in any process sharing the store (0
+	// before the first). A reader that reads the version, then every
+	// section, has seen every write completed before it read the version;
+	// a write it may have seen only in part completes later and moves the
+	// version on.
+	SectionsVersion(ctx context.Context) (int64, error)
 }
 
 // SectionQuery is a full-text query with its filters. Empty filters match

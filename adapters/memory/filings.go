@@ -16,6 +16,7 @@ type Filings struct {
 	mu       sync.RWMutex
 	byAcc    map[string]filing.Filing
 	sections map[string]filing.Section
+	version  int64
 }
 
 var (
@@ -65,6 +66,7 @@ func (s *Filings) UpsertSections(_ context.Context, secs []filing.Section) error
 	for _, sec := range secs {
 		s.sections[sec.ID] = sec
 	}
+	s.version++
 	return nil
 }
 
@@ -79,15 +81,9 @@ func (s *Filings) Sections(context.Context) ([]filing.Section, error) {
 	return out, nil
 }
 
-// SectionsStamp returns the number of sections and the newest retrieval time.
-func (s *Filings) SectionsStamp(context.Context) (ports.SectionsStamp, error) {
+// SectionsVersion returns how many UpsertSections calls have completed.
+func (s *Filings) SectionsVersion(context.Context) (int64, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	st := ports.SectionsStamp{Count: int64(len(s.sections))}
-	for _, sec := range s.sections {
-		if sec.RetrievedAt.After(st.Latest) {
-			st.Latest = sec.RetrievedAt
-		}
-	}
-	return st, nil
+	return s.version, nil
 }

@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -9,7 +10,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/domain/filing"
-	"github.com/quarrydata/quarry/ports"
 )
 
 // Collections of the US filing datasets. Both are keyed by _id only (the
@@ -18,7 +18,15 @@ import (
 const (
 	filingsCollection  = "us_filings"
 	sectionsCollection = "us_filing_sections"
+	// versionsCollection holds one document, sectionsVersionID, whose
+	// version every completed UpsertSections moves on.
+	versionsCollection = "us_filing_versions"
+	sectionsVersionID  = "sections"
 )
+
+type sectionsVersionDoc struct {
+	Version int64 `bson:"version"`
+}
 
 type filingFileDoc struct {
 	Name        string `bson:"name"`
@@ -51,6 +59,10 @@ type sectionDoc struct {
 	ItemName    string    `bson:"item_name"`
 	Text        string    `bson:"text"`
 	RetrievedAt time.Time `bson:"retrieved_at"`
+}
+
+func (s *Store) sectionsVersion() *mongodrv.Collection {
+	return s.securities.Database().Collection(versionsCollection)
 }
 
 // The US collections live in the database of the securities collection, so
@@ -99,7 +111,12 @@ func (s *Store) UpsertSections(ctx context.Context, secs []filing.Section) error
 			SetFilter(bson.D{{Key: "_id", Value: sec.ID}}).
 			SetReplacement(sectionDoc(sec)).SetUpsert(true)
 	}
-	return bulkWrite(ctx, s.sections(), "upsert sections", models)
+	if err := bulkWrite(ctx, s.sections(), "upsert sections", models); err != nil {
+		return err
+	}
+	_, err := s.sectionsVersion().UpdateOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}},
+		bson.D{{Key: "$inc", Value: bson.D{{Key: "version", Value: int64(1)}}}}, options.UpdateOne().SetUpsert(true))
+	return translate("move the sections version on", err)
 }
 
 // Sections returns every section, ordered by id; the search index is built
@@ -121,23 +138,14 @@ func (s *Store) Sections(ctx context.Context) ([]filing.Section, error) {
 	return out, nil
 }
 
-// SectionsStamp counts the sections and reads the newest retrieval time,
-// without reading any section's text.
-func (s *Store) SectionsStamp(ctx context.Context) (ports.SectionsStamp, error) {
-	n, err := s.sections().CountDocuments(ctx, bson.D{})
-	if err != nil || n == 0 {
-		return ports.SectionsStamp{Count: n}, translate("count sections", err)
+// SectionsVersion reads the version UpsertSections moves on.
+func (s *Store) SectionsVersion(ctx context.Context) (int64, error) {
+	var d sectionsVersionDoc
+	err := s.sectionsVersion().FindOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}}).Decode(&d)
+	if errors.Is(err, mongodrv.ErrNoDocuments) {
+		return 0, nil
 	}
-	var latest struct {
-		RetrievedAt time.Time `bson:"retrieved_at"`
-	}
-	opts := options.FindOne().
-		SetSort(bson.D{{Key: "retrieved_at", Value: -1}}).
-		SetProjection(bson.D{{Key: "retrieved_at", Value: 1}})
-	if err := s.sections().FindOne(ctx, bson.D{}, opts).Decode(&latest); err != nil {
-		return ports.SectionsStamp{}, translate("read the newest section", err)
-	}
-	return ports.SectionsStamp{Count: n, Latest: latest.RetrievedAt.UTC()}, nil
+	return d.Version, translate("read the sections version", err)
 }
 
 func toFilingDoc(f filing.Filing) filingDoc {
