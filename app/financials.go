@@ -129,9 +129,10 @@ func (f *Financials) Statements(ctx context.Context, q StatementsQuery, kinds ..
 		return Statements{}, err
 	}
 	out := Statements{CIK: c.CIK, Ticker: c.Tickers[0], AsOf: q.AsOf, RetrievedAt: c.RetrievedAt, Pages: map[financials.Statement]StatementPage{}}
+	known := financials.Know(c, q.AsOf)
 	for _, k := range kinds {
 		var rows []financials.Row
-		for _, r := range financials.Build(c, k, q.Period, q.AsOf) {
+		for _, r := range known.Statement(k, q.Period) {
 			if q.within(r.End) {
 				rows = append(rows, r)
 			}

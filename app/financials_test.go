@@ -16,7 +16,7 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-func sampleFiles(t *testing.T) []app.SourceFile {
+func sampleFiles(t testing.TB) []app.SourceFile {
 	t.Helper()
 	entries, err := fs.ReadDir(sampledata.USFinancials, sampledata.USFinancialsDir)
 	if err != nil {
@@ -54,7 +54,7 @@ func TestReadFinancialsSample(t *testing.T) {
 	}
 }
 
-func newFinancials(t *testing.T) (*app.Financials, ports.FinancialsStore) {
+func newFinancials(t testing.TB) (*app.Financials, ports.FinancialsStore) {
 	t.Helper()
 	store := memory.NewFinancials()
 	now := func() time.Time { return time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC) }
@@ -255,4 +255,20 @@ func FuzzReadFinancials(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkStatements builds the three annual statements of Apple from the
+// bundled sample, as GET /us/financials?ticker=AAPL does.
+func BenchmarkStatements(b *testing.B) {
+	fin, _ := newFinancials(b)
+	q, err := fin.Query(app.StatementsParams{Ticker: "AAPL"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := fin.Statements(ctx, q, financials.Income, financials.Balance, financials.CashFlow); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

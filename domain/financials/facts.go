@@ -100,10 +100,12 @@ type factKey struct {
 // own filing date on, and not a moment before. Filings of the same day are
 // ordered by accession number.
 func KnownAt(facts []Fact, asOf time.Time) []Fact {
-	best := map[factKey]Fact{}
+	last := lastKnownDay(asOf)
+	best := make(map[factKey]Fact, len(facts))
 	for _, f := range facts {
-		known, err := KnownFrom(f.Filed)
-		if err != nil || known.After(asOf) {
+		// Filing dates are validated at ingestion (Validate), so a
+		// YYYY-MM-DD string compares as the date it names.
+		if len(f.Filed) != len(time.DateOnly) || f.Filed > last {
 			continue
 		}
 		k := factKey{f.Concept, f.Unit, f.Start, f.End}
@@ -120,6 +122,12 @@ func KnownAt(facts []Fact, asOf time.Time) []Fact {
 			cmp.Compare(a.End, b.End), cmp.Compare(a.Start, b.Start))
 	})
 	return out
+}
+
+// lastKnownDay is the latest filing date known at t, as YYYY-MM-DD: the day
+// D with KnownFrom(D) <= t, that is D <= t - 24h + 1µs.
+func lastKnownDay(t time.Time) string {
+	return t.Add(time.Microsecond - 24*time.Hour).UTC().Format(time.DateOnly)
 }
 
 func later(a, b Fact) bool {

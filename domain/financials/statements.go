@@ -73,29 +73,54 @@ type Row struct {
 // known at asOf, read through the concept map; a TTM value is assembled
 // from such facts (see trailingRows).
 func Build(c Company, st Statement, p Period, asOf time.Time) []Row {
+	return Know(c, asOf).Statement(st, p)
+}
+
+// Known is a company's facts as known at an instant, selected once for
+// every statement built from them.
+type Known struct {
+	all, facts []Fact
+	byKey      map[factKey]Fact
+	// periods classifies each duration of the known facts once.
+	periods  map[span]Period
+	currency string
+}
+
+// Know selects the company's facts known at asOf (see KnownAt).
+func Know(c Company, asOf time.Time) Known {
 	known := KnownAt(c.Facts, asOf)
-	cur := reportingCurrency(known)
-	byKey := map[factKey]Fact{}
+	byKey := make(map[factKey]Fact, len(known))
+	periods := map[span]Period{}
 	for _, f := range known {
 		byKey[factKey{f.Concept, f.Unit, f.Start, f.End}] = f
+		s := span{f.Start, f.End}
+		if _, done := periods[s]; !done {
+			periods[s], _ = classify(f.Start, f.End)
+		}
 	}
+	return Known{all: c.Facts, facts: known, byKey: byKey, periods: periods, currency: reportingCurrency(known)}
+}
+
+// Statement returns one statement's rows of the period kind, newest first;
+// see Build.
+func (k Known) Statement(st Statement, p Period) []Row {
 	fields := FieldsOf(st)
 	var rows []Row
 	if p == TTM {
-		rows = trailingRows(c.Facts, known, byKey, fields, st, cur)
+		rows = trailingRows(k.all, k.facts, k.byKey, fields, st, k.currency)
 	} else {
-		rows = periodRows(c.Facts, known, byKey, fields, st, p, cur)
+		rows = periodRows(k, fields, st, p)
 	}
 	slices.SortFunc(rows, func(a, b Row) int { return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start)) })
 	return rows
 }
 
 // periodRows returns one row per reported fiscal year or quarter.
-func periodRows(all, known []Fact, byKey map[factKey]Fact, fields []Field, st Statement, p Period, cur string) []Row {
+func periodRows(k Known, fields []Field, st Statement, p Period) []Row {
 	var rows []Row
-	for _, span := range spans(known, fields, st, p) {
-		if row, ok := buildRow(byKey, fields, span, cur); ok {
-			row.FiscalYear, row.FiscalPeriod = label(all, row.Accession, row.End, p)
+	for _, span := range spans(k, fields, st, p) {
+		if row, ok := buildRow(k.byKey, fields, span, k.currency); ok {
+			row.FiscalYear, row.FiscalPeriod = label(k.all, row.Accession, row.End, p)
 			rows = append(rows, row)
 		}
 	}
@@ -109,7 +134,7 @@ type span struct{ start, end string }
 // Flow statements take every duration of the requested kind. Balance sheets
 // take the instants that close such a duration anywhere in the company's
 // facts: fiscal year ends for annual, quarter ends for quarterly.
-func spans(known []Fact, fields []Field, st Statement, p Period) []span {
+func spans(k Known, fields []Field, st Statement, p Period) []span {
 	concepts := map[string]bool{}
 	for _, f := range fields {
 		for _, c := range f.Concepts {
@@ -117,14 +142,14 @@ func spans(known []Fact, fields []Field, st Statement, p Period) []span {
 		}
 	}
 	closes := map[string]bool{}
-	for _, f := range known {
-		if kind, ok := classify(f.Start, f.End); ok && kind == p {
-			closes[f.End] = true
+	for s, kind := range k.periods {
+		if kind == p {
+			closes[s.end] = true
 		}
 	}
 	seen := map[span]bool{}
 	var out []span
-	for _, f := range known {
+	for _, f := range k.facts {
 		if !concepts[f.Concept] {
 			continue
 		}
@@ -133,7 +158,7 @@ func spans(known []Fact, fields []Field, st Statement, p Period) []span {
 			if f.Start != "" || !closes[f.End] {
 				continue
 			}
-		} else if kind, ok := classify(f.Start, f.End); !ok || kind != p {
+		} else if k.periods[s] != p {
 			continue
 		}
 		if !seen[s] {
