@@ -11,6 +11,7 @@ import (
 	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -200,5 +201,33 @@ func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
 	}
 	if !f.RetrievedAt().Equal(sec.RetrievedAt) {
 		t.Fatalf("RetrievedAt = %v, want %v", f.RetrievedAt(), sec.RetrievedAt)
+	}
+}
+
+// BenchmarkSearch runs the query of the load test over the bundled 10-K
+// sections, as POST /us/search does.
+func BenchmarkSearch(b *testing.B) {
+	ctx := context.Background()
+	store := memory.NewFilings()
+	idx, err := bleveadapter.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := app.NewFilings(store, store, idx)
+	filings, sections, err := bootstrap.LoadUSFilingsSample()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Store(ctx, filings, sections); err != nil {
+		b.Fatal(err)
+	}
+	q, err := app.ParseUSSearch(app.SearchRequest{Query: "iPhone services revenue"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if hits, _, err := f.Search(ctx, q); err != nil || len(hits) == 0 {
+			b.Fatalf("%d hits, %v", len(hits), err)
+		}
 	}
 }
