@@ -101,21 +101,26 @@ func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
 
 // SubmissionFacts are what the SEC submissions JSON says about one filing.
 type SubmissionFacts struct {
+	CIK             string // the filer's, 10 digits
+	Name            string // the filer's EDGAR name
 	Ticker          string
 	Form            string
 	Filed           time.Time
+	ReportDate      string // YYYY-MM-DD, empty when the JSON gives none
 	PrimaryDocument string
 }
 
 type submissionsJSON struct {
 	CIK     json.Number `json:"cik"`
+	Name    string      `json:"name"`
 	Tickers []string    `json:"tickers"`
 	Filings *struct {
 		Recent *struct {
-			Accession []string `json:"accessionNumber"`
-			Filed     []string `json:"filingDate"`
-			Form      []string `json:"form"`
-			Primary   []string `json:"primaryDocument"`
+			Accession  []string `json:"accessionNumber"`
+			Filed      []string `json:"filingDate"`
+			ReportDate []string `json:"reportDate"`
+			Form       []string `json:"form"`
+			Primary    []string `json:"primaryDocument"`
 		} `json:"recent"`
 	} `json:"filings"`
 }
@@ -139,8 +144,12 @@ func ParseSubmissions(file string, r io.Reader) (map[string]SubmissionFacts, err
 	}
 	rec := doc.Filings.Recent
 	n := len(rec.Accession)
-	if len(rec.Filed) != n || len(rec.Form) != n || len(rec.Primary) != n {
-		return nil, badEdgarJSON(file, "filings.recent", "accessionNumber, filingDate, form and primaryDocument differ in length")
+	if len(rec.Filed) != n || len(rec.Form) != n || len(rec.Primary) != n || (rec.ReportDate != nil && len(rec.ReportDate) != n) {
+		return nil, badEdgarJSON(file, "filings.recent", "accessionNumber, filingDate, reportDate, form and primaryDocument differ in length")
+	}
+	cik, err := edgar.ParseCIK(doc.CIK.String())
+	if err != nil {
+		return nil, badEdgarJSON(file, "cik", "%v", err)
 	}
 	ticker := ""
 	if len(doc.Tickers) > 0 {
@@ -159,9 +168,28 @@ func ParseSubmissions(file string, r io.Reader) (map[string]SubmissionFacts, err
 		if err != nil {
 			return nil, badEdgarJSON(file, p+".filingDate", "%q is not YYYY-MM-DD", rec.Filed[i])
 		}
-		out[acc] = SubmissionFacts{Ticker: ticker, Form: strings.ToUpper(rec.Form[i]), Filed: filed, PrimaryDocument: rec.Primary[i]}
+		report, err := reportDate(rec.ReportDate, i)
+		if err != nil {
+			return nil, badEdgarJSON(file, p+".reportDate", "%v", err)
+		}
+		out[acc] = SubmissionFacts{
+			CIK: cik, Name: strings.TrimSpace(doc.Name), Ticker: ticker, Form: strings.ToUpper(rec.Form[i]),
+			Filed: filed, ReportDate: report, PrimaryDocument: rec.Primary[i],
+		}
 	}
 	return out, nil
+}
+
+// reportDate reads the i-th report date, which is empty for forms that
+// report no period.
+func reportDate(dates []string, i int) (string, error) {
+	if i >= len(dates) || dates[i] == "" {
+		return "", nil
+	}
+	if _, err := time.Parse(time.DateOnly, dates[i]); err != nil {
+		return "", fmt.Errorf("%q is not YYYY-MM-DD", dates[i])
+	}
+	return dates[i], nil
 }
 
 // FilingSource is one filing as downloaded: its index.json, the company's

@@ -3,9 +3,12 @@ package app_test
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/holdings"
@@ -267,6 +270,96 @@ func FuzzParseSecuritiesMaster(f *testing.F) {
 		for _, s := range secs {
 			if len(s.CUSIP) != 9 || len(s.CIK) != 10 || s.Ticker == "" {
 				t.Fatalf("accepted a bad security: %+v", s)
+			}
+		}
+	})
+}
+
+// berkshireFolder holds the bundled Berkshire Hathaway files in their EDGAR
+// layout: the filer's submissions JSON, three information tables and the
+// restatement's cover page.
+func berkshireFolder(t testing.TB) fstest.MapFS {
+	t.Helper()
+	folder := fstest.MapFS{}
+	for _, name := range []string{
+		"CIK0001067983.json", "000095012323010898/27893.xml", "000095012323011029/28498.xml",
+		"000095012323011029/primary_doc.xml", "000095012324002518/30197.xml",
+	} {
+		raw, err := fs.ReadFile(sampledata.FundHolders, "fundholders/1067983/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		folder[name] = &fstest.MapFile{Data: raw}
+	}
+	return folder
+}
+
+func parseFolder(folder fstest.MapFS, names ...string) ([]holdings.Filing, error) {
+	return app.ParseHoldingsFiles(func(name string) (io.ReadCloser, error) { return folder.Open(name) }, names)
+}
+
+func TestParseHoldingsFilesIdentifiesTablesByTheirEdgarFolder(t *testing.T) {
+	filings, err := parseFolder(berkshireFolder(t), "CIK0001067983.json", "000095012323011029/primary_doc.xml",
+		"000095012323010898/27893.xml", "000095012323011029/28498.xml", "000095012324002518/30197.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type id struct{ acc, form, period, filed, amendment string }
+	var got []id
+	for _, f := range filings {
+		if f.FundCIK != "0001067983" || f.FundName != "BERKSHIRE HATHAWAY INC" || len(f.Holdings) != 12 {
+			t.Fatalf("filing %s: fund %s %q, %d rows", f.Accession, f.FundCIK, f.FundName, len(f.Holdings))
+		}
+		got = append(got, id{f.Accession, f.FormType, f.ReportPeriod, f.FilingDate, f.Amendment})
+	}
+	want := []id{
+		{"0000950123-23-010898", "13F-HR", "2023-09-30", "2023-11-14", ""},
+		{"0000950123-23-011029", "13F-HR/A", "2023-09-30", "2023-11-16", holdings.Restatement},
+		{"0000950123-24-002518", "13F-HR", "2023-12-31", "2024-02-14", ""},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("filings = %+v\nwant      %+v", got, want)
+	}
+}
+
+func TestParseHoldingsFilesRefusesUnidentifiedTables(t *testing.T) {
+	folder := berkshireFolder(t)
+	cover := string(folder["000095012323011029/primary_doc.xml"].Data)
+	folder["bad/000095012323011029/primary_doc.xml"] = &fstest.MapFile{Data: []byte(strings.Replace(cover, "RESTATEMENT", "CORRECTION", 1))}
+	folder["html/000095012323011029/primary_doc.xml"] = &fstest.MapFile{Data: []byte("<html><body>cover</body></html>")}
+	cases := []struct {
+		names []string
+		says  string
+	}{
+		{[]string{"000095012324002518/30197.xml"}, "30197.xml:1: filing 0000950123-24-002518 is in no SUBMISSION.tsv and no submissions JSON"},
+		{[]string{"CIK0001067983.json", "000095012323011029/28498.xml"}, "28498.xml:1: filing 0000950123-23-011029 is a 13F-HR/A: give its cover page"},
+		{[]string{"CIK0001067983.json", "bad/000095012323011029/primary_doc.xml", "000095012323011029/28498.xml"}, "bad/000095012323011029/primary_doc.xml:1: 13F-HR/A amendment type \"CORRECTION\""},
+		{[]string{"html/000095012323011029/primary_doc.xml"}, "primary_doc.xml:1: root element html"},
+		{[]string{"CIK0001067983.json", "000095012324002518/30197.xml", "000095012324002518/30197.xml"}, "the rows of filing 0000950123-24-002518 are given twice"},
+	}
+	for _, tc := range cases {
+		if _, err := parseFolder(folder, tc.names...); !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: err = %v, want one saying %q", tc.names, err, tc.says)
+		}
+	}
+}
+
+func FuzzParseCoverPage(f *testing.F) {
+	raw, err := fs.ReadFile(sampledata.FundHolders, "fundholders/1067983/000095012323011029/primary_doc.xml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Fuzz(func(t *testing.T, cover []byte) {
+		folder := berkshireFolder(t)
+		folder["000095012323011029/primary_doc.xml"] = &fstest.MapFile{Data: cover}
+		filings, err := parseFolder(folder, "CIK0001067983.json", "000095012323011029/primary_doc.xml", "000095012323011029/28498.xml")
+		if err != nil && !errors.Is(err, app.ErrBadInput) {
+			t.Fatalf("error outside ErrBadInput: %v", err)
+		}
+		for _, fl := range filings {
+			if fl.Amendment != holdings.Restatement && fl.Amendment != holdings.NewHoldings {
+				t.Fatalf("accepted a 13F-HR/A of unknown amendment type: %+v", fl)
 			}
 		}
 	})

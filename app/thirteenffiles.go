@@ -19,14 +19,17 @@ type OpenFile func(name string) (io.ReadCloser, error)
 // or as the 18-digit folder name (.../1067983/000095012324002518/...).
 var accessionInPath = regexp.MustCompile(`\d{10}-\d{2}-\d{6}|\d{18}`)
 
-// ParseHoldingsFiles reads 13F holdings in either form people download,
+// ParseHoldingsFiles reads 13F holdings in the forms people download,
 // recognised by file name:
 //   - SUBMISSION.tsv, COVERPAGE.tsv and INFOTABLE.tsv of a Form 13F data set
 //     (INFOTABLE.tsv may be left out when XML tables supply the rows);
 //   - *.txt: a filing's full submission text file;
 //   - *.xml: a filing's information table alone. The XML carries no filing
 //     identity, so its path must contain the accession number (as EDGAR's
-//     archive path does) and that filing must be in the data set given with it.
+//     archive path does), and the filing must be in the data set given with
+//     it or in a filer's submissions JSON (CIK##########.json) given with
+//     it; a 13F-HR/A also needs its cover page (primary_doc.xml, in a path
+//     naming the accession number) for the amendment type.
 //
 // Every file is parsed before anything is returned; the first bad one
 // refuses them all.
@@ -35,27 +38,48 @@ func ParseHoldingsFiles(open OpenFile, names []string) ([]holdings.Filing, error
 	if err != nil {
 		return nil, err
 	}
-	byAcc := map[string]holdings.Filing{}
+	p := holdingsFiles{open: open, byAcc: map[string]holdings.Filing{}, fromTSV: set.InfoTable != ""}
 	if set.Submission != "" {
 		fs, err := parseDataSetFiles(open, set)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range fs {
-			byAcc[f.Accession] = f
+			p.byAcc[f.Accession] = f
 		}
 	}
-	fromTSV := set.InfoTable != ""
+	if p.edgar, rest, err = readEdgarSources(open, rest); err != nil {
+		return nil, err
+	}
 	for _, name := range rest {
-		if err := addFilingFile(open, name, byAcc, fromTSV); err != nil {
+		if err := p.add(name); err != nil {
 			return nil, err
 		}
 	}
-	out := make([]holdings.Filing, 0, len(byAcc))
-	for _, acc := range slices.Sorted(maps.Keys(byAcc)) {
-		out = append(out, byAcc[acc])
+	out := make([]holdings.Filing, 0, len(p.byAcc))
+	for _, acc := range slices.Sorted(maps.Keys(p.byAcc)) {
+		out = append(out, p.byAcc[acc])
 	}
 	return out, nil
+}
+
+// holdingsFiles gathers the filings of one ingestion run by accession number.
+type holdingsFiles struct {
+	open  OpenFile
+	byAcc map[string]holdings.Filing
+	// fromTSV is set when INFOTABLE.tsv gives the data set's rows.
+	fromTSV bool
+	edgar   edgarSources
+}
+
+// accessionOfPath finds the accession number a path names.
+func accessionOfPath(name string) (string, bool) {
+	m := accessionInPath.FindString(name)
+	if m == "" {
+		return "", false
+	}
+	acc := strings.ReplaceAll(m, "-", "")
+	return acc[:10] + "-" + acc[10:12] + "-" + acc[12:], true
 }
 
 type dataSetNames struct{ Submission, CoverPage, InfoTable string }
@@ -100,9 +124,9 @@ func parseDataSetFiles(open OpenFile, set dataSetNames) ([]holdings.Filing, erro
 	return ParseThirteenFDataSet(files)
 }
 
-// addFilingFile parses one .txt or .xml filing file into byAcc.
-func addFilingFile(open OpenFile, name string, byAcc map[string]holdings.Filing, fromTSV bool) error {
-	rc, err := open(name)
+// add parses one .txt or .xml filing file.
+func (p holdingsFiles) add(name string) error {
+	rc, err := p.open(name)
 	if err != nil {
 		return err
 	}
@@ -113,30 +137,31 @@ func addFilingFile(open OpenFile, name string, byAcc map[string]holdings.Filing,
 		if err != nil {
 			return err
 		}
-		if _, dup := byAcc[f.Accession]; dup {
+		if _, dup := p.byAcc[f.Accession]; dup {
 			return badInput(name, 1, "filing %s is given twice", f.Accession)
 		}
-		byAcc[f.Accession] = f
+		p.byAcc[f.Accession] = f
 	case ".xml":
-		return addInformationTable(name, rc, byAcc, fromTSV)
+		return p.addInformationTable(name, rc)
 	default:
-		return fmt.Errorf("%w: %s: not a 13F file (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv, a full submission .txt or an information table .xml)", ErrBadInput, name)
+		return fmt.Errorf("%w: %s: not a 13F file (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv, a full submission .txt, an information table .xml, a submissions CIK##########.json or a cover page primary_doc.xml)", ErrBadInput, name)
 	}
 	return nil
 }
 
-func addInformationTable(name string, r io.Reader, byAcc map[string]holdings.Filing, fromTSV bool) error {
-	m := accessionInPath.FindString(name)
-	if m == "" {
+func (p holdingsFiles) addInformationTable(name string, r io.Reader) error {
+	acc, ok := accessionOfPath(name)
+	if !ok {
 		return badInput(name, 1, "the path names no accession number, so the filing of this information table is unknown")
 	}
-	acc := strings.ReplaceAll(m, "-", "")
-	acc = acc[:10] + "-" + acc[10:12] + "-" + acc[12:]
-	f, ok := byAcc[acc]
+	f, known := p.byAcc[acc]
 	switch {
-	case !ok:
-		return badInput(name, 1, "filing %s is not in the SUBMISSION.tsv and COVERPAGE.tsv given with it", acc)
-	case fromTSV && len(f.Holdings) > 0, !fromTSV && f.Holdings != nil:
+	case !known:
+		var err error
+		if f, err = p.edgar.filing(name, acc); err != nil {
+			return err
+		}
+	case p.fromTSV && len(f.Holdings) > 0, !p.fromTSV && f.Holdings != nil:
 		return badInput(name, 1, "the rows of filing %s are given twice", acc)
 	}
 	rows, err := ParseInformationTable(name, r, f, 0)
@@ -144,6 +169,6 @@ func addInformationTable(name string, r io.Reader, byAcc map[string]holdings.Fil
 		return err
 	}
 	f.Holdings = append([]holdings.Holding{}, rows...)
-	byAcc[acc] = f
+	p.byAcc[acc] = f
 	return nil
 }

@@ -15,13 +15,16 @@ const (
 )
 
 // FundHoldersFilings lists the 13F files of the sample, in the forms
-// `quarry ingest us-holdings` reads: a full submission text file, and
-// information-table XMLs in their EDGAR folders with the Form 13F data-set
-// tables that identify their filings.
+// `quarry ingest us-holdings` reads: a full submission text file;
+// information-table XMLs in their EDGAR folders identified by the Form 13F
+// data-set tables given with them; and information-table XMLs identified
+// by the filer's submissions JSON and, for an amendment, its cover page.
 var FundHoldersFilings = []string{
 	"fundholders/0001816616-21-000007.txt",
 	"fundholders/form13f-dataset/SUBMISSION.tsv",
 	"fundholders/form13f-dataset/COVERPAGE.tsv",
+	"fundholders/1067983/CIK0001067983.json",
+	"fundholders/1067983/000095012323011029/primary_doc.xml",
 	"fundholders/1067983/000095012323010898/27893.xml",
 	"fundholders/1067983/000095012323011029/28498.xml",
 	"fundholders/1067983/000095012324002518/30197.xml",

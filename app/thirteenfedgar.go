@@ -1,0 +1,148 @@
+package app
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/holdings"
+)
+
+// coverPage is what a 13F filing's cover page (primary_doc.xml) says that
+// the filer's submissions JSON does not: the period it reports and, for a
+// 13F-HR/A, the kind of amendment.
+type coverPage struct {
+	file      string
+	period    string // YYYY-MM-DD
+	amendment string // as written; empty when the filing is no amendment
+}
+
+type coverPageXML struct {
+	XMLName   xml.Name
+	Period    string `xml:"formData>coverPage>reportCalendarOrQuarter"`
+	Amendment string `xml:"formData>coverPage>amendmentInfo>amendmentType"`
+}
+
+// parseCoverPage reads a 13F cover page, the edgarSubmission document EDGAR
+// keeps as primary_doc.xml in the filing's folder.
+func parseCoverPage(file string, r io.Reader) (coverPage, error) {
+	dec := xml.NewDecoder(r)
+	dec.CharsetReader = asciiCharset
+	var doc coverPageXML
+	if err := dec.Decode(&doc); err != nil {
+		line, _ := dec.InputPos()
+		return coverPage{}, badInput(file, line, "XML: %v", err)
+	}
+	if doc.XMLName.Local != "edgarSubmission" {
+		return coverPage{}, badInput(file, 1, "root element %s: not a 13F cover page (edgarSubmission)", doc.XMLName.Local)
+	}
+	period, err := time.Parse("01-02-2006", strings.TrimSpace(doc.Period))
+	if err != nil {
+		return coverPage{}, badInput(file, 1, "reportCalendarOrQuarter %q is not MM-DD-YYYY", doc.Period)
+	}
+	return coverPage{file: file, period: period.Format(time.DateOnly), amendment: strings.TrimSpace(doc.Amendment)}, nil
+}
+
+// edgarSources identify information tables given without a data set: the
+// filers' submissions JSON (CIK##########.json) and the filings' cover
+// pages (primary_doc.xml), each cover page in a path naming its accession
+// number, as EDGAR's folders do.
+type edgarSources struct {
+	filings map[string]SubmissionFacts
+	covers  map[string]coverPage
+}
+
+var submissionsName = regexp.MustCompile(`^CIK\d{10}\.json$`)
+
+// readEdgarSources parses the submissions JSON and cover pages among names
+// and returns the other names.
+func readEdgarSources(open OpenFile, names []string) (edgarSources, []string, error) {
+	src := edgarSources{filings: map[string]SubmissionFacts{}, covers: map[string]coverPage{}}
+	var rest []string
+	for _, name := range names {
+		var err error
+		switch base := path.Base(name); {
+		case submissionsName.MatchString(base):
+			err = src.addSubmissions(open, name)
+		case strings.EqualFold(base, "primary_doc.xml"):
+			err = src.addCoverPage(open, name)
+		default:
+			rest = append(rest, name)
+		}
+		if err != nil {
+			return src, nil, err
+		}
+	}
+	return src, rest, nil
+}
+
+func (s edgarSources) addSubmissions(open OpenFile, name string) error {
+	facts, err := parseOpened(open, name, ParseSubmissions)
+	if err != nil {
+		return err
+	}
+	for acc, f := range facts {
+		s.filings[acc] = f
+	}
+	return nil
+}
+
+func (s edgarSources) addCoverPage(open OpenFile, name string) error {
+	acc, ok := accessionOfPath(name)
+	if !ok {
+		return badInput(name, 1, "the path names no accession number, so the filing of this cover page is unknown")
+	}
+	cover, err := parseOpened(open, name, parseCoverPage)
+	if err != nil {
+		return err
+	}
+	s.covers[acc] = cover
+	return nil
+}
+
+// filing identifies the filing acc of the information table file from the
+// submissions JSON, and its period and amendment type from its cover page
+// where the JSON gives none.
+func (s edgarSources) filing(file, acc string) (holdings.Filing, error) {
+	facts, ok := s.filings[acc]
+	if !ok {
+		return holdings.Filing{}, badInput(file, 1, "filing %s is in no SUBMISSION.tsv and no submissions JSON (CIK##########.json) given with it", acc)
+	}
+	if facts.Form != "13F-HR" && facts.Form != "13F-HR/A" {
+		return holdings.Filing{}, badInput(file, 1, "filing %s is a %s, not a 13F-HR", acc, facts.Form)
+	}
+	cover, hasCover := s.covers[acc]
+	period := facts.ReportDate
+	if period == "" {
+		period = cover.period
+	}
+	if period == "" || facts.Name == "" {
+		return holdings.Filing{}, badInput(file, 1, "filing %s: its submissions entry lacks the filer's name or the report date, and no cover page (primary_doc.xml) gives the period", acc)
+	}
+	amendment, err := holdings.ParseAmendment(facts.Form, cover.amendment)
+	switch {
+	case err != nil && !hasCover:
+		return holdings.Filing{}, badInput(file, 1, "filing %s is a 13F-HR/A: give its cover page (primary_doc.xml) for the amendment type", acc)
+	case err != nil:
+		return holdings.Filing{}, badInput(cover.file, 1, "%v", err)
+	}
+	return holdings.Filing{
+		Accession: acc, FormType: facts.Form, FundCIK: facts.CIK, FundName: facts.Name,
+		ReportPeriod: period, FilingDate: facts.Filed.Format(time.DateOnly), Amendment: amendment,
+	}, nil
+}
+
+// parseOpened opens name and parses it.
+func parseOpened[T any](open OpenFile, name string, parse func(string, io.Reader) (T, error)) (T, error) {
+	rc, err := open(name)
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("%w: %s: %w", ErrBadInput, name, err)
+	}
+	defer rc.Close()
+	return parse(name, rc)
+}
