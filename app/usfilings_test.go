@@ -158,14 +158,21 @@ func FuzzSplitItems(f *testing.F) {
 	})
 }
 
-func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
-	ctx := context.Background()
+// newFilings returns the filings use case on an empty memory store and
+// bleve index, and the store.
+func newFilings(tb testing.TB) (*app.Filings, *memory.Filings) {
+	tb.Helper()
 	store := memory.NewFilings()
 	idx, err := bleveadapter.New()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	f := app.NewFilings(store, store, idx)
+	return app.NewFilings(store, store, idx), store
+}
+
+func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
+	ctx := context.Background()
+	f, store := newFilings(t)
 	if n, err := f.RebuildIndex(ctx); err != nil || n != 0 {
 		t.Fatalf("RebuildIndex = %d, %v; want 0 sections", n, err)
 	}
@@ -208,12 +215,7 @@ func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
 // sections, as POST /us/search does.
 func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
-	store := memory.NewFilings()
-	idx, err := bleveadapter.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	f := app.NewFilings(store, store, idx)
+	f, _ := newFilings(b)
 	filings, sections, err := bootstrap.LoadUSFilingsSample()
 	if err != nil {
 		b.Fatal(err)
