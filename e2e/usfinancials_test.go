@@ -110,7 +110,7 @@ func TestUSFinancials(t *testing.T) {
 					t.Fatalf("AAPL cash flows = %+v meta %+v", b.CashFlow, b.Meta)
 				}
 				b = get("/us/financials/income-statements?ticker=AAPL&period=quarterly", http.StatusOK)
-				if len(b.Income) != 2 || *b.Income[0].Revenue != 81797000000 || b.Income[0].FiscalPeriod != "Q3" || b.Income[1].FiscalYear != 2022 {
+				if len(b.Income) != 4 || *b.Income[0].Revenue != 81797000000 || b.Income[0].FiscalPeriod != "Q3" || b.Income[3].FiscalYear != 2022 {
 					t.Fatalf("AAPL quarters = %+v", b.Income)
 				}
 				b = get("/us/financials/income-statements?ticker=MSFT&as_of=2023-07-26", http.StatusOK)
@@ -147,16 +147,22 @@ func TestUSFinancials(t *testing.T) {
 				if len(b.Balance) != 1 || b.Balance[0].ReportPeriod != "2025-01-26" || *b.Balance[0].Assets != 111601000000 || b.Balance[0].Period != "ttm" {
 					t.Fatalf("NVDA ttm balance sheets = %+v", b.Balance)
 				}
-				// The sample holds Apple's Q3 of FY2023 and FY2022 but neither
-				// the other quarters nor the nine months to date, so no ttm
-				// figure ends at 2023-07-01; only fiscal year ends have one.
-				b = get("/us/financials/income-statements?ticker=AAPL&period=ttm&report_period_gte=2023-07-01&report_period_lte=2023-07-01", http.StatusOK)
-				if len(b.Income) != 0 {
-					t.Fatalf("AAPL ttm at Q3 FY2023 = %+v, want none", b.Income)
+				// Apple Q3 FY2023: FY2022 394,328 + nine months 293,787 - the prior
+				// nine months 304,182 million, known once the Q3 10-Q reported
+				// both nine months on 2023-08-04.
+				q3 := "/us/financials/income-statements?ticker=AAPL&period=ttm&report_period_gte=2023-07-01&report_period_lte=2023-07-01"
+				if b = get(q3+"&as_of=2023-08-03", http.StatusOK); len(b.Income) != 0 {
+					t.Fatalf("AAPL ttm at Q3 FY2023 before its 10-Q = %+v, want none", b.Income)
+				}
+				b = get(q3+"&as_of=2023-08-04", http.StatusOK)
+				if len(b.Income) != 1 || *b.Income[0].Revenue != 383933000000 || *b.Income[0].NetIncome != 94760000000 ||
+					b.Income[0].EPSDiluted != nil || b.Income[0].AccessionNumber != "0000320193-23-000077" {
+					t.Fatalf("AAPL ttm at Q3 FY2023 = %+v", b.Income)
 				}
 				b = get("/us/financials/income-statements?ticker=AAPL&period=ttm", http.StatusOK)
-				if len(b.Income) != 3 || b.Income[0].ReportPeriod != "2024-09-28" || *b.Income[0].Revenue != 391035000000 {
-					t.Fatalf("AAPL ttm = %+v", b.Income)
+				if len(b.Income) != 4 || b.Income[0].ReportPeriod != "2024-09-28" || *b.Income[0].Revenue != 391035000000 ||
+					b.Meta.NextOffset == nil || *b.Meta.NextOffset != 4 {
+					t.Fatalf("AAPL ttm = %+v meta %+v", b.Income, b.Meta)
 				}
 			})
 		})
