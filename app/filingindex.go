@@ -238,8 +238,12 @@ func LoadFiling(src FilingSource, retrievedAt time.Time) (filing.Filing, []filin
 }
 
 func parseIn[T any](src FilingSource, name string, parse func(string, io.Reader) (T, error)) (T, error) {
-	label := path.Join(src.Label, name)
-	r, err := src.Dir.Open(name)
+	return parseFile(path.Join(src.Label, name), func() (io.ReadCloser, error) { return src.Dir.Open(name) }, parse)
+}
+
+// parseFile opens a file and parses it under label, the name errors cite.
+func parseFile[T any](label string, open func() (io.ReadCloser, error), parse func(string, io.Reader) (T, error)) (T, error) {
+	r, err := open()
 	if err != nil {
 		var zero T
 		return zero, badInput(label, 0, "%v", err)

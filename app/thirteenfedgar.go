@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/xml"
-	"fmt"
 	"io"
 	"path"
 	"regexp"
@@ -81,7 +80,7 @@ func readEdgarSources(open OpenFile, names []string) (edgarSources, []string, er
 }
 
 func (s edgarSources) addSubmissions(open OpenFile, name string) error {
-	facts, err := parseOpened(open, name, ParseSubmissions)
+	facts, err := parseFile(name, func() (io.ReadCloser, error) { return open(name) }, ParseSubmissions)
 	if err != nil {
 		return err
 	}
@@ -96,7 +95,7 @@ func (s edgarSources) addCoverPage(open OpenFile, name string) error {
 	if !ok {
 		return badInput(name, 1, "the path names no accession number, so the filing of this cover page is unknown")
 	}
-	cover, err := parseOpened(open, name, parseCoverPage)
+	cover, err := parseFile(name, func() (io.ReadCloser, error) { return open(name) }, parseCoverPage)
 	if err != nil {
 		return err
 	}
@@ -134,15 +133,4 @@ func (s edgarSources) filing(file, acc string) (holdings.Filing, error) {
 		Accession: acc, FormType: facts.Form, FundCIK: facts.CIK, FundName: facts.Name,
 		ReportPeriod: period, FilingDate: facts.Filed.Format(time.DateOnly), Amendment: amendment,
 	}, nil
-}
-
-// parseOpened opens name and parses it.
-func parseOpened[T any](open OpenFile, name string, parse func(string, io.Reader) (T, error)) (T, error) {
-	rc, err := open(name)
-	if err != nil {
-		var zero T
-		return zero, fmt.Errorf("%w: %s: %w", ErrBadInput, name, err)
-	}
-	defer rc.Close()
-	return parse(name, rc)
 }

@@ -15,7 +15,12 @@ type FundHoldings struct {
 	master  map[string]holdings.Security
 	filings map[string]holdings.Filing
 	byCUSIP map[string]map[string][]holdings.Holding // cusip -> accession -> rows
+	// byFund lists each fund's filings for each period.
+	byFund map[fundPeriod]map[string]bool
 }
+
+// fundPeriod names one fund's reports for one quarter.
+type fundPeriod struct{ fund, period string }
 
 var _ ports.FundHoldingStore = (*FundHoldings)(nil)
 
@@ -25,6 +30,7 @@ func NewFundHoldings() *FundHoldings {
 		master:  map[string]holdings.Security{},
 		filings: map[string]holdings.Filing{},
 		byCUSIP: map[string]map[string][]holdings.Holding{},
+		byFund:  map[fundPeriod]map[string]bool{},
 	}
 }
 
@@ -60,9 +66,15 @@ func (s *FundHoldings) ReplaceThirteenFFilings(_ context.Context, filings []hold
 			for _, c := range old.CUSIPs() {
 				delete(s.byCUSIP[c], f.Accession)
 			}
+			delete(s.byFund[fundPeriod{old.FundCIK, old.ReportPeriod}], f.Accession)
 		}
 		f.Holdings = slices.Clone(f.Holdings)
 		s.filings[f.Accession] = f
+		k := fundPeriod{f.FundCIK, f.ReportPeriod}
+		if s.byFund[k] == nil {
+			s.byFund[k] = map[string]bool{}
+		}
+		s.byFund[k][f.Accession] = true
 		for _, h := range f.Holdings {
 			if s.byCUSIP[h.CUSIP] == nil {
 				s.byCUSIP[h.CUSIP] = map[string][]holdings.Holding{}
@@ -79,7 +91,6 @@ func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []holdings.Holding
-	type fundPeriod struct{ fund, period string }
 	held := map[fundPeriod]bool{}
 	for _, rows := range s.byCUSIP[cusip] {
 		for _, h := range rows {
@@ -90,9 +101,9 @@ func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string)
 		}
 	}
 	var reports []holdings.Report
-	for _, f := range s.filings {
-		if held[fundPeriod{f.FundCIK, f.ReportPeriod}] {
-			reports = append(reports, f.Report())
+	for k := range held {
+		for acc := range s.byFund[k] {
+			reports = append(reports, s.filings[acc].Report())
 		}
 	}
 	return out, reports, nil
