@@ -48,10 +48,13 @@ func (m *Metering) Authenticate(ctx context.Context, raw string) (ports.Key, err
 	if k.RevokedAt != nil {
 		return ports.Key{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
 	}
-	return k, m.touch(ctx, k)
+	return k, nil
 }
 
-func (m *Metering) touch(ctx context.Context, k ports.Key) error {
+// Touch records that the key was used, at most once a minute. It is audit
+// data: its failure is the caller's to log, never a reason to fail the
+// request.
+func (m *Metering) Touch(ctx context.Context, k ports.Key) error {
 	now := m.now()
 	if k.LastUsedAt != nil && now.Sub(*k.LastUsedAt) < touchEvery {
 		return nil

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/ports/porttest"
 )
@@ -13,8 +15,19 @@ import (
 // PostgreSQL adapter, a fresh migrated database per test.
 func TestPostgresContracts(t *testing.T) {
 	newPlatform := func(t *testing.T) porttest.Platform {
-		s := postgres.New(postgresPool(t))
-		return porttest.Platform{Accounts: s, Sessions: s, Keys: s, Ledger: s}
+		url := postgresDB(t)
+		pool, err := postgres.Connect(context.Background(), url)
+		if err != nil {
+			t.Fatalf("connect: %v", err)
+		}
+		t.Cleanup(pool.Close)
+		s := postgres.New(pool)
+		t.Cleanup(s.Close)
+		return porttest.Platform{
+			Accounts: s, Sessions: s, Keys: s, Ledger: s,
+			Disrupt: func(t *testing.T) int { return terminateBackends(t, pool.Config().ConnConfig.Database) },
+			Close:   s.Close,
+		}
 	}
 	t.Run("accounts", func(t *testing.T) { porttest.RunAccounts(t, newPlatform) })
 	t.Run("keys", func(t *testing.T) { porttest.RunKeys(t, newPlatform) })
@@ -51,4 +64,25 @@ func TestPostgresSchema(t *testing.T) {
 			t.Errorf("%s was allowed on the append-only ledger", rewrite)
 		}
 	}
+}
+
+// terminateBackends ends every session on the database, as an operator's
+// pg_terminate_backend or a crashing backend would: each gets FATAL 57P01,
+// perhaps after its COMMIT ran. It returns how many sessions it ended.
+func terminateBackends(t *testing.T, database string) int {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, servers.pgAdminURL)
+	if err != nil {
+		t.Fatalf("connect admin: %v", err)
+	}
+	defer admin.Close(ctx)
+	var n int
+	err = admin.QueryRow(ctx, `SELECT count(*) FROM (
+		SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = $1 AND pid <> pg_backend_pid()) AS ended`, database).Scan(&n)
+	if err != nil {
+		t.Fatalf("terminate backends: %v", err)
+	}
+	return n
 }

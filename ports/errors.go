@@ -3,7 +3,10 @@
 // Adapters wrap these with %w; callers test them with errors.Is.
 package ports
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors shared by every port.
 var (
@@ -15,4 +18,8 @@ var (
 	ErrInsufficientCredits = errors.New("insufficient credits")
 	// ErrUnavailable: the backing store cannot be reached or failed.
 	ErrUnavailable = errors.New("store unavailable")
+	// ErrOutcomeUnknown: a write was sent but the store stayed unreachable
+	// for as long as the adapter tried to learn whether it was applied. It
+	// also wraps ErrUnavailable.
+	ErrOutcomeUnknown = fmt.Errorf("outcome unknown: %w", ErrUnavailable)
 )

@@ -9,15 +9,30 @@ import (
 // Ledger is the append-only credit ledger with its cached balances.
 // Implementations keep "balance equals the sum of entries" under any
 // concurrency.
+//
+// Writes are idempotent by entry id: writing an entry whose id is already
+// held with the same contents (ledger.Entry.SameAs) is "already applied" and
+// returns the current balance with no error, so a write whose outcome was
+// lost can be retried safely; a different entry under a taken id is
+// ErrConflict. A write's answer is the truth: no error means the entry is
+// kept, an error means it is not, except ErrOutcomeUnknown, returned only when
+// the store stayed unreachable for as long as the adapter tried to learn the
+// outcome.
 type Ledger interface {
 	// Debit appends a debit entry (negative amount) if and only if the balance
 	// covers it, and returns the balance after it. It returns
-	// ErrInsufficientCredits, writing nothing, when it does not.
+	// ErrInsufficientCredits, writing nothing, when it does not. A caller
+	// whose context ends once the debit has been sent still gets the
+	// debit's true outcome.
 	Debit(ctx context.Context, e ledger.Entry) (int64, error)
 	// Refund appends a refund entry that reverses the debit it names and
 	// returns the balance after it. A debit can be refunded once: a second
-	// refund is ErrConflict. An unknown debit is ErrNotFound.
+	// refund under another id is ErrConflict. An unknown debit is ErrNotFound.
 	Refund(ctx context.Context, e ledger.Entry) (int64, error)
+	// Grant appends an operator's grant (a positive amount naming its
+	// reason) to an existing account and returns the balance after it. An
+	// unknown account is ErrNotFound.
+	Grant(ctx context.Context, e ledger.Entry) (int64, error)
 	// Balance returns the account's balance, or ErrNotFound.
 	Balance(ctx context.Context, accountID string) (int64, error)
 	// Statement returns the account's balance, a page of its entries

@@ -67,6 +67,9 @@ func status(err error) (int, string) {
 // message is what the client is told. Client errors explain themselves; a
 // 5xx never shows internals.
 func message(code int, err error) string {
+	if errors.Is(err, ports.ErrOutcomeUnknown) {
+		return "the ledger could not confirm whether this request was charged; GET /account/credits lists its entry by request_id if it was"
+	}
 	switch code {
 	case http.StatusInternalServerError:
 		return "internal error; quote the request_id when reporting it"

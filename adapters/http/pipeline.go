@@ -48,6 +48,9 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 			return
 		}
 		rec.keyID = key.ID
+		if err := s.d.Metering.Touch(r.Context(), key); err != nil {
+			s.log.Warn("last use of key not recorded", zap.String("request_id", rec.id), zap.String("key_id", key.ID), zap.Error(err))
+		}
 		serve, err := s.admit(r, p, key, id, rt, prepare)
 		if err != nil {
 			s.creditHeaders(w, r, key.AccountID, 0)
@@ -78,15 +81,16 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key ports.Key, 
 	ctx := context.WithoutCancel(r.Context())
 	charge, err := s.d.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
 	if err != nil {
-		s.creditHeaders(w, r, key.AccountID, 0)
+		if !errors.Is(err, ports.ErrOutcomeUnknown) {
+			s.creditHeaders(w, r, key.AccountID, 0)
+		}
 		writeError(w, r, err)
 		return
 	}
 	s.metrics.debited.Add(float64(cost))
 	body, err := serve(r.Context())
 	if err != nil {
-		kept, bal := s.refund(ctx, r, charge, cost)
-		setCredits(w, kept, bal)
+		s.refund(ctx, w, r, charge, cost)
 		writeError(w, r, err)
 		return
 	}
@@ -94,17 +98,23 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key ports.Key, 
 	writeJSON(w, http.StatusOK, body)
 }
 
-// refund reverses the charge of a failed request and returns what the
-// request finally cost and the balance after it. A refund that fails leaves
-// the request charged, and the failure is logged for an operator.
-func (s *Server) refund(ctx context.Context, r *http.Request, charge app.Charge, cost int64) (int64, int64) {
+// refund reverses the charge of a failed request and reports what the
+// request finally cost. A refund that fails leaves the request charged, said
+// in X-Credits-Cost; one whose outcome the ledger could not learn gets no
+// credit headers, since either figure could be wrong. Failures are logged
+// for an operator.
+func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64) {
 	bal, err := s.d.Metering.Refund(ctx, charge)
-	if err != nil {
-		s.log.Error("refund failed", zap.String("request_id", recordOf(r).id), zap.String("debit", charge.Entry.ID), zap.Error(err))
-		return cost, charge.Balance
+	switch {
+	case err == nil:
+		s.metrics.refunded.Add(float64(cost))
+		setCredits(w, 0, bal)
+		return
+	case errors.Is(err, ports.ErrOutcomeUnknown):
+	default:
+		setCredits(w, cost, charge.Balance)
 	}
-	s.metrics.refunded.Add(float64(cost))
-	return 0, bal
+	s.log.Error("refund failed", zap.String("request_id", recordOf(r).id), zap.String("debit", charge.Entry.ID), zap.Error(err))
 }
 
 // creditHeaders reports the balance on a request that was not charged.

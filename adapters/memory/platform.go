@@ -27,7 +27,7 @@ type Platform struct {
 	balances map[string]int64
 	entries  map[string][]ledger.Entry // by account, oldest first
 	debits   map[string]ledger.Entry   // debit id -> entry
-	entryIDs map[string]bool           // every entry id, unique like a primary key
+	byID     map[string]ledger.Entry   // every entry by id, unique like a primary key
 	refunded map[string]bool           // debit id -> refunded
 }
 
@@ -49,7 +49,7 @@ func NewPlatform() *Platform {
 		balances: map[string]int64{},
 		entries:  map[string][]ledger.Entry{},
 		debits:   map[string]ledger.Entry{},
-		entryIDs: map[string]bool{},
+		byID:     map[string]ledger.Entry{},
 		refunded: map[string]bool{},
 	}
 }

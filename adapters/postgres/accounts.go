@@ -16,8 +16,8 @@ WITH a AS (
 	VALUES ($1, $2, $3, $4, $5)
 	RETURNING id
 )
-INSERT INTO ledger_entries (id, account_id, kind, amount, created_at)
-SELECT $6, a.id, 'grant', $4, $7 FROM a`
+INSERT INTO ledger_entries (id, account_id, kind, amount, reason, created_at)
+SELECT $6, a.id, 'grant', $4, $8, $7 FROM a`
 
 // Provision creates the account with its grant as the opening balance. A
 // taken email or id is ports.ErrConflict and writes nothing.
@@ -29,7 +29,7 @@ func (s *Store) Provision(ctx context.Context, a ports.Account, grant ledger.Ent
 		return fmt.Errorf("postgres: provision %s: grant is for account %s: %w", a.ID, grant.AccountID, ledger.ErrInvalidEntry)
 	}
 	_, err := s.pool.Exec(ctx, provisionSQL,
-		a.ID, a.Email, a.PasswordHash, grant.Amount, a.CreatedAt, grant.ID, grant.CreatedAt)
+		a.ID, a.Email, a.PasswordHash, grant.Amount, a.CreatedAt, grant.ID, grant.CreatedAt, grant.Reason)
 	if err != nil {
 		return translate("provision account "+a.ID, err)
 	}

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
@@ -178,22 +177,17 @@ func (s *Store) commit(accountID string, batch []*debitRequest) {
 		return
 	}
 	results, err := s.debitBatch(ctx, accountID, batch)
-	switch {
-	case err == nil:
-	case errors.Is(err, errRolledBack):
-		// Typically one entry's id is taken, which fails the whole INSERT:
-		// one by one, only that entry fails, with the error it would have
-		// had alone.
-		results = make([]debitResult, len(batch))
+	if err != nil {
+		// Rolled back (typically one entry's id is taken, failing the whole
+		// INSERT) or of unknown outcome (the connection broke or the server
+		// ended the session, perhaps after COMMIT ran): either way every
+		// debit is written again by itself. Writes are idempotent by id, so
+		// a debit the batch did commit is found "already applied", and one
+		// it did not is applied now or refused with its own error.
+		settleCtx, cancelSettle := context.WithTimeout(context.Background(), settleTimeout)
+		defer cancelSettle()
 		for i, r := range batch {
-			results[i].balance, results[i].err = s.debitOne(ctx, r.entry)
-		}
-	default:
-		// The commit may or may not have happened, so no entry can be
-		// retried safely; this is what a lost connection does to a single
-		// statement too.
-		for i := range results {
-			results[i] = debitResult{err: translate("debit "+accountID, err)}
+			results[i].balance, results[i].err = s.settle(settleCtx, "debit "+r.entry.ID, s.debitTry(r.entry))
 		}
 	}
 	for i, r := range batch {
@@ -201,27 +195,22 @@ func (s *Store) commit(accountID string, batch []*debitRequest) {
 	}
 }
 
-// errRolledBack marks a batch that certainly wrote nothing, so that its
-// debits may be retried.
-var errRolledBack = errors.New("batch rolled back")
-
 // debitBatch runs the batch as one transaction in two round trips: BEGIN with
 // the locking read, then the INSERT, the balance UPDATE and COMMIT in one
-// pipeline. It returns one result per debit, in order; an error wrapping
-// errRolledBack when the transaction certainly did not commit, or another
-// error when it may have.
+// pipeline. It returns one result per debit, in order, or an error when the
+// batch failed, whether or not it committed.
 func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debitRequest) ([]debitResult, error) {
 	results := make([]debitResult, len(batch))
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return results, fmt.Errorf("%w: %w", errRolledBack, err)
+		return results, err
 	}
 	// A connection left inside a transaction (ROLLBACK failed too) is
 	// destroyed by Release rather than returned to the pool.
 	defer conn.Release()
 	rollback := func(cause error) error {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
-		return fmt.Errorf("%w: %w", errRolledBack, cause)
+		return cause
 	}
 
 	var balance int64
@@ -266,17 +255,8 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 		write.Queue(setBalanceSQL, accountID, balance)
 	}
 	write.Queue("COMMIT")
-	err = conn.SendBatch(ctx, write).Close()
-	if err == nil {
-		return results, nil
-	}
-	// The server reporting an error means it skipped the rest of the
-	// pipeline, COMMIT included, or refused the COMMIT itself: rolled back.
-	// Anything else (a broken connection, a timeout) leaves the outcome
-	// unknown.
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
+	if err := conn.SendBatch(ctx, write).Close(); err != nil {
 		return results, rollback(err)
 	}
-	return results, err
+	return results, nil
 }

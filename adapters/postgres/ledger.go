@@ -50,11 +50,24 @@ LEFT JOIN (
 WHERE a.balance <> coalesce(s.total, 0)
 ORDER BY a.id`
 
-const entryColumns = `id, account_id, kind, amount, route, key_id, request_id, coalesce(refund_of, ''), created_at`
+const entryColumns = `id, account_id, kind, amount, route, key_id, request_id, coalesce(refund_of, ''), reason, created_at`
+
+// grantSQL appends an operator's grant and credits the account with it; the
+// foreign key refuses an unknown account.
+const grantSQL = `
+WITH e AS (
+	INSERT INTO ledger_entries (id, account_id, kind, amount, reason, created_at)
+	VALUES ($1, $2, 'grant', $3, $4, $5)
+	RETURNING amount
+)
+UPDATE accounts SET balance = balance + e.amount FROM e
+WHERE accounts.id = $2
+RETURNING accounts.balance`
 
 // Debit appends the debit if and only if the balance covers it and returns
 // the balance after it. It returns ports.ErrInsufficientCredits, writing
 // nothing, when it does not, and ports.ErrNotFound for an unknown account.
+// A debit whose id is held already is answered as ports.Ledger says.
 //
 // Concurrent debits of one account are group-committed (see batch.go): the
 // debit joins the account's queue and Debit waits for its own outcome. If ctx
@@ -87,31 +100,44 @@ func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
 	return res.balance, res.err
 }
 
-// debitOne applies a single debit in one statement, so one round trip and
-// atomic. The guarded UPDATE takes the account's row lock and re-checks the
-// balance after any concurrent debit commits, so no interleaving can
-// overdraw; the entry is inserted only from the row the UPDATE returned.
+// debitOne applies a single debit in one statement (see debitTry), learning
+// its outcome if the first attempt loses it.
 func (s *Store) debitOne(ctx context.Context, e ledger.Entry) (int64, error) {
-	var balance int64
-	err := s.pool.QueryRow(ctx, debitSQL,
-		e.AccountID, e.Amount, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, s.refusedDebit(ctx, e)
+	return s.write(ctx, "debit "+e.ID, s.debitTry(e))
+}
+
+// debitTry returns one attempt at the debit: one statement, so one round
+// trip and atomic. The guarded UPDATE takes the account's row lock and
+// re-checks the balance after any concurrent debit commits, so no
+// interleaving can overdraw; the entry is inserted only from the row the
+// UPDATE returned, and a taken id fails the whole statement.
+func (s *Store) debitTry(e ledger.Entry) attempt {
+	return func(ctx context.Context) (int64, error) {
+		var balance int64
+		err := s.pool.QueryRow(ctx, debitSQL,
+			e.AccountID, e.Amount, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return 0, s.refusedDebit(ctx, e)
+		case isUniqueViolation(err):
+			return s.replay(ctx, e)
+		}
+		return balance, err
 	}
-	if err != nil {
-		return 0, translate("debit "+e.AccountID, err)
-	}
-	return balance, nil
 }
 
 // refusedDebit explains, off the hot path, why the debit statement matched no
-// account: it is either unknown or short of credits.
+// account: the debit was applied before (and has since spent the balance),
+// or the account is unknown or short of credits.
 func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) error {
+	if _, err := s.replay(ctx, e); !errors.Is(err, ports.ErrNotFound) {
+		return err
+	}
 	var known bool
 	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1)`, e.AccountID).Scan(&known)
 	switch {
 	case err != nil:
-		return translate("debit "+e.AccountID, err)
+		return err
 	case !known:
 		return fmt.Errorf("postgres: debit %s: unknown account: %w", e.AccountID, ports.ErrNotFound)
 	}
@@ -126,13 +152,61 @@ func (s *Store) Refund(ctx context.Context, e ledger.Entry) (int64, error) {
 	if err := checkEntry(e, ledger.Refund); err != nil {
 		return 0, err
 	}
-	var balance int64
-	err := s.pool.QueryRow(ctx, refundSQL,
-		e.AccountID, e.Amount, e.RefundOf, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
-	if err != nil {
-		return 0, translate("refund of debit "+e.RefundOf, err)
+	return s.write(ctx, "refund of debit "+e.RefundOf, func(ctx context.Context) (int64, error) {
+		var balance int64
+		err := s.pool.QueryRow(ctx, refundSQL,
+			e.AccountID, e.Amount, e.RefundOf, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return 0, fmt.Errorf("postgres: refund %s: no such debit %s: %w", e.ID, e.RefundOf, ports.ErrNotFound)
+		}
+		if isUniqueViolation(err) {
+			return s.replayOr(ctx, e, fmt.Errorf("postgres: debit %s is refunded already: %w", e.RefundOf, ports.ErrConflict))
+		}
+		return balance, err
+	})
+}
+
+// Grant appends an operator's grant to an existing account and returns the
+// balance after it; an unknown account is ports.ErrNotFound.
+func (s *Store) Grant(ctx context.Context, e ledger.Entry) (int64, error) {
+	if err := checkEntry(e, ledger.Grant); err != nil {
+		return 0, err
 	}
-	return balance, nil
+	return s.write(ctx, "grant "+e.ID, func(ctx context.Context) (int64, error) {
+		var balance int64
+		err := s.pool.QueryRow(ctx, grantSQL, e.ID, e.AccountID, e.Amount, e.Reason, e.CreatedAt).Scan(&balance)
+		if isUniqueViolation(err) {
+			return s.replay(ctx, e)
+		}
+		return balance, err
+	})
+}
+
+// replay answers a write whose id may be taken: the current balance when the
+// held entry is the same one (already applied), ports.ErrConflict when it is
+// another, and ports.ErrNotFound when the id is free.
+func (s *Store) replay(ctx context.Context, e ledger.Entry) (int64, error) {
+	return s.replayOr(ctx, e, fmt.Errorf("postgres: entry %s is not held: %w", e.ID, ports.ErrNotFound))
+}
+
+// replayOr is replay answering free with the given error.
+func (s *Store) replayOr(ctx context.Context, e ledger.Entry, free error) (int64, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+entryColumns+` FROM ledger_entries WHERE id = $1`, e.ID)
+	if err != nil {
+		return 0, err
+	}
+	held, err := pgx.CollectExactlyOneRow(rows, scanEntry)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, free
+	case err != nil:
+		return 0, err
+	case !held.SameAs(e):
+		return 0, fmt.Errorf("postgres: entry id %s is taken by another entry: %w", e.ID, ports.ErrConflict)
+	}
+	var balance int64
+	err = s.pool.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, e.AccountID).Scan(&balance)
+	return balance, err
 }
 
 // Balance returns the account's balance, or ports.ErrNotFound.
@@ -193,7 +267,7 @@ func (s *Store) Verify(ctx context.Context) ([]ledger.Mismatch, error) {
 // scanEntry reads a row of entryColumns, with its time in UTC.
 func scanEntry(row pgx.CollectableRow) (ledger.Entry, error) {
 	var e ledger.Entry
-	err := row.Scan(&e.ID, &e.AccountID, &e.Kind, &e.Amount, &e.Route, &e.KeyID, &e.RequestID, &e.RefundOf, &e.CreatedAt)
+	err := row.Scan(&e.ID, &e.AccountID, &e.Kind, &e.Amount, &e.Route, &e.KeyID, &e.RequestID, &e.RefundOf, &e.Reason, &e.CreatedAt)
 	e.CreatedAt = e.CreatedAt.UTC()
 	return e, err
 }

@@ -33,8 +33,21 @@ type Entry struct {
 	KeyID     string
 	RequestID string
 	// RefundOf names the debit a refund reverses; empty for other kinds.
-	RefundOf  string
+	RefundOf string
+	// Reason says why an operator granted credits; empty for other entries.
+	Reason    string
 	CreatedAt time.Time
+}
+
+// SameAs reports whether o is e written again: the same id, account, kind,
+// amount and attribution. An id is written once, so a second write of the
+// same entry is "already applied" (as TigerBeetle answers "exists"), and a
+// different entry under a taken id is a conflict. The time is not compared:
+// it is the writer's clock, not part of what was agreed.
+func (e Entry) SameAs(o Entry) bool {
+	return e.ID == o.ID && e.AccountID == o.AccountID && e.Kind == o.Kind && e.Amount == o.Amount &&
+		e.Route == o.Route && e.KeyID == o.KeyID && e.RequestID == o.RequestID &&
+		e.RefundOf == o.RefundOf && e.Reason == o.Reason
 }
 
 // Validate checks the sign and attribution rules of the entry's kind.

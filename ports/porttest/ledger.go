@@ -1,8 +1,11 @@
 package porttest
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,8 +85,10 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		d := debit(a.ID, 2)
 		_, err = p.Ledger.Debit(ctx, d)
 		must(t, "Debit", err)
-		_, err = p.Ledger.Debit(ctx, d)
-		wantErr(t, "Debit reusing an entry id", err, ports.ErrConflict)
+		other := debit(a.ID, 1)
+		other.ID = d.ID
+		_, err = p.Ledger.Debit(ctx, other)
+		wantErr(t, "another Debit under a taken entry id", err, ports.ErrConflict)
 		wrong := ledger.NewRefund(d, id("led"), t0)
 		wrong.Amount = 1
 		_, err = p.Ledger.Refund(ctx, wrong)
@@ -92,6 +97,51 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		must(t, "Balance", err)
 		if bal != 8 {
 			t.Fatalf("balance = %d, want 8", bal)
+		}
+	})
+	t.Run("an entry written again is already applied", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 5)
+		d := debit(a.ID, 5)
+		_, err := p.Ledger.Debit(ctx, d)
+		must(t, "Debit", err)
+		// The balance no longer covers it, yet the same debit is applied.
+		bal, err := p.Ledger.Debit(ctx, d)
+		must(t, "Debit written again", err)
+		if bal != 0 {
+			t.Fatalf("balance after the debit written again = %d, want 0", bal)
+		}
+		r := ledger.NewRefund(d, id("led"), t0)
+		_, err = p.Ledger.Refund(ctx, r)
+		must(t, "Refund", err)
+		bal, err = p.Ledger.Refund(ctx, r)
+		must(t, "Refund written again", err)
+		if bal != 5 {
+			t.Fatalf("balance after the refund written again = %d, want 5", bal)
+		}
+		g := ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: 7, Reason: "support ticket 42", CreatedAt: t0}
+		_, err = p.Ledger.Grant(ctx, g)
+		must(t, "Grant", err)
+		bal, err = p.Ledger.Grant(ctx, g)
+		must(t, "Grant written again", err)
+		if bal != 12 {
+			t.Fatalf("balance after the grant written again = %d, want 12", bal)
+		}
+		changed := g
+		changed.Reason = "another reason"
+		_, err = p.Ledger.Grant(ctx, changed)
+		wantErr(t, "another Grant under a taken id", err, ports.ErrConflict)
+		missing := g
+		missing.ID, missing.AccountID = id("led"), "acc_missing"
+		_, err = p.Ledger.Grant(ctx, missing)
+		wantErr(t, "Grant to an unknown account", err, ports.ErrNotFound)
+		st, err := p.Ledger.Statement(ctx, a.ID, 10, 0)
+		must(t, "Statement", err)
+		if st.Total != 4 || st.Balance != 12 || ledger.Sum(st.Entries) != 12 {
+			t.Fatalf("Statement = %d entries, balance %d; want 4 entries, 12", st.Total, st.Balance)
+		}
+		if st.Entries[0].Reason != g.Reason && st.Entries[1].Reason != g.Reason {
+			t.Fatalf("grant reason not read back: %+v", st.Entries)
 		}
 	})
 	t.Run("overdraft is refused and writes nothing", func(t *testing.T) {
@@ -144,6 +194,48 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			return err
 		})
 	})
+	t.Run("cancelled callers are told the truth", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1000)
+		told := debitConcurrently(t, p, a.ID, 300, func(i int) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(ctx, time.Duration(i%7)*300*time.Microsecond)
+		}, nil)
+		checkTold(t, p, a.ID, 1000, told)
+	})
+	t.Run("debits while the store is closed are applied", func(t *testing.T) {
+		if p := newPlatform(t); p.Close == nil {
+			t.Skip("the store runs nothing in the background")
+		}
+		p := newPlatform(t)
+		a := provision(t, p, 1000)
+		told := debitConcurrently(t, p, a.ID, 400, nil, func(i int) {
+			if i == 200 {
+				p.Close()
+			}
+		})
+		if n := checkTold(t, p, a.ID, 1000, told); n != 400 {
+			t.Fatalf("%d of 400 debits applied around Close, want all", n)
+		}
+	})
+	t.Run("debits under faults are charged exactly when told", func(t *testing.T) {
+		runs := 20
+		if newPlatform(t).Disrupt == nil {
+			runs = 1 // nothing to break: the case still checks the answers
+		}
+		var debits, applied, breaks int
+		for range runs {
+			p := newPlatform(t)
+			a := provision(t, p, 100_000)
+			told := debitConcurrently(t, p, a.ID, 500, nil, func(i int) {
+				if p.Disrupt != nil && i%20 == 10 {
+					breaks += p.Disrupt(t)
+				}
+			})
+			debits += len(told)
+			applied += checkTold(t, p, a.ID, 100_000, told)
+		}
+		t.Logf("%d runs: %d debits, %d applied, %d sessions broken, 0 told wrong", runs, debits, applied, breaks)
+	})
 	t.Run("concurrent refunds of one debit apply once", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 5)
@@ -160,4 +252,75 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			t.Fatalf("balance after racing refunds = %d, want 5", bal)
 		}
 	})
+}
+
+// debitConcurrently sends n debits of 1 at once, each on the context newCtx
+// gives it (ctx when nil), calling between(i) as the i-th is started, and
+// returns what each debit's caller was told, by entry id.
+func debitConcurrently(t *testing.T, p Platform, accountID string, n int,
+	newCtx func(i int) (context.Context, context.CancelFunc), between func(i int)) map[string]error {
+	t.Helper()
+	told := make(map[string]error, n)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range n {
+		d := debit(accountID, 1)
+		wg.Go(func() {
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if newCtx != nil {
+				ctx, cancel = newCtx(i)
+			}
+			defer cancel()
+			_, err := p.Ledger.Debit(ctx, d)
+			mu.Lock()
+			defer mu.Unlock()
+			told[d.ID] = err
+		})
+		if between != nil {
+			between(i)
+		}
+	}
+	wg.Wait()
+	return told
+}
+
+// checkTold holds the ledger to what its callers were told: every debit told
+// success is kept exactly once, every one told failure is not kept, and the
+// balance is the opening credits less what was kept. It returns how many
+// were applied.
+func checkTold(t *testing.T, p Platform, accountID string, opening int64, told map[string]error) int {
+	t.Helper()
+	st, err := p.Ledger.Statement(context.Background(), accountID, len(told)+10, 0)
+	must(t, "Statement", err)
+	kept := map[string]int{}
+	for _, e := range st.Entries {
+		kept[e.ID]++
+	}
+	applied, wrong := 0, 0
+	var firstWrong string
+	for entryID, err := range told {
+		switch {
+		case errors.Is(err, ports.ErrOutcomeUnknown):
+			wrong++
+			firstWrong = cmp.Or(firstWrong, fmt.Sprintf("%s: %v", entryID, err))
+		case err == nil && kept[entryID] == 1:
+			applied++
+		case err != nil && kept[entryID] == 0:
+		default:
+			wrong++
+			firstWrong = cmp.Or(firstWrong, fmt.Sprintf("%s told %v, kept %d times", entryID, err, kept[entryID]))
+		}
+	}
+	if wrong > 0 {
+		t.Fatalf("%d of %d debits told wrong; the first: %s", wrong, len(told), firstWrong)
+	}
+	if want := opening - int64(applied); st.Balance != want || ledger.Sum(st.Entries) != want {
+		t.Fatalf("balance %d, sum %d; want %d after %d debits", st.Balance, ledger.Sum(st.Entries), want, applied)
+	}
+	mismatches, err := p.Ledger.Verify(context.Background())
+	must(t, "Verify", err)
+	if len(mismatches) != 0 {
+		t.Fatalf("Verify = %+v", mismatches)
+	}
+	return applied
 }

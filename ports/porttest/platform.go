@@ -23,6 +23,13 @@ type Platform struct {
 	Sessions ports.SessionStore
 	Keys     ports.KeyStore
 	Ledger   ports.Ledger
+	// Disrupt, when set, breaks the store's sessions the way a failing
+	// server does (PostgreSQL: terminate its backends) and returns how many
+	// it broke. The fault cases run with it between concurrent writes.
+	Disrupt func(t *testing.T) int
+	// Close, when set, stops what the store runs in the background while
+	// writes are queued; the stores must keep answering afterwards.
+	Close func()
 }
 
 // NewPlatform returns empty stores for one test.

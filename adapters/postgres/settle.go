@@ -1,0 +1,109 @@
+package postgres
+
+// Learning the outcome of a ledger write. A statement's answer can be lost:
+// the connection breaks, or the server ends the session (pg_terminate_backend
+// sends FATAL 57P01) after COMMIT ran. Reading any such error as "rolled
+// back" tells a caller it was not charged when it was. Ledger writes are
+// idempotent by entry id instead, so a write whose outcome is unknown is
+// simply sent again: if the first attempt committed, the second finds the
+// same entry held and answers "already applied"; if it did not, the second
+// applies it. Either way the answer matches the database. The first attempt
+// cannot commit after the second answers, because both need the account's
+// row lock and the id's unique index entry.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// settleTimeout bounds how long a write of unknown outcome is retried
+// before ports.ErrOutcomeUnknown is answered.
+const settleTimeout = 10 * time.Second
+
+// settleBackoff is the first pause between attempts; it doubles up to
+// settleMaxBackoff, leaving a restarting server time to accept sessions.
+const (
+	settleBackoff    = 20 * time.Millisecond
+	settleMaxBackoff = time.Second
+)
+
+// attempt makes one try at an idempotent ledger write and returns the
+// balance after it. Its errors are port sentinels or raw driver errors.
+type attempt func(ctx context.Context) (int64, error)
+
+// write runs try on the caller's context and, if its outcome is lost, settles
+// it on a context of its own: the caller may have given up, but the answer
+// still has to be the truth.
+func (s *Store) write(ctx context.Context, op string, try attempt) (int64, error) {
+	bal, err := try(ctx)
+	if !outcomeUnknown(err) {
+		return bal, finish(op, err)
+	}
+	settleCtx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	return s.settle(settleCtx, op, try)
+}
+
+// settle runs try until its outcome is known or ctx ends, pausing between
+// attempts.
+func (s *Store) settle(ctx context.Context, op string, try attempt) (int64, error) {
+	pause := settleBackoff
+	for {
+		bal, err := try(ctx)
+		if !outcomeUnknown(err) {
+			return bal, finish(op, err)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("postgres: %s: %w (last error: %v)", op, ports.ErrOutcomeUnknown, err)
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, settleMaxBackoff)
+	}
+}
+
+// finish translates a raw driver error; sentinels pass through.
+func finish(op string, err error) error {
+	if err == nil || isSentinel(err) {
+		return err
+	}
+	return translate(op, err)
+}
+
+func isSentinel(err error) bool {
+	for _, s := range []error{ports.ErrNotFound, ports.ErrConflict, ports.ErrInsufficientCredits, ports.ErrUnavailable, ledger.ErrInvalidEntry} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// outcomeUnknown reports whether err leaves open whether the write was
+// applied. Only an error the server reported for the statement on a session
+// it kept open (severity ERROR, outside the connection and operator
+// intervention classes) says the statement failed and wrote nothing.
+func outcomeUnknown(err error) bool {
+	if err == nil || isSentinel(err) {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return true // a broken connection, a timeout, a cancelled context
+	}
+	class := pgErr.Code[:min(2, len(pgErr.Code))]
+	return pgErr.Severity != "ERROR" || class == "08" || class == "57"
+}
+
+// isUniqueViolation reports whether err is the server refusing a duplicate.
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == uniqueViolation
+}
