@@ -34,7 +34,7 @@ type Accounts struct {
 func NewAccounts(a ports.AccountStore, s ports.SessionStore, l ports.Ledger, cfg AccountsConfig, now Clock) *Accounts {
 	return &Accounts{
 		accounts: a, sessions: s, ledger: l, cfg: cfg, now: now,
-		throttle: newSigninThrottle(5, time.Minute),
+		throttle: newSigninThrottle(),
 		hashing:  make(chan struct{}, 4),
 	}
 }
@@ -47,9 +47,10 @@ type Login struct {
 	Credits   int64
 }
 
-// Login signs in with email and password. A new email provisions an account
-// with the initial credits; an existing one must match its password.
-func (s *Accounts) Login(ctx context.Context, email, password string) (Login, error) {
+// Login signs in with email and password from a client address. A new email
+// provisions an account with the initial credits; an existing one must match
+// its password. Attempts are throttled as throttle.go describes.
+func (s *Accounts) Login(ctx context.Context, email, password, client string) (Login, error) {
 	email, err := account.NormalizeEmail(email)
 	if err != nil {
 		return Login{}, fmt.Errorf("%w: %w", ErrValidation, err)
@@ -57,11 +58,18 @@ func (s *Accounts) Login(ctx context.Context, email, password string) (Login, er
 	if err := account.CheckPassword(password); err != nil {
 		return Login{}, fmt.Errorf("%w: %w", ErrValidation, err)
 	}
-	if err := s.throttle.check(email, s.now()); err != nil {
+	attempt, err := s.throttle.admit(email, client, s.now())
+	if err != nil {
 		return Login{}, err
 	}
 	acc, err := s.signIn(ctx, email, password)
-	if err != nil {
+	switch {
+	case err == nil:
+		attempt.succeeded(s.now())
+	case errors.Is(err, ErrUnauthorized):
+		return Login{}, err // a wrong guess keeps its tokens
+	default:
+		attempt.release(s.now()) // the store failed: no guess was judged
 		return Login{}, err
 	}
 	return s.openSession(ctx, acc)
@@ -85,7 +93,6 @@ func (s *Accounts) signIn(ctx context.Context, email, password string) (ports.Ac
 		return ports.Account{}, err
 	}
 	if !ok {
-		s.throttle.fail(email, s.now())
 		return ports.Account{}, fmt.Errorf("%w: wrong email or password", ErrUnauthorized)
 	}
 	return acc, nil

@@ -7,54 +7,106 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// signinThrottle limits failed sign-ins per email: a burst of failures, then
-// one more attempt per interval. Successful sign-ins do not consume it.
+// The sign-in throttle. Guesses are bounded per email, and an attacker
+// cannot use that bound to keep the owner out:
+//   - every attempt takes a token from the bucket of its email and client
+//     address (perClientBurst at once, then one per perClientEvery) before
+//     the password is verified, so no concurrency verifies more guesses;
+//   - an attempt from an address that has not signed in to the email within
+//     knownFor also takes a token from the email's own bucket
+//     (perEmailBurst, then one per perEmailEvery), which bounds guesses
+//     spread over many addresses;
+//   - a correct password hands its tokens back, and marks its address known
+//     for the email, so the owner's usual addresses are never held up by
+//     guesses made elsewhere.
+const (
+	perClientBurst = 5
+	perClientEvery = time.Minute
+	perEmailBurst  = 20
+	perEmailEvery  = 5 * time.Minute
+	knownFor       = 30 * 24 * time.Hour
+)
+
+// signinThrottle applies the rule above; its buckets and known addresses are
+// dropped when idle, so memory follows recent sign-ins.
 type signinThrottle struct {
-	mu       sync.Mutex
-	limiters map[string]*rate.Limiter
-	every    time.Duration
-	burst    int
+	perClient *buckets
+	perEmail  *buckets
+
+	mu        sync.Mutex
+	known     map[string]time.Time // email and address -> last successful sign-in
+	nextSweep time.Time
 }
 
-// maxThrottled bounds the memory held for emails under attack; past it, the
-// limiters that have fully recovered are dropped.
-const maxThrottled = 100_000
-
-func newSigninThrottle(burst int, every time.Duration) *signinThrottle {
-	return &signinThrottle{limiters: map[string]*rate.Limiter{}, every: every, burst: burst}
+func newSigninThrottle() *signinThrottle {
+	return &signinThrottle{
+		perClient: newBuckets(rate.Every(perClientEvery), perClientBurst),
+		perEmail:  newBuckets(rate.Every(perEmailEvery), perEmailBurst),
+		known:     map[string]time.Time{},
+	}
 }
 
-// check returns a RateLimitError when the email has no attempt left.
-func (s *signinThrottle) check(email string, now time.Time) error {
+// signinAttempt is an admitted attempt holding its tokens until the outcome
+// is known.
+type signinAttempt struct {
+	throttle *signinThrottle
+	key      string
+	tokens   []*rate.Reservation
+}
+
+// admit takes the attempt's tokens, or returns a RateLimitError taking none.
+func (s *signinThrottle) admit(email, client string, now time.Time) (*signinAttempt, error) {
+	key := email + "\x00" + client
+	a := &signinAttempt{throttle: s, key: key}
+	r, wait := s.perClient.take(key, now)
+	if wait > 0 {
+		return nil, &RateLimitError{RetryAfter: wait, Limit: perClientBurst}
+	}
+	a.tokens = append(a.tokens, r)
+	if s.isKnown(key, now) {
+		return a, nil
+	}
+	r, wait = s.perEmail.take(email, now)
+	if wait > 0 {
+		a.release(now)
+		return nil, &RateLimitError{RetryAfter: wait, Limit: perEmailBurst}
+	}
+	a.tokens = append(a.tokens, r)
+	return a, nil
+}
+
+// succeeded hands the tokens back and remembers the address.
+func (a *signinAttempt) succeeded(now time.Time) {
+	a.release(now)
+	a.throttle.remember(a.key, now)
+}
+
+// release hands the tokens back, for an attempt that was not a guess.
+func (a *signinAttempt) release(now time.Time) {
+	for _, r := range a.tokens {
+		give(r, now)
+	}
+}
+
+func (s *signinThrottle) isKnown(key string, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l, ok := s.limiters[email]
-	if !ok || l.TokensAt(now) >= 1 {
-		return nil
-	}
-	wait := time.Duration((1 - l.TokensAt(now)) * float64(s.every))
-	return &RateLimitError{RetryAfter: wait, Limit: s.burst, Remaining: 0}
+	at, ok := s.known[key]
+	return ok && now.Sub(at) < knownFor
 }
 
-// fail records a failed attempt.
-func (s *signinThrottle) fail(email string, now time.Time) {
+// remember marks the address known for the email, dropping the ones not seen
+// within knownFor once a minute.
+func (s *signinThrottle) remember(key string, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l, ok := s.limiters[email]
-	if !ok {
-		if len(s.limiters) >= maxThrottled {
-			s.prune(now)
+	if !now.Before(s.nextSweep) {
+		for k, at := range s.known {
+			if now.Sub(at) >= knownFor {
+				delete(s.known, k)
+			}
 		}
-		l = rate.NewLimiter(rate.Every(s.every), s.burst)
-		s.limiters[email] = l
+		s.nextSweep = now.Add(sweepEvery)
 	}
-	l.AllowN(now, 1)
-}
-
-func (s *signinThrottle) prune(now time.Time) {
-	for email, l := range s.limiters {
-		if l.TokensAt(now) >= float64(s.burst) {
-			delete(s.limiters, email)
-		}
-	}
+	s.known[key] = now
 }

@@ -94,7 +94,9 @@ var useCases = fx.Module("app",
 		func(cfg Config) app.AccountsConfig {
 			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL}
 		},
-		func(cfg Config) *app.RateLimiter { return app.NewRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst) },
+		func(cfg Config, now app.Clock) *app.RateLimiter {
+			return app.NewRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, now)
+		},
 		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering, app.NewChina,
 		fx.Annotate(app.NewAvailability, fx.ParamTags(`group:"probes"`)),
 		fx.Annotate((*app.China).Probe, fx.ResultTags(`group:"probes"`)),

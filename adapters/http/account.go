@@ -3,6 +3,7 @@ package http
 import (
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		writeError(w, r, err)
 		return
 	}
-	l, err := s.d.Accounts.Login(r.Context(), req.Email, req.Password)
+	l, err := s.d.Accounts.Login(r.Context(), req.Email, req.Password, clientAddress(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -56,6 +57,16 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		SessionToken: l.Token, TokenType: "Bearer", ExpiresAt: l.ExpiresAt,
 		Account: loginAccount{Email: l.Email, Credits: l.Credits},
 	})
+}
+
+// clientAddress is the address the request came from, without its port.
+// Behind a proxy it is the proxy's; see spec-gaps on the sign-in throttle.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // accountHandle is an account route that runs for a signed-in account.
