@@ -69,7 +69,7 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 	case errors.Is(err, ErrUnauthorized):
 		return Login{}, err // a wrong guess keeps its tokens
 	default:
-		attempt.release(s.now()) // the store failed: no guess was judged
+		attempt.release() // the store failed: no guess was judged
 		return Login{}, err
 	}
 	return s.openSession(ctx, acc)

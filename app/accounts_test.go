@@ -70,7 +70,10 @@ func TestSessionsExpire(t *testing.T) {
 func TestSignInThrottleCountsGuessesOnly(t *testing.T) {
 	ctx := context.Background()
 	clock := &fixedClock{time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC)}
-	accounts, _ := newAccounts(clock)
+	p := memory.NewPlatform()
+	// Time passes while a password is verified: the clock ticks each read.
+	ticking := func() time.Time { clock.t = clock.t.Add(10 * time.Millisecond); return clock.t }
+	accounts := app.NewAccounts(p, p, p, app.AccountsConfig{InitialCredits: 100000, SessionTTL: 8 * time.Hour}, ticking)
 	for range 10 { // successes hand their attempt back
 		if _, err := accounts.Login(ctx, "ken@example.com", "correct horse battery", "192.0.2.1"); err != nil {
 			t.Fatal(err)

@@ -26,16 +26,21 @@ func newBuckets(limit rate.Limit, burst int) *buckets {
 	return &buckets{limit: limit, burst: burst, m: map[string]*rate.Limiter{}}
 }
 
-// take reserves one token of key's bucket at now. When none is left it takes
-// nothing and returns how long until one is; otherwise it returns the
-// reservation, which give hands back.
-func (b *buckets) take(key string, now time.Time) (*rate.Reservation, time.Duration) {
+// token is one token taken from a bucket.
+type token struct {
+	r  *rate.Reservation
+	at time.Time
+}
+
+// take takes one token of key's bucket at now. When none is left it takes
+// nothing and returns how long until one is.
+func (b *buckets) take(key string, now time.Time) (token, time.Duration) {
 	r := b.bucket(key, now).ReserveN(now, 1)
 	if wait := r.DelayFrom(now); wait > 0 {
 		r.CancelAt(now)
-		return nil, wait
+		return token{}, wait
 	}
-	return r, 0
+	return token{r: r, at: now}, 0
 }
 
 // size returns how many buckets are held.
@@ -65,9 +70,11 @@ func (b *buckets) bucket(key string, now time.Time) *rate.Limiter {
 	return l
 }
 
-// give hands a reserved token back, as if it had not been taken.
-func give(r *rate.Reservation, now time.Time) {
-	if r != nil {
-		r.CancelAt(now)
+// give hands the token back. A reservation is cancelled as of the time it
+// was taken: x/time/rate restores nothing once that time has passed, and
+// less the more tokens were taken after it.
+func (t token) give() {
+	if t.r != nil {
+		t.r.CancelAt(t.at)
 	}
 }

@@ -51,7 +51,7 @@ func newSigninThrottle() *signinThrottle {
 type signinAttempt struct {
 	throttle *signinThrottle
 	key      string
-	tokens   []*rate.Reservation
+	tokens   []token
 }
 
 // admit takes the attempt's tokens, or returns a RateLimitError taking none.
@@ -68,7 +68,7 @@ func (s *signinThrottle) admit(email, client string, now time.Time) (*signinAtte
 	}
 	r, wait = s.perEmail.take(email, now)
 	if wait > 0 {
-		a.release(now)
+		a.release()
 		return nil, &RateLimitError{RetryAfter: wait, Limit: perEmailBurst}
 	}
 	a.tokens = append(a.tokens, r)
@@ -77,14 +77,14 @@ func (s *signinThrottle) admit(email, client string, now time.Time) (*signinAtte
 
 // succeeded hands the tokens back and remembers the address.
 func (a *signinAttempt) succeeded(now time.Time) {
-	a.release(now)
+	a.release()
 	a.throttle.remember(a.key, now)
 }
 
 // release hands the tokens back, for an attempt that was not a guess.
-func (a *signinAttempt) release(now time.Time) {
-	for _, r := range a.tokens {
-		give(r, now)
+func (a *signinAttempt) release() {
+	for _, t := range a.tokens {
+		t.give()
 	}
 }
 

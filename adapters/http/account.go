@@ -80,18 +80,28 @@ func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Req
 			writeError(w, r, fmt.Errorf("%w: account routes take a session token (Authorization: Bearer), not an API key", app.ErrUnauthorized))
 			return
 		}
-		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
 			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer <session_token>", app.ErrUnauthorized))
 			return
 		}
-		accountID, err := s.d.Accounts.Authenticate(r.Context(), strings.TrimSpace(token))
+		accountID, err := s.d.Accounts.Authenticate(r.Context(), token)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		next(w, r, p, accountID)
 	}
+}
+
+// bearerToken returns the credentials of an Authorization header in the
+// Bearer scheme, whose name is case-insensitive (RFC 9110, section 11.1).
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimLeft(token, " "), true
 }
 
 type keyEntry struct {

@@ -40,7 +40,7 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 		Addr: cfg.Addr, Handler: s,
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
-		ErrorLog: zap.NewStdLog(log),
+		MaxHeaderBytes: MaxHeaderBytes, ErrorLog: zap.NewStdLog(log),
 	}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
@@ -49,7 +49,7 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 				return err
 			}
 			log.Info("listening", zap.String("addr", ln.Addr().String()))
-			go serve(srv, ln, log)
+			go serve(srv, JSONErrors(ln), log)
 			return nil
 		},
 		OnStop: func(ctx context.Context) error {

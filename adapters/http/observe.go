@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/quarrydata/quarry/app"
@@ -102,18 +107,54 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = enc.Encode(v)
 }
 
-// decodeJSON reads a strict JSON body: unknown fields and trailing data are
-// refused, and a body over the limit is a 413.
+// decodeJSON reads a strict JSON body into v. Every byte counts toward the
+// 1 MiB limit (413), trailing whitespace included. Malformed JSON, invalid
+// UTF-8, a duplicate member, trailing data and an unknown field are 400;
+// field names match exactly. A value of the wrong type for its field is the
+// request failing its schema: 422, naming the field.
 func decodeJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		return bodyError(err)
 	}
-	if dec.More() {
-		return invalid("request body must hold one JSON object")
+	if !utf8.Valid(body) {
+		return invalid("request body is not valid UTF-8")
 	}
-	return nil
+	err = jsonv2.Unmarshal(body, v, jsonv2.RejectUnknownMembers(true))
+	var semantic *jsonv2.SemanticError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jsonv2.ErrUnknownName):
+		return invalid(fmt.Sprintf("unknown field %q", fieldOf(err)))
+	case errors.As(err, &semantic):
+		return unprocessable(fmt.Sprintf("field %q: want a JSON %s, got %s", fieldOf(err), jsonKind(semantic), semantic.JSONKind))
+	}
+	return invalid("request body is not valid JSON: " + strings.TrimPrefix(err.Error(), "jsontext: "))
+}
+
+// fieldOf names the member an unmarshal error is about, as a JSON Pointer
+// without its leading slash.
+func fieldOf(err error) string {
+	var semantic *jsonv2.SemanticError
+	if errors.As(err, &semantic) {
+		return strings.TrimPrefix(string(semantic.JSONPointer), "/")
+	}
+	return ""
+}
+
+// jsonKind names the JSON type a Go field takes.
+func jsonKind(e *jsonv2.SemanticError) string {
+	if e.GoType == nil {
+		return "value of another type"
+	}
+	switch k := e.GoType.Kind(); {
+	case k == reflect.Pointer && e.GoType.Elem().Kind() == reflect.Int, k == reflect.Int:
+		return "integer"
+	case k == reflect.String:
+		return "string"
+	}
+	return e.GoType.String()
 }
 
 func bodyError(err error) error {
@@ -121,7 +162,7 @@ func bodyError(err error) error {
 	if errors.As(err, &tooBig) {
 		return errPayloadTooLarge
 	}
-	return invalid("request body is not valid JSON: " + strings.TrimPrefix(err.Error(), "json: "))
+	return invalid("request body could not be read")
 }
 
 // invalid is a 400 with the given explanation.

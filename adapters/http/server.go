@@ -53,6 +53,11 @@ type Server struct {
 func NewServer(d Deps) *Server {
 	s := &Server{d: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
 	s.router.HandleMethodNotAllowed = true
+	// A path is matched as sent: one that merely cleans to a route (a
+	// trailing slash, "//", "..", another case) is 404, never redirected
+	// into a route the client did not name.
+	s.router.RedirectTrailingSlash = false
+	s.router.RedirectFixedPath = false
 	s.router.NotFound = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errRouteNotFound) })
 	s.router.MethodNotAllowed = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errMethodNotAllowed) })
 	s.routeAccount()
