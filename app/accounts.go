@@ -105,7 +105,7 @@ func (s *Accounts) provision(ctx context.Context, email, password string) (ports
 	}
 	now := s.now()
 	acc := ports.Account{ID: NewID("acc"), Email: email, PasswordHash: hash, CreatedAt: now}
-	grant := ledger.Entry{ID: NewID("led"), AccountID: acc.ID, Kind: ledger.Grant, Amount: s.cfg.InitialCredits, CreatedAt: now}
+	grant := ledger.Entry{ID: NewID("led"), AccountID: acc.ID, Kind: ledger.Grant, Amount: s.cfg.InitialCredits, Reason: "sign-up", CreatedAt: now}
 	return acc, s.accounts.Provision(ctx, acc, grant)
 }
 
@@ -164,4 +164,9 @@ func (s *Accounts) Authenticate(ctx context.Context, token string) (string, erro
 		return "", fmt.Errorf("%w: session expired; sign in again", ErrUnauthorized)
 	}
 	return sess.AccountID, nil
+}
+
+// SweepSessions removes the sessions that have expired and returns how many.
+func (s *Accounts) SweepSessions(ctx context.Context) (int64, error) {
+	return s.sessions.DeleteExpiredSessions(ctx, s.now())
 }

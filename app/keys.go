@@ -12,10 +12,13 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// Key name bounds.
+// Key name bounds, and how many keys that are not revoked an account may
+// hold: enough for a key per service and environment, few enough that a
+// leaked session cannot mint keys without bound.
 const (
 	DefaultKeyName = "default"
 	maxKeyName     = 64
+	MaxActiveKeys  = 100
 )
 
 // Keys mints, lists and revokes an account's API keys.
@@ -50,7 +53,11 @@ func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, erro
 		Prefix: apikey.Prefix(secret), Hash: apikey.Digest(secret),
 		Scopes: scope.Strings(scope.SelfServe()), CreatedAt: s.now(),
 	}
-	if err := s.keys.CreateKey(ctx, k); err != nil {
+	err = s.keys.CreateKey(ctx, k, MaxActiveKeys)
+	if errors.Is(err, ports.ErrLimitReached) {
+		return NewKey{}, fmt.Errorf("%w: an account may hold at most %d active keys; revoke one first", ErrValidation, MaxActiveKeys)
+	}
+	if err != nil {
 		return NewKey{}, err
 	}
 	return NewKey{Key: k, Secret: secret}, nil

@@ -108,6 +108,41 @@ func VerifyLedger(ctx context.Context, cfg Config, out io.Writer) error {
 	return nil
 }
 
+// withOperators runs fn with the operator use cases on the configured
+// PostgreSQL.
+func withOperators(ctx context.Context, cfg Config, fn func(*app.Operators) error) error {
+	return withPostgres(ctx, cfg, func(pool *pgxpool.Pool) error {
+		store := postgres.New(pool)
+		defer store.Close()
+		return fn(app.NewOperators(store, store, store, app.SystemClock))
+	})
+}
+
+// GrantCredits tops up the account of email with a grant naming reason.
+func GrantCredits(ctx context.Context, cfg Config, email string, amount int64, reason string, out io.Writer) error {
+	return withOperators(ctx, cfg, func(o *app.Operators) error {
+		bal, err := o.GrantCredits(ctx, email, amount, reason)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "granted %d credits to %s (%s); balance %d\n", amount, email, reason, bal)
+		return nil
+	})
+}
+
+// SetKeyScope grants a permission to a key (held) or revokes it, such as
+// resale:read, which self-serve keys never carry.
+func SetKeyScope(ctx context.Context, cfg Config, keyID, permission string, held bool, out io.Writer) error {
+	return withOperators(ctx, cfg, func(o *app.Operators) error {
+		k, err := o.SetKeyScope(ctx, keyID, permission, held)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "key %s scopes: %s\n", k.ID, strings.Join(k.Scopes, " "))
+		return nil
+	})
+}
+
 // Ingest loads source files of the named dataset into MongoDB; without
 // files it loads the bundled sample. The dataset "all" loads every sample.
 func Ingest(ctx context.Context, cfg Config, what string, files []string, out io.Writer) error {

@@ -27,6 +27,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		platformStores(cfg),
 		documentStores(cfg),
 		useCases,
+		sweepSessions,
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
 		sampleOnStart(cfg, "china_securities", LoadSample),

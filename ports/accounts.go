@@ -54,12 +54,18 @@ type SessionStore interface {
 	// SessionByHash returns the session with that token digest, or ErrNotFound.
 	// Expiry is the caller's rule to apply.
 	SessionByHash(ctx context.Context, tokenHash string) (Session, error)
+	// DeleteExpiredSessions removes the sessions expired at now (ExpiresAt
+	// not after it) and returns how many it removed.
+	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
 }
 
 // KeyStore holds API keys.
 type KeyStore interface {
-	// CreateKey stores k; ErrConflict if its id or digest exists.
-	CreateKey(ctx context.Context, k Key) error
+	// CreateKey stores k unless its account already holds maxActive keys
+	// that are not revoked, which is ErrLimitReached, at any concurrency.
+	// ErrConflict if its id or digest exists; ErrNotFound for an unknown
+	// account.
+	CreateKey(ctx context.Context, k Key, maxActive int) error
 	// KeysByAccount lists an account's keys, oldest first.
 	KeysByAccount(ctx context.Context, accountID string) ([]Key, error)
 	// KeyByHash returns the key with that digest, revoked or not, or ErrNotFound.
@@ -70,4 +76,8 @@ type KeyStore interface {
 	RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (Key, error)
 	// TouchKey records that the key was used at the given time.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
+	// SetKeyScope adds the permission to the key's scopes (held) or removes
+	// it, and returns the key; adding a held one or removing a missing one
+	// changes nothing. An unknown key is ErrNotFound.
+	SetKeyScope(ctx context.Context, keyID, permission string, held bool) (Key, error)
 }

@@ -16,6 +16,8 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrInsufficientCredits: a debit would take the balance below zero.
 	ErrInsufficientCredits = errors.New("insufficient credits")
+	// ErrLimitReached: the write would exceed a limit the store enforces.
+	ErrLimitReached = errors.New("limit reached")
 	// ErrUnavailable: the backing store cannot be reached or failed.
 	ErrUnavailable = errors.New("store unavailable")
 	// ErrOutcomeUnknown: a write was sent but the store stayed unreachable

@@ -183,6 +183,7 @@ type ledgerEntry struct {
 	KeyID     *string   `json:"key_id"`
 	RequestID *string   `json:"request_id"`
 	RefundOf  *string   `json:"refund_of"`
+	Reason    *string   `json:"reason"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -223,6 +224,7 @@ func toLedgerEntry(e ledger.Entry) ledgerEntry {
 	return ledgerEntry{
 		EntryID: e.ID, Kind: string(e.Kind), Amount: e.Amount, CreatedAt: e.CreatedAt,
 		Route: optional(e.Route), KeyID: optional(e.KeyID), RequestID: optional(e.RequestID), RefundOf: optional(e.RefundOf),
+		Reason: optional(e.Reason),
 	}
 }
 

@@ -120,8 +120,8 @@ func (p *Platform) SessionByHash(_ context.Context, tokenHash string) (ports.Ses
 	return s, nil
 }
 
-// CreateKey stores a key.
-func (p *Platform) CreateKey(_ context.Context, k ports.Key) error {
+// CreateKey stores a key within the account's limit of live keys.
+func (p *Platform) CreateKey(_ context.Context, k ports.Key, maxActive int) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	_, idTaken := p.keys[k.ID]
@@ -131,6 +131,9 @@ func (p *Platform) CreateKey(_ context.Context, k ports.Key) error {
 	}
 	if _, known := p.accounts[k.AccountID]; !known {
 		return ports.ErrNotFound
+	}
+	if p.liveKeys(k.AccountID) >= maxActive {
+		return ports.ErrLimitReached
 	}
 	k.Scopes = slices.Clone(k.Scopes)
 	p.keys[k.ID] = k
@@ -194,6 +197,47 @@ func (p *Platform) TouchKey(_ context.Context, keyID string, at time.Time) error
 	k.LastUsedAt = &at
 	p.keys[keyID] = k
 	return nil
+}
+
+// SetKeyScope adds or removes one permission of the key.
+func (p *Platform) SetKeyScope(_ context.Context, keyID, permission string, held bool) (ports.Key, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k, ok := p.keys[keyID]
+	if !ok {
+		return ports.Key{}, ports.ErrNotFound
+	}
+	k.Scopes = slices.DeleteFunc(slices.Clone(k.Scopes), func(s string) bool { return s == permission })
+	if held {
+		k.Scopes = append(k.Scopes, permission)
+	}
+	p.keys[keyID] = k
+	return copyKey(k), nil
+}
+
+// DeleteExpiredSessions removes the sessions expired at now.
+func (p *Platform) DeleteExpiredSessions(_ context.Context, now time.Time) (int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n int64
+	for hash, s := range p.sessions {
+		if !s.ExpiresAt.After(now) {
+			delete(p.sessions, hash)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// liveKeys counts the account's keys that are not revoked.
+func (p *Platform) liveKeys(accountID string) int {
+	n := 0
+	for _, k := range p.keys {
+		if k.AccountID == accountID && k.RevokedAt == nil {
+			n++
+		}
+	}
+	return n
 }
 
 func copyKey(k ports.Key) ports.Key {

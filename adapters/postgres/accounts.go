@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
@@ -69,6 +70,16 @@ func (s *Store) CreateSession(ctx context.Context, sess ports.Session) error {
 		return translate("create session", err)
 	}
 	return nil
+}
+
+// DeleteExpiredSessions removes the sessions expired at now and returns how
+// many it removed.
+func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE expires_at <= $1`, now)
+	if err != nil {
+		return 0, translate("delete expired sessions", err)
+	}
+	return tag.RowsAffected(), nil
 }
 
 // SessionByHash returns the session with that token digest, expired or not,

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,19 +13,38 @@ import (
 
 const keyColumns = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at`
 
-// CreateKey stores the key; ports.ErrConflict if its id or digest exists,
-// ports.ErrNotFound if the account does not.
-func (s *Store) CreateKey(ctx context.Context, k ports.Key) error {
+// insertKeySQL inserts the key while its account holds fewer than $10 live
+// keys.
+const insertKeySQL = `INSERT INTO api_keys (` + keyColumns + `)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND revoked_at IS NULL) < $10`
+
+// CreateKey stores the key within the account's limit of live keys:
+// ports.ErrLimitReached past it, ports.ErrConflict if its id or digest
+// exists, ports.ErrNotFound if the account does not. The account's row lock
+// serializes concurrent mints, and the count runs after it is taken, so two
+// of them cannot both take the last place.
+func (s *Store) CreateKey(ctx context.Context, k ports.Key, maxActive int) error {
 	scopes := k.Scopes
 	if scopes == nil {
 		scopes = []string{} // pgx writes a nil slice as NULL; the column wants an array
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, scopes, k.CreatedAt, k.LastUsedAt, k.RevokedAt)
-	if err != nil {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var id string
+		if err := tx.QueryRow(ctx, `SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, k.AccountID).Scan(&id); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, insertKeySQL,
+			k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, scopes, k.CreatedAt, k.LastUsedAt, k.RevokedAt, maxActive)
+		if err == nil && tag.RowsAffected() == 0 {
+			return fmt.Errorf("postgres: account %s holds %d live keys: %w", k.AccountID, maxActive, ports.ErrLimitReached)
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, ports.ErrLimitReached) {
 		return translate("create key "+k.ID, err)
 	}
-	return nil
+	return err
 }
 
 // KeysByAccount lists the account's keys, oldest first; an unknown account
@@ -69,6 +89,18 @@ func (s *Store) TouchKey(ctx context.Context, keyID string, at time.Time) error 
 		return fmt.Errorf("postgres: touch key %s: %w", keyID, ports.ErrNotFound)
 	}
 	return nil
+}
+
+// SetKeyScope adds the permission to the key's scopes or removes it, and
+// returns the key; ports.ErrNotFound for an unknown key.
+func (s *Store) SetKeyScope(ctx context.Context, keyID, permission string, held bool) (ports.Key, error) {
+	return s.oneKey(ctx, "set scope of key "+keyID, `
+		UPDATE api_keys SET scopes = CASE
+			WHEN NOT $3 THEN array_remove(scopes, $2)
+			WHEN $2 = ANY (scopes) THEN scopes
+			ELSE array_append(scopes, $2) END
+		WHERE id = $1
+		RETURNING `+keyColumns, keyID, permission, held)
 }
 
 // oneKey runs a statement returning at most one key row.

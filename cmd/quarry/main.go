@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"github.com/quarrydata/quarry/bootstrap"
@@ -25,6 +26,12 @@ commands:
   ingest DATASET [FILE...]       load source files of a dataset into MongoDB (default: the bundled sample);
                                  DATASET is china-securities, or all (every bundled sample)
   ledger verify                  check that every balance equals the sum of its entries
+  credits grant EMAIL AMOUNT --reason TEXT
+                                 top up an account with a grant entry naming the reason
+  keys grant-scope KEY_ID PERMISSION
+                                 add a permission to a key (resale:read is never self-serve)
+  keys revoke-scope KEY_ID PERMISSION
+                                 remove a permission from a key
   version                        print the build and interface versions
 `
 
@@ -65,6 +72,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out)
 	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":
 		return bootstrap.VerifyLedger(ctx, cfg, out)
+	case args[0] == "credits" && len(args) == 6 && args[1] == "grant" && args[4] == "--reason":
+		amount, err := strconv.ParseInt(args[3], 10, 64)
+		if err != nil {
+			return fmt.Errorf("credits grant: AMOUNT %q is not a whole number of credits", args[3])
+		}
+		return bootstrap.GrantCredits(ctx, cfg, args[2], amount, args[5], out)
+	case args[0] == "keys" && len(args) == 4 && (args[1] == "grant-scope" || args[1] == "revoke-scope"):
+		return bootstrap.SetKeyScope(ctx, cfg, args[2], args[3], args[1] == "grant-scope", out)
 	}
 	return fmt.Errorf("%w: %q", errUsage, args)
 }

@@ -2,7 +2,11 @@
 // checking them against what an operation requires.
 package scope
 
-import "slices"
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
 
 // Permission names one access right carried by an API key.
 type Permission string
@@ -23,6 +27,18 @@ const (
 // order the interface lists them.
 func SelfServe() []Permission {
 	return []Permission{USRead, IndiaRead, ChinaRead, SearchRead, RAGSearch, LitigationRead, DataExport}
+}
+
+// ErrUnknown reports a name that is not a permission.
+var ErrUnknown = errors.New("unknown permission")
+
+// Parse returns the permission with that wire name, self-serve or not.
+func Parse(name string) (Permission, error) {
+	p := Permission(name)
+	if p == ResaleRead || slices.Contains(SelfServe(), p) {
+		return p, nil
+	}
+	return "", fmt.Errorf("%w %q", ErrUnknown, name)
 }
 
 // Missing returns the permissions in required that held lacks, in the order

@@ -12,6 +12,23 @@ import (
 // RunAccounts is the contract of AccountStore and SessionStore.
 func RunAccounts(t *testing.T, newPlatform NewPlatform) {
 	ctx := context.Background()
+	t.Run("expired sessions are swept", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1)
+		live := ports.Session{TokenHash: id("tok"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
+		dead := ports.Session{TokenHash: id("tok"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0}
+		must(t, "CreateSession", p.Sessions.CreateSession(ctx, live))
+		must(t, "CreateSession", p.Sessions.CreateSession(ctx, dead))
+		n, err := p.Sessions.DeleteExpiredSessions(ctx, t0)
+		must(t, "DeleteExpiredSessions", err)
+		if n < 1 {
+			t.Fatalf("DeleteExpiredSessions removed %d, want the expired one", n)
+		}
+		_, err = p.Sessions.SessionByHash(ctx, dead.TokenHash)
+		wantErr(t, "expired session", err, ports.ErrNotFound)
+		_, err = p.Sessions.SessionByHash(ctx, live.TokenHash)
+		must(t, "live session", err)
+	})
 	t.Run("provision then read back", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 100000)

@@ -24,9 +24,9 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		a := provision(t, p, 1)
 		k1, k2 := newKey(a.ID, t0), newKey(a.ID, t0.Add(time.Second))
 		k2.Name = "ci"
-		must(t, "CreateKey", p.Keys.CreateKey(ctx, k2))
-		must(t, "CreateKey", p.Keys.CreateKey(ctx, k1))
-		wantErr(t, "CreateKey duplicate", p.Keys.CreateKey(ctx, k1), ports.ErrConflict)
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k2, 10))
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k1, 10))
+		wantErr(t, "CreateKey duplicate", p.Keys.CreateKey(ctx, k1, 10), ports.ErrConflict)
 		keys, err := p.Keys.KeysByAccount(ctx, a.ID)
 		must(t, "KeysByAccount", err)
 		if len(keys) != 2 || keys[0].ID != k1.ID || keys[1].ID != k2.ID || keys[1].Name != "ci" {
@@ -50,7 +50,7 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		p := newPlatform(t)
 		a, b := provision(t, p, 1), provision(t, p, 1)
 		k := newKey(a.ID, t0)
-		must(t, "CreateKey", p.Keys.CreateKey(ctx, k))
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k, 10))
 		_, err := p.Keys.RevokeKey(ctx, b.ID, k.ID, t0)
 		wantErr(t, "RevokeKey by another account", err, ports.ErrNotFound)
 		_, err = p.Keys.RevokeKey(ctx, a.ID, "key_unknown", t0)
@@ -74,7 +74,7 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("keys and sessions need an existing account", func(t *testing.T) {
 		p := newPlatform(t)
-		wantErr(t, "CreateKey for unknown account", p.Keys.CreateKey(ctx, newKey("acc_missing", t0)), ports.ErrNotFound)
+		wantErr(t, "CreateKey for unknown account", p.Keys.CreateKey(ctx, newKey("acc_missing", t0), 10), ports.ErrNotFound)
 		s := ports.Session{TokenHash: id("hash"), AccountID: "acc_missing", CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
 		wantErr(t, "CreateSession for unknown account", p.Sessions.CreateSession(ctx, s), ports.ErrNotFound)
 	})
@@ -82,7 +82,7 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		p := newPlatform(t)
 		a := provision(t, p, 1)
 		k := newKey(a.ID, t0)
-		must(t, "CreateKey", p.Keys.CreateKey(ctx, k))
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k, 10))
 		used := t0.Add(2 * time.Hour)
 		must(t, "TouchKey", p.Keys.TouchKey(ctx, k.ID, used))
 		got, err := p.Keys.KeyByHash(ctx, k.Hash)
@@ -90,5 +90,48 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		if got.LastUsedAt == nil || !got.LastUsedAt.Equal(used) {
 			t.Fatalf("LastUsedAt = %v, want %v", got.LastUsedAt, used)
 		}
+	})
+	t.Run("live keys are capped at any concurrency", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1)
+		got := concurrently(t, 30, func() error {
+			return p.Keys.CreateKey(ctx, newKey(a.ID, t0), 10)
+		}, ports.ErrLimitReached)
+		if got[nil] != 10 || got[ports.ErrLimitReached] != 20 {
+			t.Fatalf("created %d, refused %d of 30; want 10 and 20", got[nil], got[ports.ErrLimitReached])
+		}
+		keys, err := p.Keys.KeysByAccount(ctx, a.ID)
+		must(t, "KeysByAccount", err)
+		_, err = p.Keys.RevokeKey(ctx, a.ID, keys[0].ID, t0)
+		must(t, "RevokeKey", err)
+		must(t, "CreateKey after a revocation", p.Keys.CreateKey(ctx, newKey(a.ID, t0), 10))
+		wantErr(t, "CreateKey for an unknown account", p.Keys.CreateKey(ctx, newKey("acc_missing", t0), 10), ports.ErrNotFound)
+	})
+	t.Run("a scope is granted and revoked once", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1)
+		k := newKey(a.ID, t0)
+		must(t, "CreateKey", p.Keys.CreateKey(ctx, k, 10))
+		for range 2 {
+			got, err := p.Keys.SetKeyScope(ctx, k.ID, "resale:read", true)
+			must(t, "SetKeyScope grant", err)
+			if !slices.Equal(got.Scopes, []string{"us:read", "china:read", "resale:read"}) {
+				t.Fatalf("scopes after grant = %v", got.Scopes)
+			}
+		}
+		got, err := p.Keys.KeyByHash(ctx, k.Hash)
+		must(t, "KeyByHash", err)
+		if !slices.Contains(got.Scopes, "resale:read") {
+			t.Fatalf("granted scope not stored: %v", got.Scopes)
+		}
+		for range 2 {
+			got, err = p.Keys.SetKeyScope(ctx, k.ID, "resale:read", false)
+			must(t, "SetKeyScope revoke", err)
+			if !slices.Equal(got.Scopes, k.Scopes) {
+				t.Fatalf("scopes after revoke = %v", got.Scopes)
+			}
+		}
+		_, err = p.Keys.SetKeyScope(ctx, "key_unknown", "resale:read", true)
+		wantErr(t, "SetKeyScope unknown key", err, ports.ErrNotFound)
 	})
 }
