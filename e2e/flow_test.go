@@ -23,6 +23,7 @@ type creditsBody struct {
 		Route     *string `json:"route"`
 		RequestID *string `json:"request_id"`
 		RefundOf  *string `json:"refund_of"`
+		Reason    *string `json:"reason"`
 	} `json:"ledger"`
 	Meta struct {
 		Total int `json:"total"`
