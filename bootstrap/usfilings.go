@@ -56,39 +56,15 @@ func usFilings(cfg Config) fx.Option {
 // period is the one the document caches keep, so newly ingested data of
 // every kind is served within it.
 func refreshSearch(lc fx.Lifecycle, every time.Duration, f *app.Filings, log *zap.Logger) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			go refreshLoop(ctx, every, done, f, log)
-			return nil
-		},
-		OnStop: func(context.Context) error {
-			cancel()
-			<-done
-			return nil
-		},
-	})
-}
-
-func refreshLoop(ctx context.Context, every time.Duration, done chan<- struct{}, f *app.Filings, log *zap.Logger) {
-	defer close(done)
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			n, err := f.Refresh(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				log.Warn("US filing search index not refreshed", zap.Error(err))
-			case n > 0:
-				log.Info("US filing sections indexed", zap.Int("sections", n))
-			}
+	periodic(lc, every, func(ctx context.Context) {
+		n, err := f.Refresh(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("US filing search index not refreshed", zap.Error(err))
+		case n > 0:
+			log.Info("US filing sections indexed", zap.Int("sections", n))
 		}
-	}
+	})
 }
 
 func usFilingStores(cfg Config) fx.Option {

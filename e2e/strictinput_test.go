@@ -67,9 +67,10 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 }
 
 // TestSignInThrottleHoldsUnderConcurrency fires 100 wrong passwords for one
-// email at once: at most 5 are verified (401), the rest are 429.
+// email at once, on PostgreSQL: at most 5 are verified (401), the rest are
+// 429.
 func TestSignInThrottleHoldsUnderConcurrency(t *testing.T) {
-	c, _ := startApp(t, stack{})
+	c, _ := startApp(t, onDatabases)
 	signIn(t, c, "guessed@example.com")
 	statuses := map[int]int{}
 	var mu sync.Mutex
