@@ -24,7 +24,8 @@ commands:
   serve                          serve the API (configured by QUARRY_* variables)
   migrate                        apply the embedded PostgreSQL migrations
   ingest DATASET [FILE...]       load source files of a dataset into MongoDB (default: the bundled sample);
-                                 DATASET is china-securities, or all (every bundled sample)
+                                 DATASET is china-securities, us-filings, us-financials, us-holdings,
+                                 us-securities, or all (every bundled sample)
   ledger verify                  check that every balance equals the sum of its entries
   credits grant EMAIL AMOUNT --reason TEXT
                                  top up an account with a grant entry naming the reason
@@ -33,6 +34,7 @@ commands:
   keys revoke-scope KEY_ID PERMISSION
                                  remove a permission from a key
   version                        print the build and interface versions
+  help                           print this usage
 `
 
 func main() {
@@ -54,6 +56,11 @@ var errUsage = errors.New("unknown command")
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
 		return errUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(out, usage)
+		return nil
 	}
 	if args[0] == "version" {
 		fmt.Fprintf(out, "quarry %s (interface %s)\n", version, bootstrap.InterfaceVersion)
