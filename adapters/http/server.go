@@ -5,6 +5,7 @@ package http
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -49,8 +50,12 @@ type Server struct {
 
 // NewServer builds the router with every route of the interface. A data
 // route without a handler is registered anyway and answers 503 until its
-// dataset is activated.
-func NewServer(d Deps) *Server {
+// dataset is activated. A handler for a method and path the catalog does not
+// list is a wiring mistake, refused here so that start-up fails on it.
+func NewServer(d Deps) (*Server, error) {
+	if err := checkHandlers(d.Handlers); err != nil {
+		return nil, err
+	}
 	s := &Server{d: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
 	s.router.HandleMethodNotAllowed = true
 	// A path is matched as sent: one that merely cleans to a route (a
@@ -63,7 +68,30 @@ func NewServer(d Deps) *Server {
 	s.routeAccount()
 	s.routeOps()
 	s.routeData()
-	return s
+	return s, nil
+}
+
+// checkHandlers refuses a data handler that no catalog route names, or two
+// handlers for one route.
+func checkHandlers(handlers []DataHandler) error {
+	listed := map[string]bool{}
+	for _, ds := range dataset.Catalog() {
+		for _, rt := range ds.Routes {
+			listed[rt.Method+" "+rt.Path] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, h := range handlers {
+		route := h.Method + " " + h.Path
+		switch {
+		case !listed[route]:
+			return fmt.Errorf("http: a data handler serves %s, which the catalog does not list", route)
+		case seen[route]:
+			return fmt.Errorf("http: two data handlers serve %s", route)
+		}
+		seen[route] = true
+	}
+	return nil
 }
 
 // ServeHTTP implements http.Handler.
