@@ -75,7 +75,7 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 	return s.openSession(ctx, acc)
 }
 
-func (s *Accounts) signIn(ctx context.Context, email, password string) (ports.Account, error) {
+func (s *Accounts) signIn(ctx context.Context, email, password string) (account.Account, error) {
 	acc, err := s.accounts.AccountByEmail(ctx, email)
 	if errors.Is(err, ports.ErrNotFound) {
 		acc, err = s.provision(ctx, email, password)
@@ -86,25 +86,25 @@ func (s *Accounts) signIn(ctx context.Context, email, password string) (ports.Ac
 		acc, err = s.accounts.AccountByEmail(ctx, email)
 	}
 	if err != nil {
-		return ports.Account{}, err
+		return account.Account{}, err
 	}
 	ok, err := s.verify(ctx, password, acc.PasswordHash)
 	if err != nil {
-		return ports.Account{}, err
+		return account.Account{}, err
 	}
 	if !ok {
-		return ports.Account{}, fmt.Errorf("%w: wrong email or password", ErrUnauthorized)
+		return account.Account{}, fmt.Errorf("%w: wrong email or password", ErrUnauthorized)
 	}
 	return acc, nil
 }
 
-func (s *Accounts) provision(ctx context.Context, email, password string) (ports.Account, error) {
+func (s *Accounts) provision(ctx context.Context, email, password string) (account.Account, error) {
 	hash, err := s.hash(ctx, password)
 	if err != nil {
-		return ports.Account{}, err
+		return account.Account{}, err
 	}
 	now := s.now()
-	acc := ports.Account{ID: NewID("acc"), Email: email, PasswordHash: hash, CreatedAt: now}
+	acc := account.Account{ID: NewID("acc"), Email: email, PasswordHash: hash, CreatedAt: now}
 	grant := ledger.Entry{ID: NewID("led"), AccountID: acc.ID, Kind: ledger.Grant, Amount: s.cfg.InitialCredits, Reason: "sign-up", CreatedAt: now}
 	return acc, s.accounts.Provision(ctx, acc, grant)
 }
@@ -134,10 +134,10 @@ func (s *Accounts) acquire(ctx context.Context) error {
 	}
 }
 
-func (s *Accounts) openSession(ctx context.Context, acc ports.Account) (Login, error) {
+func (s *Accounts) openSession(ctx context.Context, acc account.Account) (Login, error) {
 	token, digest := newToken()
 	now := s.now()
-	sess := ports.Session{TokenHash: digest, AccountID: acc.ID, CreatedAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL)}
+	sess := account.Session{TokenHash: digest, AccountID: acc.ID, CreatedAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL)}
 	if err := s.sessions.CreateSession(ctx, sess); err != nil {
 		return Login{}, err
 	}

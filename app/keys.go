@@ -32,7 +32,7 @@ func NewKeys(k ports.KeyStore, now Clock) *Keys { return &Keys{keys: k, now: now
 
 // NewKey is a freshly minted key: the record, and the secret shown once.
 type NewKey struct {
-	Key    ports.Key
+	Key    apikey.Key
 	Secret string
 }
 
@@ -48,7 +48,7 @@ func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, erro
 	if err != nil {
 		return NewKey{}, err
 	}
-	k := ports.Key{
+	k := apikey.Key{
 		ID: NewID("key"), AccountID: accountID, Name: name,
 		Prefix: apikey.Prefix(secret), Hash: apikey.Digest(secret),
 		Scopes: scope.Strings(scope.SelfServe()), CreatedAt: s.now(),
@@ -64,15 +64,15 @@ func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, erro
 }
 
 // List returns the account's keys, oldest first.
-func (s *Keys) List(ctx context.Context, accountID string) ([]ports.Key, error) {
+func (s *Keys) List(ctx context.Context, accountID string) ([]apikey.Key, error) {
 	return s.keys.KeysByAccount(ctx, accountID)
 }
 
 // Revoke revokes one of the account's keys; it stops working at once.
-func (s *Keys) Revoke(ctx context.Context, accountID, keyID string) (ports.Key, error) {
+func (s *Keys) Revoke(ctx context.Context, accountID, keyID string) (apikey.Key, error) {
 	k, err := s.keys.RevokeKey(ctx, accountID, keyID, s.now())
 	if errors.Is(err, ports.ErrNotFound) {
-		return ports.Key{}, fmt.Errorf("%w: this account has no key %q", ports.ErrNotFound, keyID)
+		return apikey.Key{}, fmt.Errorf("%w: this account has no key %q", ports.ErrNotFound, keyID)
 	}
 	return k, err
 }

@@ -31,22 +31,22 @@ func NewMetering(k ports.KeyStore, l ports.Ledger, now Clock) *Metering {
 
 // Authenticate returns the live key behind a raw X-API-KEY value. A
 // malformed key is refused before any lookup.
-func (m *Metering) Authenticate(ctx context.Context, raw string) (ports.Key, error) {
+func (m *Metering) Authenticate(ctx context.Context, raw string) (apikey.Key, error) {
 	if raw == "" {
-		return ports.Key{}, fmt.Errorf("%w: missing X-API-KEY header", ErrUnauthorized)
+		return apikey.Key{}, fmt.Errorf("%w: missing X-API-KEY header", ErrUnauthorized)
 	}
 	if err := apikey.Check(raw); err != nil {
-		return ports.Key{}, fmt.Errorf("%w: malformed API key", ErrUnauthorized)
+		return apikey.Key{}, fmt.Errorf("%w: malformed API key", ErrUnauthorized)
 	}
 	k, err := m.keys.KeyByHash(ctx, apikey.Digest(raw))
 	if errors.Is(err, ports.ErrNotFound) {
-		return ports.Key{}, fmt.Errorf("%w: unknown API key", ErrUnauthorized)
+		return apikey.Key{}, fmt.Errorf("%w: unknown API key", ErrUnauthorized)
 	}
 	if err != nil {
-		return ports.Key{}, err
+		return apikey.Key{}, err
 	}
 	if k.RevokedAt != nil {
-		return ports.Key{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
+		return apikey.Key{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
 	}
 	return k, nil
 }
@@ -54,7 +54,7 @@ func (m *Metering) Authenticate(ctx context.Context, raw string) (ports.Key, err
 // Touch records that the key was used, at most once a minute. It is audit
 // data: its failure is the caller's to log, never a reason to fail the
 // request.
-func (m *Metering) Touch(ctx context.Context, k ports.Key) error {
+func (m *Metering) Touch(ctx context.Context, k apikey.Key) error {
 	now := m.now()
 	if k.LastUsedAt != nil && now.Sub(*k.LastUsedAt) < touchEvery {
 		return nil
@@ -63,7 +63,7 @@ func (m *Metering) Touch(ctx context.Context, k ports.Key) error {
 }
 
 // Authorize checks that the key holds every permission required.
-func (m *Metering) Authorize(k ports.Key, required []scope.Permission) error {
+func (m *Metering) Authorize(k apikey.Key, required []scope.Permission) error {
 	if missing := scope.Missing(scope.FromStrings(k.Scopes), required); len(missing) > 0 {
 		return fmt.Errorf("%w: this operation requires %v", ErrForbidden, scope.Strings(missing))
 	}
@@ -78,7 +78,7 @@ type Charge struct {
 
 // Charge debits cost credits for one request, atomically refusing an
 // overdraft with ports.ErrInsufficientCredits.
-func (m *Metering) Charge(ctx context.Context, k ports.Key, route, requestID string, cost int64) (Charge, error) {
+func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID string, cost int64) (Charge, error) {
 	e := ledger.Entry{
 		ID: NewID("led"), AccountID: k.AccountID, Kind: ledger.Debit, Amount: -cost,
 		Route: route, KeyID: k.ID, RequestID: requestID, CreatedAt: m.now(),

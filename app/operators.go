@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/domain/account"
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/domain/scope"
 	"github.com/quarrydata/quarry/ports"
@@ -58,14 +59,14 @@ func (o *Operators) GrantCredits(ctx context.Context, email string, amount int64
 
 // SetKeyScope grants the permission to the key (held) or revokes it, and
 // returns the key.
-func (o *Operators) SetKeyScope(ctx context.Context, keyID, permission string, held bool) (ports.Key, error) {
+func (o *Operators) SetKeyScope(ctx context.Context, keyID, permission string, held bool) (apikey.Key, error) {
 	p, err := scope.Parse(permission)
 	if err != nil {
-		return ports.Key{}, fmt.Errorf("%w: %w", ErrValidation, err)
+		return apikey.Key{}, fmt.Errorf("%w: %w", ErrValidation, err)
 	}
 	k, err := o.keys.SetKeyScope(ctx, keyID, string(p), held)
 	if errors.Is(err, ports.ErrNotFound) {
-		return ports.Key{}, fmt.Errorf("%w: no key %q", ports.ErrNotFound, keyID)
+		return apikey.Key{}, fmt.Errorf("%w: no key %q", ports.ErrNotFound, keyID)
 	}
 	return k, err
 }

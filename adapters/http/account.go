@@ -11,8 +11,8 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ledger"
-	"github.com/quarrydata/quarry/ports"
 )
 
 const keyMessage = "Store this API key now: it is shown only once and cannot be recovered. Send it in the X-API-KEY header."
@@ -115,7 +115,7 @@ type keyEntry struct {
 	RevokedAt  *time.Time `json:"revoked_at"`
 }
 
-func toKeyEntry(k ports.Key) keyEntry {
+func toKeyEntry(k apikey.Key) keyEntry {
 	status := "active"
 	if k.RevokedAt != nil {
 		status = "revoked"

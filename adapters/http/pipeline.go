@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -62,7 +63,7 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 }
 
 // admit runs the checks that come before the debit.
-func (s *Server) admit(r *http.Request, p httprouter.Params, key ports.Key, id dataset.ID, rt dataset.Route, prepare Prepare) (Serve, error) {
+func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, prepare Prepare) (Serve, error) {
 	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (s *Server) admit(r *http.Request, p httprouter.Params, key ports.Key, id d
 
 // charged debits, serves, and refunds on error. Money moves on a context
 // that survives a client hanging up, so a debit is never left half-done.
-func (s *Server) charged(w http.ResponseWriter, r *http.Request, key ports.Key, route string, cost int64, serve Serve) {
+func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key, route string, cost int64, serve Serve) {
 	ctx := context.WithoutCancel(r.Context())
 	charge, err := s.d.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
 	if err != nil {

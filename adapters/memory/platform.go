@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/account"
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -19,11 +21,11 @@ import (
 // transaction.
 type Platform struct {
 	mu       sync.RWMutex
-	accounts map[string]ports.Account // by id
-	byEmail  map[string]string        // email -> account id
-	sessions map[string]ports.Session
-	keys     map[string]ports.Key // by id
-	byHash   map[string]string    // digest -> key id
+	accounts map[string]account.Account // by id
+	byEmail  map[string]string          // email -> account id
+	sessions map[string]account.Session
+	keys     map[string]apikey.Key // by id
+	byHash   map[string]string     // digest -> key id
 	balances map[string]int64
 	entries  map[string][]ledger.Entry // by account, oldest first
 	debits   map[string]ledger.Entry   // debit id -> entry
@@ -41,10 +43,10 @@ var (
 // NewPlatform returns empty account-side stores.
 func NewPlatform() *Platform {
 	return &Platform{
-		accounts: map[string]ports.Account{},
+		accounts: map[string]account.Account{},
 		byEmail:  map[string]string{},
-		sessions: map[string]ports.Session{},
-		keys:     map[string]ports.Key{},
+		sessions: map[string]account.Session{},
+		keys:     map[string]apikey.Key{},
 		byHash:   map[string]string{},
 		balances: map[string]int64{},
 		entries:  map[string][]ledger.Entry{},
@@ -55,7 +57,7 @@ func NewPlatform() *Platform {
 }
 
 // Provision creates the account and its grant atomically.
-func (p *Platform) Provision(_ context.Context, a ports.Account, grant ledger.Entry) error {
+func (p *Platform) Provision(_ context.Context, a account.Account, grant ledger.Entry) error {
 	if err := grant.Validate(); err != nil || grant.Kind != ledger.Grant || grant.AccountID != a.ID {
 		return errors.Join(ledger.ErrInvalidEntry, err)
 	}
@@ -74,29 +76,29 @@ func (p *Platform) Provision(_ context.Context, a ports.Account, grant ledger.En
 }
 
 // AccountByEmail returns the account with that email.
-func (p *Platform) AccountByEmail(_ context.Context, email string) (ports.Account, error) {
+func (p *Platform) AccountByEmail(_ context.Context, email string) (account.Account, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	id, ok := p.byEmail[email]
 	if !ok {
-		return ports.Account{}, ports.ErrNotFound
+		return account.Account{}, ports.ErrNotFound
 	}
 	return p.accounts[id], nil
 }
 
 // AccountByID returns the account with that id.
-func (p *Platform) AccountByID(_ context.Context, id string) (ports.Account, error) {
+func (p *Platform) AccountByID(_ context.Context, id string) (account.Account, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	a, ok := p.accounts[id]
 	if !ok {
-		return ports.Account{}, ports.ErrNotFound
+		return account.Account{}, ports.ErrNotFound
 	}
 	return a, nil
 }
 
 // CreateSession stores a session.
-func (p *Platform) CreateSession(_ context.Context, s ports.Session) error {
+func (p *Platform) CreateSession(_ context.Context, s account.Session) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, taken := p.sessions[s.TokenHash]; taken {
@@ -110,18 +112,18 @@ func (p *Platform) CreateSession(_ context.Context, s ports.Session) error {
 }
 
 // SessionByHash returns the session with that token digest.
-func (p *Platform) SessionByHash(_ context.Context, tokenHash string) (ports.Session, error) {
+func (p *Platform) SessionByHash(_ context.Context, tokenHash string) (account.Session, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	s, ok := p.sessions[tokenHash]
 	if !ok {
-		return ports.Session{}, ports.ErrNotFound
+		return account.Session{}, ports.ErrNotFound
 	}
 	return s, nil
 }
 
 // CreateKey stores a key within the account's limit of live keys.
-func (p *Platform) CreateKey(_ context.Context, k ports.Key, maxActive int) error {
+func (p *Platform) CreateKey(_ context.Context, k apikey.Key, maxActive int) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	_, idTaken := p.keys[k.ID]
@@ -142,16 +144,16 @@ func (p *Platform) CreateKey(_ context.Context, k ports.Key, maxActive int) erro
 }
 
 // KeysByAccount lists the account's keys, oldest first.
-func (p *Platform) KeysByAccount(_ context.Context, accountID string) ([]ports.Key, error) {
+func (p *Platform) KeysByAccount(_ context.Context, accountID string) ([]apikey.Key, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	out := []ports.Key{}
+	out := []apikey.Key{}
 	for _, k := range p.keys {
 		if k.AccountID == accountID {
 			out = append(out, copyKey(k))
 		}
 	}
-	slices.SortFunc(out, func(a, b ports.Key) int {
+	slices.SortFunc(out, func(a, b apikey.Key) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c
 		}
@@ -161,23 +163,23 @@ func (p *Platform) KeysByAccount(_ context.Context, accountID string) ([]ports.K
 }
 
 // KeyByHash returns the key with that digest.
-func (p *Platform) KeyByHash(_ context.Context, hash string) (ports.Key, error) {
+func (p *Platform) KeyByHash(_ context.Context, hash string) (apikey.Key, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	id, ok := p.byHash[hash]
 	if !ok {
-		return ports.Key{}, ports.ErrNotFound
+		return apikey.Key{}, ports.ErrNotFound
 	}
 	return copyKey(p.keys[id]), nil
 }
 
 // RevokeKey marks the account's key revoked, keeping the first revocation time.
-func (p *Platform) RevokeKey(_ context.Context, accountID, keyID string, at time.Time) (ports.Key, error) {
+func (p *Platform) RevokeKey(_ context.Context, accountID, keyID string, at time.Time) (apikey.Key, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k, ok := p.keys[keyID]
 	if !ok || k.AccountID != accountID {
-		return ports.Key{}, ports.ErrNotFound
+		return apikey.Key{}, ports.ErrNotFound
 	}
 	if k.RevokedAt == nil {
 		k.RevokedAt = &at
@@ -200,12 +202,12 @@ func (p *Platform) TouchKey(_ context.Context, keyID string, at time.Time) error
 }
 
 // SetKeyScope adds or removes one permission of the key.
-func (p *Platform) SetKeyScope(_ context.Context, keyID, permission string, held bool) (ports.Key, error) {
+func (p *Platform) SetKeyScope(_ context.Context, keyID, permission string, held bool) (apikey.Key, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k, ok := p.keys[keyID]
 	if !ok {
-		return ports.Key{}, ports.ErrNotFound
+		return apikey.Key{}, ports.ErrNotFound
 	}
 	k.Scopes = slices.DeleteFunc(slices.Clone(k.Scopes), func(s string) bool { return s == permission })
 	if held {
@@ -240,7 +242,7 @@ func (p *Platform) liveKeys(accountID string) int {
 	return n
 }
 
-func copyKey(k ports.Key) ports.Key {
+func copyKey(k apikey.Key) apikey.Key {
 	k.Scopes = slices.Clone(k.Scopes)
 	return k
 }

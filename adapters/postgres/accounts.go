@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/ledger"
-	"github.com/quarrydata/quarry/ports"
 )
 
 // provisionSQL inserts the account and its grant in one statement, which
@@ -22,7 +22,7 @@ SELECT $6, a.id, 'grant', $4, $8, $7 FROM a`
 
 // Provision creates the account with its grant as the opening balance. A
 // taken email or id is ports.ErrConflict and writes nothing.
-func (s *Store) Provision(ctx context.Context, a ports.Account, grant ledger.Entry) error {
+func (s *Store) Provision(ctx context.Context, a account.Account, grant ledger.Entry) error {
 	if err := checkEntry(grant, ledger.Grant); err != nil {
 		return err
 	}
@@ -39,22 +39,22 @@ func (s *Store) Provision(ctx context.Context, a ports.Account, grant ledger.Ent
 
 // AccountByEmail returns the account with that normalized email, or
 // ports.ErrNotFound.
-func (s *Store) AccountByEmail(ctx context.Context, email string) (ports.Account, error) {
+func (s *Store) AccountByEmail(ctx context.Context, email string) (account.Account, error) {
 	return s.account(ctx, "account by email", `WHERE email = $1`, email)
 }
 
 // AccountByID returns the account, or ports.ErrNotFound.
-func (s *Store) AccountByID(ctx context.Context, id string) (ports.Account, error) {
+func (s *Store) AccountByID(ctx context.Context, id string) (account.Account, error) {
 	return s.account(ctx, "account "+id, `WHERE id = $1`, id)
 }
 
 // account reads the one account matching where.
-func (s *Store) account(ctx context.Context, op, where, arg string) (ports.Account, error) {
-	var a ports.Account
+func (s *Store) account(ctx context.Context, op, where, arg string) (account.Account, error) {
+	var a account.Account
 	err := s.pool.QueryRow(ctx, `SELECT id, email, password_hash, created_at FROM accounts `+where, arg).
 		Scan(&a.ID, &a.Email, &a.PasswordHash, &a.CreatedAt)
 	if err != nil {
-		return ports.Account{}, translate(op, err)
+		return account.Account{}, translate(op, err)
 	}
 	a.CreatedAt = a.CreatedAt.UTC()
 	return a, nil
@@ -62,7 +62,7 @@ func (s *Store) account(ctx context.Context, op, where, arg string) (ports.Accou
 
 // CreateSession stores the session; ports.ErrConflict if the digest exists,
 // ports.ErrNotFound if the account does not.
-func (s *Store) CreateSession(ctx context.Context, sess ports.Session) error {
+func (s *Store) CreateSession(ctx context.Context, sess account.Session) error {
 	_, err := s.pool.Exec(ctx,
 		`INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
 		sess.TokenHash, sess.AccountID, sess.CreatedAt, sess.ExpiresAt)
@@ -84,13 +84,13 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64
 
 // SessionByHash returns the session with that token digest, expired or not,
 // or ports.ErrNotFound.
-func (s *Store) SessionByHash(ctx context.Context, tokenHash string) (ports.Session, error) {
-	var sess ports.Session
+func (s *Store) SessionByHash(ctx context.Context, tokenHash string) (account.Session, error) {
+	var sess account.Session
 	err := s.pool.QueryRow(ctx,
 		`SELECT token_hash, account_id, created_at, expires_at FROM sessions WHERE token_hash = $1`, tokenHash).
 		Scan(&sess.TokenHash, &sess.AccountID, &sess.CreatedAt, &sess.ExpiresAt)
 	if err != nil {
-		return ports.Session{}, translate("session by hash", err)
+		return account.Session{}, translate("session by hash", err)
 	}
 	sess.CreatedAt, sess.ExpiresAt = sess.CreatedAt.UTC(), sess.ExpiresAt.UTC()
 	return sess, nil

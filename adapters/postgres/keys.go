@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -24,7 +25,7 @@ WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND revoked_at IS NUL
 // exists, ports.ErrNotFound if the account does not. The account's row lock
 // serializes concurrent mints, and the count runs after it is taken, so two
 // of them cannot both take the last place.
-func (s *Store) CreateKey(ctx context.Context, k ports.Key, maxActive int) error {
+func (s *Store) CreateKey(ctx context.Context, k apikey.Key, maxActive int) error {
 	scopes := k.Scopes
 	if scopes == nil {
 		scopes = []string{} // pgx writes a nil slice as NULL; the column wants an array
@@ -49,7 +50,7 @@ func (s *Store) CreateKey(ctx context.Context, k ports.Key, maxActive int) error
 
 // KeysByAccount lists the account's keys, oldest first; an unknown account
 // has none.
-func (s *Store) KeysByAccount(ctx context.Context, accountID string) ([]ports.Key, error) {
+func (s *Store) KeysByAccount(ctx context.Context, accountID string) ([]apikey.Key, error) {
 	rows, err := s.pool.Query(ctx,
 		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
 	if err != nil {
@@ -64,14 +65,14 @@ func (s *Store) KeysByAccount(ctx context.Context, accountID string) ([]ports.Ke
 
 // KeyByHash returns the key with that digest, revoked or not, or
 // ports.ErrNotFound.
-func (s *Store) KeyByHash(ctx context.Context, hash string) (ports.Key, error) {
+func (s *Store) KeyByHash(ctx context.Context, hash string) (apikey.Key, error) {
 	return s.oneKey(ctx, "key by hash", `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1`, hash)
 }
 
 // RevokeKey marks the account's key revoked at the given time, keeping the
 // first revocation time if it already was, and returns it. Another account's
 // key, or an unknown id, is ports.ErrNotFound.
-func (s *Store) RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (ports.Key, error) {
+func (s *Store) RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (apikey.Key, error) {
 	return s.oneKey(ctx, "revoke key "+keyID, `
 		UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
 		WHERE id = $1 AND account_id = $2
@@ -93,7 +94,7 @@ func (s *Store) TouchKey(ctx context.Context, keyID string, at time.Time) error 
 
 // SetKeyScope adds the permission to the key's scopes or removes it, and
 // returns the key; ports.ErrNotFound for an unknown key.
-func (s *Store) SetKeyScope(ctx context.Context, keyID, permission string, held bool) (ports.Key, error) {
+func (s *Store) SetKeyScope(ctx context.Context, keyID, permission string, held bool) (apikey.Key, error) {
 	return s.oneKey(ctx, "set scope of key "+keyID, `
 		UPDATE api_keys SET scopes = CASE
 			WHEN NOT $3 THEN array_remove(scopes, $2)
@@ -104,21 +105,21 @@ func (s *Store) SetKeyScope(ctx context.Context, keyID, permission string, held 
 }
 
 // oneKey runs a statement returning at most one key row.
-func (s *Store) oneKey(ctx context.Context, op, sql string, args ...any) (ports.Key, error) {
+func (s *Store) oneKey(ctx context.Context, op, sql string, args ...any) (apikey.Key, error) {
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
-		return ports.Key{}, translate(op, err)
+		return apikey.Key{}, translate(op, err)
 	}
 	k, err := pgx.CollectExactlyOneRow(rows, scanKey)
 	if err != nil {
-		return ports.Key{}, translate(op, err)
+		return apikey.Key{}, translate(op, err)
 	}
 	return k, nil
 }
 
 // scanKey reads a row of keyColumns, with every time in UTC.
-func scanKey(row pgx.CollectableRow) (ports.Key, error) {
-	var k ports.Key
+func scanKey(row pgx.CollectableRow) (apikey.Key, error) {
+	var k apikey.Key
 	err := row.Scan(&k.ID, &k.AccountID, &k.Name, &k.Prefix, &k.Hash, &k.Scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt)
 	k.CreatedAt, k.LastUsedAt, k.RevokedAt = k.CreatedAt.UTC(), utc(k.LastUsedAt), utc(k.RevokedAt)
 	return k, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -46,4 +47,20 @@ func CheckPassword(p string) error {
 		return fmt.Errorf("%w: password must be %d to %d characters", ErrInvalidPassword, MinPassword, MaxPassword)
 	}
 	return nil
+}
+
+// Account is a signed-up user.
+type Account struct {
+	ID           string
+	Email        string
+	PasswordHash string
+	CreatedAt    time.Time
+}
+
+// Session is a signed-in browser or CLI session; only the token's digest is held.
+type Session struct {
+	TokenHash string
+	AccountID string
+	CreatedAt time.Time
+	ExpiresAt time.Time
 }

@@ -13,6 +13,7 @@ import (
 	"hash/crc32"
 	"io"
 	"strings"
+	"time"
 )
 
 const (
@@ -89,4 +90,17 @@ func checksum(body string) string {
 		n /= 62
 	}
 	return string(out)
+}
+
+// Key is an API key record; only the key's digest is held.
+type Key struct {
+	ID         string
+	AccountID  string
+	Name       string
+	Prefix     string
+	Hash       string
+	Scopes     []string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
 }

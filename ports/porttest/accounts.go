@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -15,8 +16,8 @@ func RunAccounts(t *testing.T, newPlatform NewPlatform) {
 	t.Run("expired sessions are swept", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 1)
-		live := ports.Session{TokenHash: id("tok"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
-		dead := ports.Session{TokenHash: id("tok"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0}
+		live := account.Session{TokenHash: id("tok"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
+		dead := account.Session{TokenHash: id("tok"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0}
 		must(t, "CreateSession", p.Sessions.CreateSession(ctx, live))
 		must(t, "CreateSession", p.Sessions.CreateSession(ctx, dead))
 		n, err := p.Sessions.DeleteExpiredSessions(ctx, t0)
@@ -61,7 +62,7 @@ func RunAccounts(t *testing.T, newPlatform NewPlatform) {
 		p := newPlatform(t)
 		email := id("race") + "@example.com"
 		got := concurrently(t, 20, func() error {
-			a := ports.Account{ID: id("acc"), Email: email, PasswordHash: "h", CreatedAt: t0}
+			a := account.Account{ID: id("acc"), Email: email, PasswordHash: "h", CreatedAt: t0}
 			return p.Accounts.Provision(ctx, a, ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: 10, CreatedAt: t0})
 		}, ports.ErrConflict)
 		if got[nil] != 1 || got[ports.ErrConflict] != 19 {
@@ -76,7 +77,7 @@ func RunAccounts(t *testing.T, newPlatform NewPlatform) {
 	t.Run("sessions", func(t *testing.T) {
 		p := newPlatform(t)
 		a := provision(t, p, 1)
-		s := ports.Session{TokenHash: id("hash"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(8 * time.Hour)}
+		s := account.Session{TokenHash: id("hash"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(8 * time.Hour)}
 		must(t, "CreateSession", p.Sessions.CreateSession(ctx, s))
 		wantErr(t, "CreateSession twice", p.Sessions.CreateSession(ctx, s), ports.ErrConflict)
 		got, err := p.Sessions.SessionByHash(ctx, s.TokenHash)

@@ -6,11 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/account"
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/ports"
 )
 
-func newKey(accountID string, at time.Time) ports.Key {
-	return ports.Key{
+func newKey(accountID string, at time.Time) apikey.Key {
+	return apikey.Key{
 		ID: id("key"), AccountID: accountID, Name: "default", Prefix: "qk_abcdefghi",
 		Hash: id("digest"), Scopes: []string{"us:read", "china:read"}, CreatedAt: at,
 	}
@@ -75,7 +77,7 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 	t.Run("keys and sessions need an existing account", func(t *testing.T) {
 		p := newPlatform(t)
 		wantErr(t, "CreateKey for unknown account", p.Keys.CreateKey(ctx, newKey("acc_missing", t0), 10), ports.ErrNotFound)
-		s := ports.Session{TokenHash: id("hash"), AccountID: "acc_missing", CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
+		s := account.Session{TokenHash: id("hash"), AccountID: "acc_missing", CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
 		wantErr(t, "CreateSession for unknown account", p.Sessions.CreateSession(ctx, s), ports.ErrNotFound)
 	})
 	t.Run("touch records last use", func(t *testing.T) {

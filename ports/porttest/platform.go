@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -47,9 +48,9 @@ func id(prefix string) string {
 // adapter keeps.
 var t0 = time.Date(2026, 7, 20, 9, 30, 0, 123456000, time.UTC)
 
-func provision(t *testing.T, p Platform, credits int64) ports.Account {
+func provision(t *testing.T, p Platform, credits int64) account.Account {
 	t.Helper()
-	a := ports.Account{ID: id("acc"), Email: id("user") + "@example.com", PasswordHash: "$argon2id$test", CreatedAt: t0}
+	a := account.Account{ID: id("acc"), Email: id("user") + "@example.com", PasswordHash: "$argon2id$test", CreatedAt: t0}
 	grant := ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: credits, CreatedAt: t0}
 	if err := p.Accounts.Provision(context.Background(), a, grant); err != nil {
 		t.Fatalf("Provision: %v", err)
