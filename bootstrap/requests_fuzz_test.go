@@ -16,16 +16,17 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// memoryServer wires the service on memory storage with the sample loaded
-// and returns its handler with a signed-in session and an API key.
-func memoryServer(t testing.TB) (srv *httpadapter.Server, session, key string) {
+// memoryServer wires the service on memory storage with the sample loaded,
+// and with any further options, and returns its handler with a signed-in
+// session and an API key.
+func memoryServer(t testing.TB, opts ...fx.Option) (srv *httpadapter.Server, session, key string) {
 	t.Helper()
 	cfg, err := bootstrap.LoadConfig(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	var store ports.SecurityStore
-	app := fx.New(bootstrap.Options(cfg, zap.NewNop()), fx.Populate(&srv, &store), fx.NopLogger)
+	app := fx.New(bootstrap.Options(cfg, zap.NewNop()), fx.Options(opts...), fx.Populate(&srv, &store), fx.NopLogger)
 	if err := app.Err(); err != nil {
 		t.Fatal(err)
 	}

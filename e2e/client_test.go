@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
+	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -109,7 +113,15 @@ func (c *client) do(method, path string, body any, headers ...header) response {
 }
 
 func (c *client) validate(req *http.Request, resp *http.Response, body []byte) error {
-	route, params, err := router(c.t).FindRoute(req)
+	return validateResponse(router(c.t), req, resp.StatusCode, resp.Header, body)
+}
+
+// validateResponse checks a response against the document: a JSON body
+// against its schema; any other body (CSV, PDF, XLSX, Parquet) by its
+// status, its media type, which the document must list for that status,
+// and its headers.
+func validateResponse(rt routers.Router, req *http.Request, status int, h http.Header, body []byte) error {
+	route, params, err := rt.FindRoute(req)
 	if err != nil {
 		return err
 	}
@@ -117,13 +129,33 @@ func (c *client) validate(req *http.Request, resp *http.Response, body []byte) e
 		Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
 	}
+	mediaType, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	binary := mediaType != "application/json"
+	if binary {
+		if err := documentedMediaType(route.Operation, status, mediaType); err != nil {
+			return err
+		}
+	}
 	return openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
-		Status:                 resp.StatusCode,
-		Header:                 resp.Header,
+		Status:                 status,
+		Header:                 h,
 		Body:                   io.NopCloser(bytes.NewReader(body)),
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true, ExcludeResponseBody: binary},
 	})
+}
+
+// documentedMediaType fails unless the operation documents mediaType for
+// the status.
+func documentedMediaType(op *openapi3.Operation, status int, mediaType string) error {
+	ref := op.Responses.Status(status)
+	if ref == nil || ref.Value == nil {
+		return fmt.Errorf("status %d is not documented", status)
+	}
+	if ref.Value.Content.Get(mediaType) == nil {
+		return fmt.Errorf("status %d documents %v, not %q", status, slices.Sorted(maps.Keys(ref.Value.Content)), mediaType)
+	}
+	return nil
 }
 
 func truncate(b []byte) string {

@@ -33,12 +33,12 @@ func ChinaHandlers(china *app.China) []DataHandler {
 			if err != nil {
 				return nil, err
 			}
-			return func(ctx context.Context) (any, error) {
+			return func(ctx context.Context) (Response, error) {
 				sec, err := china.Security(ctx, code)
 				if err != nil {
-					return nil, err
+					return Response{}, err
 				}
-				return securityResponse{Security: toSecurityBody(sec)}, nil
+				return JSON(securityResponse{Security: toSecurityBody(sec)}), nil
 			}, nil
 		},
 	}}

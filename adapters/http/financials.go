@@ -85,12 +85,12 @@ func statementsHandler(fin *app.Financials, path string, kinds ...financials.Sta
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context) (any, error) {
+		return func(ctx context.Context) (Response, error) {
 			st, err := fin.Statements(ctx, q, kinds...)
 			if err != nil {
-				return nil, err
+				return Response{}, err
 			}
-			return toFinancialsResponse(st, q), nil
+			return JSON(toFinancialsResponse(st, q)), nil
 		}, nil
 	}}
 }

@@ -51,12 +51,12 @@ func FundHoldersHandlers(f *app.FundHolders, now app.Clock) []DataHandler {
 			if err != nil {
 				return nil, err
 			}
-			return func(ctx context.Context) (any, error) {
+			return func(ctx context.Context) (Response, error) {
 				page, err := f.Holders(ctx, req)
 				if err != nil {
-					return nil, err
+					return Response{}, err
 				}
-				return toFundHoldersResponse(page, req.Query), nil
+				return JSON(toFundHoldersResponse(page, req.Query)), nil
 			}, nil
 		},
 	}}

@@ -18,6 +18,9 @@ type metrics struct {
 	debited  prometheus.Counter
 	refunded prometheus.Counter
 	refusals *prometheus.CounterVec
+	// truncated counts charged responses whose body failed after its
+	// first byte.
+	truncated prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -39,8 +42,11 @@ func newMetrics() *metrics {
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quarry_requests_refused_total", Help: "Data requests refused for credits (402) or rate (429).",
 		}, []string{"status"}),
+		truncated: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "quarry_responses_truncated_total", Help: "Charged responses whose body failed after its first byte and was cut short.",
+		}),
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.debited, m.refunded, m.refusals,
+	m.registry.MustRegister(m.requests, m.latency, m.debited, m.refunded, m.refusals, m.truncated,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

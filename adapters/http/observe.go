@@ -53,6 +53,10 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// Unwrap lets http.ResponseController reach the connection's writer, to
+// flush a streamed body.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.rec.status == 0 {
 		w.rec.status = http.StatusOK
@@ -77,7 +81,13 @@ func (s *Server) observe(route string, next http.HandlerFunc) http.HandlerFunc {
 
 func (s *Server) finish(w *statusWriter, r *http.Request, rec *record, start time.Time) {
 	if p := recover(); p != nil {
-		s.log.Error("panic", zap.String("request_id", rec.id), zap.Any("panic", p), zap.Stack("stack"))
+		if p == http.ErrAbortHandler {
+			// A deliberate abort: log the request, then let the server
+			// cut the connection.
+			defer panic(p)
+		} else {
+			s.log.Error("panic", zap.String("request_id", rec.id), zap.Any("panic", p), zap.Stack("stack"))
+		}
 		if rec.status == 0 {
 			writeError(w, r, errPanic)
 		}
@@ -102,9 +112,16 @@ func (s *Server) finish(w *statusWriter, r *http.Request, rec *record, start tim
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
+	_ = encodeJSON(w, v)
+}
+
+// encodeJSON writes v as one line of JSON. The whole value is marshalled
+// before the first byte is written, so a value that cannot be encoded fails
+// with nothing written.
+func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false) // bodies are JSON for programs, never HTML
-	_ = enc.Encode(v)
+	return enc.Encode(v)
 }
 
 // decodeJSON reads a strict JSON body into v. Every byte counts toward the

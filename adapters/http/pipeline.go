@@ -15,8 +15,9 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// Serve answers a validated request with a JSON body, or an error.
-type Serve func(ctx context.Context) (any, error)
+// Serve answers a validated, charged request with a Response, or an error,
+// which is refunded.
+type Serve func(ctx context.Context) (Response, error)
 
 // Prepare validates a request before it is charged and returns how to serve
 // it. Its errors are 400 or 422 and cost nothing.
@@ -89,14 +90,46 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 		return
 	}
 	s.metrics.debited.Add(float64(cost))
-	body, err := serve(r.Context())
+	var resp Response
+	err = s.recovered(r, func() (err error) {
+		resp, err = serve(r.Context())
+		return err
+	})
 	if err != nil {
 		s.refund(ctx, w, r, charge, cost)
 		writeError(w, r, err)
 		return
 	}
+	s.stream(w, r, charge, cost, resp)
+}
+
+// stream writes a charged request's response. The request stays charged
+// once the first byte of its body is written; a body failing before that is
+// refunded and answered with its error. One failing after it is logged with
+// the request id, and the connection is aborted without the body's proper
+// end (HTTP/1.1's last chunk, HTTP/2's END_STREAM), so that the client sees
+// a truncated body, never a complete-looking one.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64, resp Response) {
 	setCredits(w, cost, charge.Balance)
-	writeJSON(w, http.StatusOK, body)
+	body := &bodyWriter{w: w, resp: resp}
+	err := s.recovered(r, func() error { return resp.Body(r.Context(), body) })
+	switch {
+	case err == nil && !body.started():
+		body.commit() // an empty body is a complete answer
+		return
+	case err == nil:
+		return
+	case !body.started():
+		s.refund(context.WithoutCancel(r.Context()), w, r, charge, cost)
+		writeError(w, r, err)
+		return
+	}
+	recordOf(r).err = err
+	s.metrics.truncated.Inc()
+	s.log.Error("response body failed after its first byte; the request stays charged and the body is cut short",
+		zap.String("request_id", recordOf(r).id), zap.Int64("bytes_written", body.written), zap.Error(err))
+	_ = http.NewResponseController(w).Flush() // the client gets what was written, then no proper end
+	panic(http.ErrAbortHandler)
 }
 
 // refund reverses the charge of a failed request and reports what the
@@ -131,4 +164,22 @@ func (s *Server) creditHeaders(w http.ResponseWriter, r *http.Request, accountID
 func setCredits(w http.ResponseWriter, cost, balance int64) {
 	w.Header().Set("X-Credits-Cost", strconv.FormatInt(cost, 10))
 	w.Header().Set("X-Credits-Remaining", strconv.FormatInt(balance, 10))
+}
+
+// recovered runs fn, turning a panic into an error, so that a charged
+// request whose handler panics is refunded like any other failure. The
+// deliberate abort of a truncated body is not a failure to recover from.
+func (s *Server) recovered(r *http.Request, fn func() error) (err error) {
+	defer func() {
+		p := recover()
+		switch {
+		case p == nil:
+		case p == http.ErrAbortHandler:
+			panic(p)
+		default:
+			s.log.Error("panic", zap.String("request_id", recordOf(r).id), zap.Any("panic", p), zap.Stack("stack"))
+			err = errPanic
+		}
+	}()
+	return fn()
 }

@@ -82,20 +82,20 @@ func filingIndex(f *app.Filings, now app.Clock) Prepare {
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context) (any, error) {
+		return func(ctx context.Context) (Response, error) {
 			fl, err := f.Filing(ctx, acc)
 			if err != nil {
-				return nil, err
+				return Response{}, err
 			}
 			files := make([]fileBody, len(fl.Files))
 			for i, x := range fl.Files {
 				files[i] = toFileBody(fl, x)
 			}
 			n := len(files)
-			return filingIndexResponse{
+			return JSON(filingIndexResponse{
 				AccessionNumber: fl.Accession, Files: files,
 				Meta: NewMeta("", n, 0, n, n, now(), app.FilingIndexVersion, secProvenance(fl.RetrievedAt)),
-			}, nil
+			}), nil
 		}, nil
 	}
 }
@@ -124,19 +124,19 @@ func searchFilings(f *app.Filings, now app.Clock) Prepare {
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context) (any, error) {
+		return func(ctx context.Context) (Response, error) {
 			hits, total, err := f.Search(ctx, q)
 			if err != nil {
-				return nil, err
+				return Response{}, err
 			}
 			results := make([]searchResult, len(hits))
 			for i, h := range hits {
 				results[i] = toSearchResult(h)
 			}
-			return searchResponse{
+			return JSON(searchResponse{
 				Results: results,
 				Meta:    NewMeta("US", q.Limit, q.Offset, len(results), total, now(), app.SectionsVersion, secProvenance(f.RetrievedAt())),
-			}, nil
+			}), nil
 		}, nil
 	}
 }
