@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -16,12 +15,10 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/ledger"
-	"github.com/quarrydata/quarry/ports"
 )
 
 // InterfaceVersion is the version of the interface the binary serves.
@@ -149,85 +146,66 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out io
 	if cfg.MongoURI == "" {
 		return errors.New(EnvMongoURI + " is not set: ingest writes to MongoDB")
 	}
-	names := []string{what}
-	if what == "all" {
-		if len(files) > 0 {
-			return errors.New("ingest all takes no files: it loads every bundled sample")
-		}
-		names = slices.Sorted(maps.Keys(ingesters))
-	}
-	for _, n := range names {
-		if ingesters[n] == nil {
-			return fmt.Errorf("ingest: unknown dataset %q (known: all, %s)", n, strings.Join(slices.Sorted(maps.Keys(ingesters)), ", "))
-		}
-	}
-	client, err := mongo.Connect(ctx, cfg.MongoURI)
+	names, err := ingestNames(what, files)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = client.Disconnect(context.Background()) }()
-	store, err := mongo.New(ctx, client.Database(cfg.MongoDB))
-	if err != nil {
-		return err
-	}
-	open := progressOpener(files, os.Stderr)
-	for _, n := range names {
-		count, err := ingesters[n](ctx, store, open, files)
-		if err != nil {
-			return fmt.Errorf("ingest %s: %w", n, err)
+	return withIngesters(ctx, cfg, func(byName map[string]Ingester) error {
+		open := progressOpener(files, os.Stderr)
+		for _, n := range names {
+			count, err := byName[n].Load(ctx, open, files)
+			if err != nil {
+				return fmt.Errorf("ingest %s: %w", n, err)
+			}
+			fmt.Fprintf(out, "ingested %d records of %s into %s\n", count, n, cfg.MongoDB)
 		}
-		fmt.Fprintf(out, "ingested %d records of %s into %s\n", count, n, cfg.MongoDB)
-	}
-	return nil
+		return nil
+	})
 }
 
-// ingester loads files (or, without files, the bundled sample) of one
-// dataset into the document store and returns how many records it wrote.
-// It opens files with open, which draws the progress of long runs.
-type ingester func(ctx context.Context, store *mongo.Store, open app.OpenFile, files []string) (int, error)
-
-// ingesters maps the dataset named on the command line to its loader.
-var ingesters = map[string]ingester{
-	// Filing folders are hashed file by file as they are read; they draw no bar.
-	"us-filings": func(ctx context.Context, s *mongo.Store, _ app.OpenFile, files []string) (int, error) {
-		return ingestUSFilings(ctx, s, files)
-	},
-	"us-financials": ingestUSFinancials,
-	"us-holdings": func(ctx context.Context, s *mongo.Store, open app.OpenFile, files []string) (int, error) {
-		return ingestUSHoldings(ctx, s, open, files)
-	},
-	"us-securities": func(ctx context.Context, s *mongo.Store, open app.OpenFile, files []string) (int, error) {
-		return ingestUSSecurities(ctx, s, open, files)
-	},
-	"china-securities": func(ctx context.Context, s *mongo.Store, open app.OpenFile, files []string) (int, error) {
-		return ingestListings(ctx, s, open, files)
-	},
+// ingestNames checks the dataset named on the command line, before any
+// connection is made, and expands "all".
+func ingestNames(what string, files []string) ([]string, error) {
+	var known []string
+	for _, d := range datasets {
+		known = append(known, d.name)
+	}
+	switch {
+	case what == "all" && len(files) > 0:
+		return nil, errors.New("ingest all takes no files: it loads every bundled sample")
+	case what == "all":
+		return known, nil
+	case !slices.Contains(known, what):
+		return nil, fmt.Errorf("ingest: unknown dataset %q (known: all, %s)", what, strings.Join(known, ", "))
+	}
+	return []string{what}, nil
 }
 
-func ingestListings(ctx context.Context, s ports.SecurityStore, open app.OpenFile, files []string) (int, error) {
-	if len(files) == 0 {
-		return LoadSample(ctx, s)
+// ingestion wires every dataset's ingester on the configured document
+// store.
+func ingestion(cfg Config) fx.Option {
+	opts := []fx.Option{fx.Supply(cfg), documentDatabase(cfg)}
+	for _, d := range datasets {
+		opts = append(opts, d.ingest(cfg))
 	}
-	total := 0
-	for _, name := range files {
-		n, err := ingestListingFile(ctx, s, open, name)
-		if err != nil {
-			return total, err
-		}
-		total += n
-	}
-	return total, nil
+	return fx.Options(opts...)
 }
 
-func ingestListingFile(ctx context.Context, s ports.SecurityStore, open app.OpenFile, name string) (int, error) {
-	f, err := open(name)
-	if err != nil {
-		return 0, err
+// withIngesters connects to MongoDB, wires every dataset's ingester and runs
+// fn with them by dataset name.
+func withIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester) error) error {
+	var in struct {
+		fx.In
+		Ingesters []Ingester `group:"ingesters"`
 	}
-	defer f.Close()
-	secs, err := app.ParseListings(name, f)
-	if err != nil {
-		return 0, err
+	fxApp := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in))
+	if err := fxApp.Start(ctx); err != nil {
+		return startError(err)
 	}
-	return len(secs), s.UpsertSecurities(ctx, secs)
+	defer func() { _ = fxApp.Stop(context.Background()) }()
+	byName := map[string]Ingester{}
+	for _, ing := range in.Ingesters {
+		byName[ing.Dataset] = ing
+	}
+	return fn(byName)
 }

@@ -3,22 +3,81 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
 )
 
-// documentStore provides the port P of a dataset: from newMemory when no
-// MongoDB is configured, otherwise from the MongoDB Store, which implements
-// every document port.
-func documentStore[P any](cfg Config, newMemory func() P) fx.Option {
+// wiring is how one dataset joins the binary, kept in the dataset's own file and
+// registered from that file's init function: adding a dataset edits no list
+// elsewhere. Its parts join the service through fx value groups (handlers,
+// probes, readiness checks, ingesters).
+type wiring struct {
+	// name is the dataset's name on the command line, as in
+	// `quarry ingest us-filings`.
+	name string
+	// sources says in a few words which files `quarry ingest` reads.
+	sources string
+	// serve wires the dataset into the service: its stores, use case,
+	// probes, handlers, the sample at start and any background job.
+	serve func(Config) fx.Option
+	// ingest wires what `quarry ingest` needs on MongoDB: the dataset's
+	// stores and its Ingester, in the "ingesters" group.
+	ingest func(Config) fx.Option
+}
+
+// datasets holds every registered dataset, in name order once registered.
+var datasets []wiring
+
+// register adds a dataset's wiring. It is called from init functions only.
+func register(d wiring) {
+	datasets = append(datasets, d)
+	slices.SortFunc(datasets, func(a, b wiring) int { return strings.Compare(a.name, b.name) })
+}
+
+// Ingester loads one dataset's source files, or its bundled sample when
+// given none, into the dataset's store, and says how many records it wrote.
+// It opens files through open, which draws the progress of long runs.
+type Ingester struct {
+	Dataset string
+	Load    func(ctx context.Context, open app.OpenFile, files []string) (int, error)
+}
+
+// ingester contributes an Ingester to the "ingesters" group, built by
+// newLoad from the dataset's dependencies (its store, typically).
+func ingester[D any](name string, newLoad func(D) func(context.Context, app.OpenFile, []string) (int, error)) fx.Option {
+	return fx.Provide(fx.Annotate(func(dep D) Ingester {
+		return Ingester{Dataset: name, Load: newLoad(dep)}
+	}, fx.ResultTags(`group:"ingesters"`)))
+}
+
+// IngestDataset names a dataset `quarry ingest` loads and the source files
+// it reads.
+type IngestDataset struct {
+	Name, Sources string
+}
+
+// IngestDatasets lists the datasets `quarry ingest` loads, by name.
+func IngestDatasets() []IngestDataset {
+	out := make([]IngestDataset, len(datasets))
+	for i, d := range datasets {
+		out[i] = IngestDataset{Name: d.name, Sources: d.sources}
+	}
+	return out
+}
+
+// documentStore provides a dataset's store S: from newMemory when no
+// MongoDB is configured, otherwise from newMongo on the configured database.
+func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodrv.Database) S) fx.Option {
 	if cfg.MongoURI == "" {
 		return fx.Provide(newMemory)
 	}
-	return fx.Provide(func(s *mongo.Store) P { return any(s).(P) })
+	return fx.Provide(newMongo)
 }
 
 // documentCacheSize is how many reference records an instance keeps in

@@ -8,10 +8,12 @@ import (
 	"path"
 	"strings"
 
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -23,12 +25,41 @@ import (
 // reference records.
 const holdingsCacheSize = 1_000
 
+func init() {
+	register(wiring{
+		name:    "us-holdings",
+		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
+		serve:   fundHolders,
+		ingest: func(cfg Config) fx.Option {
+			return fx.Options(fundHoldingStore(cfg), ingester("us-holdings", func(s ports.FundHoldingStore) func(context.Context, app.OpenFile, []string) (int, error) {
+				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
+					return ingestUSHoldings(ctx, s, open, files)
+				}
+			}))
+		},
+	})
+	// The securities master the holder lookup resolves identifiers
+	// through is ingested on its own, into the same store.
+	register(wiring{
+		name:    "us-securities",
+		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
+		serve:   func(Config) fx.Option { return fx.Options() },
+		ingest: func(Config) fx.Option {
+			return ingester("us-securities", func(s ports.FundHoldingStore) func(context.Context, app.OpenFile, []string) (int, error) {
+				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
+					return ingestUSSecurities(ctx, s, open, files)
+				}
+			})
+		},
+	})
+}
+
 // fundHolders wires the funds-holding-a-security dataset: its store (memory
 // or MongoDB), use case, availability probe, handler and, when asked, the
 // bundled sample loaded at start.
 func fundHolders(cfg Config) fx.Option {
 	return fx.Options(
-		documentStore(cfg, func() ports.FundHoldingStore { return memory.NewFundHoldings() }),
+		fundHoldingStore(cfg),
 		documentCache(cfg, func(s ports.FundHoldingStore, now app.Clock) ports.FundHoldingStore {
 			return app.NewFundHoldingsCache(s, cfg.MongoRefresh, holdingsCacheSize, now)
 		}),
@@ -39,6 +70,12 @@ func fundHolders(cfg Config) fx.Option {
 		),
 		sampleOnStart(cfg, "us_security_fund_holders", LoadFundHoldersSample),
 	)
+}
+
+func fundHoldingStore(cfg Config) fx.Option {
+	return documentStore(cfg,
+		func() ports.FundHoldingStore { return memory.NewFundHoldings() },
+		func(db *mongodrv.Database) ports.FundHoldingStore { return mongo.NewFundHoldings(db) })
 }
 
 // LoadFundHoldersSample loads the bundled securities master and 13F

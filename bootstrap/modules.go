@@ -15,7 +15,6 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/sampledata"
 )
 
 // Options returns the fx options of the whole service for cfg: the storage
@@ -25,15 +24,12 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		fx.Supply(cfg, log),
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
 		platformStores(cfg),
-		documentStores(cfg),
+		documentDatabase(cfg),
 		useCases,
 		sweepSessions,
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
-		sampleOnStart(cfg, "china_securities", LoadSample),
-		fundHolders(cfg),
-		usFilings(cfg),
-		usFinancials(cfg),
+		servedDatasets(cfg),
 		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr}),
 		httpadapter.Module,
 		httpadapter.Run,
@@ -65,21 +61,28 @@ func migrateOnStart(cfg Config) fx.Option {
 	})
 }
 
-// documentStores picks MongoDB when a URI is set, memory otherwise.
-func documentStores(cfg Config) fx.Option {
+// documentDatabase connects to MongoDB when a URI is set; each dataset then
+// keeps its documents there rather than in memory.
+func documentDatabase(cfg Config) fx.Option {
 	if cfg.MongoURI == "" {
-		return documentStore(cfg, func() ports.SecurityStore { return memory.NewSecurities() })
+		return fx.Options()
 	}
 	return fx.Options(
 		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
 		mongo.Module,
-		documentCache(cfg, func(s ports.SecurityStore, now app.Clock) ports.SecurityStore {
-			return app.NewSecurityCache(s, cfg.MongoRefresh, documentCacheSize, now)
-		}),
 		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
 			return func(ctx context.Context) error { return c.Ping(ctx, nil) }
 		})),
 	)
+}
+
+// servedDatasets wires every registered dataset into the service.
+func servedDatasets(cfg Config) fx.Option {
+	opts := make([]fx.Option, len(datasets))
+	for i, d := range datasets {
+		opts[i] = d.serve(cfg)
+	}
+	return fx.Options(opts...)
 }
 
 // readiness turns a dependency's ping into a member of the readiness group.
@@ -98,22 +101,7 @@ var useCases = fx.Module("app",
 		func(cfg Config, now app.Clock) *app.RateLimiter {
 			return app.NewRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, now)
 		},
-		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering, app.NewChina,
+		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering,
 		fx.Annotate(app.NewAvailability, fx.ParamTags(`group:"probes"`)),
-		fx.Annotate((*app.China).Probe, fx.ResultTags(`group:"probes"`)),
 	),
 )
-
-// LoadSample upserts the bundled China listings into s and returns how many.
-func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
-	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	secs, err := app.ParseListings(sampledata.ChinaSecurities, f)
-	if err != nil {
-		return 0, err
-	}
-	return len(secs), s.UpsertSecurities(ctx, secs)
-}

@@ -27,6 +27,30 @@ import (
 // their sources; embedded files carry no modification time to say it.
 var sampleRetrievedAt = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 
+func init() {
+	register(wiring{
+		name:    "us-filings",
+		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
+		serve:   usFilings,
+		ingest: func(cfg Config) fx.Option {
+			// Filing folders are hashed file by file as they are read; they
+			// draw no bar.
+			return fx.Options(usFilingStores(cfg), ingester("us-filings", func(s filingStores) func(context.Context, app.OpenFile, []string) (int, error) {
+				return func(ctx context.Context, _ app.OpenFile, files []string) (int, error) {
+					return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files)
+				}
+			}))
+		},
+	})
+}
+
+// filingStores are the two ports of the US filings store.
+type filingStores struct {
+	fx.In
+	ports.FilingStore
+	ports.SectionStore
+}
+
 // usFilings wires the US filing index and filing-text search: the filing
 // and section stores (memory or MongoDB), the bleve index, the use case,
 // its probes and handlers, and a start hook that loads the sample when
@@ -68,13 +92,11 @@ func refreshSearch(lc fx.Lifecycle, every time.Duration, f *app.Filings, log *za
 }
 
 func usFilingStores(cfg Config) fx.Option {
+	as := []fx.Annotation{fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))}
 	if cfg.MongoURI == "" {
-		return fx.Provide(fx.Annotate(memory.NewFilings, fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))))
+		return fx.Provide(fx.Annotate(memory.NewFilings, as...))
 	}
-	return fx.Provide(
-		func(s *mongo.Store) ports.FilingStore { return s },
-		func(s *mongo.Store) ports.SectionStore { return s },
-	)
+	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))
 }
 
 func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Logger) error {
@@ -143,7 +165,7 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 // company's submissions JSON and the fetched files; a path to index.json
 // names its folder) or, without arguments, the bundled sample. Running
 // servers pick the new sections up within Config.MongoRefresh.
-func ingestUSFilings(ctx context.Context, s *mongo.Store, args []string) (int, error) {
+func ingestUSFilings(ctx context.Context, fs ports.FilingStore, ss ports.SectionStore, args []string) (int, error) {
 	var filings []filing.Filing
 	var sections []filing.Section
 	var err error
@@ -155,10 +177,10 @@ func ingestUSFilings(ctx context.Context, s *mongo.Store, args []string) (int, e
 	if err != nil {
 		return 0, err
 	}
-	if err := s.UpsertFilings(ctx, filings); err != nil {
+	if err := fs.UpsertFilings(ctx, filings); err != nil {
 		return 0, err
 	}
-	return len(filings) + len(sections), s.UpsertSections(ctx, sections)
+	return len(filings) + len(sections), ss.UpsertSections(ctx, sections)
 }
 
 // loadFilingArgs reads filing folders from disk; a folder's retrieval time

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
@@ -16,12 +17,27 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
+func init() {
+	register(wiring{
+		name:    "us-financials",
+		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
+		serve:   usFinancials,
+		ingest: func(cfg Config) fx.Option {
+			return fx.Options(financialsStore(cfg), ingester("us-financials", func(s ports.FinancialsStore) func(context.Context, app.OpenFile, []string) (int, error) {
+				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
+					return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), open, files)
+				}
+			}))
+		},
+	})
+}
+
 // usFinancials wires the US financial statements dataset: its store (memory,
 // or the MongoDB Store), its use case, probe and handlers, and the bundled
 // sample when asked.
 func usFinancials(cfg Config) fx.Option {
 	return fx.Options(
-		documentStore(cfg, func() ports.FinancialsStore { return memory.NewFinancials() }),
+		financialsStore(cfg),
 		documentCache(cfg, func(s ports.FinancialsStore, now app.Clock) ports.FinancialsStore {
 			return app.NewFinancialsCache(s, cfg.MongoRefresh, documentCacheSize, now)
 		}),
@@ -32,6 +48,12 @@ func usFinancials(cfg Config) fx.Option {
 		),
 		sampleOnStart(cfg, "us_financials", LoadUSFinancialsSample),
 	)
+}
+
+func financialsStore(cfg Config) fx.Option {
+	return documentStore(cfg,
+		func() ports.FinancialsStore { return memory.NewFinancials() },
+		func(db *mongodrv.Database) ports.FinancialsStore { return mongo.NewFinancials(db) })
 }
 
 // LoadUSFinancialsSample ingests the bundled companyfacts sample and returns
@@ -57,8 +79,7 @@ func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, erro
 // ingestUSFinancials loads companyfacts documents and company_tickers.json
 // files, or the bundled sample without files. A file's retrieval time is its
 // modification time: when it was downloaded from the SEC.
-func ingestUSFinancials(ctx context.Context, s *mongo.Store, open app.OpenFile, names []string) (int, error) {
-	fin := app.NewFinancials(s, app.SystemClock)
+func ingestUSFinancials(ctx context.Context, fin *app.Financials, open app.OpenFile, names []string) (int, error) {
 	if len(names) == 0 {
 		return LoadUSFinancialsSample(ctx, fin)
 	}

@@ -20,11 +20,7 @@ import (
 // FerretDB, a fresh database per test.
 func TestMongoContractsFundHoldings(t *testing.T) {
 	porttest.RunFundHoldings(t, func(t *testing.T) ports.FundHoldingStore {
-		s, err := mongo.New(context.Background(), mongoDatabase(t))
-		if err != nil {
-			t.Fatalf("mongo.New: %v", err)
-		}
-		return s
+		return mongo.NewFundHoldings(mongoDatabase(t))
 	})
 }
 

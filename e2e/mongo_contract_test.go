@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -13,10 +12,6 @@ import (
 // FerretDB, a fresh database per test.
 func TestMongoContracts(t *testing.T) {
 	porttest.RunSecurities(t, func(t *testing.T) ports.SecurityStore {
-		s, err := mongo.New(context.Background(), mongoDatabase(t))
-		if err != nil {
-			t.Fatalf("mongo.New: %v", err)
-		}
-		return s
+		return mongo.NewSecurities(mongoDatabase(t))
 	})
 }

@@ -246,15 +246,8 @@ func TestUSSearch(t *testing.T) {
 // TestUSFilingsMongoContracts runs the filing and section store contracts
 // on MongoDB (FerretDB).
 func TestUSFilingsMongoContracts(t *testing.T) {
-	store := func(t *testing.T) *mongo.Store {
-		s, err := mongo.New(context.Background(), mongoDatabase(t))
-		if err != nil {
-			t.Fatalf("mongo.New: %v", err)
-		}
-		return s
-	}
-	porttest.RunFilings(t, func(t *testing.T) ports.FilingStore { return store(t) })
-	porttest.RunSections(t, func(t *testing.T) ports.SectionStore { return store(t) })
+	porttest.RunFilings(t, func(t *testing.T) ports.FilingStore { return mongo.NewFilings(mongoDatabase(t)) })
+	porttest.RunSections(t, func(t *testing.T) ports.SectionStore { return mongo.NewFilings(mongoDatabase(t)) })
 }
 
 // cutText cuts text at [start, end) in code points, failing on a range

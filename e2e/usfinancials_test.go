@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 // MongoDB adapter.
 func TestMongoContractsUSFinancials(t *testing.T) {
 	porttest.RunFinancials(t, func(t *testing.T) ports.FinancialsStore {
-		s, err := mongo.New(context.Background(), mongoDatabase(t))
-		if err != nil {
-			t.Fatalf("mongo.New: %v", err)
-		}
-		return s
+		return mongo.NewFinancials(mongoDatabase(t))
 	})
 }
 

@@ -21,7 +21,7 @@ func (s *Server) routeAccount() {
 	s.handle(http.MethodPost, "/account/login", s.login)
 	s.handle(http.MethodPost, "/account/keys", s.session(s.createKey))
 	s.handle(http.MethodGet, "/account/keys", s.session(s.listKeys))
-	s.handle(http.MethodDelete, "/account/keys/:key_id", s.session(s.revokeKey))
+	s.handle(http.MethodDelete, "/account/keys/{key_id}", s.session(s.revokeKey))
 	s.handle(http.MethodGet, "/account/credits", s.session(s.credits))
 }
 

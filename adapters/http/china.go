@@ -27,7 +27,7 @@ type securityBody struct {
 // ChinaHandlers returns the handlers of the China A-share datasets.
 func ChinaHandlers(china *app.China) []DataHandler {
 	return []DataHandler{{
-		Method: http.MethodGet, Path: "/china/securities/:code",
+		Method: http.MethodGet, Path: "/china/securities/{code}",
 		Prepare: func(_ *http.Request, p httprouter.Params) (Serve, error) {
 			code, err := app.ParseCode(p.ByName("code"))
 			if err != nil {

@@ -44,8 +44,8 @@ func TestInternalErrorsDoNotLeak(t *testing.T) {
 	}
 }
 
-func TestOpenAPIPath(t *testing.T) {
-	if got := openAPIPath("/us/filings/:accession_number/index"); got != "/us/filings/{accession_number}/index" {
-		t.Fatalf("openAPIPath = %q", got)
+func TestRouterPath(t *testing.T) {
+	if got := routerPath("/us/filings/{accession_number}/index"); got != "/us/filings/:accession_number/index" {
+		t.Fatalf("routerPath = %q", got)
 	}
 }

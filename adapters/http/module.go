@@ -16,13 +16,9 @@ type Config struct {
 	Addr string
 }
 
-// Module provides the Server and the China handlers.
-var Module = fx.Module("http",
-	fx.Provide(
-		NewServer,
-		fx.Annotate(ChinaHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
-	),
-)
+// Module provides the Server; datasets contribute their handlers to the
+// "handlers" group.
+var Module = fx.Module("http", fx.Provide(NewServer))
 
 // Run serves for the life of the application. It belongs last in the
 // application's options: fx runs start hooks in the order they were

@@ -108,7 +108,7 @@ func catalogRoutes(rs []dataset.Route) []catalogRoute {
 		for j, p := range rt.Permissions {
 			perms[j] = string(p)
 		}
-		out[i] = catalogRoute{Method: rt.Method, Path: openAPIPath(rt.Path), OperationID: rt.OperationID, Cost: rt.Cost, Permissions: perms}
+		out[i] = catalogRoute{Method: rt.Method, Path: rt.Path, OperationID: rt.OperationID, Cost: rt.Cost, Permissions: perms}
 	}
 	return out
 }

@@ -41,7 +41,7 @@ func notActivated(*http.Request, httprouter.Params) (Serve, error) {
 // 400/422, 402, then the handler. Only the atomic debit writes to the
 // ledger, and any error after it is refunded.
 func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httprouter.Handle {
-	route := rt.Method + " " + openAPIPath(rt.Path)
+	route := rt.Method + " " + rt.Path
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		rec := recordOf(r)
 		key, err := s.d.Metering.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))

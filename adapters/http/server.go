@@ -97,9 +97,10 @@ func checkHandlers(handlers []DataHandler) error {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
+// handle routes method and path, in its OpenAPI form, to h.
 func (s *Server) handle(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
-	route := method + " " + openAPIPath(path)
-	s.router.Handle(method, path, func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
+	route := method + " " + path
+	s.router.Handle(method, routerPath(path), func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		s.observe(route, func(w http.ResponseWriter, r *http.Request) { h(w, r, p) })(w, r)
 	})
 }
@@ -120,12 +121,12 @@ func (s *Server) routeData() {
 	}
 }
 
-// openAPIPath turns httprouter's ":name" segments into OpenAPI's "{name}".
-func openAPIPath(path string) string {
+// routerPath turns OpenAPI's "{name}" segments into httprouter's ":name".
+func routerPath(path string) string {
 	parts := strings.Split(path, "/")
 	for i, p := range parts {
-		if strings.HasPrefix(p, ":") {
-			parts[i] = "{" + p[1:] + "}"
+		if name, ok := strings.CutPrefix(p, "{"); ok && strings.HasSuffix(name, "}") {
+			parts[i] = ":" + strings.TrimSuffix(name, "}")
 		}
 	}
 	return strings.Join(parts, "/")

@@ -71,7 +71,7 @@ const snippetContext = 80
 // USFilingHandlers returns the handlers of the US filing index and search.
 func USFilingHandlers(f *app.Filings, now app.Clock) []DataHandler {
 	return []DataHandler{
-		{Method: http.MethodGet, Path: "/us/filings/:accession_number/index", Prepare: filingIndex(f, now)},
+		{Method: http.MethodGet, Path: "/us/filings/{accession_number}/index", Prepare: filingIndex(f, now)},
 		{Method: http.MethodPost, Path: "/us/search", Prepare: searchFilings(f, now)},
 	}
 }

@@ -44,12 +44,12 @@ func TestConnectExplainsURIWithoutCredentials(t *testing.T) {
 	}
 }
 
-func TestModuleProvidesTheStores(t *testing.T) {
+func TestModuleProvidesTheDatabase(t *testing.T) {
 	err := fx.ValidateApp(
 		fx.NopLogger,
 		fx.Supply(mongo.Config{URI: "mongodb://127.0.0.1:1", Database: "quarry"}),
 		mongo.Module,
-		fx.Invoke(func(*mongodrv.Client, *mongodrv.Database, *mongo.Store, ports.SecurityStore) {}),
+		fx.Invoke(func(*mongodrv.Client, *mongodrv.Database) {}),
 	)
 	if err != nil {
 		t.Fatal(err)

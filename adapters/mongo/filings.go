@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // Collections of the US filing datasets. Both are keyed by _id only (the
@@ -61,24 +62,29 @@ type sectionDoc struct {
 	RetrievedAt time.Time `bson:"retrieved_at"`
 }
 
-func (s *Store) sectionsVersion() *mongodrv.Collection {
-	return s.securities.Database().Collection(versionsCollection)
+// Filings is the store of the US filing indexes and their item sections.
+type Filings struct {
+	filings, sections, versions *mongodrv.Collection
 }
 
-// The US collections live in the database of the securities collection, so
-// the Store needs no field of its own for them.
-func (s *Store) filings() *mongodrv.Collection {
-	return s.securities.Database().Collection(filingsCollection)
-}
+var (
+	_ ports.FilingStore  = (*Filings)(nil)
+	_ ports.SectionStore = (*Filings)(nil)
+)
 
-func (s *Store) sections() *mongodrv.Collection {
-	return s.securities.Database().Collection(sectionsCollection)
+// NewFilings returns the filings and sections store of db.
+func NewFilings(db *mongodrv.Database) *Filings {
+	return &Filings{
+		filings:  db.Collection(filingsCollection),
+		sections: db.Collection(sectionsCollection),
+		versions: db.Collection(versionsCollection),
+	}
 }
 
 // Filing returns the filing with that accession number, or ports.ErrNotFound.
-func (s *Store) Filing(ctx context.Context, accession string) (filing.Filing, error) {
+func (s *Filings) Filing(ctx context.Context, accession string) (filing.Filing, error) {
 	var d filingDoc
-	if err := s.filings().FindOne(ctx, bson.D{{Key: "_id", Value: accession}}).Decode(&d); err != nil {
+	if err := s.filings.FindOne(ctx, bson.D{{Key: "_id", Value: accession}}).Decode(&d); err != nil {
 		return filing.Filing{}, translate("find filing "+accession, err)
 	}
 	return fromFilingDoc(d), nil
@@ -87,42 +93,42 @@ func (s *Store) Filing(ctx context.Context, accession string) (filing.Filing, er
 // UpsertFilings replaces filings by accession number with ordered bulk
 // writes; without transactions a failed batch may be partly applied, and
 // applying it again completes it.
-func (s *Store) UpsertFilings(ctx context.Context, fs []filing.Filing) error {
+func (s *Filings) UpsertFilings(ctx context.Context, fs []filing.Filing) error {
 	models := make([]mongodrv.WriteModel, len(fs))
 	for i, f := range fs {
 		models[i] = mongodrv.NewReplaceOneModel().
 			SetFilter(bson.D{{Key: "_id", Value: f.Accession}}).
 			SetReplacement(toFilingDoc(f)).SetUpsert(true)
 	}
-	return bulkWrite(ctx, s.filings(), "upsert filings", models)
+	return bulkWrite(ctx, s.filings, "upsert filings", models)
 }
 
 // CountFilings returns how many filings are held.
-func (s *Store) CountFilings(ctx context.Context) (int64, error) {
-	n, err := s.filings().CountDocuments(ctx, bson.D{})
+func (s *Filings) CountFilings(ctx context.Context) (int64, error) {
+	n, err := s.filings.CountDocuments(ctx, bson.D{})
 	return n, translate("count filings", err)
 }
 
 // UpsertSections replaces sections by id, like UpsertFilings.
-func (s *Store) UpsertSections(ctx context.Context, secs []filing.Section) error {
+func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) error {
 	models := make([]mongodrv.WriteModel, len(secs))
 	for i, sec := range secs {
 		models[i] = mongodrv.NewReplaceOneModel().
 			SetFilter(bson.D{{Key: "_id", Value: sec.ID}}).
 			SetReplacement(sectionDoc(sec)).SetUpsert(true)
 	}
-	if err := bulkWrite(ctx, s.sections(), "upsert sections", models); err != nil {
+	if err := bulkWrite(ctx, s.sections, "upsert sections", models); err != nil {
 		return err
 	}
-	_, err := s.sectionsVersion().UpdateOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}},
+	_, err := s.versions.UpdateOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}},
 		bson.D{{Key: "$inc", Value: bson.D{{Key: "version", Value: int64(1)}}}}, options.UpdateOne().SetUpsert(true))
 	return translate("move the sections version on", err)
 }
 
 // Sections returns every section, ordered by id; the search index is built
 // from them at start.
-func (s *Store) Sections(ctx context.Context) ([]filing.Section, error) {
-	cur, err := s.sections().Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+func (s *Filings) Sections(ctx context.Context) ([]filing.Section, error) {
+	cur, err := s.sections.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, translate("find sections", err)
 	}
@@ -139,9 +145,9 @@ func (s *Store) Sections(ctx context.Context) ([]filing.Section, error) {
 }
 
 // SectionsVersion reads the version UpsertSections moves on.
-func (s *Store) SectionsVersion(ctx context.Context) (int64, error) {
+func (s *Filings) SectionsVersion(ctx context.Context) (int64, error) {
 	var d sectionsVersionDoc
-	err := s.sectionsVersion().FindOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}}).Decode(&d)
+	err := s.versions.FindOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}}).Decode(&d)
 	if errors.Is(err, mongodrv.ErrNoDocuments) {
 		return 0, nil
 	}

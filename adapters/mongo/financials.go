@@ -8,6 +8,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // Collections of the US financial statements dataset. FerretDB filters in
@@ -20,14 +21,17 @@ const (
 	tickersCollection    = "us_tickers"
 )
 
-// financialsCollections are the two collections, held by the Store.
-type financialsCollections struct {
+// Financials is the US financial statements store, on its two collections.
+type Financials struct {
 	companies *mongodrv.Collection
 	tickers   *mongodrv.Collection
 }
 
-func financialsOf(db *mongodrv.Database) financialsCollections {
-	return financialsCollections{companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection)}
+var _ ports.FinancialsStore = (*Financials)(nil)
+
+// NewFinancials returns the financial statements store of db.
+func NewFinancials(db *mongodrv.Database) *Financials {
+	return &Financials{companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection)}
 }
 
 type companyDoc struct {
@@ -79,7 +83,7 @@ func (d companyDoc) company() financials.Company {
 // names a company the store lacks. There is no transaction (FerretDB has
 // none): a failed batch may be partly applied, and applying it again
 // completes it.
-func (s *Store) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
+func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
 	var docs, tickers []mongodrv.WriteModel
 	for _, c := range companies {
 		docs = append(docs, mongodrv.NewReplaceOneModel().
@@ -92,33 +96,33 @@ func (s *Store) UpsertCompanies(ctx context.Context, companies []financials.Comp
 	if len(docs) == 0 {
 		return nil
 	}
-	if err := bulkWrite(ctx, s.financials.companies, "upsert companies", docs); err != nil {
+	if err := bulkWrite(ctx, s.companies, "upsert companies", docs); err != nil {
 		return err
 	}
-	return bulkWrite(ctx, s.financials.tickers, "upsert tickers", tickers)
+	return bulkWrite(ctx, s.tickers, "upsert tickers", tickers)
 }
 
 // Company returns the company with that CIK, or ports.ErrNotFound.
-func (s *Store) Company(ctx context.Context, cik string) (financials.Company, error) {
+func (s *Financials) Company(ctx context.Context, cik string) (financials.Company, error) {
 	var d companyDoc
-	if err := s.financials.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
+	if err := s.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
 		return financials.Company{}, translate("find company "+cik, err)
 	}
 	return d.company(), nil
 }
 
 // CIKForTicker returns the CIK the ticker names, or ports.ErrNotFound.
-func (s *Store) CIKForTicker(ctx context.Context, ticker string) (string, error) {
+func (s *Financials) CIKForTicker(ctx context.Context, ticker string) (string, error) {
 	var d tickerDoc
-	if err := s.financials.tickers.FindOne(ctx, bson.D{{Key: "_id", Value: ticker}}).Decode(&d); err != nil {
+	if err := s.tickers.FindOne(ctx, bson.D{{Key: "_id", Value: ticker}}).Decode(&d); err != nil {
 		return "", translate("find ticker "+ticker, err)
 	}
 	return d.CIK, nil
 }
 
 // CountCompanies returns how many companies are held.
-func (s *Store) CountCompanies(ctx context.Context) (int64, error) {
-	n, err := s.financials.companies.CountDocuments(ctx, bson.D{})
+func (s *Financials) CountCompanies(ctx context.Context) (int64, error) {
+	n, err := s.companies.CountDocuments(ctx, bson.D{})
 	if err != nil {
 		return 0, translate("count companies", err)
 	}

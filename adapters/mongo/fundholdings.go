@@ -11,6 +11,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // The funds-holding dataset keeps four collections, every document keyed by
@@ -39,10 +40,22 @@ const (
 	fundReportsCollection     = "us_13f_fund_reports"
 )
 
-// fundCollection returns one of the dataset's collections. They live in the
-// database of the Store, which every collection shares.
-func (s *Store) fundCollection(name string) *mongodrv.Collection {
-	return s.securities.Database().Collection(name)
+// FundHoldings is the funds-holding-a-security store, on the collections
+// above.
+type FundHoldings struct {
+	db *mongodrv.Database
+}
+
+var _ ports.FundHoldingStore = (*FundHoldings)(nil)
+
+// NewFundHoldings returns the funds-holding store of db.
+func NewFundHoldings(db *mongodrv.Database) *FundHoldings {
+	return &FundHoldings{db: db}
+}
+
+// fundCollection returns one of the dataset's collections.
+func (s *FundHoldings) fundCollection(name string) *mongodrv.Collection {
+	return s.db.Collection(name)
 }
 
 type masterDoc struct {
@@ -131,7 +144,7 @@ type thirteenFFilingDoc struct {
 func fundGroupID(cusip, period string) string { return cusip + "|" + period }
 
 // UpsertMasterSecurities stores each security under its three keys.
-func (s *Store) UpsertMasterSecurities(ctx context.Context, secs []holdings.Security) error {
+func (s *FundHoldings) UpsertMasterSecurities(ctx context.Context, secs []holdings.Security) error {
 	var models []mongodrv.WriteModel
 	for _, sec := range secs {
 		for _, k := range sec.Keys() {
@@ -143,7 +156,7 @@ func (s *Store) UpsertMasterSecurities(ctx context.Context, secs []holdings.Secu
 }
 
 // MasterSecurity returns the security stored under key.
-func (s *Store) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.Security, error) {
+func (s *FundHoldings) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.Security, error) {
 	var d masterDoc
 	if err := fundFindByID(ctx, s.fundCollection(masterCollection), key.String(), &d); err != nil {
 		return holdings.Security{}, translate("find master security "+key.String(), err)
@@ -155,7 +168,7 @@ func (s *Store) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.
 // touch, then the period lists, the funds' report lists and the filings.
 // There is no transaction (FerretDB has none): an interrupted load may be
 // partly applied, and loading the same files again completes it.
-func (s *Store) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
+func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
 	olds, err := s.previousFilings(ctx, filings)
 	if err != nil {
 		return err
@@ -191,7 +204,7 @@ func (s *Store) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.
 }
 
 // previousFilings reads the stored documents of the filings loaded before.
-func (s *Store) previousFilings(ctx context.Context, filings []holdings.Filing) (map[string]thirteenFFilingDoc, error) {
+func (s *FundHoldings) previousFilings(ctx context.Context, filings []holdings.Filing) (map[string]thirteenFFilingDoc, error) {
 	olds := map[string]thirteenFFilingDoc{}
 	for _, f := range filings {
 		var old thirteenFFilingDoc
@@ -210,7 +223,7 @@ func (s *Store) previousFilings(ctx context.Context, filings []holdings.Filing) 
 // replacedGroups loads every (CUSIP, period) document the filings touch,
 // now or in their previous load, without the filings' old rows and with
 // their new ones.
-func (s *Store) replacedGroups(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*holdingGroupDoc, error) {
+func (s *FundHoldings) replacedGroups(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*holdingGroupDoc, error) {
 	groups := map[string]*holdingGroupDoc{}
 	replaced := map[string]bool{}
 	for _, f := range filings {
@@ -239,7 +252,7 @@ func (s *Store) replacedGroups(ctx context.Context, filings []holdings.Filing, o
 	return groups, nil
 }
 
-func (s *Store) loadGroup(ctx context.Context, groups map[string]*holdingGroupDoc, cusip, period string) error {
+func (s *FundHoldings) loadGroup(ctx context.Context, groups map[string]*holdingGroupDoc, cusip, period string) error {
 	id := fundGroupID(cusip, period)
 	if groups[id] != nil {
 		return nil
@@ -256,7 +269,7 @@ func (s *Store) loadGroup(ctx context.Context, groups map[string]*holdingGroupDo
 // replacedReports loads the report list of every fund and period the
 // filings belong to, now or in their previous load, with the filings'
 // entries replaced; before holds each list's CUSIPs as loaded.
-func (s *Store) replacedReports(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*fundReportsDoc, map[string][]string, error) {
+func (s *FundHoldings) replacedReports(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*fundReportsDoc, map[string][]string, error) {
 	docs, before := map[string]*fundReportsDoc{}, map[string][]string{}
 	load := func(fund, period string) (*fundReportsDoc, error) {
 		id := fund + "|" + period
@@ -295,7 +308,7 @@ func (s *Store) replacedReports(ctx context.Context, filings []holdings.Filing, 
 // attachReports copies each fund's report list into the (CUSIP, period)
 // documents of every CUSIP it reported for the period, and out of those it
 // no longer reports.
-func (s *Store) attachReports(ctx context.Context, groups map[string]*holdingGroupDoc, funds map[string]*fundReportsDoc, before map[string][]string) error {
+func (s *FundHoldings) attachReports(ctx context.Context, groups map[string]*holdingGroupDoc, funds map[string]*fundReportsDoc, before map[string][]string) error {
 	for _, id := range slices.Sorted(maps.Keys(funds)) {
 		d := funds[id]
 		now := d.cusips()
@@ -322,7 +335,7 @@ func (s *Store) attachReports(ctx context.Context, groups map[string]*holdingGro
 }
 
 // writeFundReports replaces each fund's report list, deleting empty ones.
-func (s *Store) writeFundReports(ctx context.Context, funds map[string]*fundReportsDoc) error {
+func (s *FundHoldings) writeFundReports(ctx context.Context, funds map[string]*fundReportsDoc) error {
 	var models []mongodrv.WriteModel
 	for _, id := range slices.Sorted(maps.Keys(funds)) {
 		if d := funds[id]; len(d.Reports) > 0 {
@@ -335,7 +348,7 @@ func (s *Store) writeFundReports(ctx context.Context, funds map[string]*fundRepo
 }
 
 // writeGroups replaces each group, deleting the ones left empty.
-func (s *Store) writeGroups(ctx context.Context, groups map[string]*holdingGroupDoc) error {
+func (s *FundHoldings) writeGroups(ctx context.Context, groups map[string]*holdingGroupDoc) error {
 	var models []mongodrv.WriteModel
 	for _, id := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[id]
@@ -349,7 +362,7 @@ func (s *Store) writeGroups(ctx context.Context, groups map[string]*holdingGroup
 }
 
 // writePeriods updates the period list of every CUSIP the groups belong to.
-func (s *Store) writePeriods(ctx context.Context, groups map[string]*holdingGroupDoc) error {
+func (s *FundHoldings) writePeriods(ctx context.Context, groups map[string]*holdingGroupDoc) error {
 	byCUSIP := map[string][]*holdingGroupDoc{}
 	for _, g := range groups {
 		byCUSIP[g.CUSIP] = append(byCUSIP[g.CUSIP], g)
@@ -375,7 +388,7 @@ func (s *Store) writePeriods(ctx context.Context, groups map[string]*holdingGrou
 
 // FundHoldingsOf reads the CUSIP's period list, then one document per period
 // within the bounds, with its rows and its funds' reports.
-func (s *Store) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
+func (s *FundHoldings) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
 	var d periodsDoc
 	err := fundFindByID(ctx, s.fundCollection(fundPeriodsCollection), cusip, &d)
 	if errors.Is(err, mongodrv.ErrNoDocuments) {
@@ -409,7 +422,7 @@ func (s *Store) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]h
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.
-func (s *Store) ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error) {
+func (s *FundHoldings) ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error) {
 	var d thirteenFFilingDoc
 	if err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), accession, &d); err != nil {
 		return nil, translate("find 13F filing "+accession, err)
@@ -418,7 +431,7 @@ func (s *Store) ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]
 }
 
 // CountThirteenFFilings returns how many filings are held.
-func (s *Store) CountThirteenFFilings(ctx context.Context) (int64, error) {
+func (s *FundHoldings) CountThirteenFFilings(ctx context.Context) (int64, error) {
 	n, err := s.fundCollection(thirteenFFilingCollection).CountDocuments(ctx, bson.D{})
 	if err != nil {
 		return 0, translate("count 13F filings", err)

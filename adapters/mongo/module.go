@@ -3,12 +3,9 @@ package mongo
 import (
 	"context"
 	"errors"
-	"time"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
-
-	"github.com/quarrydata/quarry/ports"
 )
 
 // Config locates the MongoDB database the adapter uses.
@@ -19,20 +16,10 @@ type Config struct {
 	Database string
 }
 
-// setupTimeout bounds index creation at start-up, which fx constructors have
-// no context for.
-const setupTimeout = time.Minute
-
-// Module provides *mongodrv.Client, *mongodrv.Database, *Store and
-// ports.SecurityStore from a Config supplied by the application. The client
-// is disconnected when the application stops.
-var Module = fx.Module("mongo",
-	fx.Provide(
-		provideClient,
-		provideDatabase,
-		fx.Annotate(provideStore, fx.As(fx.Self()), fx.As(new(ports.SecurityStore))),
-	),
-)
+// Module provides *mongodrv.Client and *mongodrv.Database from a Config
+// supplied by the application; each dataset's wiring builds its own store
+// on the database. The client is disconnected when the application stops.
+var Module = fx.Module("mongo", fx.Provide(provideClient, provideDatabase))
 
 // provideClient checks the whole Config first, so a missing database name
 // fails start-up before any network round trip.
@@ -50,10 +37,4 @@ func provideClient(lc fx.Lifecycle, cfg Config) (*mongodrv.Client, error) {
 
 func provideDatabase(client *mongodrv.Client, cfg Config) *mongodrv.Database {
 	return client.Database(cfg.Database)
-}
-
-func provideStore(db *mongodrv.Database) (*Store, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
-	defer cancel()
-	return New(ctx, db)
 }

@@ -7,18 +7,29 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // securitiesCollection holds one document per China A-share listing.
 const securitiesCollection = "china_securities"
 
-// securityIndexes is empty on purpose: a listing's _id is its canonical code,
-// and the unique _id index every collection has is the code index. Keying by
-// _id rather than by a uniquely indexed code field matters on FerretDB, whose
-// SQLite backend filters only {_id: <string>} in SQL and decodes the whole
-// collection in Go for any other filter (neither uses an index there): 21 ms
-// against 213 ms per lookup among 5,500 listings.
-var securityIndexes []mongodrv.IndexModel
+// Securities is the China A-share securities store. It needs no secondary
+// index: a listing's _id is its canonical code, and the unique _id index
+// every collection has is the code index. Keying by _id rather than by a
+// uniquely indexed code field matters on FerretDB, whose SQLite backend
+// filters only {_id: <string>} in SQL and decodes the whole collection in Go
+// for any other filter (neither uses an index there): 21 ms against 213 ms
+// per lookup among 5,500 listings.
+type Securities struct {
+	c *mongodrv.Collection
+}
+
+var _ ports.SecurityStore = (*Securities)(nil)
+
+// NewSecurities returns the securities store of db.
+func NewSecurities(db *mongodrv.Database) *Securities {
+	return &Securities{c: db.Collection(securitiesCollection)}
+}
 
 // securityDoc is the stored form of ashare.Security. Its fields mirror the
 // domain type one for one so the two convert directly; a field added to the
@@ -34,9 +45,9 @@ type securityDoc struct {
 }
 
 // Security returns the listing with that canonical code, or ports.ErrNotFound.
-func (s *Store) Security(ctx context.Context, code string) (ashare.Security, error) {
+func (s *Securities) Security(ctx context.Context, code string) (ashare.Security, error) {
 	var d securityDoc
-	err := s.securities.FindOne(ctx, bson.D{{Key: "_id", Value: code}}).Decode(&d)
+	err := s.c.FindOne(ctx, bson.D{{Key: "_id", Value: code}}).Decode(&d)
 	if err != nil {
 		return ashare.Security{}, translate("find security "+code, err)
 	}
@@ -47,7 +58,7 @@ func (s *Store) Security(ctx context.Context, code string) (ashare.Security, err
 // writes. Replacing whole documents makes a repeated batch a no-op. There is
 // no transaction (FerretDB has none): a failed batch may be partly applied,
 // and applying it again completes it.
-func (s *Store) UpsertSecurities(ctx context.Context, batch []ashare.Security) error {
+func (s *Securities) UpsertSecurities(ctx context.Context, batch []ashare.Security) error {
 	models := make([]mongodrv.WriteModel, len(batch))
 	for i, sec := range batch {
 		models[i] = mongodrv.NewReplaceOneModel().
@@ -55,12 +66,12 @@ func (s *Store) UpsertSecurities(ctx context.Context, batch []ashare.Security) e
 			SetReplacement(securityDoc(sec)).
 			SetUpsert(true)
 	}
-	return bulkWrite(ctx, s.securities, "upsert securities", models)
+	return bulkWrite(ctx, s.c, "upsert securities", models)
 }
 
 // CountSecurities returns how many listings are held.
-func (s *Store) CountSecurities(ctx context.Context) (int64, error) {
-	n, err := s.securities.CountDocuments(ctx, bson.D{})
+func (s *Securities) CountSecurities(ctx context.Context) (int64, error) {
+	n, err := s.c.CountDocuments(ctx, bson.D{})
 	if err != nil {
 		return 0, translate("count securities", err)
 	}

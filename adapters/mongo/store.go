@@ -1,7 +1,9 @@
 // Package mongo is the MongoDB adapter of the dataset ports. It works against
 // MongoDB and against FerretDB, so it relies on neither transactions nor text
 // indexes. Driver errors are translated into the ports sentinels and no
-// driver type crosses a port.
+// driver type crosses a port. Each dataset has a store of its own (Securities,
+// Financials, Filings, FundHoldings), declared in its own file with its
+// collections, so a store missing a method of its port fails to compile.
 package mongo
 
 import (
@@ -14,39 +16,6 @@ import (
 
 	"github.com/quarrydata/quarry/ports"
 )
-
-// Store implements the dataset ports on one MongoDB database. Each dataset
-// keeps its own collection, declared in its own file together with the
-// indexes it needs, and New prepares every one of them.
-type Store struct {
-	securities *mongodrv.Collection
-	financials financialsCollections
-}
-
-// New returns a Store on db after ensuring the indexes of every collection.
-// Ensuring is idempotent, so New runs on every start.
-func New(ctx context.Context, db *mongodrv.Database) (*Store, error) {
-	s := &Store{securities: db.Collection(securitiesCollection)}
-	s.financials = financialsOf(db)
-	if err := ensureIndexes(ctx, s.securities, securityIndexes); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// ensureIndexes creates the collection's indexes, one command per index.
-// Creating an index that already exists is a no-op on MongoDB and FerretDB
-// alike, but FerretDB 1.x panics, dropping the connection, when one
-// createIndexes command lists two or more indexes that already exist, which
-// is every restart once a collection has two secondary indexes.
-func ensureIndexes(ctx context.Context, c *mongodrv.Collection, models []mongodrv.IndexModel) error {
-	for _, m := range models {
-		if _, err := c.Indexes().CreateOne(ctx, m); err != nil {
-			return translate("ensure indexes of "+c.Name(), err)
-		}
-	}
-	return nil
-}
 
 // bulkChunk caps the statements sent in one bulk write. FerretDB 1.x keeps
 // the SQLite cursor of every statement in an update command open until the

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/quarrydata/quarry/bootstrap"
@@ -18,14 +19,15 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-const usage = `usage: quarry <command>
+// usage is the command summary; the ingest datasets come from the datasets
+// the binary registers.
+var usage = `usage: quarry <command>
 
 commands:
   serve                          serve the API (configured by QUARRY_* variables)
   migrate                        apply the embedded PostgreSQL migrations
   ingest DATASET [FILE...]       load source files of a dataset into MongoDB (default: the bundled sample);
-                                 DATASET is china-securities, us-filings, us-financials, us-holdings,
-                                 us-securities, or all (every bundled sample)
+                                 DATASET is all (every bundled sample) or one of the datasets below
   ledger verify                  check that every balance equals the sum of its entries
   credits grant EMAIL AMOUNT --reason TEXT
                                  top up an account with a grant entry naming the reason
@@ -35,7 +37,17 @@ commands:
                                  remove a permission from a key
   version                        print the build and interface versions
   help                           print this usage
-`
+
+ingest datasets:
+` + ingestDatasets()
+
+func ingestDatasets() string {
+	var b strings.Builder
+	for _, d := range bootstrap.IngestDatasets() {
+		fmt.Fprintf(&b, "  %-30s %s\n", d.Name, d.Sources)
+	}
+	return b.String()
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -55,7 +55,9 @@ type Licence struct {
 
 // Route is one operation that serves a dataset.
 type Route struct {
-	Method      string
+	Method string
+	// Path is the route's path as the OpenAPI document writes it, a path
+	// parameter as "{name}".
 	Path        string
 	OperationID string
 	Cost        int64

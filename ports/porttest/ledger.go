@@ -16,7 +16,7 @@ import (
 func debit(accountID string, amount int64) ledger.Entry {
 	return ledger.Entry{
 		ID: id("led"), AccountID: accountID, Kind: ledger.Debit, Amount: -amount,
-		Route: "GET /china/securities/:code", KeyID: "key_1", RequestID: id("req"), CreatedAt: t0,
+		Route: "GET /china/securities/{code}", KeyID: "key_1", RequestID: id("req"), CreatedAt: t0,
 	}
 }
 

@@ -1,0 +1,76 @@
+package bootstrap
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+)
+
+// TestEveryDatasetJoinsThroughItsGroups checks that each registered dataset
+// contributes exactly its own ingester to the "ingesters" group, and that
+// the service takes its handlers from the "handlers" group.
+func TestEveryDatasetJoinsThroughItsGroups(t *testing.T) {
+	cfg, err := LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in struct {
+		fx.In
+		Ingesters []Ingester `group:"ingesters"`
+	}
+	app := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in))
+	if err := app.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, ing := range in.Ingesters {
+		got = append(got, ing.Dataset)
+	}
+	for _, d := range IngestDatasets() {
+		want = append(want, d.Name)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("ingesters %v, registered datasets %v", got, want)
+	}
+	var handlers struct {
+		fx.In
+		Handlers []httpadapter.DataHandler `group:"handlers"`
+	}
+	app = fx.New(fx.NopLogger, Options(cfg, zap.NewNop()), fx.Populate(&handlers))
+	if err := app.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, route := range []string{"GET /china/securities/{code}", "GET /us/financials", "POST /us/search", "GET /us/security-fund-holders"} {
+		if !slices.ContainsFunc(handlers.Handlers, func(h httpadapter.DataHandler) bool { return h.Method+" "+h.Path == route }) {
+			t.Errorf("no handler for %s in the handlers group", route)
+		}
+	}
+}
+
+// TestIngestersLoadTheirSamples runs every ingester without files on memory
+// stores: each loads its bundled sample.
+func TestIngestersLoadTheirSamples(t *testing.T) {
+	cfg, err := LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in struct {
+		fx.In
+		Ingesters []Ingester `group:"ingesters"`
+	}
+	if err := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, ing := range in.Ingesters {
+		n, err := ing.Load(context.Background(), nil, nil)
+		if err != nil || n == 0 {
+			t.Errorf("%s sample: %d records, %v", ing.Dataset, n, err)
+		}
+	}
+}
