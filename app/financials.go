@@ -163,13 +163,10 @@ func (f *Financials) company(ctx context.Context, q StatementsQuery) (financials
 	return c, err
 }
 
-// Ingest parses every file, then writes: a bad file leaves the store as it
-// was. It returns how many companies were written.
-func (f *Financials) Ingest(ctx context.Context, files []SourceFile) (int, error) {
-	companies, err := ReadFinancials(files)
-	if err != nil {
-		return 0, err
-	}
+// Ingest writes companies read from source files (see adapters/companyfacts)
+// and returns how many were written. Reading every file before calling it
+// means a bad file leaves the store as it was.
+func (f *Financials) Ingest(ctx context.Context, companies []financials.Company) (int, error) {
 	return len(companies), f.store.UpsertCompanies(ctx, companies)
 }
 

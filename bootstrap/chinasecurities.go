@@ -6,6 +6,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
+	"github.com/quarrydata/quarry/adapters/chinalistings"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -60,7 +61,7 @@ func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
 		return 0, err
 	}
 	defer f.Close()
-	secs, err := app.ParseListings(sampledata.ChinaSecurities, f)
+	secs, err := chinalistings.Parse(sampledata.ChinaSecurities, f)
 	if err != nil {
 		return 0, err
 	}
@@ -88,7 +89,7 @@ func ingestListingFile(ctx context.Context, s ports.SecurityStore, open app.Open
 		return 0, err
 	}
 	defer f.Close()
-	secs, err := app.ParseListings(name, f)
+	secs, err := chinalistings.Parse(name, f)
 	if err != nil {
 		return 0, err
 	}

@@ -11,10 +11,14 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
+	"github.com/quarrydata/quarry/adapters/edgarfiling"
+	"github.com/quarrydata/quarry/adapters/form13f"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/securitymaster"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -111,7 +115,7 @@ func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, open app.
 }
 
 // ingestUSHoldings is `quarry ingest us-holdings FILE...` (see
-// app.ParseHoldingsFiles for the forms). Without files it loads the
+// form13f.ParseFiles for the forms). Without files it loads the
 // bundled sample filings; their securities come from us-securities.
 func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
 	if len(files) == 0 {
@@ -122,7 +126,7 @@ func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, open app.Op
 
 func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
 	if len(files) != 2 {
-		return 0, fmt.Errorf("%w: the securities master takes two files, company_tickers.json and the cusip,ticker CSV", app.ErrBadInput)
+		return 0, fmt.Errorf("%w: the securities master takes two files, company_tickers.json and the cusip,ticker CSV", source.ErrBadInput)
 	}
 	tickers, cusips := files[0], files[1]
 	if strings.EqualFold(path.Ext(tickers), ".csv") {
@@ -138,7 +142,7 @@ func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open 
 		return 0, err
 	}
 	defer cf.Close()
-	secs, err := app.ParseSecuritiesMaster(tickers, tf, cusips, cf)
+	secs, err := securitymaster.Parse(tickers, tf, cusips, cf)
 	if err != nil {
 		return 0, err
 	}
@@ -146,7 +150,7 @@ func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open 
 }
 
 func ingestHoldings(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
-	filings, err := app.ParseHoldingsFiles(open, files)
+	filings, err := form13f.ParseFiles(open, files, edgarfiling.ParseSubmissions)
 	if err != nil {
 		return 0, err
 	}

@@ -14,11 +14,13 @@ import (
 	"go.uber.org/zap"
 
 	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
+	"github.com/quarrydata/quarry/adapters/edgarfiling"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -150,9 +152,9 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 	for _, d := range folders {
 		subs, err := fs.Glob(d.fsys, "CIK*.json")
 		if err != nil || len(subs) != 1 {
-			return nil, nil, fmt.Errorf("%w: %s: expected one submissions file CIK##########.json next to index.json, found %d", app.ErrBadInput, d.label, len(subs))
+			return nil, nil, fmt.Errorf("%w: %s: expected one submissions file CIK##########.json next to index.json, found %d", source.ErrBadInput, d.label, len(subs))
 		}
-		f, secs, err := app.LoadFiling(app.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json", Submissions: subs[0]}, d.retrievedAt)
+		f, secs, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json", Submissions: subs[0]}, d.retrievedAt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -195,7 +197,7 @@ func loadFilingArgs(args []string) ([]filing.Filing, []filing.Section, error) {
 		}
 		st, err := os.Stat(filepath.Join(dir, "index.json"))
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %s: %w", app.ErrBadInput, dir, errors.Unwrap(err))
+			return nil, nil, fmt.Errorf("%w: %s: %w", source.ErrBadInput, dir, errors.Unwrap(err))
 		}
 		folders = append(folders, filingFolder{label: dir, fsys: os.DirFS(dir), retrievedAt: st.ModTime().UTC().Truncate(time.Millisecond)})
 	}

@@ -9,6 +9,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
+	"github.com/quarrydata/quarry/adapters/companyfacts"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -63,7 +64,7 @@ func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	var files []app.SourceFile
+	var files []companyfacts.File
 	for _, e := range entries {
 		name := path.Join(sampledata.USFinancialsDir, e.Name())
 		f, err := sampledata.USFinancials.Open(name)
@@ -71,9 +72,9 @@ func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, erro
 			return 0, err
 		}
 		defer f.Close()
-		files = append(files, app.SourceFile{Name: name, Body: f, RetrievedAt: sampledata.USFinancialsRetrievedAt})
+		files = append(files, companyfacts.File{Name: name, Body: f, RetrievedAt: sampledata.USFinancialsRetrievedAt})
 	}
-	return fin.Ingest(ctx, files)
+	return ingestCompanyFacts(ctx, fin, files)
 }
 
 // ingestUSFinancials loads companyfacts documents and company_tickers.json
@@ -83,7 +84,7 @@ func ingestUSFinancials(ctx context.Context, fin *app.Financials, open app.OpenF
 	if len(names) == 0 {
 		return LoadUSFinancialsSample(ctx, fin)
 	}
-	var files []app.SourceFile
+	var files []companyfacts.File
 	for _, name := range names {
 		st, err := os.Stat(name)
 		if err != nil {
@@ -94,7 +95,17 @@ func ingestUSFinancials(ctx context.Context, fin *app.Financials, open app.OpenF
 			return 0, err
 		}
 		defer f.Close()
-		files = append(files, app.SourceFile{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
+		files = append(files, companyfacts.File{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
 	}
-	return fin.Ingest(ctx, files)
+	return ingestCompanyFacts(ctx, fin, files)
+}
+
+// ingestCompanyFacts reads every file before it writes anything, so a bad
+// file leaves the store as it was.
+func ingestCompanyFacts(ctx context.Context, fin *app.Financials, files []companyfacts.File) (int, error) {
+	companies, err := companyfacts.Read(files)
+	if err != nil {
+		return 0, err
+	}
+	return fin.Ingest(ctx, companies)
 }

@@ -1,4 +1,4 @@
-package app
+package form13f
 
 import (
 	"bufio"
@@ -12,9 +12,10 @@ import (
 
 	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
-// The columns ParseThirteenFDataSet reads from the SEC's Form 13F data
+// The columns ParseDataSet reads from the SEC's Form 13F data
 // sets. Other columns may be present and are ignored; these must be.
 var (
 	submissionColumns = []string{"ACCESSION_NUMBER", "FILING_DATE", "SUBMISSIONTYPE", "CIK", "PERIODOFREPORT"}
@@ -62,7 +63,7 @@ func readTSV(file string, r io.Reader, required []string) (*tsvTable, error) {
 			}
 			for _, c := range required {
 				if _, ok := t.index[c]; !ok {
-					return nil, badInput(file, 1, "header lacks column %s", c)
+					return nil, source.AtLine(file, 1, "header lacks column %s", c)
 				}
 			}
 			continue
@@ -71,15 +72,15 @@ func readTSV(file string, r io.Reader, required []string) (*tsvTable, error) {
 			continue
 		}
 		if len(fields) != len(t.index) {
-			return nil, badInput(file, line, "%d fields, the header has %d (truncated or malformed line)", len(fields), len(t.index))
+			return nil, source.AtLine(file, line, "%d fields, the header has %d (truncated or malformed line)", len(fields), len(t.index))
 		}
 		t.rows, t.lines = append(t.rows, fields), append(t.lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, badInput(file, line+1, "%v", err)
+		return nil, source.AtLine(file, line+1, "%v", err)
 	}
 	if line == 0 {
-		return nil, badInput(file, 1, "empty file: no header")
+		return nil, source.AtLine(file, 1, "empty file: no header")
 	}
 	return t, nil
 }
@@ -95,11 +96,11 @@ type NamedReader struct {
 	R    io.Reader
 }
 
-// ParseThirteenFDataSet reads the SUBMISSION, COVERPAGE and INFOTABLE
+// ParseDataSet reads the SUBMISSION, COVERPAGE and INFOTABLE
 // tables of a Form 13F data set into filings. Only 13F-HR and 13F-HR/A
 // submissions carry holdings; notices (13F-NT) are skipped. Every row is
 // checked, and the first bad one refuses the whole set.
-func ParseThirteenFDataSet(files DataSetFiles) ([]holdings.Filing, error) {
+func ParseDataSet(files DataSetFiles) ([]holdings.Filing, error) {
 	filings, lines, err := parseSubmissions(files.Submission)
 	if err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func ParseThirteenFDataSet(files DataSetFiles) ([]holdings.Filing, error) {
 	for _, acc := range slices.Sorted(maps.Keys(filings)) {
 		if f := filings[acc]; f != nil {
 			if f.FundName == "" {
-				return nil, badInput(files.Submission.Name, lines[acc], "%s has no row in %s", acc, files.CoverPage.Name)
+				return nil, source.AtLine(files.Submission.Name, lines[acc], "%s has no row in %s", acc, files.CoverPage.Name)
 			}
 			out = append(out, *f)
 		}
@@ -133,10 +134,10 @@ func parseSubmissions(nr NamedReader) (map[string]*holdings.Filing, map[string]i
 	for i, row := range t.rows {
 		f, err := submissionRow(t, row)
 		if err != nil {
-			return nil, nil, badInput(t.file, t.lines[i], "%v", err)
+			return nil, nil, source.AtLine(t.file, t.lines[i], "%v", err)
 		}
 		if _, dup := out[f.Accession]; dup {
-			return nil, nil, badInput(t.file, t.lines[i], "duplicate accession number %s", f.Accession)
+			return nil, nil, source.AtLine(t.file, t.lines[i], "duplicate accession number %s", f.Accession)
 		}
 		lines[f.Accession] = t.lines[i]
 		if f.FormType != "13F-HR" && f.FormType != "13F-HR/A" {
@@ -184,11 +185,11 @@ func dataSetDay(col, raw string) (string, error) {
 func submittedFiling(t *tsvTable, row []string, i int, filings map[string]*holdings.Filing) (string, *holdings.Filing, error) {
 	acc, err := edgar.ParseAccession(t.get(row, "ACCESSION_NUMBER"))
 	if err != nil {
-		return "", nil, badInput(t.file, t.lines[i], "%v", err)
+		return "", nil, source.AtLine(t.file, t.lines[i], "%v", err)
 	}
 	f, known := filings[acc]
 	if !known {
-		return "", nil, badInput(t.file, t.lines[i], "accession number %s is not in the submissions", acc)
+		return "", nil, source.AtLine(t.file, t.lines[i], "accession number %s is not in the submissions", acc)
 	}
 	return acc, f, nil
 }
@@ -208,11 +209,11 @@ func parseCoverPages(nr NamedReader, filings map[string]*holdings.Filing) error 
 			continue
 		}
 		if name == "" {
-			return badInput(t.file, t.lines[i], "FILINGMANAGER_NAME is empty")
+			return source.AtLine(t.file, t.lines[i], "FILINGMANAGER_NAME is empty")
 		}
 		f.FundName = name
 		if f.Amendment, err = holdings.ParseAmendment(f.FormType, t.opt(row, "AMENDMENTTYPE")); err != nil {
-			return badInput(t.file, t.lines[i], "%s: %v (column AMENDMENTTYPE)", f.Accession, err)
+			return source.AtLine(t.file, t.lines[i], "%s: %v (column AMENDMENTTYPE)", f.Accession, err)
 		}
 	}
 	return nil
@@ -229,11 +230,11 @@ func parseInfoTable(nr NamedReader, filings map[string]*holdings.Filing) error {
 			return err
 		}
 		if f == nil {
-			return badInput(t.file, t.lines[i], "accession number %s is a notice, which reports no holdings", acc)
+			return source.AtLine(t.file, t.lines[i], "accession number %s is a notice, which reports no holdings", acc)
 		}
 		sk, err := strconv.ParseInt(t.get(row, "INFOTABLE_SK"), 10, 64)
 		if err != nil || sk <= 0 {
-			return badInput(t.file, t.lines[i], "INFOTABLE_SK %q is not a positive integer", t.get(row, "INFOTABLE_SK"))
+			return source.AtLine(t.file, t.lines[i], "INFOTABLE_SK %q is not a positive integer", t.get(row, "INFOTABLE_SK"))
 		}
 		h, err := infoRow{
 			Issuer: t.get(row, "NAMEOFISSUER"), Class: t.get(row, "TITLEOFCLASS"), CUSIP: t.get(row, "CUSIP"),
@@ -241,7 +242,7 @@ func parseInfoTable(nr NamedReader, filings map[string]*holdings.Filing) error {
 			PutCall: t.get(row, "PUTCALL"), Discretion: t.get(row, "INVESTMENTDISCRETION"),
 		}.holding(f, sk)
 		if err != nil {
-			return badInput(t.file, t.lines[i], "%v", err)
+			return source.AtLine(t.file, t.lines[i], "%v", err)
 		}
 		f.Holdings = append(f.Holdings, h)
 	}

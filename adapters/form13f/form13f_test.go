@@ -1,6 +1,7 @@
-package app_test
+package form13f_test
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,9 +10,12 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/adapters/form13f"
+	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -30,16 +34,16 @@ const (
 		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t200\tPRN\tCall\tOTR\t1\t0\t200\t0\n"
 )
 
-func dataSet(sub, cover, info string) app.DataSetFiles {
-	return app.DataSetFiles{
-		Submission: app.NamedReader{Name: "SUBMISSION.tsv", R: strings.NewReader(sub)},
-		CoverPage:  app.NamedReader{Name: "COVERPAGE.tsv", R: strings.NewReader(cover)},
-		InfoTable:  app.NamedReader{Name: "INFOTABLE.tsv", R: strings.NewReader(info)},
+func dataSet(sub, cover, info string) form13f.DataSetFiles {
+	return form13f.DataSetFiles{
+		Submission: form13f.NamedReader{Name: "SUBMISSION.tsv", R: strings.NewReader(sub)},
+		CoverPage:  form13f.NamedReader{Name: "COVERPAGE.tsv", R: strings.NewReader(cover)},
+		InfoTable:  form13f.NamedReader{Name: "INFOTABLE.tsv", R: strings.NewReader(info)},
 	}
 }
 
 func TestParseThirteenFDataSet(t *testing.T) {
-	fs, err := app.ParseThirteenFDataSet(dataSet(submissionTSV, coverPageTSV, infoTableTSV))
+	fs, err := form13f.ParseDataSet(dataSet(submissionTSV, coverPageTSV, infoTableTSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +87,8 @@ func TestParseThirteenFDataSetRefuses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := app.ParseThirteenFDataSet(dataSet(tc.sub, tc.cover, tc.info))
-			if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
+			_, err := form13f.ParseDataSet(dataSet(tc.sub, tc.cover, tc.info))
+			if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.says)
 			}
 		})
@@ -100,7 +104,7 @@ func TestParseInformationTableNamespaces(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			rows, err := app.ParseInformationTable(file, r, f, 0)
+			rows, err := form13f.ParseInformationTable(file, r, f, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,8 +131,8 @@ func TestParseInformationTableRefuses(t *testing.T) {
 		"<html><body>no table</body></html>":                "no informationTable",
 	}
 	for in, says := range cases {
-		_, err := app.ParseInformationTable("prefixed.xml", strings.NewReader(in), holdings.Filing{FilingDate: "2024-02-14"}, 0)
-		if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), says) {
+		_, err := form13f.ParseInformationTable("prefixed.xml", strings.NewReader(in), holdings.Filing{FilingDate: "2024-02-14"}, 0)
+		if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), says) {
 			t.Errorf("err = %v, want one saying %q", err, says)
 		}
 	}
@@ -141,7 +145,7 @@ func TestParseFullSubmissionSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	f, err := app.ParseFullSubmission(name, r)
+	f, err := form13f.ParseFullSubmission(name, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,12 +166,12 @@ func TestParseFullSubmissionRefusesTruncated(t *testing.T) {
 	}
 	raw, _ := io.ReadAll(r)
 	doc := string(raw)
-	_, err = app.ParseFullSubmission("cut.txt", strings.NewReader(doc[:strings.Index(doc, "</XML>")]))
-	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "cut.txt:") {
+	_, err = form13f.ParseFullSubmission("cut.txt", strings.NewReader(doc[:strings.Index(doc, "</XML>")]))
+	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "cut.txt:") {
 		t.Fatalf("err = %v", err)
 	}
-	_, err = app.ParseFullSubmission("bad.txt", strings.NewReader(strings.Replace(doc, "<ns1:value>29465<", "<ns1:value>29,465<", 1)))
-	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "bad.txt:") || !strings.Contains(err.Error(), "value") {
+	_, err = form13f.ParseFullSubmission("bad.txt", strings.NewReader(strings.Replace(doc, "<ns1:value>29465<", "<ns1:value>29,465<", 1)))
+	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "bad.txt:") || !strings.Contains(err.Error(), "value") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -179,43 +183,17 @@ func TestParseFullSubmissionAmendment(t *testing.T) {
 	}
 	raw, _ := io.ReadAll(r)
 	amended := strings.Replace(string(raw), "SUBMISSION TYPE:\t13F-HR\n", "SUBMISSION TYPE:\t13F-HR/A\n", 1)
-	_, err = app.ParseFullSubmission("amended.txt", strings.NewReader(amended))
-	if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), "amendment type") {
+	_, err = form13f.ParseFullSubmission("amended.txt", strings.NewReader(amended))
+	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "amendment type") {
 		t.Fatalf("13F-HR/A without a cover page: err = %v", err)
 	}
 	// The cover page (primary_doc.xml) names the amendment's type.
 	cover := "</SEC-HEADER>\n<DOCUMENT>\n<TYPE>13F-HR/A\n<TEXT>\n<XML>\n<edgarSubmission><formData><coverPage>" +
 		"<isAmendment>true</isAmendment><amendmentNo>1</amendmentNo><amendmentInfo><amendmentType>RESTATEMENT</amendmentType>" +
 		"</amendmentInfo></coverPage></formData></edgarSubmission>\n</XML>\n</TEXT>\n</DOCUMENT>\n"
-	f, err := app.ParseFullSubmission("amended.txt", strings.NewReader(strings.Replace(amended, "</SEC-HEADER>\n", cover, 1)))
+	f, err := form13f.ParseFullSubmission("amended.txt", strings.NewReader(strings.Replace(amended, "</SEC-HEADER>\n", cover, 1)))
 	if err != nil || f.FormType != "13F-HR/A" || f.Amendment != holdings.Restatement || len(f.Holdings) != 3 {
 		t.Fatalf("filing = %+v, %v", f, err)
-	}
-}
-
-func TestParseSecuritiesMaster(t *testing.T) {
-	tickers := `{"0":{"cik_str":1652044,"ticker":"GOOGL","title":"Alphabet Inc."},"1":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."},"2":{"cik_str":1652044,"ticker":"GOOG","title":"Alphabet Inc."}}`
-	cusips := "cusip,ticker\n02079K107,GOOG\n037833100,AAPL\n02079K305,GOOGL\n"
-	secs, err := app.ParseSecuritiesMaster("company_tickers.json", strings.NewReader(tickers), "cusips.csv", strings.NewReader(cusips))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Later entries win a shared key: GOOGL, listed first, must come last.
-	if len(secs) != 3 || secs[2].Ticker != "GOOGL" || secs[2].CIK != "0001652044" {
-		t.Fatalf("secs = %+v", secs)
-	}
-	bad := []struct{ tickers, cusips, says string }{
-		{`{"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."}`, cusips, "company_tickers.json:1: JSON"},
-		{`{"0":{"cik_str":0,"ticker":"AAPL","title":"Apple Inc."}}`, cusips, `$["0"]: cik_str`},
-		{tickers, "cusip,ticker\n037833101,AAPL\n", "cusips.csv:2: malformed CUSIP"},
-		{tickers, "cusip,ticker\n037833100,MSFT\n", "cusips.csv:2: ticker MSFT is not in company_tickers.json"},
-		{tickers, "ticker,cusip\n", "cusips.csv:1: header"},
-	}
-	for _, b := range bad {
-		_, err := app.ParseSecuritiesMaster("company_tickers.json", strings.NewReader(b.tickers), "cusips.csv", strings.NewReader(b.cusips))
-		if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), b.says) {
-			t.Errorf("err = %v, want one saying %q", err, b.says)
-		}
 	}
 }
 
@@ -223,8 +201,8 @@ func FuzzParseThirteenFDataSet(f *testing.F) {
 	f.Add(infoTableTSV, coverPageTSV)
 	f.Add(infoTableTSV[:len(infoTableTSV)/2], coverPageTSV[:len(coverPageTSV)/2])
 	f.Fuzz(func(t *testing.T, info, cover string) {
-		fs, err := app.ParseThirteenFDataSet(dataSet(submissionTSV, cover, info))
-		if err != nil && !errors.Is(err, app.ErrBadInput) {
+		fs, err := form13f.ParseDataSet(dataSet(submissionTSV, cover, info))
+		if err != nil && !errors.Is(err, source.ErrBadInput) {
 			t.Fatalf("error outside ErrBadInput: %v", err)
 		}
 		for _, fl := range fs {
@@ -248,28 +226,13 @@ func FuzzParseFullSubmission(f *testing.F) {
 	raw, _ := io.ReadAll(r)
 	f.Add(string(raw))
 	f.Fuzz(func(t *testing.T, doc string) {
-		fl, err := app.ParseFullSubmission("fuzz.txt", strings.NewReader(doc))
-		if err != nil && !errors.Is(err, app.ErrBadInput) {
+		fl, err := form13f.ParseFullSubmission("fuzz.txt", strings.NewReader(doc))
+		if err != nil && !errors.Is(err, source.ErrBadInput) {
 			t.Fatalf("error outside ErrBadInput: %v", err)
 		}
 		for _, h := range fl.Holdings {
 			if h.Value < 0 || h.Shares < 0 || h.Accession != fl.Accession {
 				t.Fatalf("accepted a bad row: %+v", h)
-			}
-		}
-	})
-}
-
-func FuzzParseSecuritiesMaster(f *testing.F) {
-	f.Add(`{"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."}}`, "cusip,ticker\n037833100,AAPL\n")
-	f.Fuzz(func(t *testing.T, tickers, cusips string) {
-		secs, err := app.ParseSecuritiesMaster("t.json", strings.NewReader(tickers), "c.csv", strings.NewReader(cusips))
-		if err != nil && !errors.Is(err, app.ErrBadInput) {
-			t.Fatalf("error outside ErrBadInput: %v", err)
-		}
-		for _, s := range secs {
-			if len(s.CUSIP) != 9 || len(s.CIK) != 10 || s.Ticker == "" {
-				t.Fatalf("accepted a bad security: %+v", s)
 			}
 		}
 	})
@@ -295,7 +258,7 @@ func berkshireFolder(t testing.TB) fstest.MapFS {
 }
 
 func parseFolder(folder fstest.MapFS, names ...string) ([]holdings.Filing, error) {
-	return app.ParseHoldingsFiles(func(name string) (io.ReadCloser, error) { return folder.Open(name) }, names)
+	return form13f.ParseFiles(func(name string) (io.ReadCloser, error) { return folder.Open(name) }, names, readSubmissions)
 }
 
 func TestParseHoldingsFilesIdentifiesTablesByTheirEdgarFolder(t *testing.T) {
@@ -338,7 +301,7 @@ func TestParseHoldingsFilesRefusesUnidentifiedTables(t *testing.T) {
 		{[]string{"CIK0001067983.json", "000095012324002518/30197.xml", "000095012324002518/30197.xml"}, "the rows of filing 0000950123-24-002518 are given twice"},
 	}
 	for _, tc := range cases {
-		if _, err := parseFolder(folder, tc.names...); !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
+		if _, err := parseFolder(folder, tc.names...); !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%v: err = %v, want one saying %q", tc.names, err, tc.says)
 		}
 	}
@@ -354,7 +317,7 @@ func FuzzParseCoverPage(f *testing.F) {
 		folder := berkshireFolder(t)
 		folder["000095012323011029/primary_doc.xml"] = &fstest.MapFile{Data: cover}
 		filings, err := parseFolder(folder, "CIK0001067983.json", "000095012323011029/primary_doc.xml", "000095012323011029/28498.xml")
-		if err != nil && !errors.Is(err, app.ErrBadInput) {
+		if err != nil && !errors.Is(err, source.ErrBadInput) {
 			t.Fatalf("error outside ErrBadInput: %v", err)
 		}
 		for _, fl := range filings {
@@ -363,4 +326,36 @@ func FuzzParseCoverPage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readSubmissions stands in for the reader of EDGAR filing folders, which
+// this package must not import: it takes from a submissions JSON only what
+// identifies a 13F filing, trusting the bundled file.
+func readSubmissions(file string, r io.Reader) (map[string]edgar.Submission, error) {
+	var doc struct {
+		CIK     json.Number `json:"cik"`
+		Name    string      `json:"name"`
+		Filings struct {
+			Recent struct {
+				Accession  []string `json:"accessionNumber"`
+				Filed      []string `json:"filingDate"`
+				ReportDate []string `json:"reportDate"`
+				Form       []string `json:"form"`
+			} `json:"recent"`
+		} `json:"filings"`
+	}
+	if err := json.NewDecoder(r).Decode(&doc); err != nil {
+		return nil, source.Whole(file, "%v", err)
+	}
+	cik, err := edgar.ParseCIK(doc.CIK.String())
+	if err != nil {
+		return nil, source.Whole(file, "%v", err)
+	}
+	out := map[string]edgar.Submission{}
+	rec := doc.Filings.Recent
+	for i, acc := range rec.Accession {
+		filed, _ := time.Parse(time.DateOnly, rec.Filed[i])
+		out[acc] = edgar.Submission{CIK: cik, Name: doc.Name, Form: rec.Form[i], Filed: filed, ReportDate: rec.ReportDate[i]}
+	}
+	return out, nil
 }

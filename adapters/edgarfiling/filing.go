@@ -1,4 +1,10 @@
-package app
+// Package edgarfiling reads a filing as downloaded from the SEC's EDGAR
+// archive: the folder's index.json, the filer's submissions JSON
+// (CIK##########.json) and the files fetched, with their sizes, hashes and
+// media types, and splits the primary document of a report organised in
+// Form 10-K items into its item sections. A problem anywhere refuses the
+// filing, naming the file and the line or JSON path.
+package edgarfiling
 
 import (
 	"bytes"
@@ -18,6 +24,7 @@ import (
 
 	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // IndexListing is an EDGAR filing index.json: the filing's folder and the
@@ -56,22 +63,22 @@ var filingDir = regexp.MustCompile(`^/Archives/edgar/data/(\d{1,10})/(\d{18})$`)
 func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		return IndexListing{}, badInput(file, 0, "reading: %v", err)
+		return IndexListing{}, source.AtLine(file, 0, "reading: %v", err)
 	}
 	var doc indexJSON
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return IndexListing{}, edgarJSONError(file, raw, err)
 	}
 	if doc.Directory == nil {
-		return IndexListing{}, badEdgarJSON(file, "directory", "missing")
+		return IndexListing{}, source.AtPath(file, "directory", "missing")
 	}
 	m := filingDir.FindStringSubmatch(doc.Directory.Name)
 	if m == nil {
-		return IndexListing{}, badEdgarJSON(file, "directory.name", "%q is not /Archives/edgar/data/<cik>/<18-digit accession>", doc.Directory.Name)
+		return IndexListing{}, source.AtPath(file, "directory.name", "%q is not /Archives/edgar/data/<cik>/<18-digit accession>", doc.Directory.Name)
 	}
 	cik, err := edgar.ParseCIK(m[1])
 	if err != nil {
-		return IndexListing{}, badEdgarJSON(file, "directory.name", "%v", err)
+		return IndexListing{}, source.AtPath(file, "directory.name", "%v", err)
 	}
 	acc, _ := edgar.ParseAccession(m[2])
 	out := IndexListing{CIK: cik, Accession: acc}
@@ -79,35 +86,24 @@ func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
 	for i, it := range doc.Directory.Items {
 		p := fmt.Sprintf("directory.item[%d]", i)
 		if it.Name == "" || strings.ContainsAny(it.Name, "/\\") || it.Name == "." || it.Name == ".." {
-			return IndexListing{}, badEdgarJSON(file, p+".name", "%q is not a file name", it.Name)
+			return IndexListing{}, source.AtPath(file, p+".name", "%q is not a file name", it.Name)
 		}
 		if seen[it.Name] {
-			return IndexListing{}, badEdgarJSON(file, p+".name", "duplicate file %q", it.Name)
+			return IndexListing{}, source.AtPath(file, p+".name", "duplicate file %q", it.Name)
 		}
 		seen[it.Name] = true
 		size := int64(-1)
 		if it.Size != "" {
 			if size, err = strconv.ParseInt(it.Size, 10, 64); err != nil || size < 0 {
-				return IndexListing{}, badEdgarJSON(file, p+".size", "%q is not a byte count", it.Size)
+				return IndexListing{}, source.AtPath(file, p+".size", "%q is not a byte count", it.Size)
 			}
 		}
 		out.Items = append(out.Items, ListedFile{Name: it.Name, Size: size})
 	}
 	if len(out.Items) == 0 {
-		return IndexListing{}, badEdgarJSON(file, "directory.item", "lists no files")
+		return IndexListing{}, source.AtPath(file, "directory.item", "lists no files")
 	}
 	return out, nil
-}
-
-// SubmissionFacts are what the SEC submissions JSON says about one filing.
-type SubmissionFacts struct {
-	CIK             string // the filer's, 10 digits
-	Name            string // the filer's EDGAR name
-	Ticker          string
-	Form            string
-	Filed           time.Time
-	ReportDate      string // YYYY-MM-DD, empty when the JSON gives none
-	PrimaryDocument string
 }
 
 type submissionsJSON struct {
@@ -128,10 +124,10 @@ type submissionsJSON struct {
 // ParseSubmissions reads the SEC submissions JSON of a company
 // (CIK##########.json) and returns the facts of each recent filing by
 // accession number. The parallel arrays must agree in length.
-func ParseSubmissions(file string, r io.Reader) (map[string]SubmissionFacts, error) {
+func ParseSubmissions(file string, r io.Reader) (map[string]edgar.Submission, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		return nil, badInput(file, 0, "reading: %v", err)
+		return nil, source.AtLine(file, 0, "reading: %v", err)
 	}
 	var doc submissionsJSON
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -140,39 +136,39 @@ func ParseSubmissions(file string, r io.Reader) (map[string]SubmissionFacts, err
 		return nil, edgarJSONError(file, raw, err)
 	}
 	if doc.Filings == nil || doc.Filings.Recent == nil {
-		return nil, badEdgarJSON(file, "filings.recent", "missing")
+		return nil, source.AtPath(file, "filings.recent", "missing")
 	}
 	rec := doc.Filings.Recent
 	n := len(rec.Accession)
 	if len(rec.Filed) != n || len(rec.Form) != n || len(rec.Primary) != n || (rec.ReportDate != nil && len(rec.ReportDate) != n) {
-		return nil, badEdgarJSON(file, "filings.recent", "accessionNumber, filingDate, reportDate, form and primaryDocument differ in length")
+		return nil, source.AtPath(file, "filings.recent", "accessionNumber, filingDate, reportDate, form and primaryDocument differ in length")
 	}
 	cik, err := edgar.ParseCIK(doc.CIK.String())
 	if err != nil {
-		return nil, badEdgarJSON(file, "cik", "%v", err)
+		return nil, source.AtPath(file, "cik", "%v", err)
 	}
 	ticker := ""
 	if len(doc.Tickers) > 0 {
 		if ticker, err = edgar.ParseTicker(doc.Tickers[0]); err != nil {
-			return nil, badEdgarJSON(file, "tickers[0]", "%v", err)
+			return nil, source.AtPath(file, "tickers[0]", "%v", err)
 		}
 	}
-	out := make(map[string]SubmissionFacts, n)
+	out := make(map[string]edgar.Submission, n)
 	for i := range n {
 		p := fmt.Sprintf("filings.recent[%d]", i)
 		acc, err := edgar.ParseAccession(rec.Accession[i])
 		if err != nil {
-			return nil, badEdgarJSON(file, p+".accessionNumber", "%v", err)
+			return nil, source.AtPath(file, p+".accessionNumber", "%v", err)
 		}
 		filed, err := time.Parse(time.DateOnly, rec.Filed[i])
 		if err != nil {
-			return nil, badEdgarJSON(file, p+".filingDate", "%q is not YYYY-MM-DD", rec.Filed[i])
+			return nil, source.AtPath(file, p+".filingDate", "%q is not YYYY-MM-DD", rec.Filed[i])
 		}
 		report, err := reportDate(rec.ReportDate, i)
 		if err != nil {
-			return nil, badEdgarJSON(file, p+".reportDate", "%v", err)
+			return nil, source.AtPath(file, p+".reportDate", "%v", err)
 		}
-		out[acc] = SubmissionFacts{
+		out[acc] = edgar.Submission{
 			CIK: cik, Name: strings.TrimSpace(doc.Name), Ticker: ticker, Form: strings.ToUpper(rec.Form[i]),
 			Filed: filed, ReportDate: report, PrimaryDocument: rec.Primary[i],
 		}
@@ -216,7 +212,7 @@ func LoadFiling(src FilingSource, retrievedAt time.Time) (filing.Filing, []filin
 	}
 	facts, ok := subs[listing.Accession]
 	if !ok {
-		return filing.Filing{}, nil, badInput(path.Join(src.Label, src.Submissions), 0, "no filing %s in filings.recent", listing.Accession)
+		return filing.Filing{}, nil, source.AtLine(path.Join(src.Label, src.Submissions), 0, "no filing %s in filings.recent", listing.Accession)
 	}
 	f := filing.Filing{
 		Accession: listing.Accession, CIK: listing.CIK, Ticker: facts.Ticker, Form: facts.Form,
@@ -246,7 +242,7 @@ func parseFile[T any](label string, open func() (io.ReadCloser, error), parse fu
 	r, err := open()
 	if err != nil {
 		var zero T
-		return zero, badInput(label, 0, "%v", err)
+		return zero, source.AtLine(label, 0, "%v", err)
 	}
 	defer r.Close()
 	return parse(label, r)
@@ -267,7 +263,7 @@ func describeFile(src FilingSource, it ListedFile, f filing.Filing) (filing.File
 		}
 		return out, nil, nil
 	case err != nil:
-		return filing.File{}, nil, badInput(path.Join(src.Label, it.Name), 0, "%v", err)
+		return filing.File{}, nil, source.AtLine(path.Join(src.Label, it.Name), 0, "%v", err)
 	}
 	sum := sha256.Sum256(body)
 	out.Stored, out.SHA256, out.Size = true, hex.EncodeToString(sum[:]), int64(len(body))
@@ -298,7 +294,7 @@ func filingSections(src FilingSource, f filing.Filing, primary []byte) ([]filing
 	isHTML := contentTypeByName(f.PrimaryDocument) == "text/html"
 	items := SplitItems(primary, isHTML)
 	if len(items) == 0 {
-		return nil, badInput(path.Join(src.Label, f.PrimaryDocument), 0, "no item headings (\"Item 1. Business\" ...) found in the %s", f.Form)
+		return nil, source.AtLine(path.Join(src.Label, f.PrimaryDocument), 0, "no item headings (\"Item 1. Business\" ...) found in the %s", f.Form)
 	}
 	out := make([]filing.Section, len(items))
 	for i, it := range items {
@@ -311,24 +307,19 @@ func filingSections(src FilingSource, f filing.Filing, primary []byte) ([]filing
 	return out, nil
 }
 
-// badEdgarJSON refuses a file for a value at a JSON path.
-func badEdgarJSON(file, jsonPath, format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s: %s", ErrBadInput, file, jsonPath, fmt.Sprintf(format, args...))
-}
-
 // edgarJSONError names the line of a syntax error, or the field of a type error.
 func edgarJSONError(file string, raw []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return badInput(file, edgarJSONLine(raw, syn.Offset), "%v", syn)
+		return source.AtLine(file, edgarJSONLine(raw, syn.Offset), "%v", syn)
 	case errors.As(err, &typ):
-		return badInput(file, edgarJSONLine(raw, typ.Offset), "%s: %v", typ.Field, typ)
+		return source.AtLine(file, edgarJSONLine(raw, typ.Offset), "%s: %v", typ.Field, typ)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return badInput(file, edgarJSONLine(raw, int64(len(raw))), "truncated JSON")
+		return source.AtLine(file, edgarJSONLine(raw, int64(len(raw))), "truncated JSON")
 	}
-	return badInput(file, 0, "%v", err)
+	return source.AtLine(file, 0, "%v", err)
 }
 
 func edgarJSONLine(raw []byte, offset int64) int {

@@ -1,4 +1,4 @@
-package app
+package form13f
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // ParseInformationTable reads a 13F information table XML document
@@ -33,7 +34,7 @@ func ParseInformationTable(file string, r io.Reader, f holdings.Filing, lineOffs
 		}
 		if err != nil {
 			line, _ := dec.InputPos()
-			return nil, badInput(file, line+lineOffset, "XML: %v", err)
+			return nil, source.AtLine(file, line+lineOffset, "XML: %v", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -47,11 +48,11 @@ func ParseInformationTable(file string, r io.Reader, f holdings.Filing, lineOffs
 			line, _ := dec.InputPos()
 			var row infoRow
 			if err := dec.DecodeElement(&row, &t); err != nil {
-				return nil, badInput(file, line+lineOffset, "XML: %v", err)
+				return nil, source.AtLine(file, line+lineOffset, "XML: %v", err)
 			}
 			h, err := row.holding(&f, int64(len(out)+1))
 			if err != nil {
-				return nil, badInput(file, line+lineOffset, "infoTable %d: %v", len(out)+1, err)
+				return nil, source.AtLine(file, line+lineOffset, "infoTable %d: %v", len(out)+1, err)
 			}
 			out = append(out, h)
 		}
@@ -60,7 +61,7 @@ func ParseInformationTable(file string, r io.Reader, f holdings.Filing, lineOffs
 	// left open at the end of the input.
 	if !root {
 		line, _ := dec.InputPos()
-		return nil, badInput(file, line+lineOffset, "no informationTable element: not a 13F information table")
+		return nil, source.AtLine(file, line+lineOffset, "no informationTable element: not a 13F information table")
 	}
 	return out, nil
 }
@@ -124,17 +125,17 @@ func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return holdings.Filing{}, badInput(file, line+1, "%v", err)
+		return holdings.Filing{}, source.AtLine(file, line+1, "%v", err)
 	}
 	if state != "done" {
-		return holdings.Filing{}, badInput(file, line, "no complete INFORMATION TABLE document between <XML> and </XML> (reached %s): truncated or not a 13F-HR", state)
+		return holdings.Filing{}, source.AtLine(file, line, "no complete INFORMATION TABLE document between <XML> and </XML> (reached %s): truncated or not a 13F-HR", state)
 	}
 	f, err := filingFromHeader(header)
 	if err != nil {
-		return holdings.Filing{}, badInput(file, 1, "SEC header: %v", err)
+		return holdings.Filing{}, source.AtLine(file, 1, "SEC header: %v", err)
 	}
 	if f.Amendment, err = holdings.ParseAmendment(f.FormType, amendment); err != nil {
-		return holdings.Filing{}, badInput(file, 1, "%v (the cover page's amendmentType)", err)
+		return holdings.Filing{}, source.AtLine(file, 1, "%v (the cover page's amendmentType)", err)
 	}
 	f.Holdings, err = ParseInformationTable(file, &xmlDoc, f, xmlLine-1)
 	return f, err

@@ -1,4 +1,8 @@
-package app
+// Package chinalistings reads China A-share listings in the exchange-listing
+// CSV layout (exchange,code,company_name,listing_date,delisting_date) into
+// the securities of domain/ashare. It refuses a whole file on its first bad
+// row, naming the file and the line.
+package chinalistings
 
 import (
 	"encoding/csv"
@@ -10,23 +14,16 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
-// listingHeader is the exchange-listing layout ParseListings reads.
+// listingHeader is the exchange-listing layout Parse reads.
 var listingHeader = []string{"exchange", "code", "company_name", "listing_date", "delisting_date"}
 
-// ErrBadInput reports a source file that cannot be ingested; the message
-// names the file, the line and the reason.
-var ErrBadInput = errors.New("bad input")
-
-func badInput(file string, line int, format string, args ...any) error {
-	return fmt.Errorf("%w: %s:%d: %s", ErrBadInput, file, line, fmt.Sprintf(format, args...))
-}
-
-// ParseListings reads China A-share listings in the exchange-listing CSV
+// Parse reads China A-share listings in the exchange-listing CSV
 // layout. Every row is checked (code ranges, dates, order of dates) and the
 // whole file is refused on the first bad row, so a partial file never loads.
-func ParseListings(file string, r io.Reader) ([]ashare.Security, error) {
+func Parse(file string, r io.Reader) ([]ashare.Security, error) {
 	var out []ashare.Security
 	seen := map[string]bool{}
 	err := eachCSVRow(file, r, listingHeader, func(rec []string) error {
@@ -45,23 +42,23 @@ func ParseListings(file string, r io.Reader) ([]ashare.Security, error) {
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, badInput(file, 2, "no listings")
+		return nil, source.AtLine(file, 2, "no listings")
 	}
 	return out, nil
 }
 
 // eachCSVRow reads a CSV file whose first line must be header and hands
 // every record to row. A read error or an error from row stops it, as
-// ErrBadInput naming the file and the record's line.
+// source.ErrBadInput naming the file and the record's line.
 func eachCSVRow(file string, r io.Reader, header []string, row func(rec []string) error) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = len(header)
 	got, err := cr.Read()
 	if err != nil {
-		return badInput(file, 1, "reading header: %v", err)
+		return source.AtLine(file, 1, "reading header: %v", err)
 	}
 	if !slices.Equal(got, header) {
-		return badInput(file, 1, "header must be %s", strings.Join(header, ","))
+		return source.AtLine(file, 1, "header must be %s", strings.Join(header, ","))
 	}
 	for {
 		rec, err := cr.Read()
@@ -69,11 +66,11 @@ func eachCSVRow(file string, r io.Reader, header []string, row func(rec []string
 			return nil
 		}
 		if err != nil {
-			return badInput(file, csvLine(err), "%v", err)
+			return source.AtLine(file, csvLine(err), "%v", err)
 		}
 		if err := row(rec); err != nil {
 			line, _ := cr.FieldPos(0)
-			return badInput(file, line, "%v", err)
+			return source.AtLine(file, line, "%v", err)
 		}
 	}
 }

@@ -1,4 +1,9 @@
-package app
+// Package companyfacts reads the SEC's XBRL companyfacts documents
+// (data.sec.gov/api/xbrl/companyfacts/CIK##########.json) and the
+// company_tickers.json that names their tickers into the companies of
+// domain/financials. Which facts are kept, and how they make statements,
+// are the domain's rules; this package only reads and checks the files.
+package companyfacts
 
 import (
 	"bytes"
@@ -13,11 +18,12 @@ import (
 
 	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
-// SourceFile is one downloaded SEC file to ingest: a companyfacts document
-// or a company_tickers.json. RetrievedAt is when it was downloaded.
-type SourceFile struct {
+// File is one downloaded SEC file to read: a companyfacts document or a
+// company_tickers.json. RetrievedAt is when it was downloaded.
+type File struct {
 	Name        string
 	Body        io.Reader
 	RetrievedAt time.Time
@@ -53,19 +59,19 @@ type tickerEntry struct {
 	Title  string      `json:"title"`
 }
 
-// ReadFinancials parses every file before returning anything, so one bad
+// Read parses every file before returning anything, so one bad
 // file refuses the whole batch. Companyfacts documents become companies; a
 // company_tickers.json among the files names their tickers, and a company
 // without one is refused. Errors name the file, the byte offset or JSON path,
 // and the reason.
-func ReadFinancials(files []SourceFile) ([]financials.Company, error) {
+func Read(files []File) ([]financials.Company, error) {
 	var companies []financials.Company
 	var origin []string
 	tickers := map[string][]string{}
 	for _, f := range files {
 		raw, err := io.ReadAll(f.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, f.Name, err)
+			return nil, source.Whole(f.Name, "%v", err)
 		}
 		isFacts, err := looksLikeCompanyFacts(f.Name, raw)
 		if err != nil {
@@ -77,7 +83,7 @@ func ReadFinancials(files []SourceFile) ([]financials.Company, error) {
 			}
 			continue
 		}
-		c, err := ParseCompanyFacts(f.Name, raw, f.RetrievedAt)
+		c, err := Parse(f.Name, raw, f.RetrievedAt)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +92,7 @@ func ReadFinancials(files []SourceFile) ([]financials.Company, error) {
 	for i := range companies {
 		companies[i].Tickers = tickers[companies[i].CIK]
 		if len(companies[i].Tickers) == 0 {
-			return nil, fmt.Errorf("%w: %s: CIK %s has no ticker in the company_tickers.json files given", ErrBadInput, origin[i], companies[i].CIK)
+			return nil, source.Whole(origin[i], "CIK %s has no ticker in the company_tickers.json files given", companies[i].CIK)
 		}
 	}
 	return companies, nil
@@ -131,31 +137,31 @@ func jsonError(name string, raw []byte, err error) error {
 	var trail *trailingError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Errorf("%w: %s: byte %d: %v", ErrBadInput, name, syn.Offset, syn)
+		return source.AtPath(name, fmt.Sprintf("byte %d", syn.Offset), "%v", syn)
 	case errors.As(err, &typ):
-		return fmt.Errorf("%w: %s: byte %d: %s: %s where %s is expected", ErrBadInput, name, typ.Offset, typ.Field, typ.Value, typ.Type)
+		return source.AtPath(name, fmt.Sprintf("byte %d", typ.Offset), "%s: %s where %s is expected", typ.Field, typ.Value, typ.Type)
 	case errors.As(err, &trail):
-		return fmt.Errorf("%w: %s: byte %d: %v", ErrBadInput, name, trail.offset, trail)
+		return source.AtPath(name, fmt.Sprintf("byte %d", trail.offset), "%v", trail)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w: %s: byte %d: truncated JSON", ErrBadInput, name, len(raw))
+		return source.AtPath(name, fmt.Sprintf("byte %d", len(raw)), "truncated JSON")
 	}
-	return fmt.Errorf("%w: %s: %v", ErrBadInput, name, err)
+	return source.Whole(name, "%v", err)
 }
 
-// ParseCompanyFacts reads one companyfacts document. It keeps the us-gaap
+// Parse reads one companyfacts document. It keeps the us-gaap
 // facts of mapped concepts whose unit is a currency or currency per share,
 // and checks each of them; the rest of the document need only be well formed.
-func ParseCompanyFacts(name string, raw []byte, retrievedAt time.Time) (financials.Company, error) {
+func Parse(name string, raw []byte, retrievedAt time.Time) (financials.Company, error) {
 	var doc companyFactsDoc
 	if err := decodeStrict(raw, &doc); err != nil {
 		return financials.Company{}, jsonError(name, raw, err)
 	}
 	cik, err := edgar.ParseCIK(doc.CIK.String())
 	if err != nil {
-		return financials.Company{}, fmt.Errorf("%w: %s: cik: %v", ErrBadInput, name, err)
+		return financials.Company{}, source.AtPath(name, "cik", "%v", err)
 	}
 	if doc.EntityName == "" {
-		return financials.Company{}, fmt.Errorf("%w: %s: entityName is empty", ErrBadInput, name)
+		return financials.Company{}, source.AtPath(name, "entityName", "empty")
 	}
 	c := financials.Company{CIK: cik, Name: doc.EntityName, RetrievedAt: retrievedAt.UTC().Truncate(time.Millisecond)}
 	concepts := doc.Facts["us-gaap"]
@@ -172,7 +178,7 @@ func ParseCompanyFacts(name string, raw []byte, retrievedAt time.Time) (financia
 				path := fmt.Sprintf("facts.us-gaap.%s.units.%s[%d]", concept, unit, i)
 				f, err := toFact(concept, unit, raw)
 				if err != nil {
-					return financials.Company{}, fmt.Errorf("%w: %s: %s: %v", ErrBadInput, name, path, err)
+					return financials.Company{}, source.AtPath(name, path, "%v", err)
 				}
 				c.Facts = append(c.Facts, f)
 			}
@@ -214,7 +220,7 @@ func readTickers(name string, raw []byte, tickers map[string][]string) error {
 	for k := range rows {
 		n, err := strconv.Atoi(k)
 		if err != nil || n < 0 || strconv.Itoa(n) != k {
-			return fmt.Errorf("%w: %s: key %q is not a row number", ErrBadInput, name, k)
+			return source.AtPath(name, fmt.Sprintf("%q", k), "key is not a row number")
 		}
 		keys = append(keys, n)
 	}
@@ -223,11 +229,11 @@ func readTickers(name string, raw []byte, tickers map[string][]string) error {
 		row := rows[strconv.Itoa(k)]
 		cik, err := edgar.ParseCIK(row.CIK.String())
 		if err != nil {
-			return fmt.Errorf("%w: %s: %d.cik_str: %v", ErrBadInput, name, k, err)
+			return source.AtPath(name, fmt.Sprintf("%d.cik_str", k), "%v", err)
 		}
 		ticker, err := edgar.ParseTicker(row.Ticker)
 		if err != nil {
-			return fmt.Errorf("%w: %s: %d.ticker: %v", ErrBadInput, name, k, err)
+			return source.AtPath(name, fmt.Sprintf("%d.ticker", k), "%v", err)
 		}
 		if !slices.Contains(tickers[cik], ticker) {
 			tickers[cik] = append(tickers[cik], ticker)

@@ -1,4 +1,13 @@
-package app
+// Package form13f reads Form 13F holdings in the forms people download them
+// in: the SEC's Form 13F data sets (SUBMISSION, COVERPAGE and INFOTABLE
+// tables), a filing's full submission text file, and information-table XML
+// documents identified by the filer's submissions JSON or a data set and,
+// for an amendment, the filing's cover page. Rows become the filings and
+// holdings of domain/holdings; the rules they obey there (the unit VALUE is
+// reported in, how amendments apply, what price per share is plausible)
+// are the domain's. Every problem refuses the files, naming the file, the
+// line and the reason.
+package form13f
 
 import (
 	"fmt"
@@ -9,17 +18,25 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // OpenFile opens a named input file.
-type OpenFile func(name string) (io.ReadCloser, error)
+type OpenFile = func(name string) (io.ReadCloser, error)
+
+// SubmissionsReader reads a filer's SEC submissions JSON
+// (CIK##########.json) into what it says of each filing, by accession
+// number. The reader of EDGAR filing folders has one; the caller passes
+// it in, so that one format has one reader.
+type SubmissionsReader = func(file string, r io.Reader) (map[string]edgar.Submission, error)
 
 // accessionInPath finds an accession number in an EDGAR archive path, dashed
 // or as the 18-digit folder name (.../1067983/000095012324002518/...).
 var accessionInPath = regexp.MustCompile(`\d{10}-\d{2}-\d{6}|\d{18}`)
 
-// ParseHoldingsFiles reads 13F holdings in the forms people download,
+// ParseFiles reads 13F holdings in the forms people download,
 // recognised by file name:
 //   - SUBMISSION.tsv, COVERPAGE.tsv and INFOTABLE.tsv of a Form 13F data set
 //     (INFOTABLE.tsv may be left out when XML tables supply the rows);
@@ -33,7 +50,7 @@ var accessionInPath = regexp.MustCompile(`\d{10}-\d{2}-\d{6}|\d{18}`)
 //
 // Every file is parsed before anything is returned; the first bad one
 // refuses them all.
-func ParseHoldingsFiles(open OpenFile, names []string) ([]holdings.Filing, error) {
+func ParseFiles(open OpenFile, names []string, submissions SubmissionsReader) ([]holdings.Filing, error) {
 	set, rest, err := splitDataSet(names)
 	if err != nil {
 		return nil, err
@@ -48,7 +65,7 @@ func ParseHoldingsFiles(open OpenFile, names []string) ([]holdings.Filing, error
 			p.byAcc[f.Accession] = f
 		}
 	}
-	if p.edgar, rest, err = readEdgarSources(open, rest); err != nil {
+	if p.edgar, rest, err = readEdgarSources(open, rest, submissions); err != nil {
 		return nil, err
 	}
 	for _, name := range rest {
@@ -93,13 +110,13 @@ func splitDataSet(names []string) (dataSetNames, []string, error) {
 		case slot == nil:
 			rest = append(rest, n)
 		case *slot != "":
-			return set, nil, fmt.Errorf("%w: %s: a second %s; give one data set per run", ErrBadInput, n, path.Base(n))
+			return set, nil, source.Whole(n, "a second %s; give one data set per run", path.Base(n))
 		default:
 			*slot = n
 		}
 	}
 	if (set.Submission == "") != (set.CoverPage == "") || (set.InfoTable != "" && set.Submission == "") {
-		return set, nil, fmt.Errorf("%w: a Form 13F data set needs SUBMISSION.tsv and COVERPAGE.tsv together (INFOTABLE.tsv with them)", ErrBadInput)
+		return set, nil, fmt.Errorf("%w: a Form 13F data set needs SUBMISSION.tsv and COVERPAGE.tsv together (INFOTABLE.tsv with them)", source.ErrBadInput)
 	}
 	return set, rest, nil
 }
@@ -121,7 +138,7 @@ func parseDataSetFiles(open OpenFile, set dataSetNames) ([]holdings.Filing, erro
 		defer rc.Close()
 		*p.dst = NamedReader{Name: p.name, R: rc}
 	}
-	return ParseThirteenFDataSet(files)
+	return ParseDataSet(files)
 }
 
 // add parses one .txt or .xml filing file.
@@ -138,13 +155,13 @@ func (p holdingsFiles) add(name string) error {
 			return err
 		}
 		if _, dup := p.byAcc[f.Accession]; dup {
-			return badInput(name, 1, "filing %s is given twice", f.Accession)
+			return source.AtLine(name, 1, "filing %s is given twice", f.Accession)
 		}
 		p.byAcc[f.Accession] = f
 	case ".xml":
 		return p.addInformationTable(name, rc)
 	default:
-		return fmt.Errorf("%w: %s: not a 13F file (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv, a full submission .txt, an information table .xml, a submissions CIK##########.json or a cover page primary_doc.xml)", ErrBadInput, name)
+		return source.Whole(name, "not a 13F file (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv, a full submission .txt, an information table .xml, a submissions CIK##########.json or a cover page primary_doc.xml)")
 	}
 	return nil
 }
@@ -152,7 +169,7 @@ func (p holdingsFiles) add(name string) error {
 func (p holdingsFiles) addInformationTable(name string, r io.Reader) error {
 	acc, ok := accessionOfPath(name)
 	if !ok {
-		return badInput(name, 1, "the path names no accession number, so the filing of this information table is unknown")
+		return source.AtLine(name, 1, "the path names no accession number, so the filing of this information table is unknown")
 	}
 	f, known := p.byAcc[acc]
 	switch {
@@ -162,7 +179,7 @@ func (p holdingsFiles) addInformationTable(name string, r io.Reader) error {
 			return err
 		}
 	case p.fromTSV && len(f.Holdings) > 0, !p.fromTSV && f.Holdings != nil:
-		return badInput(name, 1, "the rows of filing %s are given twice", acc)
+		return source.AtLine(name, 1, "the rows of filing %s are given twice", acc)
 	}
 	rows, err := ParseInformationTable(name, r, f, 0)
 	if err != nil {

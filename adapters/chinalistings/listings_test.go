@@ -1,11 +1,12 @@
-package app_test
+package chinalistings_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/adapters/chinalistings"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -15,7 +16,7 @@ func TestParseListingsSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	secs, err := app.ParseListings(sampledata.ChinaSecurities, f)
+	secs, err := chinalistings.Parse(sampledata.ChinaSecurities, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +55,8 @@ func TestParseListingsRefusesBadFiles(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := app.ParseListings("l.csv", strings.NewReader(c.body))
-			if !errors.Is(err, app.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
+			_, err := chinalistings.Parse("l.csv", strings.NewReader(c.body))
+			if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("err = %v, want ErrBadInput mentioning %q", err, c.says)
 			}
 		})
@@ -64,8 +65,8 @@ func TestParseListingsRefusesBadFiles(t *testing.T) {
 
 func FuzzParseListings(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
-		secs, err := app.ParseListings("fuzz.csv", strings.NewReader(body))
-		if err != nil && !errors.Is(err, app.ErrBadInput) {
+		secs, err := chinalistings.Parse("fuzz.csv", strings.NewReader(body))
+		if err != nil && !errors.Is(err, source.ErrBadInput) {
 			t.Fatalf("unexpected error kind: %v", err)
 		}
 		for _, s := range secs {

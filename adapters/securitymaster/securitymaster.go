@@ -1,7 +1,13 @@
-package app
+// Package securitymaster reads the securities master that resolves a
+// fund-holder lookup: the SEC's company_tickers.json (ticker to CIK and
+// issuer name) joined with a cusip,ticker CSV, into the securities of
+// domain/holdings. Every entry is checked and the first bad one refuses the
+// files, named by file and line or JSON key.
+package securitymaster
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +18,7 @@ import (
 
 	"github.com/quarrydata/quarry/domain/edgar"
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // cusipMapHeader is the layout of the CUSIP map: one security per line,
@@ -26,13 +33,13 @@ type masterTickerEntry struct {
 	Title  string      `json:"title"`
 }
 
-// ParseSecuritiesMaster joins the SEC's company_tickers.json (ticker to CIK
+// Parse joins the SEC's company_tickers.json (ticker to CIK
 // and issuer name) with a CUSIP map (cusip,ticker) into the securities
 // master: one security per CUSIP of the map. The batch is ordered so that,
 // where an issuer has several securities, its CIK resolves to the one
 // company_tickers.json lists first (the SEC lists an issuer's primary class
 // first).
-func ParseSecuritiesMaster(tickersFile string, tickers io.Reader, cusipFile string, cusips io.Reader) ([]holdings.Security, error) {
+func Parse(tickersFile string, tickers io.Reader, cusipFile string, cusips io.Reader) ([]holdings.Security, error) {
 	entries, err := parseMasterTickers(tickersFile, tickers)
 	if err != nil {
 		return nil, err
@@ -57,25 +64,25 @@ func ParseSecuritiesMaster(tickersFile string, tickers io.Reader, cusipFile stri
 func parseMasterTickers(file string, r io.Reader) ([]masterTickerEntry, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, file, err)
+		return nil, source.Whole(file, "%v", err)
 	}
 	var m map[string]masterTickerEntry
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		return nil, badInput(file, masterJSONErrorLine(raw, err), "JSON: %v", err)
+		return nil, source.AtLine(file, masterJSONErrorLine(raw, err), "JSON: %v", err)
 	}
 	if len(m) == 0 {
-		return nil, badInput(file, 1, "no entries")
+		return nil, source.AtLine(file, 1, "no entries")
 	}
 	out := make([]masterTickerEntry, len(m))
 	for k, e := range m {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(m) {
-			return nil, fmt.Errorf("%w: %s: $[%q]: keys must be 0 to %d", ErrBadInput, file, k, len(m)-1)
+			return nil, source.AtPath(file, fmt.Sprintf("$[%q]", k), "keys must be 0 to %d", len(m)-1)
 		}
 		if e, err = checkMasterTickerEntry(e); err != nil {
-			return nil, fmt.Errorf("%w: %s: $[%q]: %v", ErrBadInput, file, k, err)
+			return nil, source.AtPath(file, fmt.Sprintf("$[%q]", k), "%v", err)
 		}
 		out[i] = e
 	}
@@ -131,7 +138,7 @@ func parseCUSIPMap(file string, r io.Reader, byTicker map[string]masterTickerEnt
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, badInput(file, 2, "no CUSIPs")
+		return nil, source.AtLine(file, 2, "no CUSIPs")
 	}
 	return out, nil
 }
@@ -150,4 +157,37 @@ func cusipMapRow(rec []string, byTicker map[string]masterTickerEntry) (holdings.
 		return holdings.Security{}, fmt.Errorf("ticker %s is not in company_tickers.json", ticker)
 	}
 	return holdings.Security{Ticker: ticker, CIK: e.CIK.String(), CUSIP: cusip, Name: e.Title}, nil
+}
+
+// eachCSVRow reads a CSV file whose first line must be header and hands
+// every record to row. A read error or an error from row stops it, as
+// source.ErrBadInput naming the file and the record's line.
+func eachCSVRow(file string, r io.Reader, header []string, row func(rec []string) error) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = len(header)
+	got, err := cr.Read()
+	if err != nil {
+		return source.AtLine(file, 1, "reading header: %v", err)
+	}
+	if !slices.Equal(got, header) {
+		return source.AtLine(file, 1, "header must be %s", strings.Join(header, ","))
+	}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			line := 0
+			if errors.As(err, &pe) {
+				line = pe.Line
+			}
+			return source.AtLine(file, line, "%v", err)
+		}
+		if err := row(rec); err != nil {
+			line, _ := cr.FieldPos(0)
+			return source.AtLine(file, line, "%v", err)
+		}
+	}
 }
