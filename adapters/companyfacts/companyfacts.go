@@ -31,32 +31,33 @@ type File struct {
 
 // companyFactsDoc is the layout of data.sec.gov/api/xbrl/companyfacts.
 type companyFactsDoc struct {
-	CIK        json.Number                          `json:"cik"`
+	CIK        json.RawMessage                      `json:"cik"`
 	EntityName string                               `json:"entityName"`
 	Facts      map[string]map[string]companyConcept `json:"facts"`
 }
 
 type companyConcept struct {
-	Units map[string][]companyFact `json:"units"`
+	// Each fact is decoded on its own, so that an error names its path.
+	Units map[string][]json.RawMessage `json:"units"`
 }
 
 type companyFact struct {
-	Start string      `json:"start"`
-	End   string      `json:"end"`
-	Val   json.Number `json:"val"`
-	Accn  string      `json:"accn"`
-	FY    *int        `json:"fy"`
-	FP    *string     `json:"fp"`
-	Form  string      `json:"form"`
-	Filed string      `json:"filed"`
-	Frame string      `json:"frame"`
+	Start string          `json:"start"`
+	End   string          `json:"end"`
+	Val   json.RawMessage `json:"val"`
+	Accn  string          `json:"accn"`
+	FY    *int            `json:"fy"`
+	FP    *string         `json:"fp"`
+	Form  string          `json:"form"`
+	Filed string          `json:"filed"`
+	Frame string          `json:"frame"`
 }
 
 // tickerEntry is one row of www.sec.gov/files/company_tickers.json.
 type tickerEntry struct {
-	CIK    json.Number `json:"cik_str"`
-	Ticker string      `json:"ticker"`
-	Title  string      `json:"title"`
+	CIK    json.RawMessage `json:"cik_str"`
+	Ticker string          `json:"ticker"`
+	Title  string          `json:"title"`
 }
 
 // Read parses every file before returning anything, so one bad
@@ -156,7 +157,7 @@ func Parse(name string, raw []byte, retrievedAt time.Time) (financials.Company, 
 	if err := decodeStrict(raw, &doc); err != nil {
 		return financials.Company{}, jsonError(name, raw, err)
 	}
-	cik, err := edgar.ParseCIK(doc.CIK.String())
+	cik, err := parseCIK(doc.CIK)
 	if err != nil {
 		return financials.Company{}, source.AtPath(name, "cik", "%v", err)
 	}
@@ -177,6 +178,10 @@ func Parse(name string, raw []byte, retrievedAt time.Time) (financials.Company, 
 			for i, raw := range units[unit] {
 				path := fmt.Sprintf("facts.us-gaap.%s.units.%s[%d]", concept, unit, i)
 				f, err := toFact(concept, unit, raw)
+				var field *fieldError
+				if errors.As(err, &field) {
+					return financials.Company{}, source.AtPath(name, path+"."+field.name, "%v", field.err)
+				}
 				if err != nil {
 					return financials.Company{}, source.AtPath(name, path, "%v", err)
 				}
@@ -187,14 +192,34 @@ func Parse(name string, raw []byte, retrievedAt time.Time) (financials.Company, 
 	return c, nil
 }
 
-func toFact(concept, unit string, r companyFact) (financials.Fact, error) {
-	accn, err := edgar.ParseAccession(r.Accn)
-	if err != nil {
+// fieldError is a problem with one field of a fact, named by its key.
+type fieldError struct {
+	name string
+	err  error
+}
+
+func (e *fieldError) Error() string { return e.name + ": " + e.err.Error() }
+
+func toFact(concept, unit string, raw json.RawMessage) (financials.Fact, error) {
+	var r companyFact
+	if err := json.Unmarshal(raw, &r); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			return financials.Fact{}, &fieldError{typ.Field, fmt.Errorf("%s where %s is expected", typ.Value, typ.Type)}
+		}
 		return financials.Fact{}, err
 	}
-	val, err := strconv.ParseFloat(r.Val.String(), 64)
+	accn, err := edgar.ParseAccession(r.Accn)
 	if err != nil {
-		return financials.Fact{}, fmt.Errorf("val %q is not a number", r.Val)
+		return financials.Fact{}, &fieldError{"accn", err}
+	}
+	num, err := jsonNumber(r.Val)
+	if err != nil {
+		return financials.Fact{}, &fieldError{"val", err}
+	}
+	val, err := strconv.ParseFloat(num.String(), 64)
+	if err != nil {
+		return financials.Fact{}, &fieldError{"val", fmt.Errorf("%s is out of range", num)}
 	}
 	f := financials.Fact{
 		Concept: concept, Unit: unit, Start: r.Start, End: r.End, Value: val,
@@ -227,7 +252,7 @@ func readTickers(name string, raw []byte, tickers map[string][]string) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		row := rows[strconv.Itoa(k)]
-		cik, err := edgar.ParseCIK(row.CIK.String())
+		cik, err := parseCIK(row.CIK)
 		if err != nil {
 			return source.AtPath(name, fmt.Sprintf("%d.cik_str", k), "%v", err)
 		}
@@ -240,4 +265,38 @@ func readTickers(name string, raw []byte, tickers map[string][]string) error {
 		}
 	}
 	return nil
+}
+
+// parseCIK reads a CIK written as a JSON number, as the SEC writes it.
+func parseCIK(raw json.RawMessage) (string, error) {
+	n, err := jsonNumber(raw)
+	if err != nil {
+		return "", err
+	}
+	return edgar.ParseCIK(n.String())
+}
+
+// jsonNumber reads a value that must be a JSON number. A string is refused
+// even when it holds digits ("93736000000"): the SEC writes every amount
+// and CIK as a number, so a quoted one comes from a file that something
+// else wrote, and taking it would hide that.
+func jsonNumber(raw json.RawMessage) (json.Number, error) {
+	if len(raw) == 0 {
+		return "", errors.New("missing; a number belongs here")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", err
+	}
+	switch v := v.(type) {
+	case json.Number:
+		return v, nil
+	case string:
+		return "", fmt.Errorf("%s is a string; a number belongs here", raw)
+	case nil:
+		return "", errors.New("null; a number belongs here")
+	}
+	return "", fmt.Errorf("%.40s is not a number", raw)
 }
