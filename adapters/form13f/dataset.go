@@ -99,7 +99,8 @@ type NamedReader struct {
 // ParseDataSet reads the SUBMISSION, COVERPAGE and INFOTABLE
 // tables of a Form 13F data set into filings. Only 13F-HR and 13F-HR/A
 // submissions carry holdings; notices (13F-NT) are skipped. Every row is
-// checked, and the first bad one refuses the whole set.
+// checked, and so is each filing's VALUE unit against the prices it implies
+// (holdings.CheckPriceBand); the first bad one refuses the whole set.
 func ParseDataSet(files DataSetFiles) ([]holdings.Filing, error) {
 	filings, lines, err := parseSubmissions(files.Submission)
 	if err != nil {
@@ -116,6 +117,9 @@ func ParseDataSet(files DataSetFiles) ([]holdings.Filing, error) {
 		if f := filings[acc]; f != nil {
 			if f.FundName == "" {
 				return nil, source.AtLine(files.Submission.Name, lines[acc], "%s has no row in %s", acc, files.CoverPage.Name)
+			}
+			if err := holdings.CheckPriceBand(*f); err != nil {
+				return nil, source.LineError(files.Submission.Name, lines[acc], fmt.Errorf("%w (rows in %s)", err, files.InfoTable.Name))
 			}
 			out = append(out, *f)
 		}

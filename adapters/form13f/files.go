@@ -186,6 +186,9 @@ func (p holdingsFiles) addInformationTable(name string, r io.Reader) error {
 		return err
 	}
 	f.Holdings = append([]holdings.Holding{}, rows...)
+	if err := holdings.CheckPriceBand(f); err != nil {
+		return source.LineError(name, 1, err)
+	}
 	p.byAcc[acc] = f
 	return nil
 }

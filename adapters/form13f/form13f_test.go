@@ -30,7 +30,7 @@ const (
 		"0000000002-23-000001\t31-DEC-2022\tY\tNEW HOLDINGS\tTEST FUND TWO\n" +
 		"0000000004-23-000001\t31-DEC-2022\tN\t\tTEST FUND FOUR\n"
 	infoTableTSV = "ACCESSION_NUMBER\tINFOTABLE_SK\tNAMEOFISSUER\tTITLEOFCLASS\tCUSIP\tFIGI\tVALUE\tSSHPRNAMT\tSSHPRNAMTTYPE\tPUTCALL\tINVESTMENTDISCRETION\tOTHERMANAGER\tVOTING_AUTH_SOLE\tVOTING_AUTH_SHARED\tVOTING_AUTH_NONE\n" +
-		"0000000001-22-000001\t11\tAPPLE INC\tCOM\t037833100\t\t5000\t100\tSH\t\tSOLE\t\t100\t0\t0\n" +
+		"0000000001-22-000001\t11\tAPPLE INC\tCOM\t037833100\t\t5000\t100000\tSH\t\tSOLE\t\t100000\t0\t0\n" +
 		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t200\tPRN\tCall\tOTR\t1\t0\t200\t0\n"
 )
 
@@ -52,7 +52,7 @@ func TestParseThirteenFDataSet(t *testing.T) {
 	}
 	want := []holdings.Holding{
 		{Accession: "0000000001-22-000001", Row: 11, FundCIK: "0000000001", FundName: "TEST FUND ONE", ReportPeriod: "2022-09-30",
-			FilingDate: "2022-11-14", CUSIP: "037833100", Issuer: "APPLE INC", Class: "COM", Shares: 100, ShareType: "SH",
+			FilingDate: "2022-11-14", CUSIP: "037833100", Issuer: "APPLE INC", Class: "COM", Shares: 100_000, ShareType: "SH",
 			Value: 5_000_000, Discretion: "SOLE"},
 		{Accession: "0000000002-23-000001", Row: 21, FundCIK: "0000000002", FundName: "TEST FUND TWO", ReportPeriod: "2022-12-31",
 			FilingDate: "2023-02-14", CUSIP: "037833100", Issuer: "APPLE INC", Class: "COM", Shares: 200, ShareType: "PRN",
@@ -358,4 +358,44 @@ func readSubmissions(file string, r io.Reader) (map[string]edgar.Submission, err
 		out[acc] = edgar.Submission{CIK: cik, Name: doc.Name, Form: rec.Form[i], Filed: filed, ReportDate: rec.ReportDate[i]}
 	}
 	return out, nil
+}
+
+// A filer that wrote whole dollars before 2023-01-03, when VALUE was in
+// thousands, would be served 1,000 times too large: each entry point
+// refuses the filing and names it.
+func TestImplausiblePricesRefuseTheFiling(t *testing.T) {
+	t.Run("data set", func(t *testing.T) {
+		dollars := strings.Replace(infoTableTSV, "\t5000\t100000\t", "\t5000000\t100000\t", 1)
+		_, err := form13f.ParseDataSet(dataSet(submissionTSV, coverPageTSV, dollars))
+		if !errors.Is(err, source.ErrBadInput) || !errors.Is(err, holdings.ErrImplausibleValues) ||
+			!strings.Contains(err.Error(), "SUBMISSION.tsv:2: values per share are implausible: filing 0000000001-22-000001") ||
+			!strings.Contains(err.Error(), "$50000.00") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("full submission", func(t *testing.T) {
+		r, err := sampledata.FundHolders.Open(sampledata.FundHoldersFilings[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(r)
+		doc := string(raw)
+		for _, v := range []string{"72801", "25161", "29465"} {
+			doc = strings.Replace(doc, "<ns1:value>"+v+"<", "<ns1:value>"+v+"000<", 1)
+		}
+		_, err = form13f.ParseFullSubmission("dollars.txt", strings.NewReader(doc))
+		if !errors.Is(err, holdings.ErrImplausibleValues) || !strings.Contains(err.Error(), "dollars.txt:") ||
+			!strings.Contains(err.Error(), "filing 0001816616-21-000007") || !strings.Contains(err.Error(), "written in dollars") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("information table", func(t *testing.T) {
+		folder := berkshireFolder(t)
+		table := string(folder["000095012324002518/30197.xml"].Data)
+		folder["000095012324002518/30197.xml"].Data = []byte(strings.ReplaceAll(table, "</value>", "000</value>"))
+		_, err := parseFolder(folder, "CIK0001067983.json", "000095012324002518/30197.xml")
+		if !errors.Is(err, holdings.ErrImplausibleValues) || !strings.Contains(err.Error(), "30197.xml:1: values per share are implausible: filing 0000950123-24-002518") {
+			t.Fatalf("err = %v", err)
+		}
+	})
 }

@@ -137,8 +137,13 @@ func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 	if f.Amendment, err = holdings.ParseAmendment(f.FormType, amendment); err != nil {
 		return holdings.Filing{}, source.AtLine(file, 1, "%v (the cover page's amendmentType)", err)
 	}
-	f.Holdings, err = ParseInformationTable(file, &xmlDoc, f, xmlLine-1)
-	return f, err
+	if f.Holdings, err = ParseInformationTable(file, &xmlDoc, f, xmlLine-1); err != nil {
+		return holdings.Filing{}, err
+	}
+	if err := holdings.CheckPriceBand(f); err != nil {
+		return holdings.Filing{}, source.LineError(file, xmlLine, err)
+	}
+	return f, nil
 }
 
 func readHeaderLine(header map[string]string, text string) string {

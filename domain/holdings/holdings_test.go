@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -230,4 +231,37 @@ func FuzzParseIdentifier(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCheckPriceBand(t *testing.T) {
+	row := func(shares, value int64, kind string) Holding {
+		return Holding{Shares: shares, Value: value, ShareType: kind}
+	}
+	filing := func(filed string, rows ...Holding) Filing {
+		return Filing{Accession: "0001816616-21-000007", FilingDate: filed, Holdings: rows}
+	}
+	cases := []struct {
+		name string
+		f    Filing
+		says string // empty when the filing passes
+	}{
+		{"prices in the band", filing("2021-11-12", row(208_234, 29_465_000, "SH"), row(258_233, 72_801_000, "SH")), ""},
+		// NZS Capital's AAPL row written in dollars before 2023: $141,500 a share.
+		{"dollars before 2023", filing("2021-11-12", row(208_234, 29_465_000_000, "SH")), "VALUE looks written in dollars, but a filing dated 2021-11-12 (before 2023-01-03)"},
+		{"too large after 2023", filing("2024-02-14", row(100, 150_000_000, "SH"), row(100, 150_000_000, "SH")), "$1500000.00, above $20000: no share trades near that"},
+		{"one class A share among many", filing("2024-02-14", row(10, 7_000_000, "SH"), row(100, 15_000, "SH"), row(100, 25_000, "SH")), ""},
+		{"two rows, one odd", filing("2024-02-14", row(10, 7_000_000, "SH"), row(100, 15_000, "SH")), ""},
+		{"principal amounts imply no price", filing("2024-02-14", row(1_000, 1_000_000_000, "PRN")), ""},
+		{"zero shares are left out", filing("2024-02-14", row(0, 1_000_000_000, "SH")), ""},
+		{"no rows", filing("2024-02-14"), ""},
+	}
+	for _, c := range cases {
+		err := CheckPriceBand(c.f)
+		switch {
+		case c.says == "" && err != nil:
+			t.Errorf("%s: err = %v, want none", c.name, err)
+		case c.says != "" && (!errors.Is(err, ErrImplausibleValues) || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), "filing 0001816616-21-000007")):
+			t.Errorf("%s: err = %v, want one naming the filing and saying %q", c.name, err, c.says)
+		}
+	}
 }

@@ -33,3 +33,9 @@ func AtPath(file, place, format string, args ...any) error {
 func Whole(file, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrBadInput, file, fmt.Sprintf(format, args...))
 }
+
+// LineError refuses a file for err on one line, keeping err in the chain,
+// so that a caller can still tell which rule refused the file.
+func LineError(file string, line int, err error) error {
+	return fmt.Errorf("%w: %s:%d: %w", ErrBadInput, file, line, err)
+}
