@@ -132,7 +132,7 @@ func LoadUSFilingsSample() ([]filing.Filing, []filing.Section, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		srcs = append(srcs, filingFolder{label: dir, fsys: sub, retrievedAt: sampleRetrievedAt})
+		srcs = append(srcs, filingFolder{label: dir, fsys: sub, retrievedAt: sampleRetrievedAt, excerpts: sampledata.USFilingsExcerpts[e.Name()]})
 	}
 	return loadFilingFolders(srcs)
 }
@@ -142,6 +142,9 @@ type filingFolder struct {
 	label       string
 	fsys        fs.FS
 	retrievedAt time.Time
+	// excerpts are held files known to be trimmed (the bundled sample's
+	// only); a user's folder has none.
+	excerpts []string
 }
 
 // loadFilingFolders parses every folder before anything is written, so a
@@ -154,7 +157,7 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 		if err != nil || len(subs) != 1 {
 			return nil, nil, fmt.Errorf("%w: %s: expected one submissions file CIK##########.json next to index.json, found %d", source.ErrBadInput, d.label, len(subs))
 		}
-		f, secs, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json", Submissions: subs[0]}, d.retrievedAt)
+		f, secs, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json", Submissions: subs[0], Excerpts: d.excerpts}, d.retrievedAt)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -185,7 +185,9 @@ func fundHoldersRefusals(t *testing.T, c *client, key string) {
 }
 
 // Fictional funds for ordering, paging, units and point in time; these
-// figures are test fixtures, never shipped as sample data.
+// figures are test fixtures, never shipped as sample data. Each value per
+// share is a plausible price ($50 to $200), as holdings.CheckPriceBand
+// requires.
 const (
 	testSubmission = "ACCESSION_NUMBER\tFILING_DATE\tSUBMISSIONTYPE\tCIK\tPERIODOFREPORT\n" +
 		"0000000001-22-000001\t14-NOV-2022\t13F-HR\t1\t30-SEP-2022\n" +
@@ -198,10 +200,10 @@ const (
 		"0000000003-23-000001\t31-DEC-2022\tTEST FUND THREE\n" +
 		"0000000004-23-000001\t31-DEC-2022\tTEST FUND FOUR\n"
 	testInfoTable = "ACCESSION_NUMBER\tINFOTABLE_SK\tNAMEOFISSUER\tTITLEOFCLASS\tCUSIP\tFIGI\tVALUE\tSSHPRNAMT\tSSHPRNAMTTYPE\tPUTCALL\tINVESTMENTDISCRETION\tOTHERMANAGER\tVOTING_AUTH_SOLE\tVOTING_AUTH_SHARED\tVOTING_AUTH_NONE\n" +
-		"0000000001-22-000001\t11\tAPPLE INC\tCOM\t037833100\t\t5000\t100\tSH\t\tSOLE\t\t100\t0\t0\n" +
-		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t200\tSH\t\tDFND\t1\t0\t200\t0\n" +
-		"0000000002-23-000001\t22\tAPPLE INC\tCALL\t037833100\t\t1000000\t50\tSH\tCall\tOTR\t\t0\t0\t50\n" +
-		"0000000003-23-000001\t31\tAPPLE INC\tCOM\t037833100\t\t6000000\t300\tSH\t\tSOLE\t\t300\t0\t0\n"
+		"0000000001-22-000001\t11\tAPPLE INC\tCOM\t037833100\t\t5000\t100000\tSH\t\tSOLE\t\t100000\t0\t0\n" +
+		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t40000\tSH\t\tDFND\t1\t0\t40000\t0\n" +
+		"0000000002-23-000001\t22\tAPPLE INC\tCALL\t037833100\t\t1000000\t5000\tSH\tCall\tOTR\t\t0\t0\t5000\n" +
+		"0000000003-23-000001\t31\tAPPLE INC\tCOM\t037833100\t\t6000000\t30000\tSH\t\tSOLE\t\t30000\t0\t0\n"
 )
 
 func writeDataSet(t *testing.T) []string {
@@ -260,7 +262,7 @@ func TestFundHoldersDataSet(t *testing.T) {
 		t.Fatalf("as of 2023-02-15 = %+v", after.Holders)
 	}
 	one := fundHolders(t, c, key, "accession_number=0000000003-23-000001")
-	if one.Security.Ticker != "AAPL" || len(one.Holders) != 1 || one.Holders[0].Shares != 300 {
+	if one.Security.Ticker != "AAPL" || len(one.Holders) != 1 || one.Holders[0].Shares != 30000 {
 		t.Fatalf("by accession = %+v", one)
 	}
 }

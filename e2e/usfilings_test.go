@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -279,16 +280,26 @@ func TestUSSearchFollowsIngestionWhileRunning(t *testing.T) {
 		t.Fatalf("before ingestion: %d results", n)
 	}
 
-	// The Apple sample retrieved anew, its Item 4 carrying a word no filing has.
+	// The Apple sample retrieved anew, its Item 4 carrying a word no filing
+	// has. A user's folder declares no excerpt, so its index.json lists the
+	// size of the document it holds.
 	dir := t.TempDir()
 	src := sampledata.USFilingsDir + "/aapl-10k-2024"
+	primary, err := fs.ReadFile(sampledata.USFilings, src+"/aapl-20240928.htm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	primary = []byte(strings.Replace(string(primary), "Not applicable.", "Not applicable. Zyzzyva.", 1))
 	for _, name := range []string{"index.json", "CIK0000320193.json", "aapl-20240928.htm"} {
 		b, err := fs.ReadFile(sampledata.USFilings, src+"/"+name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == "aapl-20240928.htm" {
-			b = []byte(strings.Replace(string(b), "Not applicable.", "Not applicable. Zyzzyva.", 1))
+		switch name {
+		case "aapl-20240928.htm":
+			b = primary
+		case "index.json":
+			b = []byte(strings.Replace(string(b), `"size": "1503780"`, fmt.Sprintf(`"size": "%d"`, len(primary)), 1))
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
 			t.Fatal(err)

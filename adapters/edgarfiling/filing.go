@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -195,6 +196,12 @@ type FilingSource struct {
 	Dir         fs.FS
 	Index       string // file name of index.json in Dir
 	Submissions string // file name of the submissions JSON in Dir
+	// Excerpts names held files that are known excerpts of the file
+	// index.json lists under the same name (the bundled sample's primary
+	// documents): their size may differ from the listed one, and the size
+	// and hash stored are the excerpt's. Files downloaded from EDGAR are
+	// never excerpts, so a caller reading a user's folder leaves it empty.
+	Excerpts []string
 }
 
 // LoadFiling reads a downloaded filing: the index of its files, with hashes,
@@ -249,7 +256,12 @@ func parseFile[T any](label string, open func() (io.ReadCloser, error), parse fu
 }
 
 // describeFile reads one listed file if it is held. A listed file that was
-// not fetched is not stored: its size is EDGAR's, its hash unknown.
+// not fetched is not stored: its size is EDGAR's, its hash unknown. A held
+// file must have the size index.json lists for it, unless it is a declared
+// excerpt: a file cut short in the download, or another file under the
+// same name, would otherwise be stored, hashed and split as if whole.
+// (EDGAR's index.json gives no digest, so the size is all there is to
+// check.)
 func describeFile(src FilingSource, it ListedFile, f filing.Filing) (filing.File, []byte, error) {
 	out := filing.File{
 		Name: it.Name, Role: filing.RoleOf(it.Name, f.Accession, f.PrimaryDocument),
@@ -264,6 +276,10 @@ func describeFile(src FilingSource, it ListedFile, f filing.Filing) (filing.File
 		return out, nil, nil
 	case err != nil:
 		return filing.File{}, nil, source.AtLine(path.Join(src.Label, it.Name), 0, "%v", err)
+	}
+	if it.Size >= 0 && int64(len(body)) != it.Size && !slices.Contains(src.Excerpts, it.Name) {
+		return filing.File{}, nil, source.Whole(path.Join(src.Label, it.Name),
+			"holds %d bytes, but index.json lists %d: the file is cut short or is not the one EDGAR lists", len(body), it.Size)
 	}
 	sum := sha256.Sum256(body)
 	out.Stored, out.SHA256, out.Size = true, hex.EncodeToString(sum[:]), int64(len(body))
@@ -286,7 +302,9 @@ var contentTypes = map[string]string{
 func contentTypeByName(name string) string { return contentTypes[strings.ToLower(path.Ext(name))] }
 
 // filingSections splits a report's primary document into its items. A
-// report organised in items whose primary document is held must yield some.
+// report organised in items whose primary document is held must yield
+// some, and an original annual report's body must reach its final item
+// (filing.FinalItem): a document that stops before it is cut short.
 func filingSections(src FilingSource, f filing.Filing, primary []byte) ([]filing.Section, error) {
 	if !filing.SplitsIntoItems(f.Form) || primary == nil {
 		return nil, nil
@@ -295,6 +313,11 @@ func filingSections(src FilingSource, f filing.Filing, primary []byte) ([]filing
 	items := SplitItems(primary, isHTML)
 	if len(items) == 0 {
 		return nil, source.AtLine(path.Join(src.Label, f.PrimaryDocument), 0, "no item headings (\"Item 1. Business\" ...) found in the %s", f.Form)
+	}
+	if last := items[len(items)-1].Number; filing.EndsAtFinalItem(f.Form) && filing.ItemRank(last) < filing.ItemRank(filing.FinalItem) {
+		final, _ := filing.ItemName(filing.FinalItem)
+		return nil, source.Whole(path.Join(src.Label, f.PrimaryDocument),
+			"the %s's body ends at Item %s; a whole %s reaches Item %s (%s): the document is cut short", f.Form, last, f.Form, filing.FinalItem, final)
 	}
 	out := make([]filing.Section, len(items))
 	for i, it := range items {

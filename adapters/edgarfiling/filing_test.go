@@ -25,6 +25,12 @@ const report = `<html><body><ix:header><ix:hidden>Item 9. hidden fact</ix:hidden
 <div>PART I</div><div><span>Item 1.&#160;&#160;Business</span></div><div>The Company&#8217;s fiscal year ends in September.</div>
 <div>See Item 1A below.</div><div><span>Item 1A.&#160;Risk Factors</span></div><div>Risks &amp; more.</div><div>PART II</div></body></html>`
 
+// wholeReport is report with the items that end a 10-K: Item 15, which
+// every 10-K has, and the optional Item 16.
+var wholeReport = strings.Replace(report, "<div>PART II</div></body>",
+	"<div>PART IV</div><div>Item 15.&#160;Exhibit and Financial Statement Schedules</div><div>(a) Documents filed as part of this report.</div>"+
+		"<div>Item 16.&#160;Form 10-K Summary</div><div>None.</div></body>", 1)
+
 func TestSplitItemsTakesTheBodyNotTheTableOfContents(t *testing.T) {
 	items := edgarfiling.SplitItems([]byte(report), true)
 	want := []edgarfiling.ItemText{
@@ -52,7 +58,7 @@ func TestLoadFiling(t *testing.T) {
 	dir := fstest.MapFS{
 		"index.json":         {Data: []byte(indexJSON)},
 		"CIK0000320193.json": {Data: []byte(submissionsJSON)},
-		"aapl-20240928.htm":  {Data: []byte(report)},
+		"aapl-20240928.htm":  {Data: []byte(wholeReport)},
 	}
 	at := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	f, secs, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: "aapl", Dir: dir, Index: "index.json", Submissions: "CIK0000320193.json"}, at)
@@ -62,13 +68,13 @@ func TestLoadFiling(t *testing.T) {
 	if f.Accession != "0000320193-24-000123" || f.CIK != "0000320193" || f.Ticker != "AAPL" || f.Form != "10-K" || len(f.Files) != 2 {
 		t.Fatalf("filing = %+v", f)
 	}
-	if p := f.Files[0]; !p.Stored || p.Role != filing.RolePrimary || p.Size != int64(len(report)) || len(p.SHA256) != 64 || p.ContentType != "text/html" {
+	if p := f.Files[0]; !p.Stored || p.Role != filing.RolePrimary || p.Size != int64(len(wholeReport)) || len(p.SHA256) != 64 || p.ContentType != "text/html" {
 		t.Errorf("primary = %+v", p)
 	}
 	if x := f.Files[1]; x.Stored || x.Role != filing.RoleXBRLInstance || x.Size != 1234 || x.SHA256 != "" {
 		t.Errorf("instance = %+v", x)
 	}
-	if len(secs) != 2 || secs[1].ID != "0000320193-24-000123/1A" || secs[1].ItemName != "Risk Factors" || !secs[1].Filed.Equal(time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC)) {
+	if len(secs) != 4 || secs[3].ItemNumber != "16" || secs[1].ID != "0000320193-24-000123/1A" || secs[1].ItemName != "Risk Factors" || !secs[1].Filed.Equal(time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("sections = %+v", secs)
 	}
 }
@@ -85,6 +91,9 @@ func TestLoadFilingRefusesBadInput(t *testing.T) {
 		{"ragged arrays", indexJSON, strings.Replace(submissionsJSON, `"form":["10-K"]`, `"form":[]`, 1), report, "differ in length"},
 		{"bad filing date", indexJSON, strings.Replace(submissionsJSON, "2024-11-01", "2024-11-31", 1), report, "filingDate"},
 		{"report without items", indexJSON, submissionsJSON, "<html><body>No items here.</body></html>", "no item headings"},
+		{"size differs from index.json", strings.Replace(indexJSON, `"size":""`, `"size":"1503780"`, 1), submissionsJSON, wholeReport[:len(wholeReport)/2],
+			"aapl/aapl-20240928.htm: holds 325 bytes, but index.json lists 1503780: the file is cut short"},
+		{"body ends before Item 15", indexJSON, submissionsJSON, report, "aapl/aapl-20240928.htm: the 10-K's body ends at Item 1A; a whole 10-K reaches Item 15"},
 	}
 	for _, tc := range cases {
 		dir := fstest.MapFS{
@@ -96,6 +105,35 @@ func TestLoadFilingRefusesBadInput(t *testing.T) {
 		if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: err = %v, want bad input saying %q", tc.name, err, tc.says)
 		}
+	}
+}
+
+// The bundled sample holds trimmed primary documents under index.json's
+// true sizes; only a file declared an excerpt may differ, and an amendment
+// need not reach Item 15.
+func TestLoadFilingExcerptsAndAmendments(t *testing.T) {
+	load := func(index, submissions, primary string, excerpts ...string) (filing.Filing, []filing.Section, error) {
+		dir := fstest.MapFS{
+			"index.json":         {Data: []byte(index)},
+			"CIK0000320193.json": {Data: []byte(submissions)},
+			"aapl-20240928.htm":  {Data: []byte(primary)},
+		}
+		return edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: "aapl", Dir: dir, Index: "index.json", Submissions: "CIK0000320193.json", Excerpts: excerpts}, time.Now())
+	}
+	listed := strings.Replace(indexJSON, `"size":""`, `"size":"1503780"`, 1)
+	if _, _, err := load(listed, submissionsJSON, wholeReport); !errors.Is(err, source.ErrBadInput) {
+		t.Fatalf("undeclared excerpt: err = %v, want bad input", err)
+	}
+	f, _, err := load(listed, submissionsJSON, wholeReport, "aapl-20240928.htm")
+	if err != nil || f.Files[0].Size != int64(len(wholeReport)) {
+		t.Fatalf("declared excerpt: %+v, %v; want it stored with its own size", f.Files, err)
+	}
+	if _, _, err := load(listed, submissionsJSON, wholeReport[:len(wholeReport)/2], "aapl-20240928.htm"); err == nil || !strings.Contains(err.Error(), "reaches Item 15") {
+		t.Fatalf("an excerpt cut before Item 15: err = %v", err)
+	}
+	amendment := strings.Replace(submissionsJSON, `"form":["10-K"]`, `"form":["10-K/A"]`, 1)
+	if _, secs, err := load(indexJSON, amendment, report); err != nil || len(secs) != 2 {
+		t.Fatalf("10-K/A with items 1 and 1A: %d sections, %v", len(secs), err)
 	}
 }
 

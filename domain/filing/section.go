@@ -77,6 +77,24 @@ func SplitsIntoItems(form string) bool {
 	return false
 }
 
+// FinalItem is the item every whole annual report reaches: Item 15,
+// Exhibits and Financial Statement Schedules, which Form 10-K requires of
+// every filer. Item 16, Form 10-K Summary, comes after it but cannot mark
+// the end: it is optional, was only added in 2016, and many reports leave
+// it out.
+const FinalItem = "15"
+
+// EndsAtFinalItem reports whether a report of form must reach FinalItem to
+// be whole: an original annual report does; an amendment (10-K/A, 10-KT/A)
+// restates only the items it changes and need not.
+func EndsAtFinalItem(form string) bool {
+	switch strings.ToUpper(form) {
+	case "10-K", "10-K405", "10-KT":
+		return true
+	}
+	return false
+}
+
 // ItemName returns the name of a Form 10-K item, and whether it is one.
 func ItemName(number string) (string, bool) {
 	n, ok := itemNames[strings.ToUpper(number)]
