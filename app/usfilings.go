@@ -219,8 +219,46 @@ func parsePage(r SearchRequest, q *ports.SectionQuery) error {
 }
 
 // Search runs a validated query and returns one page of hits and the total.
+// The index keeps no text, so the page's sections are read from the section
+// store and the passages' byte ranges turned into code points there.
 func (f *Filings) Search(ctx context.Context, q ports.SectionQuery) ([]ports.SectionHit, int, error) {
-	return f.index.Search(ctx, q)
+	found, total, err := f.index.Search(ctx, q)
+	if err != nil || len(found) == 0 {
+		return nil, total, err
+	}
+	ids := make([]string, len(found))
+	for i, h := range found {
+		ids[i] = h.ID
+	}
+	secs, err := f.sections.SectionsByID(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	byID := make(map[string]filing.Section, len(secs))
+	for _, s := range secs {
+		byID[s.ID] = s
+	}
+	hits := make([]ports.SectionHit, 0, len(found))
+	for _, h := range found {
+		s, ok := byID[h.ID]
+		if !ok {
+			// Sections are never deleted; an indexed one missing from
+			// the store is skipped rather than answered without text.
+			continue
+		}
+		hits = append(hits, ports.SectionHit{
+			Section: s, Score: h.Score,
+			Start: runeOffset(s.Text, h.Start), End: runeOffset(s.Text, h.End),
+		})
+	}
+	return hits, total, nil
+}
+
+// runeOffset turns a byte offset into text into code points. The offset is
+// clamped to the text: on a shared store another process may have replaced
+// the section since it was indexed, until the next Refresh indexes it again.
+func runeOffset(text string, byteOffset int) int {
+	return utf8.RuneCountInString(text[:min(max(byteOffset, 0), len(text))])
 }
 
 // IndexProbe reports the filing index dataset available once a filing is held.

@@ -99,6 +99,39 @@ func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
 	}
 }
 
+func TestSearchReadsHitsFromTheSectionStore(t *testing.T) {
+	ctx := context.Background()
+	f, store := newFilings(t)
+	sec := filing.Section{
+		ID: filing.SectionID("0000320193-24-000123", "1"), Accession: "0000320193-24-000123", CIK: "0000320193",
+		Ticker: "AAPL", Form: "10-K", Filed: time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC), ItemNumber: "1",
+		ItemName: "Business", Text: "Item 1. Business\nThe Company’s fiscal year ends on the last Saturday of September.",
+		RetrievedAt: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC),
+	}
+	if err := f.Store(ctx, nil, []filing.Section{sec}); err != nil {
+		t.Fatal(err)
+	}
+	hits, total, err := f.Search(ctx, ports.SectionQuery{Text: "last Saturday of September", Limit: 10})
+	if err != nil || total != 1 || len(hits) != 1 || hits[0].Section != sec {
+		t.Fatalf("Search = %+v, %d, %v", hits, total, err)
+	}
+	// Offsets count code points: the ’ before the passage is three bytes.
+	if got := string([]rune(sec.Text)[hits[0].Start:hits[0].End]); got != "last Saturday of September" {
+		t.Fatalf("passage = %q (%d to %d)", got, hits[0].Start, hits[0].End)
+	}
+	// Another process shortens the section; until Refresh indexes it
+	// again, the indexed offsets are cut to the stored text.
+	short := sec
+	short.Text = "Item 1. Business"
+	if err := store.UpsertSections(ctx, []filing.Section{short}); err != nil {
+		t.Fatal(err)
+	}
+	hits, _, err = f.Search(ctx, ports.SectionQuery{Text: "last Saturday of September", Limit: 10})
+	if err != nil || len(hits) != 1 || hits[0].Section.Text != short.Text || hits[0].End > len(short.Text) || hits[0].Start > hits[0].End {
+		t.Fatalf("after another process shortened the section: %+v, %v", hits, err)
+	}
+}
+
 // BenchmarkSearch runs the query of the load test over the bundled 10-K
 // sections, as POST /us/search does.
 func BenchmarkSearch(b *testing.B) {

@@ -27,6 +27,9 @@ type SectionStore interface {
 	UpsertSections(ctx context.Context, s []filing.Section) error
 	// Sections returns every section held, ordered by id.
 	Sections(ctx context.Context) ([]filing.Section, error)
+	// SectionsByID returns the sections held under ids, ordered by id; an
+	// id that is not held is left out.
+	SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error)
 	// SectionsVersion returns a number that grows each time an
 	// UpsertSections call completes, in any process sharing the store (0
 	// before the first). A reader that reads the version, then every
@@ -59,13 +62,24 @@ type SectionHit struct {
 	End     int
 }
 
+// IndexHit is one ranked match as an index knows it: the section's id and
+// where the matched passage lies in the text that was indexed, in bytes,
+// end exclusive. An index keeps no text, so the section is read from the
+// SectionStore.
+type IndexHit struct {
+	ID    string
+	Score float64
+	Start int
+	End   int
+}
+
 // SectionIndex is a ranked full-text index of sections.
 type SectionIndex interface {
 	// Index adds or replaces sections by id.
 	Index(ctx context.Context, s []filing.Section) error
 	// Search returns one page of hits, best first, and the number of
 	// sections matching in all.
-	Search(ctx context.Context, q SectionQuery) ([]SectionHit, int, error)
+	Search(ctx context.Context, q SectionQuery) ([]IndexHit, int, error)
 	// Count returns how many sections are indexed.
 	Count(ctx context.Context) (int64, error)
 }

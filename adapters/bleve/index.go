@@ -1,7 +1,8 @@
 // Package bleve is the full-text adapter of ports.SectionIndex: an in-memory
 // bleve index ranked with BM25, whose term locations give the exact range of
-// the passage each hit matched. The index holds no data of record: it is
-// rebuilt from the section store at start.
+// the passage each hit matched. The index holds no data of record and no
+// text: it is rebuilt from the section store at start, and a hit names its
+// section by id, for the caller to read from the store.
 package bleve
 
 import (
@@ -9,9 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
-	"unicode/utf8"
 
 	blevesearch "github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
@@ -48,12 +47,11 @@ type doc struct {
 	Filed  string `json:"filed"`
 }
 
-// Index is a SectionIndex in memory.
+// Index is a SectionIndex in memory. It keeps the terms of each section
+// and where they occur, not the text: the section store holds that, and a
+// second copy here would double the memory the sections take.
 type Index struct {
 	idx blevesearch.Index
-	mu  sync.RWMutex
-	// sections holds what hits return, so the index stores no field values.
-	sections map[string]filing.Section
 }
 
 var _ ports.SectionIndex = (*Index)(nil)
@@ -64,25 +62,33 @@ func New() (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bleve: new index: %w", err)
 	}
-	return &Index{idx: idx, sections: map[string]filing.Section{}}, nil
+	return &Index{idx: idx}, nil
 }
 
 // indexMapping analyses the text in English (stemmed, stop words dropped)
-// with term vectors for locations, and the filters as exact keywords.
+// with term vectors, whose locations make the passage of a hit, and the
+// filters as exact keywords. No field is stored, none keeps doc values (hits
+// are sorted by score and id only), and there is no composite _all field,
+// which would index the text a second time with term vectors of its own.
 func indexMapping() mapping.IndexMapping {
 	text := blevesearch.NewTextFieldMapping()
 	text.Analyzer = en.AnalyzerName
 	text.IncludeTermVectors = true
 	text.Store = false
+	text.IncludeInAll = false
+	text.DocValues = false
 	exact := blevesearch.NewKeywordFieldMapping()
 	exact.Analyzer = keyword.Name
 	exact.Store = false
 	exact.IncludeTermVectors = false
+	exact.IncludeInAll = false
+	exact.DocValues = false
 	section := blevesearch.NewDocumentStaticMapping()
 	section.AddFieldMappingsAt(fieldText, text)
 	for _, f := range []string{fieldTicker, fieldCIK, fieldForm, fieldItem, fieldFiled} {
 		section.AddFieldMappingsAt(f, exact)
 	}
+	section.AddSubDocumentMapping("_all", blevesearch.NewDocumentDisabledMapping())
 	m := blevesearch.NewIndexMapping()
 	m.DefaultMapping = section
 	m.ScoringModel = "bm25"
@@ -98,27 +104,25 @@ func (x *Index) Index(_ context.Context, sections []filing.Section) error {
 			return fmt.Errorf("bleve: index %s: %w", s.ID, err)
 		}
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	if err := x.idx.Batch(b); err != nil {
 		return fmt.Errorf("bleve: batch: %w: %v", ports.ErrUnavailable, err)
-	}
-	for _, s := range sections {
-		x.sections[s.ID] = s
 	}
 	return nil
 }
 
 // Count returns how many sections are indexed.
 func (x *Index) Count(context.Context) (int64, error) {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return int64(len(x.sections)), nil
+	n, err := x.idx.DocCount()
+	if err != nil {
+		return 0, fmt.Errorf("bleve: count: %w: %v", ports.ErrUnavailable, err)
+	}
+	return int64(n), nil
 }
 
 // Search runs the query and returns one page of hits, best first (ties by
-// section id, so pages are stable), with each hit's passage.
-func (x *Index) Search(ctx context.Context, q ports.SectionQuery) ([]ports.SectionHit, int, error) {
+// section id, so pages are stable), with the byte range of each hit's
+// passage in the text that was indexed.
+func (x *Index) Search(ctx context.Context, q ports.SectionQuery) ([]ports.IndexHit, int, error) {
 	req := blevesearch.NewSearchRequestOptions(buildQuery(q), q.Limit, q.Offset, false)
 	req.IncludeLocations = true
 	req.SortBy([]string{"-_score", "_id"})
@@ -129,19 +133,10 @@ func (x *Index) Search(ctx context.Context, q ports.SectionQuery) ([]ports.Secti
 		}
 		return nil, 0, fmt.Errorf("bleve: search: %w: %v", ports.ErrUnavailable, err)
 	}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	hits := make([]ports.SectionHit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		s, ok := x.sections[h.ID]
-		if !ok {
-			continue
-		}
+	hits := make([]ports.IndexHit, len(res.Hits))
+	for i, h := range res.Hits {
 		start, end := passage(h.Locations[fieldText])
-		hits = append(hits, ports.SectionHit{
-			Section: s, Score: h.Score,
-			Start: utf8.RuneCountInString(s.Text[:start]), End: utf8.RuneCountInString(s.Text[:end]),
-		})
+		hits[i] = ports.IndexHit{ID: h.ID, Score: h.Score, Start: start, End: end}
 	}
 	return hits, int(res.Total), nil
 }

@@ -81,6 +81,19 @@ func (s *Filings) Sections(context.Context) ([]filing.Section, error) {
 	return out, nil
 }
 
+// SectionsByID returns the sections held under ids, ordered by id.
+func (s *Filings) SectionsByID(_ context.Context, ids []string) ([]filing.Section, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]filing.Section, 0, len(ids))
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
+		if sec, ok := s.sections[id]; ok {
+			out = append(out, sec)
+		}
+	}
+	return out, nil
+}
+
 // SectionsVersion returns how many UpsertSections calls have completed.
 func (s *Filings) SectionsVersion(context.Context) (int64, error) {
 	s.mu.RLock()

@@ -128,7 +128,20 @@ func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) err
 // Sections returns every section, ordered by id; the search index is built
 // from them at start.
 func (s *Filings) Sections(ctx context.Context) ([]filing.Section, error) {
-	cur, err := s.sections.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	return s.findSections(ctx, bson.D{})
+}
+
+// SectionsByID returns the sections held under ids, ordered by id: the
+// sections of one page of search hits.
+func (s *Filings) SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error) {
+	if len(ids) == 0 {
+		return []filing.Section{}, nil
+	}
+	return s.findSections(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+}
+
+func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Section, error) {
+	cur, err := s.sections.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, translate("find sections", err)
 	}

@@ -107,6 +107,21 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 			t.Fatalf("Sections = %+v\nwant     %+v", got, secs)
 		}
 	})
+	t.Run("sections by id leave out the ids not held", func(t *testing.T) {
+		s := newStore(t)
+		secs := aaplSections()
+		must(t, "Upsert", s.UpsertSections(ctx, secs))
+		got, err := s.SectionsByID(ctx, []string{secs[1].ID, "0000000000-00-000000-9", secs[0].ID, secs[1].ID})
+		must(t, "SectionsByID", err)
+		if !reflect.DeepEqual(got, secs) {
+			t.Fatalf("SectionsByID = %+v\nwant         %+v", got, secs)
+		}
+		none, err := s.SectionsByID(ctx, nil)
+		must(t, "SectionsByID of none", err)
+		if len(none) != 0 {
+			t.Fatalf("SectionsByID of none = %+v", none)
+		}
+	})
 	t.Run("the version moves on with every completed write", func(t *testing.T) {
 		s := newStore(t)
 		version := func() int64 {
@@ -134,7 +149,7 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
 	ctx := context.Background()
 	secs := aaplSections()
-	search := func(t *testing.T, x ports.SectionIndex, q ports.SectionQuery) ([]ports.SectionHit, int) {
+	search := func(t *testing.T, x ports.SectionIndex, q ports.SectionQuery) ([]ports.IndexHit, int) {
 		t.Helper()
 		if q.Limit == 0 {
 			q.Limit = 10
@@ -157,19 +172,19 @@ func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
 	}
 	t.Run("a passage cut at the offsets holds the matched words", func(t *testing.T) {
 		hits, total := search(t, x, ports.SectionQuery{Text: "minority market share"})
-		if total != 1 || len(hits) != 1 || hits[0].Section.ID != secs[1].ID {
+		if total != 1 || len(hits) != 1 || hits[0].ID != secs[1].ID {
 			t.Fatalf("hits = %+v, total %d", hits, total)
 		}
-		if got := cut(hits[0].Section.Text, hits[0].Start, hits[0].End); got != "minority market share" {
+		if got := cutBytes(secs[1].Text, hits[0].Start, hits[0].End); got != "minority market share" {
 			t.Fatalf("passage = %q", got)
 		}
 	})
-	t.Run("offsets count code points past multi-byte characters", func(t *testing.T) {
+	t.Run("offsets count bytes past multi-byte characters", func(t *testing.T) {
 		hits, _ := search(t, x, ports.SectionQuery{Text: "last Saturday of September"})
-		if len(hits) == 0 || hits[0].Section.ID != secs[0].ID {
+		if len(hits) == 0 || hits[0].ID != secs[0].ID {
 			t.Fatalf("hits = %+v", hits)
 		}
-		if got := cut(hits[0].Section.Text, hits[0].Start, hits[0].End); got != "last Saturday of September" {
+		if got := cutBytes(secs[0].Text, hits[0].Start, hits[0].End); got != "last Saturday of September" {
 			t.Fatalf("passage = %q", got)
 		}
 	})
@@ -200,17 +215,16 @@ func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
 			t.Fatalf("hits = %+v", all)
 		}
 		second, _ := search(t, x, ports.SectionQuery{Text: "company market", Limit: 1, Offset: 1})
-		if len(second) != 1 || second[0].Section.ID != all[1].Section.ID {
-			t.Fatalf("page 2 = %+v, want %s", second, all[1].Section.ID)
+		if len(second) != 1 || second[0].ID != all[1].ID {
+			t.Fatalf("page 2 = %+v, want %s", second, all[1].ID)
 		}
 	})
 }
 
-// cut returns text[start:end) counted in code points.
-func cut(text string, start, end int) string {
-	r := []rune(text)
-	if start < 0 || end > len(r) || start > end {
+// cutBytes returns text[start:end) counted in bytes.
+func cutBytes(text string, start, end int) string {
+	if start < 0 || end > len(text) || start > end {
 		return "<out of range>"
 	}
-	return string(r[start:end])
+	return text[start:end]
 }
