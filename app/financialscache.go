@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
@@ -14,17 +13,16 @@ import (
 // takes the document store off the hot path.
 type FinancialsCache struct {
 	ports.FinancialsStore
-	companies *readCache[financials.Company]
-	tickers   *readCache[string]
+	companies *cacheSpace[financials.Company]
+	tickers   *cacheSpace[string]
 }
 
-// NewFinancialsCache wraps store, holding at most max companies and tickers
-// for ttl each.
-func NewFinancialsCache(store ports.FinancialsStore, ttl time.Duration, max int, now Clock) *FinancialsCache {
+// NewFinancialsCache wraps store, keeping companies and tickers in shared.
+func NewFinancialsCache(store ports.FinancialsStore, shared *ReadCache) *FinancialsCache {
 	return &FinancialsCache{
 		FinancialsStore: store,
-		companies:       newReadCache[financials.Company](ttl, max, now),
-		tickers:         newReadCache[string](ttl, max, now),
+		companies:       newCacheSpace(shared, companyWeight),
+		tickers:         newCacheSpace(shared, stringWeight),
 	}
 }
 
@@ -38,11 +36,15 @@ func (c *FinancialsCache) CIKForTicker(ctx context.Context, ticker string) (stri
 	return c.tickers.get(ctx, ticker, c.FinancialsStore.CIKForTicker)
 }
 
-// UpsertCompanies writes through and forgets what this instance cached.
+// UpsertCompanies writes through, then forgets the companies written and
+// every cached ticker: a ticker a company no longer lists is not named in
+// the write, and tickers are cheap to read again.
 func (c *FinancialsCache) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
+	err := c.FinancialsStore.UpsertCompanies(ctx, companies)
+	// Forgotten even when the write failed: it may have applied in part.
 	for _, co := range companies {
 		c.companies.forget(co.CIK)
-		c.tickers.forget(co.Tickers...)
 	}
-	return c.FinancialsStore.UpsertCompanies(ctx, companies)
+	c.tickers.reset()
+	return err
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
@@ -16,9 +15,9 @@ import (
 // empty lookup is a miss and is never cached.
 type FundHoldingsCache struct {
 	ports.FundHoldingStore
-	master  *readCache[holdings.Security]
-	holders *readCache[heldRows]
-	cusips  *readCache[[]string]
+	master  *cacheSpace[holdings.Security]
+	holders *cacheSpace[heldRows]
+	cusips  *cacheSpace[[]string]
 }
 
 // heldRows is one cached FundHoldingsOf answer.
@@ -30,14 +29,15 @@ type heldRows struct {
 // errNoRows marks an empty lookup, so that it is not cached.
 var errNoRows = errors.New("no rows")
 
-// NewFundHoldingsCache wraps store, holding at most max entries of each
-// kind for ttl each.
-func NewFundHoldingsCache(store ports.FundHoldingStore, ttl time.Duration, max int, now Clock) *FundHoldingsCache {
+// NewFundHoldingsCache wraps store, keeping securities, lookups and
+// filings' CUSIPs in shared. One lookup of a widely held security over many
+// quarters can hold hundreds of thousands of rows; it is weighed as such.
+func NewFundHoldingsCache(store ports.FundHoldingStore, shared *ReadCache) *FundHoldingsCache {
 	return &FundHoldingsCache{
 		FundHoldingStore: store,
-		master:           newReadCache[holdings.Security](ttl, max, now),
-		holders:          newReadCache[heldRows](ttl, max, now),
-		cusips:           newReadCache[[]string](ttl, max, now),
+		master:           newCacheSpace(shared, masterSecurityWeight),
+		holders:          newCacheSpace(shared, heldRowsWeight),
+		cusips:           newCacheSpace(shared, stringsWeight),
 	}
 }
 
@@ -70,21 +70,21 @@ func (c *FundHoldingsCache) ThirteenFFilingCUSIPs(ctx context.Context, accession
 	return c.cusips.get(ctx, accession, c.FundHoldingStore.ThirteenFFilingCUSIPs)
 }
 
-// UpsertMasterSecurities writes through and forgets what this instance
-// cached under the securities' keys.
+// UpsertMasterSecurities writes through, then forgets every cached
+// security: a key a security no longer has is not named in the write.
 func (c *FundHoldingsCache) UpsertMasterSecurities(ctx context.Context, secs []holdings.Security) error {
-	for _, s := range secs {
-		for _, k := range s.Keys() {
-			c.master.forget(k.String())
-		}
-	}
-	return c.FundHoldingStore.UpsertMasterSecurities(ctx, secs)
+	err := c.FundHoldingStore.UpsertMasterSecurities(ctx, secs)
+	// Forgotten even when the write failed: it may have applied in part.
+	c.master.reset()
+	return err
 }
 
-// ReplaceThirteenFFilings writes through and forgets every cached lookup:
+// ReplaceThirteenFFilings writes through, then forgets every cached lookup:
 // a filing may change the answer of any of them.
 func (c *FundHoldingsCache) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
+	err := c.FundHoldingStore.ReplaceThirteenFFilings(ctx, filings)
+	// Forgotten even when the write failed: it may have applied in part.
 	c.holders.reset()
 	c.cusips.reset()
-	return c.FundHoldingStore.ReplaceThirteenFFilings(ctx, filings)
+	return err
 }

@@ -2,68 +2,131 @@ package app
 
 import (
 	"context"
-	"sync"
+	"fmt"
+	"math"
+	"sync/atomic"
 	"time"
+
+	"github.com/maypok86/otter/v2"
 )
 
-// readCache is a bounded read-through cache with a time to live, for
-// reference data that changes only when a file is ingested. Misses are
-// never cached, so newly ingested data is visible on the next request;
-// changed data is served for at most the TTL.
-type readCache[V any] struct {
-	ttl time.Duration
-	max int
-	now Clock
-
-	mu      sync.RWMutex
-	entries map[string]cached[V]
+// ReadCache holds what the read-through caches in front of a document store
+// have read, within one budget of bytes that all of them share: entries are
+// evicted by the cache library's mix of recency and frequency (W-TinyLFU), so
+// a busy dataset may use more of the budget than a quiet one, and none has to
+// guess its share in advance. An entry expires its TTL after it was read from
+// the store; a miss (an error, not found included) is never cached.
+type ReadCache struct {
+	entries *otter.Cache[cacheKey, weighed]
+	spaces  atomic.Uint32
 }
 
-type cached[V any] struct {
-	value   V
-	expires time.Time
+// cacheKey names an entry: the space of the cache that read it, the space's
+// generation when it was read, and the key within the space.
+type cacheKey struct {
+	space uint32
+	gen   uint64
+	key   string
 }
 
-func newReadCache[V any](ttl time.Duration, max int, now Clock) *readCache[V] {
-	return &readCache[V]{ttl: ttl, max: max, now: now, entries: map[string]cached[V]{}}
+// weighed is a cached value with the estimate of its size in bytes.
+type weighed struct {
+	value  any
+	weight uint32
 }
 
-// get returns the fresh cached value of key, or loads, caches and returns it.
-func (c *readCache[V]) get(ctx context.Context, key string, load func(context.Context, string) (V, error)) (V, error) {
-	now := c.now()
-	c.mu.RLock()
-	e, ok := c.entries[key]
-	c.mu.RUnlock()
-	if ok && now.Before(e.expires) {
-		return e.value, nil
+// entryOverhead estimates, in bytes, what the cache spends on an entry
+// besides its key and value: its node, its slot in the hash table and its
+// place in the eviction policy.
+const entryOverhead = 96
+
+// NewReadCache returns a cache holding entries of about budget bytes in all,
+// each for ttl after it was read. Its clock is now, so a test can move it.
+func NewReadCache(budget int64, ttl time.Duration, now Clock) (*ReadCache, error) {
+	if budget <= 0 || ttl <= 0 {
+		return nil, fmt.Errorf("read cache: budget %d and ttl %s must be positive", budget, ttl)
 	}
-	v, err := load(ctx, key)
+	entries, err := otter.New(&otter.Options[cacheKey, weighed]{
+		MaximumWeight:    uint64(budget),
+		Weigher:          func(_ cacheKey, v weighed) uint32 { return v.weight },
+		ExpiryCalculator: otter.ExpiryWriting[cacheKey, weighed](ttl),
+		Clock:            otterClock{now},
+	})
 	if err != nil {
-		return v, err
+		return nil, fmt.Errorf("read cache: %w", err)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= c.max {
-		// Dropping everything is crude but bounded and rare: reference
-		// sets (listings, filers) number in the thousands.
-		clear(c.entries)
-	}
-	c.entries[key] = cached[V]{value: v, expires: now.Add(c.ttl)}
-	return v, nil
+	return &ReadCache{entries: entries}, nil
 }
 
-// reset drops every entry, for a change whose keys cannot be named.
-func (c *readCache[V]) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	clear(c.entries)
+// otterClock gives the cache its expiry time from a Clock. Its ticks drive
+// the cache's periodic clean-up of expired entries, in real time: a test
+// clock only decides what has expired, which reads check for themselves.
+type otterClock struct{ now Clock }
+
+func (c otterClock) NowNano() int64 { return c.now().UnixNano() }
+
+func (otterClock) Tick(d time.Duration) <-chan time.Time { return time.Tick(d) }
+
+// cacheSpace is one cache's part of a ReadCache: its keys, the type of its
+// values and how to weigh them.
+type cacheSpace[V any] struct {
+	shared *ReadCache
+	id     uint32
+	weigh  func(V) int
+	// gen moves on with reset: entries read under an older generation,
+	// loads still in flight included, are never found again.
+	gen atomic.Uint64
 }
 
-// forget drops keys, so a change made through this instance shows at once.
-func (c *readCache[V]) forget(keys ...string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func newCacheSpace[V any](shared *ReadCache, weigh func(V) int) *cacheSpace[V] {
+	return &cacheSpace[V]{shared: shared, id: shared.spaces.Add(1), weigh: weigh}
+}
+
+// get returns the fresh cached value of key, or loads, caches and returns
+// it. Concurrent gets of a key that is not cached wait for one load. A load
+// that a forget of its key overtakes is discarded and done again, so a value
+// read before a write is not cached after it.
+func (s *cacheSpace[V]) get(ctx context.Context, key string, load func(context.Context, string) (V, error)) (V, error) {
+	k := cacheKey{space: s.id, gen: s.gen.Load(), key: key}
+	got, err := s.shared.entries.Get(ctx, k, otter.LoaderFunc[cacheKey, weighed](func(ctx context.Context, k cacheKey) (weighed, error) {
+		v, err := load(ctx, k.key)
+		if err != nil {
+			return weighed{}, err
+		}
+		n := int64(entryOverhead) + int64(len(k.key)) + int64(s.weigh(v))
+		return weighed{value: v, weight: uint32(min(n, math.MaxUint32))}, nil
+	}))
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	return got.value.(V), nil
+}
+
+// forget drops keys, and discards their loads in flight. A write calls it
+// after the store has the new value: dropped before, a concurrent read
+// could cache the old value again.
+func (s *cacheSpace[V]) forget(keys ...string) {
+	gen := s.gen.Load()
 	for _, k := range keys {
-		delete(c.entries, k)
+		s.shared.entries.Invalidate(cacheKey{space: s.id, gen: gen, key: k})
+	}
+}
+
+// reset drops every entry of the space, for a change whose keys cannot be
+// named. It moves the generation on rather than invalidating every entry at
+// once, which the library leaves undefined for loads in flight; a load
+// started before the reset caches under the old generation, where no get
+// after it looks.
+func (s *cacheSpace[V]) reset() {
+	gen := s.gen.Add(1)
+	var stale []cacheKey
+	for k := range s.shared.entries.Keys() {
+		if k.space == s.id && k.gen < gen {
+			stale = append(stale, k)
+		}
+	}
+	for _, k := range stale {
+		s.shared.entries.Invalidate(k)
 	}
 }

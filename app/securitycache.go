@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/ports"
@@ -14,23 +13,26 @@ import (
 // taking the document store off the hot path.
 type SecurityCache struct {
 	ports.SecurityStore
-	cache *readCache[ashare.Security]
+	listings *cacheSpace[ashare.Security]
 }
 
-// NewSecurityCache wraps store, holding at most max listings for ttl each.
-func NewSecurityCache(store ports.SecurityStore, ttl time.Duration, max int, now Clock) *SecurityCache {
-	return &SecurityCache{SecurityStore: store, cache: newReadCache[ashare.Security](ttl, max, now)}
+// NewSecurityCache wraps store, keeping listings in shared.
+func NewSecurityCache(store ports.SecurityStore, shared *ReadCache) *SecurityCache {
+	return &SecurityCache{SecurityStore: store, listings: newCacheSpace(shared, securityWeight)}
 }
 
 // Security returns the listing, from the cache while it is fresh.
 func (c *SecurityCache) Security(ctx context.Context, code string) (ashare.Security, error) {
-	return c.cache.get(ctx, code, c.SecurityStore.Security)
+	return c.listings.get(ctx, code, c.SecurityStore.Security)
 }
 
-// UpsertSecurities writes through and forgets what this instance cached.
+// UpsertSecurities writes through, then forgets what this instance cached
+// of the listings written.
 func (c *SecurityCache) UpsertSecurities(ctx context.Context, secs []ashare.Security) error {
+	err := c.SecurityStore.UpsertSecurities(ctx, secs)
+	// Forgotten even when the write failed: it may have applied in part.
 	for _, s := range secs {
-		c.cache.forget(s.Code)
+		c.listings.forget(s.Code)
 	}
-	return c.SecurityStore.UpsertSecurities(ctx, secs)
+	return err
 }

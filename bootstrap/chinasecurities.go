@@ -36,8 +36,8 @@ func init() {
 func chinaSecurities(cfg Config) fx.Option {
 	return fx.Options(
 		securityStore(cfg),
-		documentCache(cfg, func(s ports.SecurityStore, now app.Clock) ports.SecurityStore {
-			return app.NewSecurityCache(s, cfg.MongoRefresh, documentCacheSize, now)
+		documentCache(cfg, func(s ports.SecurityStore, c *app.ReadCache) ports.SecurityStore {
+			return app.NewSecurityCache(s, c)
 		}),
 		fx.Provide(
 			app.NewChina,

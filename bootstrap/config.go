@@ -5,8 +5,10 @@ package bootstrap
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/zap/zapcore"
@@ -28,7 +30,10 @@ type Config struct {
 	// `quarry ingest` wrote: the life of its reference-data caches and
 	// the interval at which it refreshes its search index.
 	MongoRefresh time.Duration
-	LogLevel     zapcore.Level
+	// CacheBytes is the memory budget, estimated in bytes, that the
+	// reference-data caches in front of MongoDB share; 0 turns them off.
+	CacheBytes int64
+	LogLevel   zapcore.Level
 }
 
 // Variable names, with their defaults in LoadConfig.
@@ -44,6 +49,7 @@ const (
 	EnvRateLimitBurst = "QUARRY_RATE_LIMIT_BURST"
 	EnvSessionTTL     = "QUARRY_SESSION_TTL"
 	EnvMongoRefresh   = "QUARRY_MONGO_REFRESH"
+	EnvCacheBytes     = "QUARRY_CACHE_BYTES"
 	EnvLogLevel       = "QUARRY_LOG_LEVEL"
 )
 
@@ -61,6 +67,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RateLimitBurst: int(r.int64(EnvRateLimitBurst, 100, 1)),
 		SessionTTL:     r.duration(EnvSessionTTL, 8*time.Hour),
 		MongoRefresh:   r.duration(EnvMongoRefresh, 30*time.Second),
+		CacheBytes:     r.bytes(EnvCacheBytes, 256<<20),
 		LogLevel:       r.level(EnvLogLevel),
 	}
 	// Sample data fills the memory stores by default; a database is
@@ -102,6 +109,31 @@ func (r *reader) int64(name string, def, minimum int64) int64 {
 		r.fail(name, raw, fmt.Sprintf("want an integer of at least %d", minimum))
 	}
 	return n
+}
+
+// byteUnits are the suffixes a size may carry.
+var byteUnits = []struct {
+	suffix string
+	size   int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}}
+
+func (r *reader) bytes(name string, def int64) int64 {
+	raw := r.getenv(name)
+	if raw == "" {
+		return def
+	}
+	digits, unit := raw, int64(1)
+	for _, u := range byteUnits {
+		if d, ok := strings.CutSuffix(raw, u.suffix); ok {
+			digits, unit = d, u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/unit {
+		r.fail(name, raw, "want a number of bytes such as 268435456 or 256MiB (KiB, MiB and GiB are known), or 0")
+	}
+	return n * unit
 }
 
 func (r *reader) float(name string, def float64) float64 {

@@ -14,7 +14,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.HTTPAddr != "127.0.0.1:8080" || cfg.InitialCredits != 100000 || cfg.RateLimitRPS != 50 ||
-		cfg.RateLimitBurst != 100 || cfg.SessionTTL != 8*time.Hour || cfg.MongoRefresh != 30*time.Second || !cfg.SampleData || cfg.PostgresURL != "" {
+		cfg.RateLimitBurst != 100 || cfg.SessionTTL != 8*time.Hour || cfg.MongoRefresh != 30*time.Second || cfg.CacheBytes != 256<<20 || !cfg.SampleData || cfg.PostgresURL != "" {
 		t.Fatalf("defaults = %+v", cfg)
 	}
 	withMongo, err := bootstrap.LoadConfig(func(k string) string {
@@ -22,6 +22,17 @@ func TestLoadConfigDefaults(t *testing.T) {
 	})
 	if err != nil || withMongo.SampleData || withMongo.MongoDB != "quarry" {
 		t.Fatalf("with MongoDB: %+v, %v", withMongo, err)
+	}
+}
+
+func TestLoadConfigReadsCacheBytes(t *testing.T) {
+	for raw, want := range map[string]int64{"0": 0, "1048576": 1 << 20, "64KiB": 64 << 10, "256MiB": 256 << 20, "2GiB": 2 << 30} {
+		cfg, err := bootstrap.LoadConfig(func(k string) string {
+			return map[string]string{bootstrap.EnvCacheBytes: raw}[k]
+		})
+		if err != nil || cfg.CacheBytes != want {
+			t.Errorf("%s=%s: %d, %v; want %d", bootstrap.EnvCacheBytes, raw, cfg.CacheBytes, err, want)
+		}
 	}
 }
 
@@ -33,6 +44,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvRateLimitBurst: "0",
 		bootstrap.EnvSessionTTL:     "8",
 		bootstrap.EnvMongoRefresh:   "-1s",
+		bootstrap.EnvCacheBytes:     "256MB",
 		bootstrap.EnvSampleData:     "maybe",
 		bootstrap.EnvLogLevel:       "loud",
 		bootstrap.EnvAutoMigrate:    "sometimes",

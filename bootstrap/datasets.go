@@ -80,15 +80,28 @@ func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodr
 	return fx.Provide(newMongo)
 }
 
-// documentCacheSize is how many reference records an instance keeps in
-// memory in front of MongoDB, each for Config.MongoRefresh.
-const documentCacheSize = 10_000
+// cachesDocuments reports whether a read-through cache stands in front of
+// the document stores: on MongoDB, unless QUARRY_CACHE_BYTES is 0. Memory
+// stores need none.
+func cachesDocuments(cfg Config) bool { return cfg.MongoURI != "" && cfg.CacheBytes > 0 }
+
+// readCache provides the one ReadCache that the datasets' document caches
+// share, with one budget of QUARRY_CACHE_BYTES: a split per dataset would
+// leave a quiet dataset's share idle while a busy one evicts.
+func readCache(cfg Config) fx.Option {
+	if !cachesDocuments(cfg) {
+		return fx.Options()
+	}
+	return fx.Provide(func(now app.Clock) (*app.ReadCache, error) {
+		return app.NewReadCache(cfg.CacheBytes, cfg.MongoRefresh, now)
+	})
+}
 
 // documentCache puts a read-through cache in front of a dataset's MongoDB
 // store: reference data changes only on ingest, and a round trip per request
-// would make the document store the hot path. Memory stores need none.
-func documentCache[P any](cfg Config, wrap func(P, app.Clock) P) fx.Option {
-	if cfg.MongoURI == "" {
+// would make the document store the hot path.
+func documentCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option {
+	if !cachesDocuments(cfg) {
 		return fx.Options()
 	}
 	return fx.Decorate(wrap)

@@ -23,12 +23,6 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-// holdingsCacheSize bounds the cached fund-holder lookups of an instance on
-// MongoDB: one lookup of a widely held security over many quarters can
-// hold hundreds of thousands of rows, so fewer are kept than of the other
-// reference records.
-const holdingsCacheSize = 1_000
-
 func init() {
 	register(wiring{
 		name:    "us-holdings",
@@ -64,8 +58,8 @@ func init() {
 func fundHolders(cfg Config) fx.Option {
 	return fx.Options(
 		fundHoldingStore(cfg),
-		documentCache(cfg, func(s ports.FundHoldingStore, now app.Clock) ports.FundHoldingStore {
-			return app.NewFundHoldingsCache(s, cfg.MongoRefresh, holdingsCacheSize, now)
+		documentCache(cfg, func(s ports.FundHoldingStore, c *app.ReadCache) ports.FundHoldingStore {
+			return app.NewFundHoldingsCache(s, c)
 		}),
 		fx.Provide(
 			app.NewFundHolders,

@@ -70,6 +70,7 @@ func documentDatabase(cfg Config) fx.Option {
 	return fx.Options(
 		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
 		mongo.Module,
+		readCache(cfg),
 		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
 			return func(ctx context.Context) error { return c.Ping(ctx, nil) }
 		})),

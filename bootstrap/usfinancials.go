@@ -39,8 +39,8 @@ func init() {
 func usFinancials(cfg Config) fx.Option {
 	return fx.Options(
 		financialsStore(cfg),
-		documentCache(cfg, func(s ports.FinancialsStore, now app.Clock) ports.FinancialsStore {
-			return app.NewFinancialsCache(s, cfg.MongoRefresh, documentCacheSize, now)
+		documentCache(cfg, func(s ports.FinancialsStore, c *app.ReadCache) ports.FinancialsStore {
+			return app.NewFinancialsCache(s, c)
 		}),
 		fx.Provide(
 			app.NewFinancials,

@@ -16,6 +16,7 @@ func TestEveryStorageCombinationWires(t *testing.T) {
 		"memory":         {},
 		"postgres":       {bootstrap.EnvPostgresURL: "postgres://u:p@db/quarry", bootstrap.EnvAutoMigrate: "true"},
 		"mongo":          {bootstrap.EnvMongoURI: "mongodb://db:27017"},
+		"mongo uncached": {bootstrap.EnvMongoURI: "mongodb://db:27017", bootstrap.EnvCacheBytes: "0"},
 		"postgres+mongo": {bootstrap.EnvPostgresURL: "postgres://u:p@db/quarry", bootstrap.EnvMongoURI: "mongodb://db:27017", bootstrap.EnvSampleData: "true"},
 	}
 	for name, env := range combos {

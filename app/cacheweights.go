@@ -1,0 +1,64 @@
+package app
+
+import (
+	"unsafe"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/domain/holdings"
+)
+
+// The weighers below estimate, in bytes, the memory a cached value holds:
+// its own struct, the backing arrays of its slices (by capacity) and the
+// bytes of its strings. They are estimates: a string shared by two values
+// is counted in each, and the allocator's rounding is not counted. unsafe
+// is used for Sizeof only, which the compiler answers.
+
+// stringHeader is the size of a string's header, a pointer and a length.
+const stringHeader = int(unsafe.Sizeof(""))
+
+func stringBytes(ss ...string) int {
+	n := 0
+	for _, s := range ss {
+		n += len(s)
+	}
+	return n
+}
+
+func stringWeight(s string) int { return stringHeader + len(s) }
+
+func stringsWeight(ss []string) int {
+	return int(unsafe.Sizeof(ss)) + cap(ss)*stringHeader + stringBytes(ss...)
+}
+
+func securityWeight(s ashare.Security) int {
+	return int(unsafe.Sizeof(s)) + stringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.ListingDate, s.DelistingDate)
+}
+
+func companyWeight(c financials.Company) int {
+	var f financials.Fact
+	n := int(unsafe.Sizeof(c)) + stringBytes(c.CIK, c.Name) + cap(c.Tickers)*stringHeader + stringBytes(c.Tickers...)
+	n += cap(c.Facts) * int(unsafe.Sizeof(f))
+	for _, f := range c.Facts {
+		n += stringBytes(f.Concept, f.Unit, f.Start, f.End, f.Accession, f.FiscalPeriod, f.Form, f.Filed)
+	}
+	return n
+}
+
+func masterSecurityWeight(s holdings.Security) int {
+	return int(unsafe.Sizeof(s)) + stringBytes(s.Ticker, s.CIK, s.CUSIP, s.Name)
+}
+
+func heldRowsWeight(h heldRows) int {
+	var row holdings.Holding
+	var rep holdings.Report
+	n := int(unsafe.Sizeof(h)) + cap(h.rows)*int(unsafe.Sizeof(row)) + cap(h.reports)*int(unsafe.Sizeof(rep))
+	for _, r := range h.rows {
+		n += stringBytes(r.Accession, r.FundCIK, r.FundName, r.ReportPeriod, r.FilingDate, r.CUSIP, r.Issuer,
+			r.Class, r.ShareType, r.PutCall, r.Discretion)
+	}
+	for _, r := range h.reports {
+		n += stringBytes(r.Accession, r.FundCIK, r.ReportPeriod, r.FilingDate, r.Amendment)
+	}
+	return n
+}
