@@ -30,11 +30,13 @@ type Filings struct {
 	sections ports.SectionStore
 	index    ports.SectionIndex
 	mu       sync.RWMutex
+	// refreshing serialises Refresh.
+	refreshing sync.Mutex
 	// retrieved is the latest retrieval time of the indexed sections.
 	retrieved time.Time
-	// version is the section store's version read before the last
-	// rebuild of the index.
-	version int64
+	// mark is where the section store's changes were last read to: every
+	// section written before it is indexed.
+	mark int64
 }
 
 // NewFilings wires the US filing use cases.
@@ -72,17 +74,18 @@ func (f *Filings) Store(ctx context.Context, fs []filing.Filing, secs []filing.S
 	return f.indexSections(ctx, secs)
 }
 
-// RebuildIndex indexes every stored section. The index lives in memory, so
-// this runs at every start, and again whenever Refresh sees that another
-// process has ingested sections into a shared store.
-func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
-	// The version is read first: a write that lands while the sections
-	// are read moves it on when it completes, so the next Refresh rebuilds.
-	version, err := f.sections.SectionsVersion(ctx)
-	if err != nil {
-		return 0, err
-	}
-	secs, err := f.sections.Sections(ctx)
+// Refresh indexes the sections written to the store since it last looked,
+// in this process or another sharing the store (quarry ingest), and says
+// how many it indexed. The first call indexes every stored section; later
+// ones only what changed, so the index follows ingestion without being
+// rebuilt. Calls are serialised, so marks only move forward.
+func (f *Filings) Refresh(ctx context.Context) (int, error) {
+	f.refreshing.Lock()
+	defer f.refreshing.Unlock()
+	f.mu.RLock()
+	mark := f.mark
+	f.mu.RUnlock()
+	secs, next, err := f.sections.SectionsSince(ctx, mark)
 	if err != nil {
 		return 0, err
 	}
@@ -90,26 +93,9 @@ func (f *Filings) RebuildIndex(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	f.mu.Lock()
-	f.version = version
+	f.mark = next
 	f.mu.Unlock()
 	return len(secs), nil
-}
-
-// Refresh rebuilds the index when the section store has changed since the
-// last rebuild, and reports how many sections it indexed (0 when the store
-// had not changed).
-func (f *Filings) Refresh(ctx context.Context) (int, error) {
-	version, err := f.sections.SectionsVersion(ctx)
-	if err != nil {
-		return 0, err
-	}
-	f.mu.RLock()
-	same := version == f.version
-	f.mu.RUnlock()
-	if same {
-		return 0, nil
-	}
-	return f.RebuildIndex(ctx)
 }
 
 func (f *Filings) indexSections(ctx context.Context, secs []filing.Section) error {

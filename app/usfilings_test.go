@@ -61,8 +61,8 @@ func newFilings(tb testing.TB) (*app.Filings, *memory.Filings) {
 func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
 	ctx := context.Background()
 	f, store := newFilings(t)
-	if n, err := f.RebuildIndex(ctx); err != nil || n != 0 {
-		t.Fatalf("RebuildIndex = %d, %v; want 0 sections", n, err)
+	if n, err := f.Refresh(ctx); err != nil || n != 0 {
+		t.Fatalf("first Refresh = %d, %v; want 0 sections", n, err)
 	}
 	search := func() int {
 		t.Helper()
@@ -83,7 +83,7 @@ func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := search(); got != 0 {
-		t.Fatalf("before Refresh: %d hits, want 0 (the index is only rebuilt by Refresh)", got)
+		t.Fatalf("before Refresh: %d hits, want 0 (the index follows the store through Refresh)", got)
 	}
 	if n, err := f.Refresh(ctx); err != nil || n != 1 {
 		t.Fatalf("Refresh = %d, %v; want 1 section indexed", n, err)
@@ -96,6 +96,20 @@ func TestRefreshIndexesSectionsAnotherProcessStored(t *testing.T) {
 	}
 	if !f.RetrievedAt().Equal(sec.RetrievedAt) {
 		t.Fatalf("RetrievedAt = %v, want %v", f.RetrievedAt(), sec.RetrievedAt)
+	}
+	// A second filing's section: Refresh indexes it alone, not every
+	// stored section again.
+	next := sec
+	next.ID, next.ItemNumber, next.ItemName = filing.SectionID("0000320193-24-000123", "7"), "7", "Management's Discussion and Analysis"
+	next.Text = "Item 7. Management's Discussion and Analysis\nSmartphone net sales rose."
+	if err := store.UpsertSections(ctx, []filing.Section{next}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.Refresh(ctx); err != nil || n != 1 {
+		t.Fatalf("Refresh after one more section = %d, %v; want 1 section indexed", n, err)
+	}
+	if got := search(); got != 2 {
+		t.Fatalf("after the second Refresh: %d hits, want 2", got)
 	}
 }
 

@@ -77,8 +77,8 @@ func usFilings(cfg Config) fx.Option {
 }
 
 // refreshSearch looks every period for sections that `quarry ingest` wrote
-// to the shared store after the search index was built, and rebuilds the
-// index in the background when it finds any, from start until stop. The
+// to the shared store since it last looked, and indexes those in the
+// background, from start until stop. The
 // period is the one the document caches keep, so newly ingested data of
 // every kind is served within it.
 func refreshSearch(lc fx.Lifecycle, every time.Duration, f *app.Filings, log *zap.Logger) {
@@ -111,7 +111,7 @@ func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Lo
 			return fmt.Errorf("store US filings sample: %w", err)
 		}
 	}
-	n, err := f.RebuildIndex(ctx)
+	n, err := f.Refresh(ctx)
 	if err != nil {
 		return fmt.Errorf("build the US filing search index: %w", err)
 	}

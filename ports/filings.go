@@ -25,18 +25,18 @@ type SectionStore interface {
 	// UpsertSections inserts or replaces sections by id; applying the same
 	// batch twice leaves the store unchanged.
 	UpsertSections(ctx context.Context, s []filing.Section) error
-	// Sections returns every section held, ordered by id.
-	Sections(ctx context.Context) ([]filing.Section, error)
+	// SectionsSince returns the sections written after mark, ordered by id,
+	// and the mark to pass next time; mark 0 asks for every section. Every
+	// UpsertSections call that completed before SectionsSince began is in
+	// what it returns or in what an earlier call with a smaller mark
+	// returned, in any process sharing the store. A write still under way
+	// may be returned in part; its sections come again from the next call,
+	// so a reader that indexes what each call returns misses nothing and
+	// reads each section a bounded number of times.
+	SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error)
 	// SectionsByID returns the sections held under ids, ordered by id; an
 	// id that is not held is left out.
 	SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error)
-	// SectionsVersion returns a number that grows each time an
-	// UpsertSections call completes, in any process sharing the store (0
-	// before the first). A reader that reads the version, then every
-	// section, has seen every write completed before it read the version;
-	// a write it may have seen only in part completes later and moves the
-	// version on.
-	SectionsVersion(ctx context.Context) (int64, error)
 }
 
 // SectionQuery is a full-text query with its filters. Empty filters match

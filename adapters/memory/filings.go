@@ -15,8 +15,15 @@ import (
 type Filings struct {
 	mu       sync.RWMutex
 	byAcc    map[string]filing.Filing
-	sections map[string]filing.Section
-	version  int64
+	sections map[string]stampedSection
+	// seq counts the UpsertSections calls; each stamps its sections.
+	seq int64
+}
+
+// stampedSection is a section with the sequence number of its last write.
+type stampedSection struct {
+	filing.Section
+	seq int64
 }
 
 var (
@@ -26,7 +33,7 @@ var (
 
 // NewFilings returns an empty filing and section store.
 func NewFilings() *Filings {
-	return &Filings{byAcc: map[string]filing.Filing{}, sections: map[string]filing.Section{}}
+	return &Filings{byAcc: map[string]filing.Filing{}, sections: map[string]stampedSection{}}
 }
 
 // Filing returns the filing with that accession number.
@@ -59,26 +66,31 @@ func (s *Filings) CountFilings(context.Context) (int64, error) {
 	return int64(len(s.byAcc)), nil
 }
 
-// UpsertSections inserts or replaces sections by id.
+// UpsertSections inserts or replaces sections by id, stamping them with
+// the write's sequence number.
 func (s *Filings) UpsertSections(_ context.Context, secs []filing.Section) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.seq++
 	for _, sec := range secs {
-		s.sections[sec.ID] = sec
+		s.sections[sec.ID] = stampedSection{Section: sec, seq: s.seq}
 	}
-	s.version++
 	return nil
 }
 
-// Sections returns every section, ordered by id.
-func (s *Filings) Sections(context.Context) ([]filing.Section, error) {
+// SectionsSince returns the sections written after mark, ordered by id.
+// Writes hold the lock throughout, so none is ever under way here and the
+// next mark is the latest write's.
+func (s *Filings) SectionsSince(_ context.Context, mark int64) ([]filing.Section, int64, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]filing.Section, 0, len(s.sections))
+	out := []filing.Section{}
 	for _, id := range slices.Sorted(maps.Keys(s.sections)) {
-		out = append(out, s.sections[id])
+		if sec := s.sections[id]; sec.seq > mark {
+			out = append(out, sec.Section)
+		}
 	}
-	return out, nil
+	return out, s.seq, nil
 }
 
 // SectionsByID returns the sections held under ids, ordered by id.
@@ -88,15 +100,8 @@ func (s *Filings) SectionsByID(_ context.Context, ids []string) ([]filing.Sectio
 	out := make([]filing.Section, 0, len(ids))
 	for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
 		if sec, ok := s.sections[id]; ok {
-			out = append(out, sec)
+			out = append(out, sec.Section)
 		}
 	}
 	return out, nil
-}
-
-// SectionsVersion returns how many UpsertSections calls have completed.
-func (s *Filings) SectionsVersion(context.Context) (int64, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.version, nil
 }

@@ -2,7 +2,6 @@ package mongo
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -19,15 +18,10 @@ import (
 const (
 	filingsCollection  = "us_filings"
 	sectionsCollection = "us_filing_sections"
-	// versionsCollection holds one document, sectionsVersionID, whose
-	// version every completed UpsertSections moves on.
+	// versionsCollection holds one document, sectionsSeqID, which hands
+	// out the sequence numbers of section writes (see sectionseq.go).
 	versionsCollection = "us_filing_versions"
-	sectionsVersionID  = "sections"
 )
-
-type sectionsVersionDoc struct {
-	Version int64 `bson:"version"`
-}
 
 type filingFileDoc struct {
 	Name        string `bson:"name"`
@@ -49,6 +43,15 @@ type filingDoc struct {
 	RetrievedAt     time.Time       `bson:"retrieved_at"`
 }
 
+// storedSection is a section as stored: its fields and the sequence number
+// of the write that last wrote it.
+type storedSection struct {
+	Doc sectionDoc `bson:",inline"`
+	Seq int64      `bson:"seq"`
+}
+
+// sectionDoc mirrors filing.Section field for field, so the two convert
+// directly and a new domain field fails to compile until it is stored.
 type sectionDoc struct {
 	ID          string    `bson:"_id"`
 	Accession   string    `bson:"accession"`
@@ -109,26 +112,54 @@ func (s *Filings) CountFilings(ctx context.Context) (int64, error) {
 	return n, translate("count filings", err)
 }
 
-// UpsertSections replaces sections by id, like UpsertFilings.
+// UpsertSections replaces sections by id, like UpsertFilings, stamping
+// them with a sequence number reserved for this write. The write is
+// registered as under way until it ends, and its registration is renewed
+// after every batch, so readers keep its sections coming until they are
+// all written (see SectionsSince).
 func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) error {
-	models := make([]mongodrv.WriteModel, len(secs))
-	for i, sec := range secs {
-		models[i] = mongodrv.NewReplaceOneModel().
-			SetFilter(bson.D{{Key: "_id", Value: sec.ID}}).
-			SetReplacement(sectionDoc(sec)).SetUpsert(true)
-	}
-	if err := bulkWrite(ctx, s.sections, "upsert sections", models); err != nil {
+	seq, err := s.beginWrite(ctx)
+	if err != nil {
 		return err
 	}
-	_, err := s.versions.UpdateOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}},
-		bson.D{{Key: "$inc", Value: bson.D{{Key: "version", Value: int64(1)}}}}, options.UpdateOne().SetUpsert(true))
-	return translate("move the sections version on", err)
+	for start := 0; start < len(secs); start += sectionsBatch {
+		batch := secs[start:min(start+sectionsBatch, len(secs))]
+		models := make([]mongodrv.WriteModel, len(batch))
+		for i, sec := range batch {
+			models[i] = mongodrv.NewReplaceOneModel().
+				SetFilter(bson.D{{Key: "_id", Value: sec.ID}}).
+				SetReplacement(storedSection{Doc: sectionDoc(sec), Seq: seq}).SetUpsert(true)
+		}
+		if err := bulkWrite(ctx, s.sections, "upsert sections", models); err != nil {
+			return err
+		}
+		if err := s.renewWrite(ctx, seq); err != nil {
+			return err
+		}
+	}
+	return s.endWrite(ctx, seq)
 }
 
-// Sections returns every section, ordered by id; the search index is built
-// from them at start.
-func (s *Filings) Sections(ctx context.Context) ([]filing.Section, error) {
-	return s.findSections(ctx, bson.D{})
+// sectionsBatch is how many sections are written between renewals of the
+// write's registration.
+const sectionsBatch = 256
+
+// SectionsSince returns the sections written after mark, ordered by id, and
+// the mark to pass next time: the highest sequence number below which no
+// write is under way, read before the sections are.
+func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
+	next, err := s.settledSeq(ctx, time.Now())
+	if err != nil {
+		return nil, 0, err
+	}
+	// Sections written before sequence numbers existed carry none; they
+	// come with mark 0, which asks for everything.
+	filter := bson.D{}
+	if mark > 0 {
+		filter = bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: mark}}}}
+	}
+	secs, err := s.findSections(ctx, filter)
+	return secs, next, err
 }
 
 // SectionsByID returns the sections held under ids, ordered by id: the
@@ -145,26 +176,16 @@ func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Sec
 	if err != nil {
 		return nil, translate("find sections", err)
 	}
-	var docs []sectionDoc
+	var docs []storedSection
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, translate("read sections", err)
 	}
 	out := make([]filing.Section, len(docs))
 	for i, d := range docs {
-		d.Filed, d.RetrievedAt = d.Filed.UTC(), d.RetrievedAt.UTC()
-		out[i] = filing.Section(d)
+		d.Doc.Filed, d.Doc.RetrievedAt = d.Doc.Filed.UTC(), d.Doc.RetrievedAt.UTC()
+		out[i] = filing.Section(d.Doc)
 	}
 	return out, nil
-}
-
-// SectionsVersion reads the version UpsertSections moves on.
-func (s *Filings) SectionsVersion(ctx context.Context) (int64, error) {
-	var d sectionsVersionDoc
-	err := s.versions.FindOne(ctx, bson.D{{Key: "_id", Value: sectionsVersionID}}).Decode(&d)
-	if errors.Is(err, mongodrv.ErrNoDocuments) {
-		return 0, nil
-	}
-	return d.Version, translate("read the sections version", err)
 }
 
 func toFilingDoc(f filing.Filing) filingDoc {

@@ -2,7 +2,9 @@ package porttest
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,10 +92,10 @@ func aaplSections() []filingdomain.Section {
 func RunSections(t *testing.T, newStore NewSectionStore) {
 	ctx := context.Background()
 	t.Run("empty store", func(t *testing.T) {
-		got, err := newStore(t).Sections(ctx)
-		must(t, "Sections", err)
+		got, _, err := newStore(t).SectionsSince(ctx, 0)
+		must(t, "SectionsSince", err)
 		if len(got) != 0 {
-			t.Fatalf("Sections = %d, want 0", len(got))
+			t.Fatalf("SectionsSince(0) = %d sections, want 0", len(got))
 		}
 	})
 	t.Run("upsert is idempotent, keeps the text exactly and orders by id", func(t *testing.T) {
@@ -101,10 +103,10 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 		secs := aaplSections()
 		must(t, "Upsert", s.UpsertSections(ctx, []filingdomain.Section{secs[1], secs[0]}))
 		must(t, "Upsert again", s.UpsertSections(ctx, secs))
-		got, err := s.Sections(ctx)
-		must(t, "Sections", err)
+		got, _, err := s.SectionsSince(ctx, 0)
+		must(t, "SectionsSince", err)
 		if !reflect.DeepEqual(got, secs) {
-			t.Fatalf("Sections = %+v\nwant     %+v", got, secs)
+			t.Fatalf("SectionsSince(0) = %+v\nwant            %+v", got, secs)
 		}
 	})
 	t.Run("sections by id leave out the ids not held", func(t *testing.T) {
@@ -122,25 +124,73 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 			t.Fatalf("SectionsByID of none = %+v", none)
 		}
 	})
-	t.Run("the version moves on with every completed write", func(t *testing.T) {
+	t.Run("sections since a mark are those written after it", func(t *testing.T) {
 		s := newStore(t)
-		version := func() int64 {
-			t.Helper()
-			v, err := s.SectionsVersion(ctx)
-			must(t, "SectionsVersion", err)
-			return v
-		}
-		v0 := version()
-		if v0 != 0 {
-			t.Fatalf("empty store version = %d, want 0", v0)
-		}
 		secs := aaplSections()
 		must(t, "Upsert", s.UpsertSections(ctx, secs[:1]))
-		v1 := version()
+		first, mark, err := s.SectionsSince(ctx, 0)
+		must(t, "SectionsSince", err)
+		if len(first) != 1 || mark <= 0 {
+			t.Fatalf("SectionsSince(0) = %d sections, mark %d", len(first), mark)
+		}
+		none, same, err := s.SectionsSince(ctx, mark)
+		must(t, "SectionsSince", err)
+		if len(none) != 0 || same != mark {
+			t.Fatalf("without a write: %d sections, mark %d -> %d", len(none), mark, same)
+		}
+		must(t, "Upsert", s.UpsertSections(ctx, secs[1:]))
+		got, next, err := s.SectionsSince(ctx, mark)
+		must(t, "SectionsSince", err)
+		if !reflect.DeepEqual(got, secs[1:]) || next <= mark {
+			t.Fatalf("after one more write: %+v, mark %d -> %d; want only %s", got, mark, next, secs[1].ID)
+		}
 		must(t, "Upsert again", s.UpsertSections(ctx, secs[:1]))
-		v2 := version()
-		if !(v0 < v1 && v1 < v2) || version() != v2 {
-			t.Fatalf("versions = %d, %d, %d: want them to grow with each write and only then", v0, v1, v2)
+		again, _, err := s.SectionsSince(ctx, next)
+		must(t, "SectionsSince", err)
+		if len(again) != 1 || again[0].ID != secs[0].ID {
+			t.Fatalf("a rewritten section does not come again: %+v", again)
+		}
+	})
+	t.Run("a reader following concurrent writers misses no section", func(t *testing.T) {
+		s := newStore(t)
+		const writers, writes = 4, 6
+		seen := map[string]bool{}
+		var mark int64
+		follow := func() {
+			t.Helper()
+			got, next, err := s.SectionsSince(ctx, mark)
+			must(t, "SectionsSince", err)
+			for _, sec := range got {
+				seen[sec.ID] = true
+			}
+			mark = next
+		}
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Go(func() {
+				for i := range writes {
+					sec := aaplSections()[0]
+					sec.ID = filingdomain.SectionID(fmt.Sprintf("0000320193-24-%06d", w*writes+i), "1")
+					if err := s.UpsertSections(ctx, []filingdomain.Section{sec}); err != nil {
+						t.Errorf("Upsert: %v", err)
+						return
+					}
+				}
+			})
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		for following := true; following; {
+			select {
+			case <-done:
+				following = false
+			default:
+				follow()
+			}
+		}
+		follow() // every write has completed: this call sees the rest
+		if len(seen) != writers*writes {
+			t.Fatalf("the reader saw %d of %d sections", len(seen), writers*writes)
 		}
 	})
 }
