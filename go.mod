@@ -171,4 +171,7 @@ require (
 	mvdan.cc/sh/v3 v3.12.0 // indirect
 )
 
+// The task runner stays at v3.45.4: v3.46 and later pull cloud SDKs through
+// go-getter (minutes of a cold `go tool task run`), and v3.45.5 needs the
+// go.yaml.in/yaml/v4 release candidate, whose API kin-openapi's v4.0.0 breaks.
 tool github.com/go-task/task/v3/cmd/task
