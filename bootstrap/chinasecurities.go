@@ -41,8 +41,8 @@ func chinaSecurities(cfg Config) fx.Option {
 		}),
 		fx.Provide(
 			app.NewChina,
-			fx.Annotate((*app.China).Probe, fx.ResultTags(`group:"probes"`)),
-			fx.Annotate(httpadapter.ChinaHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+			probe((*app.China).Probe),
+			handlers(httpadapter.ChinaHandlers),
 		),
 		sampleOnStart(cfg, "china_securities", LoadSample),
 	)

@@ -56,6 +56,16 @@ func ingester[D any](name string, newLoad func(D) func(context.Context, app.Open
 	}, fx.ResultTags(`group:"ingesters"`)))
 }
 
+// probe puts a dataset's availability probe, a constructor or method
+// returning app.DatasetProbe, in the "probes" group.
+func probe(newProbe any) any { return fx.Annotate(newProbe, fx.ResultTags(`group:"probes"`)) }
+
+// handlers puts a dataset's data handlers, a constructor returning
+// []http.DataHandler, in the "handlers" group.
+func handlers(newHandlers any) any {
+	return fx.Annotate(newHandlers, fx.ResultTags(`group:"handlers,flatten"`))
+}
+
 // IngestDataset names a dataset `quarry ingest` loads and the source files
 // it reads.
 type IngestDataset struct {

@@ -19,16 +19,8 @@ func TestEveryDatasetJoinsThroughItsGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var in struct {
-		fx.In
-		Ingesters []Ingester `group:"ingesters"`
-	}
-	app := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in))
-	if err := app.Err(); err != nil {
-		t.Fatal(err)
-	}
 	var got, want []string
-	for _, ing := range in.Ingesters {
+	for _, ing := range ingesters(t, cfg) {
 		got = append(got, ing.Dataset)
 	}
 	for _, d := range IngestDatasets() {
@@ -42,8 +34,7 @@ func TestEveryDatasetJoinsThroughItsGroups(t *testing.T) {
 		fx.In
 		Handlers []httpadapter.DataHandler `group:"handlers"`
 	}
-	app = fx.New(fx.NopLogger, Options(cfg, zap.NewNop()), fx.Populate(&handlers))
-	if err := app.Err(); err != nil {
+	if err := fx.New(fx.NopLogger, Options(cfg, zap.NewNop()), fx.Populate(&handlers)).Err(); err != nil {
 		t.Fatal(err)
 	}
 	for _, route := range []string{"GET /china/securities/{code}", "GET /us/financials", "POST /us/search", "GET /us/security-fund-holders"} {
@@ -60,6 +51,17 @@ func TestIngestersLoadTheirSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, ing := range ingesters(t, cfg) {
+		n, err := ing.Load(context.Background(), nil, nil)
+		if err != nil || n == 0 {
+			t.Errorf("%s sample: %d records, %v", ing.Dataset, n, err)
+		}
+	}
+}
+
+// ingesters wires the ingestion of cfg and returns its ingesters.
+func ingesters(t *testing.T, cfg Config) []Ingester {
+	t.Helper()
 	var in struct {
 		fx.In
 		Ingesters []Ingester `group:"ingesters"`
@@ -67,10 +69,5 @@ func TestIngestersLoadTheirSamples(t *testing.T) {
 	if err := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in)).Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, ing := range in.Ingesters {
-		n, err := ing.Load(context.Background(), nil, nil)
-		if err != nil || n == 0 {
-			t.Errorf("%s sample: %d records, %v", ing.Dataset, n, err)
-		}
-	}
+	return in.Ingesters
 }

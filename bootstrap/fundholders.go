@@ -63,8 +63,8 @@ func fundHolders(cfg Config) fx.Option {
 		}),
 		fx.Provide(
 			app.NewFundHolders,
-			fx.Annotate((*app.FundHolders).Probe, fx.ResultTags(`group:"probes"`)),
-			fx.Annotate(httpadapter.FundHoldersHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+			probe((*app.FundHolders).Probe),
+			handlers(httpadapter.FundHoldersHandlers),
 		),
 		sampleOnStart(cfg, "us_security_fund_holders", LoadFundHoldersSample),
 	)

@@ -63,9 +63,9 @@ func usFilings(cfg Config) fx.Option {
 		fx.Provide(
 			fx.Annotate(bleveadapter.New, fx.As(new(ports.SectionIndex))),
 			app.NewFilings,
-			fx.Annotate((*app.Filings).IndexProbe, fx.ResultTags(`group:"probes"`)),
-			fx.Annotate((*app.Filings).SearchProbe, fx.ResultTags(`group:"probes"`)),
-			fx.Annotate(httpadapter.USFilingHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+			probe((*app.Filings).IndexProbe),
+			probe((*app.Filings).SearchProbe),
+			handlers(httpadapter.USFilingHandlers),
 		),
 		fx.Invoke(func(lc fx.Lifecycle, f *app.Filings, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))

@@ -44,8 +44,8 @@ func usFinancials(cfg Config) fx.Option {
 		}),
 		fx.Provide(
 			app.NewFinancials,
-			fx.Annotate((*app.Financials).Probe, fx.ResultTags(`group:"probes"`)),
-			fx.Annotate(httpadapter.USFinancialsHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+			probe((*app.Financials).Probe),
+			handlers(httpadapter.USFinancialsHandlers),
 		),
 		sampleOnStart(cfg, "us_financials", LoadUSFinancialsSample),
 	)
