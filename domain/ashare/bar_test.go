@@ -111,7 +111,7 @@ func TestKnownAt(t *testing.T) {
 // around its 2021-06-25 and 2022-06-30 ex-dates, known at at.
 func moutai(at time.Time) []ashare.Bar {
 	rows := []struct {
-		date                     string
+		date                        string
 		open, high, low, close, pre float64
 	}{
 		{"2021-06-24", 2040.01, 2080.0, 2021.0, 2068.05, 2038.0},
