@@ -26,3 +26,7 @@ func TestSecurities(t *testing.T) {
 func TestFundHoldings(t *testing.T) {
 	porttest.RunFundHoldings(t, func(*testing.T) ports.FundHoldingStore { return memory.NewFundHoldings() })
 }
+
+func TestChinaPricesContract(t *testing.T) {
+	porttest.RunChinaPrices(t, func(*testing.T) ports.ChinaPriceStore { return memory.NewChinaPrices() })
+}

@@ -3,6 +3,7 @@ package ashare
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -57,9 +58,36 @@ func KnownAt(tradeDate string, retrieved time.Time) (time.Time, error) {
 		return time.Time{}, err
 	}
 	if retrieved.After(closing) {
+		// Stores keep instants to the millisecond (BSON dates); a later
+		// instant is rounded up so nothing is claimed known early.
+		if t := retrieved.Truncate(time.Millisecond); !t.Equal(retrieved) {
+			retrieved = t.Add(time.Millisecond)
+		}
 		return retrieved.UTC(), nil
 	}
 	return closing, nil
+}
+
+// Visible yields, of one listing's versions ordered by trade date then
+// KnownAt, the version in effect at asOf for each trade date in [from, to]
+// (empty bounds are open): the one with the latest KnownAt not after asOf.
+// A date none of whose versions was known at asOf is left out.
+func Visible(versions []Bar, from, to string, asOf time.Time) iter.Seq[Bar] {
+	return func(yield func(Bar) bool) {
+		for i := 0; i < len(versions); {
+			j, pick := i, -1
+			for ; j < len(versions) && versions[j].TradeDate == versions[i].TradeDate; j++ {
+				if !versions[j].KnownAt.After(asOf) {
+					pick = j
+				}
+			}
+			d := versions[i].TradeDate
+			if pick >= 0 && (from == "" || d >= from) && (to == "" || d <= to) && !yield(versions[pick]) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // Change is close minus the reference previous close, rounded to 1/10,000
