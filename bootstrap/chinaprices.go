@@ -1,0 +1,111 @@
+package bootstrap
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.uber.org/fx"
+
+	"github.com/quarrydata/quarry/adapters/ashareprices"
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+func init() {
+	register(wiring{
+		name:    "china-prices",
+		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
+		serve:   chinaPrices,
+		ingest: func(cfg Config) fx.Option {
+			return fx.Options(chinaPriceStore(cfg), ingester("china-prices", func(s ports.ChinaPriceStore) func(context.Context, app.OpenFile, []string) (int, error) {
+				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
+					return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), open, files)
+				}
+			}))
+		},
+	})
+}
+
+// chinaPrices wires the China A-share daily prices dataset: its store
+// (memory or MongoDB), use case, probe, handler and the bundled sample when
+// asked. Bars are not cached: a page reads its own date range.
+func chinaPrices(cfg Config) fx.Option {
+	return fx.Options(
+		chinaPriceStore(cfg),
+		fx.Provide(
+			app.NewChinaPrices,
+			fx.Annotate((*app.ChinaPrices).Probe, fx.ResultTags(`group:"probes"`)),
+			fx.Annotate(httpadapter.ChinaPricesHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+		),
+		sampleOnStart(cfg, "china_prices", LoadChinaPricesSample),
+	)
+}
+
+func chinaPriceStore(cfg Config) fx.Option {
+	return documentStore(cfg,
+		func() ports.ChinaPriceStore { return memory.NewChinaPrices() },
+		func(db *mongodrv.Database) ports.ChinaPriceStore { return mongo.NewChinaPrices(db) })
+}
+
+// LoadChinaPricesSample ingests the bundled bars, retrieved at
+// sampledata.ChinaPricesRetrievedAt, and returns how many versions it
+// added (none when they are held already).
+func LoadChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (int, error) {
+	entries, err := fs.ReadDir(sampledata.ChinaPrices, sampledata.ChinaPricesDir)
+	if err != nil {
+		return 0, err
+	}
+	var files []ashareprices.File
+	for _, e := range entries {
+		name := path.Join(sampledata.ChinaPricesDir, e.Name())
+		f, err := sampledata.ChinaPrices.Open(name)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		files = append(files, ashareprices.File{Name: name, Body: f, RetrievedAt: sampledata.ChinaPricesRetrievedAt})
+	}
+	return ingestBars(ctx, prices, files)
+}
+
+// ingestChinaPrices loads bar files, or the bundled sample without files.
+// A file's retrieval time is its modification time: when it was
+// downloaded. Its bars are known from then, or from their day's close when
+// that is later (ashare.KnownAt).
+func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, open app.OpenFile, names []string) (int, error) {
+	if len(names) == 0 {
+		return LoadChinaPricesSample(ctx, prices)
+	}
+	var files []ashareprices.File
+	for _, name := range names {
+		st, err := os.Stat(name)
+		if err != nil {
+			return 0, err
+		}
+		f, err := open(name)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		files = append(files, ashareprices.File{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
+	}
+	return ingestBars(ctx, prices, files)
+}
+
+// ingestBars reads every file before it writes anything, so a bad file
+// leaves the store as it was.
+func ingestBars(ctx context.Context, prices *app.ChinaPrices, files []ashareprices.File) (int, error) {
+	bars, err := ashareprices.Read(files)
+	if err != nil {
+		return 0, err
+	}
+	res, err := prices.Ingest(ctx, bars)
+	return res.Added, err
+}
