@@ -135,6 +135,36 @@ func (e CatalogRouteMethod) Valid() bool {
 	}
 }
 
+// Defines values for ChinaMetaJurisdiction.
+const (
+	ChinaMetaJurisdictionCN ChinaMetaJurisdiction = "CN"
+)
+
+// Valid indicates whether the value is a known member of the ChinaMetaJurisdiction enum.
+func (e ChinaMetaJurisdiction) Valid() bool {
+	switch e {
+	case ChinaMetaJurisdictionCN:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChinaPriceBarCurrency.
+const (
+	CNY ChinaPriceBarCurrency = "CNY"
+)
+
+// Valid indicates whether the value is a known member of the ChinaPriceBarCurrency enum.
+func (e ChinaPriceBarCurrency) Valid() bool {
+	switch e {
+	case CNY:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChinaSecurityBoard.
 const (
 	Bse     ChinaSecurityBoard = "bse"
@@ -756,6 +786,27 @@ func (e IndiaExchange) Valid() bool {
 	}
 }
 
+// Defines values for GetChinaPricesParamsAdjust.
+const (
+	Backward GetChinaPricesParamsAdjust = "backward"
+	Forward  GetChinaPricesParamsAdjust = "forward"
+	None     GetChinaPricesParamsAdjust = "none"
+)
+
+// Valid indicates whether the value is a known member of the GetChinaPricesParamsAdjust enum.
+func (e GetChinaPricesParamsAdjust) Valid() bool {
+	switch e {
+	case Backward:
+		return true
+	case Forward:
+		return true
+	case None:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetIndiaPricesCsvParamsExchange.
 const (
 	GetIndiaPricesCsvParamsExchangeBSE GetIndiaPricesCsvParamsExchange = "BSE"
@@ -978,8 +1029,74 @@ type CatalogRoute struct {
 // CatalogRouteMethod defines model for CatalogRoute.Method.
 type CatalogRouteMethod string
 
-// ChinaPricesResponse Daily prices of one listing. Provisional, not yet activated: expected to carry `code`, `prices` (one object per trading day with `trade_date`, `open`, `high`, `low`, `close`, `volume`, `turnover`) and `meta`.
-type ChinaPricesResponse = map[string]interface{}
+// ChinaMeta Metadata of a China list response: `Meta` with jurisdiction `CN`.
+type ChinaMeta struct {
+	// AsOf Point in time of the data.
+	AsOf time.Time `json:"as_of"`
+
+	// Count Items returned.
+	Count        int                   `json:"count"`
+	Jurisdiction ChinaMetaJurisdiction `json:"jurisdiction"`
+
+	// Limit Page size applied.
+	Limit int `json:"limit"`
+
+	// NextOffset Offset of the next page; null on the last page.
+	NextOffset *int `json:"next_offset"`
+
+	// NormalizationVersion Version of the normalization that produced the data.
+	NormalizationVersion string `json:"normalization_version"`
+
+	// Offset Offset applied.
+	Offset int `json:"offset"`
+
+	// Provenance Where the data came from.
+	Provenance Provenance `json:"provenance"`
+}
+
+// ChinaMetaJurisdiction defines model for ChinaMeta.Jurisdiction.
+type ChinaMetaJurisdiction string
+
+// ChinaPriceBar One trading day of one A-share listing. Prices are CNY per share, multiplied by `adjust_factor`.
+type ChinaPriceBar struct {
+	// AdjustFactor The factor the prices were multiplied by: 1 with `adjust=none`.
+	AdjustFactor float32 `json:"adjust_factor"`
+
+	// Amount Turnover in CNY, unscaled (never adjusted).
+	Amount float32 `json:"amount"`
+
+	// Change `close` minus `pre_close`.
+	Change float32 `json:"change"`
+	Close  float32 `json:"close"`
+
+	// Code Canonical exchange-qualified code.
+	Code     string                `json:"code"`
+	Currency ChinaPriceBarCurrency `json:"currency"`
+	High     float32               `json:"high"`
+	Low      float32               `json:"low"`
+	Open     float32               `json:"open"`
+
+	// PctChange `change` in percent of `pre_close`, four decimals; the same whatever the adjustment.
+	PctChange float32 `json:"pct_change"`
+
+	// PreClose The exchange's reference previous close: the prior close, lowered on an ex-date by the dividend (and divided by any bonus or rights ratio).
+	PreClose  float32            `json:"pre_close"`
+	TradeDate openapi_types.Date `json:"trade_date"`
+
+	// Volume Shares traded (never adjusted).
+	Volume int `json:"volume"`
+}
+
+// ChinaPriceBarCurrency defines model for ChinaPriceBar.Currency.
+type ChinaPriceBarCurrency string
+
+// ChinaPricesResponse One page of a listing's daily bars, oldest first.
+type ChinaPricesResponse struct {
+	Bars []ChinaPriceBar `json:"bars"`
+
+	// Meta Metadata of a China list response: `Meta` with jurisdiction `CN`.
+	Meta ChinaMeta `json:"meta"`
+}
 
 // ChinaSecurity One mainland A-share listing.
 type ChinaSecurity struct {
@@ -1831,15 +1948,30 @@ type CreateApiKeyParams struct {
 
 // GetChinaPricesParams defines parameters for GetChinaPrices.
 type GetChinaPricesParams struct {
-	// Code Exchange-qualified A-share code `<EXCHANGE>.<six digits>`, for example `SZSE.000001`. Validated as in `GET /china/securities/{code}`.
+	// Code A-share code: exchange-qualified `<EXCHANGE>.<six digits>` (`SZSE.000001`), or a vendor's form (`000001.SZ`, `sz000001`, `sz.000001`, `000001.XSHE`), answered in the canonical form.
 	Code ChinaCodeQuery `form:"code" json:"code"`
 
-	// StartDate First date included. A `start_date` after `end_date` is `400`.
-	StartDate *StartDate `form:"start_date,omitempty" json:"start_date,omitempty"`
+	// StartDate First trade date included. A `start_date` after `end_date` is `400`.
+	StartDate *openapi_types.Date `form:"start_date,omitempty" json:"start_date,omitempty"`
 
-	// EndDate Last date included.
-	EndDate *EndDate `form:"end_date,omitempty" json:"end_date,omitempty"`
+	// EndDate Last trade date included.
+	EndDate *openapi_types.Date `form:"end_date,omitempty" json:"end_date,omitempty"`
+
+	// AsOf Point in time: answer with only what had been filed by then. Either a date (meaning the end of that day, UTC) or an RFC 3339 date-time. Defaults to now.
+	AsOf *AsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
+
+	// Adjust `none` (prices as traded), `forward` or `backward`; see the description.
+	Adjust *GetChinaPricesParamsAdjust `form:"adjust,omitempty" json:"adjust,omitempty"`
+
+	// Limit Page size.
+	Limit *FundHoldersLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Offset Number of items to skip.
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
 }
+
+// GetChinaPricesParamsAdjust defines parameters for GetChinaPrices.
+type GetChinaPricesParamsAdjust string
 
 // GetIndiaPricesCsvParams defines parameters for GetIndiaPricesCsv.
 type GetIndiaPricesCsvParams struct {
@@ -2257,11 +2389,17 @@ type ClientInterface interface {
 	// Corresponds with GET /catalog (the `GetCatalog` operationId).
 	GetCatalog(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetChinaPrices Daily prices of an A-share listing (not yet activated)
+	// GetChinaPrices Daily bars of an A-share listing, point in time
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The `200` shape below is provisional. The source is internal-only: no redistribution licence is held.
+	// Daily bars of one A-share listing, oldest first, as known at `as_of`. Suspended days have no bar; limit-up and limit-down days are ordinary bars. Prices are CNY per share; `volume` is in shares and `amount` (turnover) in CNY, unscaled (vendor files state lots of 100 shares and thousands of CNY; they are converted at ingestion).
 	//
-	// `code` is exchange-qualified and validated like `GET /china/securities/{code}`.
+	// `code` is exchange-qualified (`SSE.600519`) or in a vendor's form: Tushare `600519.SH` / `000001.SZ` / `830799.BJ`, AKShare and Sina `sh600519` / `sz000001` / `bj830799`, Baostock `sh.600519`, or `600519.XSHG` / `000001.XSHE`; bars always carry the canonical form. A bare six-digit code is `422` naming the candidates, a code outside its exchange's ranges `422`, and a code with no bars held `404`.
+	//
+	// **Point in time.** Each bar is known from its trading day's close (15:00 China time) or from when Quarry retrieved its file, whichever is later; `as_of` hides bars not known then, and a bar corrected later is served with its first published values before the correction was known.
+	//
+	// **Adjustment** (`adjust`): at an ex-date e the exchange's reference previous close `pre_close(e)` differs from the prior close; the step ratio is r_e = pre_close(e) / close(bar before e). `backward` multiplies prices by B(d) = Π_{e ≤ d} 1/r_e (the earliest bar held stays as traded); `forward` by F(d) = Π_{e > d} r_e over the ex-dates known at `as_of`, so the newest bar known then is as traded and forward-adjusted history changes at each ex-date: with `as_of` it gives the prices a user saw at that moment. `adjust_factor` is the factor applied; `volume` and `amount` are never adjusted; adjusted prices are rounded to four decimals.
+	//
+	// The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 	//
 	// Cost: 1 credit per request. Requires permission: `china:read`.
 	//
@@ -2627,11 +2765,17 @@ func (c *Client) GetCatalog(ctx context.Context, reqEditors ...RequestEditorFn) 
 	return c.Client.Do(req)
 }
 
-// GetChinaPrices Daily prices of an A-share listing (not yet activated)
+// GetChinaPrices Daily bars of an A-share listing, point in time
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The `200` shape below is provisional. The source is internal-only: no redistribution licence is held.
+// Daily bars of one A-share listing, oldest first, as known at `as_of`. Suspended days have no bar; limit-up and limit-down days are ordinary bars. Prices are CNY per share; `volume` is in shares and `amount` (turnover) in CNY, unscaled (vendor files state lots of 100 shares and thousands of CNY; they are converted at ingestion).
 //
-// `code` is exchange-qualified and validated like `GET /china/securities/{code}`.
+// `code` is exchange-qualified (`SSE.600519`) or in a vendor's form: Tushare `600519.SH` / `000001.SZ` / `830799.BJ`, AKShare and Sina `sh600519` / `sz000001` / `bj830799`, Baostock `sh.600519`, or `600519.XSHG` / `000001.XSHE`; bars always carry the canonical form. A bare six-digit code is `422` naming the candidates, a code outside its exchange's ranges `422`, and a code with no bars held `404`.
+//
+// **Point in time.** Each bar is known from its trading day's close (15:00 China time) or from when Quarry retrieved its file, whichever is later; `as_of` hides bars not known then, and a bar corrected later is served with its first published values before the correction was known.
+//
+// **Adjustment** (`adjust`): at an ex-date e the exchange's reference previous close `pre_close(e)` differs from the prior close; the step ratio is r_e = pre_close(e) / close(bar before e). `backward` multiplies prices by B(d) = Π_{e ≤ d} 1/r_e (the earliest bar held stays as traded); `forward` by F(d) = Π_{e > d} r_e over the ex-dates known at `as_of`, so the newest bar known then is as traded and forward-adjusted history changes at each ex-date: with `as_of` it gives the prices a user saw at that moment. `adjust_factor` is the factor applied; `volume` and `amount` are never adjusted; adjusted prices are rounded to four decimals.
+//
+// The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 //
 // Cost: 1 credit per request. Requires permission: `china:read`.
 //
@@ -3354,6 +3498,54 @@ func NewGetChinaPricesRequest(server string, params *GetChinaPricesParams) (*htt
 		if params.EndDate != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end_date", *params.EndDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Adjust != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "adjust", *params.Adjust, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4716,11 +4908,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /catalog (the `GetCatalog` operationId).
 	GetCatalogWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetCatalogResponse, error)
 
-	// GetChinaPricesWithResponse Daily prices of an A-share listing (not yet activated)
+	// GetChinaPricesWithResponse Daily bars of an A-share listing, point in time
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The `200` shape below is provisional. The source is internal-only: no redistribution licence is held.
+	// Daily bars of one A-share listing, oldest first, as known at `as_of`. Suspended days have no bar; limit-up and limit-down days are ordinary bars. Prices are CNY per share; `volume` is in shares and `amount` (turnover) in CNY, unscaled (vendor files state lots of 100 shares and thousands of CNY; they are converted at ingestion).
 	//
-	// `code` is exchange-qualified and validated like `GET /china/securities/{code}`.
+	// `code` is exchange-qualified (`SSE.600519`) or in a vendor's form: Tushare `600519.SH` / `000001.SZ` / `830799.BJ`, AKShare and Sina `sh600519` / `sz000001` / `bj830799`, Baostock `sh.600519`, or `600519.XSHG` / `000001.XSHE`; bars always carry the canonical form. A bare six-digit code is `422` naming the candidates, a code outside its exchange's ranges `422`, and a code with no bars held `404`.
+	//
+	// **Point in time.** Each bar is known from its trading day's close (15:00 China time) or from when Quarry retrieved its file, whichever is later; `as_of` hides bars not known then, and a bar corrected later is served with its first published values before the correction was known.
+	//
+	// **Adjustment** (`adjust`): at an ex-date e the exchange's reference previous close `pre_close(e)` differs from the prior close; the step ratio is r_e = pre_close(e) / close(bar before e). `backward` multiplies prices by B(d) = Π_{e ≤ d} 1/r_e (the earliest bar held stays as traded); `forward` by F(d) = Π_{e > d} r_e over the ex-dates known at `as_of`, so the newest bar known then is as traded and forward-adjusted history changes at each ex-date: with `as_of` it gives the prices a user saw at that moment. `adjust_factor` is the factor applied; `volume` and `amount` are never adjusted; adjusted prices are rounded to four decimals.
+	//
+	// The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 	//
 	// Cost: 1 credit per request. Requires permission: `china:read`.
 	//
@@ -8916,11 +9114,17 @@ func (c *ClientWithResponses) GetCatalogWithResponse(ctx context.Context, reqEdi
 	return ParseGetCatalogResponse(rsp)
 }
 
-// GetChinaPricesWithResponse Daily prices of an A-share listing (not yet activated)
+// GetChinaPricesWithResponse Daily bars of an A-share listing, point in time
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The `200` shape below is provisional. The source is internal-only: no redistribution licence is held.
+// Daily bars of one A-share listing, oldest first, as known at `as_of`. Suspended days have no bar; limit-up and limit-down days are ordinary bars. Prices are CNY per share; `volume` is in shares and `amount` (turnover) in CNY, unscaled (vendor files state lots of 100 shares and thousands of CNY; they are converted at ingestion).
 //
-// `code` is exchange-qualified and validated like `GET /china/securities/{code}`.
+// `code` is exchange-qualified (`SSE.600519`) or in a vendor's form: Tushare `600519.SH` / `000001.SZ` / `830799.BJ`, AKShare and Sina `sh600519` / `sz000001` / `bj830799`, Baostock `sh.600519`, or `600519.XSHG` / `000001.XSHE`; bars always carry the canonical form. A bare six-digit code is `422` naming the candidates, a code outside its exchange's ranges `422`, and a code with no bars held `404`.
+//
+// **Point in time.** Each bar is known from its trading day's close (15:00 China time) or from when Quarry retrieved its file, whichever is later; `as_of` hides bars not known then, and a bar corrected later is served with its first published values before the correction was known.
+//
+// **Adjustment** (`adjust`): at an ex-date e the exchange's reference previous close `pre_close(e)` differs from the prior close; the step ratio is r_e = pre_close(e) / close(bar before e). `backward` multiplies prices by B(d) = Π_{e ≤ d} 1/r_e (the earliest bar held stays as traded); `forward` by F(d) = Π_{e > d} r_e over the ex-dates known at `as_of`, so the newest bar known then is as traded and forward-adjusted history changes at each ex-date: with `as_of` it gives the prices a user saw at that moment. `adjust_factor` is the factor applied; `volume` and `amount` are never adjusted; adjusted prices are rounded to four decimals.
+//
+// The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 //
 // Cost: 1 credit per request. Requires permission: `china:read`.
 //
