@@ -114,7 +114,7 @@ func TestFailedRequestsAreNotCharged(t *testing.T) {
 				{"/china/securities/NYSE.600519", http.StatusUnprocessableEntity, "SSE, SZSE, BSE"},
 				{"/china/securities/SSE.AAPL", http.StatusUnprocessableEntity, "6 digits"},
 				{"/china/securities/SSE.600000", http.StatusNotFound, "SSE.600000"},
-				{"/china/prices?code=SSE.600519", http.StatusServiceUnavailable, "not_backfilled"},
+				{"/india/judgments/J1/pdf", http.StatusServiceUnavailable, "not_backfilled"},
 			}
 			expectUncharged(t, c, key, 100000, cases)
 			st := credits(t, c, session)
@@ -247,7 +247,7 @@ func TestCatalogAndOperations(t *testing.T) {
 	for _, d := range cat.Datasets {
 		avail[d.Dataset] = d.Availability
 	}
-	if cat.Version != "2026-07-20" || avail["china_securities"] != "available" || avail["us_financials"] != "available" || avail["china_prices"] != "not_backfilled" {
+	if cat.Version != "2026-07-20" || avail["china_securities"] != "available" || avail["us_financials"] != "available" || avail["china_prices"] != "available" || avail["india_prices"] != "not_backfilled" {
 		t.Fatalf("catalog = %+v", cat)
 	}
 	c.do("GET", "/healthz", nil).expect(t, http.StatusOK)
