@@ -2,7 +2,8 @@
 # Load-tests the served binary: GET /healthz (unmetered) against
 # GET /china/securities/SSE.600519 (authenticated + metered), and the US
 # rows GET /us/financials?ticker=AAPL, POST /us/search and
-# GET /us/security-fund-holders?identifier=AAPL, first on
+# GET /us/security-fund-holders?identifier=AAPL and
+# GET /china/prices?code=000001.SZ&limit=1000, first on
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
 # req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
 # Timings are reported, never asserted.
@@ -62,6 +63,10 @@ measure() {
   ./bin/loadgen -label "$stack search" -method POST -url "http://$ADDR/us/search" \
     -body '{"query":"iPhone services revenue"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
   ./bin/loadgen -label "$stack holders" -url "http://$ADDR/us/security-fund-holders?identifier=AAPL" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  # limit=1000 asks for a 1,000-bar page; the sample holds 302 bars of
+  # 000001.SZ, so the page carries all 302 (two year buckets on MongoDB).
+  ./bin/loadgen -label "$stack china prices" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000" \
     -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
 }
 
