@@ -41,8 +41,8 @@ func chinaPrices(cfg Config) fx.Option {
 		chinaPriceStore(cfg),
 		fx.Provide(
 			app.NewChinaPrices,
-			fx.Annotate((*app.ChinaPrices).Probe, fx.ResultTags(`group:"probes"`)),
-			fx.Annotate(httpadapter.ChinaPricesHandlers, fx.ResultTags(`group:"handlers,flatten"`)),
+			probe((*app.ChinaPrices).Probe),
+			handlers(httpadapter.ChinaPricesHandlers),
 		),
 		sampleOnStart(cfg, "china_prices", LoadChinaPricesSample),
 	)
