@@ -1,9 +1,18 @@
 package e2e
 
 import (
+	"context"
+	"sync"
 	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/event"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
 )
@@ -14,4 +23,118 @@ func TestMongoContracts(t *testing.T) {
 	porttest.RunSecurities(t, func(t *testing.T) ports.SecurityStore {
 		return mongo.NewSecurities(mongoDatabase(t))
 	})
+}
+
+// writeCounter counts the write commands a client sends, by command name.
+type writeCounter struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (w *writeCounter) started(_ context.Context, e *event.CommandStartedEvent) {
+	switch e.CommandName {
+	case "insert", "update", "delete":
+		w.mu.Lock()
+		w.counts[e.CommandName]++
+		w.mu.Unlock()
+	}
+}
+
+// take returns the counts since the last call and starts again.
+func (w *writeCounter) take() map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.counts
+	w.counts = map[string]int{}
+	return out
+}
+
+// countedDatabase is a fresh database on a client whose write commands are
+// counted.
+func countedDatabase(t *testing.T) (*mongodrv.Database, *writeCounter) {
+	t.Helper()
+	w := &writeCounter{counts: map[string]int{}}
+	client, err := mongodrv.Connect(options.Client().ApplyURI(servers.mongoURI).
+		SetMonitor(&event.CommandMonitor{Started: w.started}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := client.Database(mongoDBName())
+	t.Cleanup(func() {
+		_ = db.Drop(context.Background())
+		_ = client.Disconnect(context.Background())
+	})
+	return db, w
+}
+
+// TestMongoBulkWritesOnlyChanges checks the bulk writes of the dataset
+// stores: new documents go in one insert, an unchanged batch written again
+// sends no write at all, and only a changed document is replaced.
+func TestMongoBulkWritesOnlyChanges(t *testing.T) {
+	ctx := context.Background()
+	t.Run("securities", func(t *testing.T) {
+		db, w := countedDatabase(t)
+		s := mongo.NewSecurities(db)
+		moutai := ashare.Security{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "Kweichow Moutai Co., Ltd.", ListingDate: "2001-08-27", Listed: true}
+		letv := ashare.Security{Code: "SZSE.300104", Exchange: "SZSE", Board: "chinext", CompanyName: "LeTV", ListingDate: "2010-08-12", DelistingDate: "2020-07-21"}
+		batch := []ashare.Security{moutai, letv}
+		must(t, s.UpsertSecurities(ctx, batch))
+		wantWrites(t, w.take(), map[string]int{"insert": 1})
+		must(t, s.UpsertSecurities(ctx, batch))
+		wantWrites(t, w.take(), map[string]int{})
+		renamed := moutai
+		renamed.CompanyName = "Kweichow Moutai"
+		must(t, s.UpsertSecurities(ctx, []ashare.Security{renamed, letv}))
+		wantWrites(t, w.take(), map[string]int{"update": 1})
+		got, err := s.Security(ctx, moutai.Code)
+		must(t, err)
+		if got != renamed {
+			t.Fatalf("after the change: %+v", got)
+		}
+		if n, err := s.CountSecurities(ctx); err != nil || n != 2 {
+			t.Fatalf("count = %d, %v", n, err)
+		}
+	})
+	t.Run("financials", func(t *testing.T) {
+		db, w := countedDatabase(t)
+		s := mongo.NewFinancials(db)
+		retrieved := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+		nvda := financials.Company{CIK: "0001045810", Tickers: []string{"NVDA"}, Name: "NVIDIA CORP", RetrievedAt: retrieved,
+			Facts: []financials.Fact{{Concept: "Assets", Unit: "USD", End: "2025-01-26", Value: 111601000000,
+				Accession: "0001045810-25-000023", FiscalYear: 2025, FiscalPeriod: "FY", Form: "10-K", Filed: "2025-02-26"}}}
+		alphabet := financials.Company{CIK: "0001652044", Tickers: []string{"GOOGL", "GOOG"}, Name: "Alphabet Inc.", RetrievedAt: retrieved}
+		batch := []financials.Company{nvda, alphabet}
+		must(t, s.UpsertCompanies(ctx, batch))
+		wantWrites(t, w.take(), map[string]int{"insert": 2})
+		must(t, s.UpsertCompanies(ctx, batch))
+		wantWrites(t, w.take(), map[string]int{})
+		later := nvda
+		later.RetrievedAt = retrieved.Add(24 * time.Hour)
+		must(t, s.UpsertCompanies(ctx, []financials.Company{later, alphabet}))
+		wantWrites(t, w.take(), map[string]int{"update": 1})
+		got, err := s.Company(ctx, nvda.CIK)
+		must(t, err)
+		if !got.RetrievedAt.Equal(later.RetrievedAt) || len(got.Facts) != 1 {
+			t.Fatalf("after the change: %+v", got)
+		}
+		if cik, err := s.CIKForTicker(ctx, "GOOG"); err != nil || cik != alphabet.CIK {
+			t.Fatalf("GOOG = %q, %v", cik, err)
+		}
+	})
+}
+
+func wantWrites(t *testing.T, got, want map[string]int) {
+	t.Helper()
+	for _, name := range []string{"insert", "update", "delete"} {
+		if got[name] != want[name] {
+			t.Fatalf("write commands = %v, want %v", got, want)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -79,27 +79,31 @@ func (d companyDoc) company() financials.Company {
 }
 
 // UpsertCompanies replaces each company document by CIK, then points its
-// tickers at it. Companies are written before tickers, so a ticker never
-// names a company the store lacks. There is no transaction (FerretDB has
-// none): a failed batch may be partly applied, and applying it again
-// completes it.
+// tickers at it, writing only the documents that are new or differ from the
+// stored ones (see writeChanged): a repeated batch writes nothing. An
+// ingestion run writes a large collection a small batch at a time, so each
+// batch looks its own _ids up. Companies are written before tickers, so a
+// ticker never names a company the store lacks. There is no transaction
+// (FerretDB has none): a failed batch may be partly applied, and applying
+// it again completes it.
 func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
-	var docs, tickers []mongodrv.WriteModel
+	var ciks, tickers []string
+	var docs []companyDoc
+	var tickerDocs []tickerDoc
 	for _, c := range companies {
-		docs = append(docs, mongodrv.NewReplaceOneModel().
-			SetFilter(bson.D{{Key: "_id", Value: c.CIK}}).SetReplacement(toCompanyDoc(c)).SetUpsert(true))
+		ciks, docs = append(ciks, c.CIK), append(docs, toCompanyDoc(c))
 		for _, t := range c.Tickers {
-			tickers = append(tickers, mongodrv.NewReplaceOneModel().
-				SetFilter(bson.D{{Key: "_id", Value: t}}).SetReplacement(tickerDoc{Ticker: t, CIK: c.CIK}).SetUpsert(true))
+			tickers, tickerDocs = append(tickers, t), append(tickerDocs, tickerDoc{Ticker: t, CIK: c.CIK})
 		}
 	}
 	if len(docs) == 0 {
 		return nil
 	}
-	if err := bulkWrite(ctx, s.companies, "upsert companies", docs); err != nil {
+	if _, err := writeChanged(ctx, s.companies, "upsert companies", idDigests, ciks, docs); err != nil {
 		return err
 	}
-	return bulkWrite(ctx, s.tickers, "upsert tickers", tickers)
+	_, err := writeChanged(ctx, s.tickers, "upsert tickers", idDigests, tickers, tickerDocs)
+	return err
 }
 
 // Company returns the company with that CIK, or ports.ErrNotFound.

@@ -54,19 +54,20 @@ func (s *Securities) Security(ctx context.Context, code string) (ashare.Security
 	return ashare.Security(d), nil
 }
 
-// UpsertSecurities inserts or replaces the listings by code with ordered bulk
-// writes. Replacing whole documents makes a repeated batch a no-op. There is
-// no transaction (FerretDB has none): a failed batch may be partly applied,
-// and applying it again completes it.
+// UpsertSecurities inserts or replaces the listings by code, writing only
+// the listings that are new or differ from the stored ones (see
+// writeChanged): a repeated batch writes nothing. One listings file is one
+// batch, covering most of the collection, so the stored digests are read in
+// one query. There is no transaction (FerretDB has none): a failed batch
+// may be partly applied, and applying it again completes it.
 func (s *Securities) UpsertSecurities(ctx context.Context, batch []ashare.Security) error {
-	models := make([]mongodrv.WriteModel, len(batch))
+	ids := make([]string, len(batch))
+	docs := make([]securityDoc, len(batch))
 	for i, sec := range batch {
-		models[i] = mongodrv.NewReplaceOneModel().
-			SetFilter(bson.D{{Key: "_id", Value: sec.Code}}).
-			SetReplacement(securityDoc(sec)).
-			SetUpsert(true)
+		ids[i], docs[i] = sec.Code, securityDoc(sec)
 	}
-	return bulkWrite(ctx, s.c, "upsert securities", models)
+	_, err := writeChanged(ctx, s.c, "upsert securities", allDigests, ids, docs)
+	return err
 }
 
 // CountSecurities returns how many listings are held.

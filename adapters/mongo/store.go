@@ -7,10 +7,15 @@
 package mongo
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"sync"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -36,6 +41,173 @@ func bulkWrite(ctx context.Context, c *mongodrv.Collection, op string, models []
 		}
 	}
 	return nil
+}
+
+// digestField holds, in every document written by writeChanged, a digest of
+// the document's other fields, so a write can tell an unchanged document
+// from a changed one by reading this field alone.
+const digestField = "digest"
+
+// versioned is a document to store under its _id, with the digest of its
+// contents. It is stored as Doc's fields plus digestField.
+type versioned[T any] struct {
+	Doc    T      `bson:",inline"`
+	Digest string `bson:"digest"`
+}
+
+// withDigest computes doc's digest: SHA-256 of its BSON, 128 bits kept.
+func withDigest[T any](doc T) (versioned[T], error) {
+	raw, err := bson.Marshal(doc)
+	if err != nil {
+		return versioned[T]{}, err
+	}
+	sum := sha256.Sum256(raw)
+	return versioned[T]{Doc: doc, Digest: base64.RawStdEncoding.EncodeToString(sum[:16])}, nil
+}
+
+// storedDigests says, for the _ids asked about, the digest each stored
+// document carries ("" for one stored without a digest); an _id not
+// stored is absent.
+type storedDigests func(ctx context.Context, c *mongodrv.Collection, ids []string) (map[string]string, error)
+
+// allDigests reads the _id and digest of every document of c in one query.
+// It suits a write that covers most of a collection, such as a listings
+// file: FerretDB filters in SQL on {_id: <string>} only, so a query for a
+// list of _ids reads the whole collection anyway.
+func allDigests(ctx context.Context, c *mongodrv.Collection, _ []string) (map[string]string, error) {
+	cur, err := c.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: digestField, Value: 1}}))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for cur.Next(ctx) {
+		var d struct {
+			ID     string `bson:"_id"`
+			Digest string `bson:"digest"`
+		}
+		if err := cur.Decode(&d); err != nil {
+			_ = cur.Close(ctx)
+			return nil, err
+		}
+		out[d.ID] = d.Digest
+	}
+	return out, errors.Join(cur.Err(), cur.Close(ctx))
+}
+
+// lookupConcurrency bounds the concurrent lookups of idDigests.
+const lookupConcurrency = 4
+
+// idDigests looks each _id up on its own, a few at a time. It suits a
+// small batch written into a large collection, such as 64 companies among
+// thousands: each lookup is one {_id: <string>} query, which FerretDB
+// answers from its primary key, and the cost follows the batch, not the
+// collection.
+func idDigests(ctx context.Context, c *mongodrv.Collection, ids []string) (map[string]string, error) {
+	var (
+		mu    sync.Mutex
+		out   = map[string]string{}
+		first error
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, lookupConcurrency)
+	)
+	proj := options.FindOne().SetProjection(bson.D{{Key: digestField, Value: 1}})
+	for _, id := range ids {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			var d struct {
+				Digest string `bson:"digest"`
+			}
+			err := c.FindOne(ctx, bson.D{{Key: "_id", Value: id}}, proj).Decode(&d)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case errors.Is(err, mongodrv.ErrNoDocuments):
+			case err != nil:
+				first = cmp.Or(first, err)
+			default:
+				out[id] = d.Digest
+			}
+		}()
+	}
+	wg.Wait()
+	return out, first
+}
+
+// writeChanged stores docs by _id (ids[i] is the _id of docs[i]) and
+// writes only what differs from the store: documents not stored are
+// inserted in one unordered InsertMany, which FerretDB runs about a hundred
+// times faster than upserts, documents stored with another digest are
+// replaced, and the rest are left alone, so writing the same documents
+// again sends no write at all. When an _id is given twice, the last wins.
+// A document another writer inserts in the meantime is replaced instead.
+// Like bulkWrite it is not atomic: a failure leaves what came before it
+// applied. It returns how many documents it inserted or replaced.
+func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string, lookup storedDigests, ids []string, docs []T) (int, error) {
+	last := map[string]int{}
+	for i, id := range ids {
+		last[id] = i
+	}
+	unique := make([]string, 0, len(last))
+	for i, id := range ids {
+		if last[id] == i {
+			unique = append(unique, id)
+		}
+	}
+	stored, err := lookup(ctx, c, unique)
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	var inserts []any
+	var insertIDs []string
+	var replaces []mongodrv.WriteModel
+	for _, id := range unique {
+		v, err := withDigest(docs[last[id]])
+		if err != nil {
+			return 0, fmt.Errorf("mongo: %s: %s: %w", op, id, err)
+		}
+		switch digest, ok := stored[id]; {
+		case !ok:
+			inserts, insertIDs = append(inserts, v), append(insertIDs, id)
+		case digest != v.Digest:
+			replaces = append(replaces, replaceModel(id, v))
+		}
+	}
+	if len(inserts) > 0 {
+		_, err := c.InsertMany(ctx, inserts, options.InsertMany().SetOrdered(false))
+		var bwe mongodrv.BulkWriteException
+		switch {
+		case err == nil:
+		case errors.As(err, &bwe) && bwe.WriteConcernError == nil && allDuplicates(bwe):
+			for _, we := range bwe.WriteErrors {
+				replaces = append(replaces, replaceModel(insertIDs[we.Index], inserts[we.Index]))
+			}
+		default:
+			return 0, translate(op, err)
+		}
+	}
+	if err := bulkWrite(ctx, c, op, replaces); err != nil {
+		return 0, err
+	}
+	return len(inserts) + len(replaces), nil
+}
+
+func replaceModel(id string, doc any) mongodrv.WriteModel {
+	return mongodrv.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}).SetReplacement(doc).SetUpsert(true)
+}
+
+// allDuplicates reports whether every write error of e is a duplicate key.
+func allDuplicates(e mongodrv.BulkWriteException) bool {
+	if len(e.WriteErrors) == 0 {
+		return false
+	}
+	for _, we := range e.WriteErrors {
+		if !mongodrv.IsDuplicateKeyError(we) {
+			return false
+		}
+	}
+	return true
 }
 
 // translate maps a driver error onto the ports sentinels, naming the

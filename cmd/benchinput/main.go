@@ -1,0 +1,193 @@
+// Command benchinput writes the inputs of the ingestion benchmark into a
+// directory, generated from the bundled samples at benchmark time and never
+// committed: copies of the sample companyfacts documents under synthetic
+// CIKs (from 9000000001, above any the SEC has assigned) with a
+// company_tickers.json naming them (tickers BENCH1, BENCH2, ...), the same
+// documents as a companyfacts.zip, and a listings CSV repeating the sample
+// listings under other valid codes. It prints the number of files and of
+// facts they hold. `go tool task bench` runs it; see scripts/bench-ingest.sh.
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// firstCIK is above every CIK the SEC has assigned (about 2.1 million in
+// 2026), so a generated copy never poses as a real filer.
+const firstCIK = 9_000_000_001
+
+var cikField = regexp.MustCompile(`"cik"\s*:\s*\d+`)
+
+func main() {
+	out := flag.String("out", "", "directory to write into (created)")
+	companies := flag.Int("companyfacts", 2000, "companyfacts documents to write")
+	listings := flag.Int("listings", 5000, "listing rows to write")
+	flag.Parse()
+	if *out == "" {
+		fmt.Fprintln(os.Stderr, "benchinput: -out is required")
+		os.Exit(2)
+	}
+	if err := write(*out, *companies, *listings); err != nil {
+		fmt.Fprintln(os.Stderr, "benchinput:", err)
+		os.Exit(1)
+	}
+}
+
+func write(dir string, companies, listings int) error {
+	samples, err := companyFacts()
+	if err != nil {
+		return err
+	}
+	factsDir := filepath.Join(dir, "companyfacts")
+	if err := os.MkdirAll(factsDir, 0o755); err != nil {
+		return err
+	}
+	zf, err := os.Create(filepath.Join(dir, "companyfacts.zip"))
+	if err != nil {
+		return err
+	}
+	defer zf.Close()
+	zw := zip.NewWriter(zf)
+	tickers := map[string]tickerRow{}
+	facts := 0
+	for i := range companies {
+		s := samples[i%len(samples)]
+		cik := firstCIK + i
+		doc := cikField.ReplaceAll(s.body, fmt.Appendf(nil, `"cik": %d`, cik))
+		name := fmt.Sprintf("CIK%010d.json", cik)
+		if err := os.WriteFile(filepath.Join(factsDir, name), doc, 0o644); err != nil {
+			return err
+		}
+		w, err := zw.Create(name)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(doc); err != nil {
+			return err
+		}
+		tickers[fmt.Sprint(i)] = tickerRow{CIK: cik, Ticker: fmt.Sprintf("BENCH%d", i+1), Title: "benchmark copy of " + s.name}
+		facts += s.facts
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(tickers)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "company_tickers.json"), raw, 0o644); err != nil {
+		return err
+	}
+	if err := writeListings(filepath.Join(dir, "listings.csv"), listings); err != nil {
+		return err
+	}
+	fmt.Printf("companyfacts files\t%d\nfacts\t%d\nlistings\t%d\n", companies, facts, listings)
+	return nil
+}
+
+type tickerRow struct {
+	CIK    int    `json:"cik_str"`
+	Ticker string `json:"ticker"`
+	Title  string `json:"title"`
+}
+
+type sample struct {
+	name  string
+	body  []byte
+	facts int
+}
+
+// companyFacts reads the bundled companyfacts documents and counts the
+// facts each holds (every entry of facts.<taxonomy>.<concept>.units.<unit>).
+func companyFacts() ([]sample, error) {
+	entries, err := fs.ReadDir(sampledata.USFinancials, sampledata.USFinancialsDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []sample
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "CIK") {
+			continue
+		}
+		body, err := fs.ReadFile(sampledata.USFinancials, path.Join(sampledata.USFinancialsDir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			EntityName string `json:"entityName"`
+			Facts      map[string]map[string]struct {
+				Units map[string][]json.RawMessage `json:"units"`
+			} `json:"facts"`
+		}
+		if err := json.Unmarshal(body, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		s := sample{name: doc.EntityName, body: body}
+		for _, concepts := range doc.Facts {
+			for _, c := range concepts {
+				for _, rows := range c.Units {
+					s.facts += len(rows)
+				}
+			}
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no companyfacts document in the sample")
+	}
+	return out, nil
+}
+
+// listingCodes are the code ranges generated rows use, each within one
+// exchange's A-share ranges (domain/ashare): SSE 600000-601999 and
+// 603000-603999, SZSE 000001-003999, then SZSE 300000-301999.
+var listingCodes = []struct {
+	exchange      string
+	first, number int
+}{{"SSE", 600000, 2000}, {"SSE", 603000, 1000}, {"SZSE", 1, 3999}, {"SZSE", 300000, 2000}}
+
+// writeListings repeats the sample listings, names and dates as they are,
+// under generated codes.
+func writeListings(name string, n int) error {
+	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return err
+	}
+	header, rows := rows[0], rows[1:]
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write(header)
+	i := 0
+	for _, r := range listingCodes {
+		for c := 0; c < r.number && i < n; c, i = c+1, i+1 {
+			row := append([]string{r.exchange, fmt.Sprintf("%06d", r.first+c)}, rows[i%len(rows)][2:]...)
+			_ = w.Write(row)
+		}
+	}
+	if i < n {
+		return fmt.Errorf("at most %d listing rows can be generated", i)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
+}
