@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -168,6 +169,47 @@ func (f *Financials) company(ctx context.Context, q StatementsQuery) (financials
 // means a bad file leaves the store as it was.
 func (f *Financials) Ingest(ctx context.Context, companies []financials.Company) (int, error) {
 	return len(companies), f.store.UpsertCompanies(ctx, companies)
+}
+
+// IngestBatch is how many companies one write of IngestEach holds: enough
+// to make bulk writes pay, few enough that memory holds a handful of
+// companies whatever the size of the run.
+const IngestBatch = 64
+
+// IngestEach writes the companies companies yields, IngestBatch at a time,
+// and returns how many it wrote. It stops at the first error the sequence
+// yields, after writing the companies yielded before it: a run over
+// thousands of files writes every file before a bad one and none after,
+// and since writing a company again changes nothing, running it again
+// once the file is fixed completes it.
+func (f *Financials) IngestEach(ctx context.Context, companies iter.Seq2[financials.Company, error]) (int, error) {
+	written := 0
+	batch := make([]financials.Company, 0, IngestBatch)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := f.store.UpsertCompanies(ctx, batch); err != nil {
+			return err
+		}
+		written += len(batch)
+		batch = batch[:0]
+		return nil
+	}
+	for c, err := range companies {
+		if err != nil {
+			return written, errors.Join(err, flush())
+		}
+		if batch = append(batch, c); len(batch) == IngestBatch {
+			if err := flush(); err != nil {
+				return written, err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return written, err
+		}
+	}
+	return written, flush()
 }
 
 // Probe reports whether any company is held.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"testing"
 	"time"
 
@@ -191,5 +193,53 @@ func BenchmarkStatements(b *testing.B) {
 		if _, err := fin.Statements(ctx, q, financials.Income, financials.Balance, financials.CashFlow); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// batchStore records the size of every write.
+type batchStore struct {
+	*memory.Financials
+	batches []int
+}
+
+func (s *batchStore) UpsertCompanies(ctx context.Context, cs []financials.Company) error {
+	s.batches = append(s.batches, len(cs))
+	return s.Financials.UpsertCompanies(ctx, cs)
+}
+
+// TestIngestEachWritesInBatchesAndStopsAtTheFirstError: companies are
+// written IngestBatch at a time, and an error ends the run after the
+// companies before it are written.
+func TestIngestEachWritesInBatchesAndStopsAtTheFirstError(t *testing.T) {
+	sample := sampleCompanies(t)
+	companies := func(n int, failAt int) func(func(financials.Company, error) bool) {
+		return func(yield func(financials.Company, error) bool) {
+			for i := range n {
+				if i == failAt {
+					yield(financials.Company{}, errors.New("bad file"))
+					return
+				}
+				c := sample[i%len(sample)]
+				c.CIK = fmt.Sprintf("%010d", 9_000_000_001+i)
+				if !yield(c, nil) {
+					return
+				}
+			}
+		}
+	}
+	s := &batchStore{Financials: memory.NewFinancials()}
+	fin := app.NewFinancials(s, time.Now)
+	n, err := fin.IngestEach(context.Background(), companies(150, -1))
+	if err != nil || n != 150 || !slices.Equal(s.batches, []int{64, 64, 22}) {
+		t.Fatalf("%d written, batches %v, %v", n, s.batches, err)
+	}
+	s = &batchStore{Financials: memory.NewFinancials()}
+	fin = app.NewFinancials(s, time.Now)
+	n, err = fin.IngestEach(context.Background(), companies(150, 70))
+	if err == nil || n != 70 || !slices.Equal(s.batches, []int{64, 6}) {
+		t.Fatalf("%d written, batches %v, %v", n, s.batches, err)
+	}
+	if count, _ := s.CountCompanies(context.Background()); count != 70 {
+		t.Fatalf("%d stored, want the 70 before the error", count)
 	}
 }

@@ -2,6 +2,9 @@ package bootstrap
 
 import (
 	"context"
+	"errors"
+	"path"
+	"strings"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
@@ -21,9 +24,9 @@ func init() {
 		sources: "exchange-listing CSV: exchange,code,company_name,listing_date,delisting_date",
 		serve:   chinaSecurities,
 		ingest: func(cfg Config) fx.Option {
-			return fx.Options(securityStore(cfg), ingester("china-securities", func(s ports.SecurityStore) func(context.Context, app.OpenFile, []string) (int, error) {
-				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
-					return ingestListings(ctx, s, open, files)
+			return fx.Options(securityStore(cfg), ingester("china-securities", func(s ports.SecurityStore) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestListings(ctx, s, files)
 				}
 			}))
 		},
@@ -68,13 +71,30 @@ func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
 	return len(secs), s.UpsertSecurities(ctx, secs)
 }
 
-func ingestListings(ctx context.Context, s ports.SecurityStore, open app.OpenFile, files []string) (int, error) {
-	if len(files) == 0 {
+// listingEntry is the rule for an archive of listing files: CSV entries
+// are read, anything else refuses the archive.
+func listingEntry(entry string) (bool, error) {
+	if strings.EqualFold(path.Ext(entry), ".csv") {
+		return true, nil
+	}
+	return false, errors.New("not a listing CSV")
+}
+
+// ingestListings loads listing CSVs one file at a time, each written as
+// one batch before the next is opened; the first bad file stops the run
+// after the files before it are written.
+func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFiles) (int, error) {
+	if files.none() {
 		return LoadSample(ctx, s)
 	}
+	in, err := files.expand(listingEntry)
+	if err != nil {
+		return 0, err
+	}
+	defer in.close()
 	total := 0
-	for _, name := range files {
-		n, err := ingestListingFile(ctx, s, open, name)
+	for _, name := range in.names() {
+		n, err := ingestListingFile(ctx, s, in, name)
 		if err != nil {
 			return total, err
 		}
@@ -83,8 +103,8 @@ func ingestListings(ctx context.Context, s ports.SecurityStore, open app.OpenFil
 	return total, nil
 }
 
-func ingestListingFile(ctx context.Context, s ports.SecurityStore, open app.OpenFile, name string) (int, error) {
-	f, err := open(name)
+func ingestListingFile(ctx context.Context, s ports.SecurityStore, in *inputs, name string) (int, error) {
+	f, err := in.openQuiet(name)
 	if err != nil {
 		return 0, err
 	}
@@ -93,5 +113,9 @@ func ingestListingFile(ctx context.Context, s ports.SecurityStore, open app.Open
 	if err != nil {
 		return 0, err
 	}
-	return len(secs), s.UpsertSecurities(ctx, secs)
+	if err := s.UpsertSecurities(ctx, secs); err != nil {
+		return 0, err
+	}
+	in.progress.done(name, len(secs))
+	return len(secs), nil
 }

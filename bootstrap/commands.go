@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -142,7 +141,11 @@ func SetKeyScope(ctx context.Context, cfg Config, keyID, permission string, held
 
 // Ingest loads source files of the named dataset into MongoDB; without
 // files it loads the bundled sample. The dataset "all" loads every sample.
-func Ingest(ctx context.Context, cfg Config, what string, files []string, out io.Writer) error {
+// It reports what it wrote on out and its progress on progressOut: a bar
+// when that is a terminal, else one line per file; nil shows none (quarry
+// ingest --quiet). A run that fails part way says how many records it
+// wrote before the failure.
+func Ingest(ctx context.Context, cfg Config, what string, files []string, out, progressOut io.Writer) error {
 	if cfg.MongoURI == "" {
 		return errors.New(EnvMongoURI + " is not set: ingest writes to MongoDB")
 	}
@@ -151,10 +154,15 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out io
 		return err
 	}
 	return withIngesters(ctx, cfg, func(byName map[string]Ingester) error {
-		open := progressOpener(files, os.Stderr)
+		p := newProgress(progressOut, progressOut == nil)
+		defer p.finish()
 		for _, n := range names {
-			count, err := byName[n].Load(ctx, open, files)
+			count, err := byName[n].Load(ctx, &IngestFiles{Names: files, progress: p})
+			p.finish()
 			if err != nil {
+				if count > 0 {
+					fmt.Fprintf(out, "wrote %d records of %s into %s before the error; the rest were not written\n", count, n, cfg.MongoDB)
+				}
 				return fmt.Errorf("ingest %s: %w", n, err)
 			}
 			fmt.Fprintf(out, "ingested %d records of %s into %s\n", count, n, cfg.MongoDB)

@@ -41,16 +41,17 @@ func register(d wiring) {
 }
 
 // Ingester loads one dataset's source files, or its bundled sample when
-// given none, into the dataset's store, and says how many records it wrote.
-// It opens files through open, which draws the progress of long runs.
+// given none, into the dataset's store, and says how many records it wrote
+// (when it fails, how many it wrote before the failure). It reads files one
+// at a time through files, which shows the progress of the run.
 type Ingester struct {
 	Dataset string
-	Load    func(ctx context.Context, open app.OpenFile, files []string) (int, error)
+	Load    func(ctx context.Context, files *IngestFiles) (int, error)
 }
 
 // ingester contributes an Ingester to the "ingesters" group, built by
 // newLoad from the dataset's dependencies (its store, typically).
-func ingester[D any](name string, newLoad func(D) func(context.Context, app.OpenFile, []string) (int, error)) fx.Option {
+func ingester[D any](name string, newLoad func(D) func(context.Context, *IngestFiles) (int, error)) fx.Option {
 	return fx.Provide(fx.Annotate(func(dep D) Ingester {
 		return Ingester{Dataset: name, Load: newLoad(dep)}
 	}, fx.ResultTags(`group:"ingesters"`)))

@@ -52,7 +52,7 @@ func TestIngestersLoadTheirSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ing := range ingesters(t, cfg) {
-		n, err := ing.Load(context.Background(), nil, nil)
+		n, err := ing.Load(context.Background(), nil)
 		if err != nil || n == 0 {
 			t.Errorf("%s sample: %d records, %v", ing.Dataset, n, err)
 		}

@@ -2,10 +2,12 @@ package bootstrap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -29,9 +31,9 @@ func init() {
 		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
 		serve:   fundHolders,
 		ingest: func(cfg Config) fx.Option {
-			return fx.Options(fundHoldingStore(cfg), ingester("us-holdings", func(s ports.FundHoldingStore) func(context.Context, app.OpenFile, []string) (int, error) {
-				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
-					return ingestUSHoldings(ctx, s, open, files)
+			return fx.Options(fundHoldingStore(cfg), ingester("us-holdings", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestUSHoldings(ctx, s, files)
 				}
 			}))
 		},
@@ -43,9 +45,9 @@ func init() {
 		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
 		serve:   func(Config) fx.Option { return fx.Options() },
 		ingest: func(Config) fx.Option {
-			return ingester("us-securities", func(s ports.FundHoldingStore) func(context.Context, app.OpenFile, []string) (int, error) {
-				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
-					return ingestUSSecurities(ctx, s, open, files)
+			return ingester("us-securities", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestUSSecurities(ctx, s, files)
 				}
 			})
 		},
@@ -101,21 +103,54 @@ func embeddedOpener(fsys fs.FS) app.OpenFile {
 // ingestUSSecurities is `quarry ingest us-securities company_tickers.json cusip_map.csv`:
 // the SEC's company_tickers.json and a cusip,ticker CSV, in either order.
 // Without files it loads the bundled sample master.
-func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
-	if len(files) == 0 {
+func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, files *IngestFiles) (int, error) {
+	if files.none() {
 		return loadSampleMaster(ctx, s)
 	}
-	return ingestSecuritiesMaster(ctx, s, open, files)
+	in, err := files.expand(func(string) (bool, error) { return true, nil })
+	if err != nil {
+		return 0, err
+	}
+	defer in.close()
+	return ingestSecuritiesMaster(ctx, s, in.open, in.names())
+}
+
+// form13fSkipped are the files of a Form 13F data set archive (the SEC's
+// quarterly <period>_form13f.zip) that holder lookups do not need: its
+// other tables, its metadata and its readme.
+var form13fSkipped = []string{"OTHERMANAGER.TSV", "OTHERMANAGER2.TSV", "SIGNATURE.TSV", "SUMMARYPAGE.TSV",
+	"FORM13F_METADATA.JSON", "FORM13F_README.HTM"}
+
+// form13fEntry is the rule for a Form 13F data set archive: SUBMISSION.tsv,
+// COVERPAGE.tsv and INFOTABLE.tsv are read, the data set's other files
+// (form13fSkipped) skipped, and anything else refuses the archive, which
+// is then not a data set.
+func form13fEntry(entry string) (bool, error) {
+	base := strings.ToUpper(path.Base(entry))
+	switch {
+	case base == "SUBMISSION.TSV" || base == "COVERPAGE.TSV" || base == "INFOTABLE.TSV":
+		return true, nil
+	case slices.Contains(form13fSkipped, base):
+		return false, nil
+	}
+	return false, errors.New("not a file of a Form 13F data set (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv and the tables, metadata and readme beside them)")
 }
 
 // ingestUSHoldings is `quarry ingest us-holdings FILE...` (see
-// form13f.ParseFiles for the forms). Without files it loads the
-// bundled sample filings; their securities come from us-securities.
-func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
-	if len(files) == 0 {
+// form13f.ParseFiles for the forms); a Form 13F data set may be given as
+// the SEC's zip, read entry by entry without unpacking (form13fEntry).
+// Without files it loads the bundled sample filings; their securities come
+// from us-securities.
+func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *IngestFiles) (int, error) {
+	if files.none() {
 		return loadSampleHoldings(ctx, s)
 	}
-	return ingestHoldings(ctx, s, open, files)
+	in, err := files.expand(form13fEntry)
+	if err != nil {
+		return 0, err
+	}
+	defer in.close()
+	return ingestHoldings(ctx, s, in.open, in.names())
 }
 
 func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {

@@ -1,65 +1,157 @@
 package bootstrap
 
 import (
+	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/quarrydata/quarry/app"
+	"golang.org/x/term"
 )
 
-// progressThreshold is the input size from which an ingest run shows a
-// progress bar: below it a run takes a moment and a bar is noise.
+// progressThreshold is the input size from which an ingest run on a
+// terminal shows a progress bar: below it a run takes a moment and a bar is
+// noise.
 const progressThreshold = 8 << 20
 
-// progressOpener returns how an ingest run opens its source files: plainly,
-// or, when the files add up to a long run, through a progress bar over the
-// bytes read, drawn on out.
-func progressOpener(files []string, out io.Writer) app.OpenFile {
-	total := sourceBytes(files)
-	if total < progressThreshold {
-		return openFile
+// progressMode is how an ingest run shows its progress.
+type progressMode int
+
+const (
+	// progressNone shows nothing: --quiet, or a reader with no display.
+	progressNone progressMode = iota
+	// progressLines prints one line per file read, for logs and pipes,
+	// where a redrawn bar would be a mess of carriage returns.
+	progressLines
+	// progressBar draws a bar over the bytes read, on a terminal only.
+	progressBar
+)
+
+// progress is the display of one ingest run. Its zero value shows nothing.
+type progress struct {
+	mode progressMode
+	out  io.Writer
+	now  func() time.Time
+
+	mu    sync.Mutex
+	bar   *progressbar.ProgressBar
+	start map[string]time.Time
+}
+
+// newProgress chooses the display for out: none when quiet, a bar when out
+// is a terminal, else one line per file.
+func newProgress(out io.Writer, quiet bool) *progress {
+	mode := progressLines
+	switch {
+	case quiet:
+		mode = progressNone
+	case isTerminal(out):
+		mode = progressBar
 	}
-	bar := progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(out), progressbar.OptionSetDescription("ingesting"),
-		progressbar.OptionShowBytes(true), progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(out, "\n") }))
-	return func(name string) (io.ReadCloser, error) {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		r := progressbar.NewReader(f, bar)
-		return readCloser{Reader: &r, Closer: f}, nil
+	return &progress{mode: mode, out: out, now: time.Now, start: map[string]time.Time{}}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// expect adds the bytes a run is about to read. On a terminal, a run
+// reaching progressThreshold gets its bar.
+func (p *progress) expect(total int64) {
+	if p.mode != progressBar {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.bar != nil:
+		p.bar.ChangeMax64(p.bar.GetMax64() + total)
+	case total >= progressThreshold:
+		out := p.out
+		p.bar = progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(out), progressbar.OptionSetDescription("ingesting"),
+			progressbar.OptionShowBytes(true), progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(out, "\n") }))
 	}
 }
 
-type readCloser struct {
-	io.Reader
-	io.Closer
+// reader wraps a file just opened: its bytes move the bar, and in line
+// mode its line is printed when it is closed (lineAtClose: the bytes read)
+// or when its reader calls done (the records it held).
+func (p *progress) reader(name string, rc io.ReadCloser, lineAtClose bool) io.ReadCloser {
+	if p.mode == progressNone {
+		return rc
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mode == progressLines {
+		p.start[name] = p.now()
+	}
+	r := &progressReader{rc: rc, p: p, name: name, lineAtClose: lineAtClose}
+	if p.bar != nil {
+		br := progressbar.NewReader(rc, p.bar)
+		r.r = &br
+	}
+	return r
 }
 
-func openFile(name string) (io.ReadCloser, error) { return os.Open(name) }
+// done reports a file read and the records it held.
+func (p *progress) done(name string, records int) {
+	p.line(name, fmt.Sprintf("%d records", records))
+}
 
-// sourceBytes sums the sizes of the named files and of the files under the
-// named folders; what cannot be read counts nothing and fails later, when
-// it is opened.
-func sourceBytes(names []string) int64 {
-	var total int64
-	for _, name := range names {
-		_ = filepath.WalkDir(name, func(_ string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
-			}
-			return nil
-		})
+func (p *progress) line(name, what string) {
+	if p.mode != progressLines {
+		return
 	}
-	return total
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	start, ok := p.start[name]
+	if !ok {
+		return
+	}
+	delete(p.start, name)
+	fmt.Fprintf(p.out, "%s\t%s\t%s\n", name, what, p.now().Sub(start).Round(time.Millisecond))
+}
+
+// finish completes the bar, if one was drawn.
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+}
+
+type progressReader struct {
+	rc          io.ReadCloser
+	r           io.Reader // through the bar, when one is drawn
+	p           *progress
+	name        string
+	lineAtClose bool
+	n           int64
+}
+
+func (r *progressReader) Read(b []byte) (int, error) {
+	var n int
+	var err error
+	if r.r != nil {
+		n, err = r.r.Read(b)
+	} else {
+		n, err = r.rc.Read(b)
+	}
+	r.n += int64(n)
+	return n, err
+}
+
+func (r *progressReader) Close() error {
+	err := r.rc.Close()
+	if r.lineAtClose {
+		r.p.line(r.name, fmt.Sprintf("%d bytes", r.n))
+	}
+	return err
 }

@@ -37,9 +37,9 @@ func init() {
 		ingest: func(cfg Config) fx.Option {
 			// Filing folders are hashed file by file as they are read; they
 			// draw no bar.
-			return fx.Options(usFilingStores(cfg), ingester("us-filings", func(s filingStores) func(context.Context, app.OpenFile, []string) (int, error) {
-				return func(ctx context.Context, _ app.OpenFile, files []string) (int, error) {
-					return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files)
+			return fx.Options(usFilingStores(cfg), ingester("us-filings", func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
 				}
 			}))
 		},

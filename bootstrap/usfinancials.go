@@ -2,8 +2,9 @@ package bootstrap
 
 import (
 	"context"
+	"errors"
+	"io"
 	"io/fs"
-	"os"
 	"path"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -24,9 +25,9 @@ func init() {
 		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
 		serve:   usFinancials,
 		ingest: func(cfg Config) fx.Option {
-			return fx.Options(financialsStore(cfg), ingester("us-financials", func(s ports.FinancialsStore) func(context.Context, app.OpenFile, []string) (int, error) {
-				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
-					return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), open, files)
+			return fx.Options(financialsStore(cfg), ingester("us-financials", func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), files)
 				}
 			}))
 		},
@@ -64,48 +65,46 @@ func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	var files []companyfacts.File
+	var sources []companyfacts.Source
 	for _, e := range entries {
 		name := path.Join(sampledata.USFinancialsDir, e.Name())
-		f, err := sampledata.USFinancials.Open(name)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		files = append(files, companyfacts.File{Name: name, Body: f, RetrievedAt: sampledata.USFinancialsRetrievedAt})
+		sources = append(sources, companyfacts.Source{Name: name, RetrievedAt: sampledata.USFinancialsRetrievedAt,
+			Open: func() (io.ReadCloser, error) { return sampledata.USFinancials.Open(name) }})
 	}
-	return ingestCompanyFacts(ctx, fin, files)
+	return fin.IngestEach(ctx, companyfacts.Stream(sources, nil))
 }
 
-// ingestUSFinancials loads companyfacts documents and company_tickers.json
-// files, or the bundled sample without files. A file's retrieval time is its
-// modification time: when it was downloaded from the SEC.
-func ingestUSFinancials(ctx context.Context, fin *app.Financials, open app.OpenFile, names []string) (int, error) {
-	if len(names) == 0 {
+// companyFactsEntry is the rule for a companyfacts.zip: the SEC's holds
+// only CIK##########.json documents, so any other entry means the archive
+// is not one, and refuses it before anything is written.
+func companyFactsEntry(entry string) (bool, error) {
+	if companyfacts.IsDocumentName(entry) {
+		return true, nil
+	}
+	return false, errors.New("not a companyfacts document: a companyfacts.zip holds only CIK##########.json files")
+}
+
+// ingestUSFinancials loads companyfacts documents (files, directories of
+// them, or companyfacts.zip read entry by entry) and company_tickers.json
+// files, or the bundled sample without files. It reads one file at a time
+// and writes app.IngestBatch companies at a time, so memory and open files
+// stay bounded however many files there are; the first bad file stops the
+// run, after the files before it are written (see app.Financials.IngestEach).
+// A file's retrieval time is its modification time (an archive entry's
+// own): when it was downloaded from the SEC.
+func ingestUSFinancials(ctx context.Context, fin *app.Financials, files *IngestFiles) (int, error) {
+	if files.none() {
 		return LoadUSFinancialsSample(ctx, fin)
 	}
-	var files []companyfacts.File
-	for _, name := range names {
-		st, err := os.Stat(name)
-		if err != nil {
-			return 0, err
-		}
-		f, err := open(name)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		files = append(files, companyfacts.File{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
-	}
-	return ingestCompanyFacts(ctx, fin, files)
-}
-
-// ingestCompanyFacts reads every file before it writes anything, so a bad
-// file leaves the store as it was.
-func ingestCompanyFacts(ctx context.Context, fin *app.Financials, files []companyfacts.File) (int, error) {
-	companies, err := companyfacts.Read(files)
+	in, err := files.expand(companyFactsEntry)
 	if err != nil {
 		return 0, err
 	}
-	return fin.Ingest(ctx, companies)
+	defer in.close()
+	sources := make([]companyfacts.Source, len(in.files))
+	for i, f := range in.files {
+		sources[i] = companyfacts.Source{Name: f.name, RetrievedAt: f.modTime.UTC(),
+			Open: func() (io.ReadCloser, error) { return in.openQuiet(f.name) }}
+	}
+	return fin.IngestEach(ctx, companyfacts.Stream(sources, in.progress.done))
 }

@@ -35,7 +35,7 @@ func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 	t.Helper()
 	cfg := appConfig(t, s)
 	if s.mongo {
-		if err := bootstrap.Ingest(context.Background(), cfg, "all", nil, io.Discard); err != nil {
+		if err := bootstrap.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil); err != nil {
 			t.Fatalf("ingest: %v", err)
 		}
 	}

@@ -79,7 +79,7 @@ func Read(files []File) ([]financials.Company, error) {
 			return nil, err
 		}
 		if !isFacts {
-			if err := readTickers(f.Name, raw, tickers); err != nil {
+			if _, err := readTickers(f.Name, raw, tickers); err != nil {
 				return nil, err
 			}
 			continue
@@ -235,17 +235,18 @@ func toFact(concept, unit string, raw json.RawMessage) (financials.Fact, error) 
 }
 
 // readTickers adds the rows of a company_tickers.json to tickers, in the
-// file's order (the SEC lists a filer's primary ticker first).
-func readTickers(name string, raw []byte, tickers map[string][]string) error {
+// file's order (the SEC lists a filer's primary ticker first), and says how
+// many rows the file has.
+func readTickers(name string, raw []byte, tickers map[string][]string) (int, error) {
 	var rows map[string]tickerEntry
 	if err := decodeStrict(raw, &rows); err != nil {
-		return jsonError(name, raw, err)
+		return 0, jsonError(name, raw, err)
 	}
 	keys := make([]int, 0, len(rows))
 	for k := range rows {
 		n, err := strconv.Atoi(k)
 		if err != nil || n < 0 || strconv.Itoa(n) != k {
-			return source.AtPath(name, fmt.Sprintf("%q", k), "key is not a row number")
+			return 0, source.AtPath(name, fmt.Sprintf("%q", k), "key is not a row number")
 		}
 		keys = append(keys, n)
 	}
@@ -254,17 +255,17 @@ func readTickers(name string, raw []byte, tickers map[string][]string) error {
 		row := rows[strconv.Itoa(k)]
 		cik, err := parseCIK(row.CIK)
 		if err != nil {
-			return source.AtPath(name, fmt.Sprintf("%d.cik_str", k), "%v", err)
+			return 0, source.AtPath(name, fmt.Sprintf("%d.cik_str", k), "%v", err)
 		}
 		ticker, err := edgar.ParseTicker(row.Ticker)
 		if err != nil {
-			return source.AtPath(name, fmt.Sprintf("%d.ticker", k), "%v", err)
+			return 0, source.AtPath(name, fmt.Sprintf("%d.ticker", k), "%v", err)
 		}
 		if !slices.Contains(tickers[cik], ticker) {
 			tickers[cik] = append(tickers[cik], ticker)
 		}
 	}
-	return nil
+	return len(rows), nil
 }
 
 // parseCIK reads a CIK written as a JSON number, as the SEC writes it.

@@ -3,7 +3,6 @@ package form13f
 import (
 	"encoding/xml"
 	"io"
-	"path"
 	"regexp"
 	"strings"
 	"time"
@@ -67,7 +66,7 @@ func readEdgarSources(open OpenFile, names []string, submissions SubmissionsRead
 	var rest []string
 	for _, name := range names {
 		var err error
-		switch base := path.Base(name); {
+		switch base := source.BaseName(name); {
 		case submissionsName.MatchString(base):
 			err = src.addSubmissions(open, name)
 		case strings.EqualFold(base, "primary_doc.xml"):

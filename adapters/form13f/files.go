@@ -105,12 +105,12 @@ func splitDataSet(names []string) (dataSetNames, []string, error) {
 	var set dataSetNames
 	var rest []string
 	for _, n := range names {
-		slot := map[string]*string{"SUBMISSION.TSV": &set.Submission, "COVERPAGE.TSV": &set.CoverPage, "INFOTABLE.TSV": &set.InfoTable}[strings.ToUpper(path.Base(n))]
+		slot := map[string]*string{"SUBMISSION.TSV": &set.Submission, "COVERPAGE.TSV": &set.CoverPage, "INFOTABLE.TSV": &set.InfoTable}[strings.ToUpper(source.BaseName(n))]
 		switch {
 		case slot == nil:
 			rest = append(rest, n)
 		case *slot != "":
-			return set, nil, source.Whole(n, "a second %s; give one data set per run", path.Base(n))
+			return set, nil, source.Whole(n, "a second %s; give one data set per run", source.BaseName(n))
 		default:
 			*slot = n
 		}

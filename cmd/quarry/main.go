@@ -26,8 +26,12 @@ var usage = `usage: quarry <command>
 commands:
   serve                          serve the API (configured by QUARRY_* variables)
   migrate                        apply the embedded PostgreSQL migrations
-  ingest DATASET [FILE...]       load source files of a dataset into MongoDB (default: the bundled sample);
-                                 DATASET is all (every bundled sample) or one of the datasets below
+  ingest [--quiet] DATASET [FILE...]
+                                 load source files of a dataset into MongoDB (default: the bundled sample);
+                                 DATASET is all (every bundled sample) or one of the datasets below; a FILE
+                                 may be a directory (its files) or a .zip archive (its entries, read in place).
+                                 Progress goes to stderr: a bar on a terminal, else one line per file;
+                                 --quiet shows none
   ledger verify                  check that every balance equals the sum of its entries
   credits grant EMAIL AMOUNT --reason TEXT
                                  top up an account with a grant entry naming the reason
@@ -88,7 +92,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case args[0] == "migrate" && len(args) == 1:
 		return bootstrap.Migrate(ctx, cfg, out)
 	case args[0] == "ingest" && len(args) >= 2:
-		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out)
+		var progress io.Writer = os.Stderr
+		if args[1] == "--quiet" {
+			progress, args = nil, args[1:]
+		}
+		if len(args) < 2 {
+			break
+		}
+		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out, progress)
 	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":
 		return bootstrap.VerifyLedger(ctx, cfg, out)
 	case args[0] == "credits" && len(args) == 6 && args[1] == "grant" && args[4] == "--reason":

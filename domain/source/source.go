@@ -8,6 +8,8 @@ package source
 import (
 	"errors"
 	"fmt"
+	"path"
+	"strings"
 )
 
 // ErrBadInput reports a source file that cannot be ingested. It is always
@@ -38,4 +40,14 @@ func Whole(file, format string, args ...any) error {
 // so that a caller can still tell which rule refused the file.
 func LineError(file string, line int, err error) error {
 	return fmt.Errorf("%w: %s:%d: %w", ErrBadInput, file, line, err)
+}
+
+// BaseName is the last element of the name of a file an ingestion run
+// reads: of a path, or of the entry in archive.zip:entry, the name an
+// entry of a zip archive is read under.
+func BaseName(name string) string {
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		name = name[i+1:]
+	}
+	return path.Base(name)
 }
