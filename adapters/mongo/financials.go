@@ -25,6 +25,8 @@ const (
 type Financials struct {
 	companies *mongodrv.Collection
 	tickers   *mongodrv.Collection
+	// Which companies and tickers are stored, for UpsertCompanies.
+	companyIDs, tickerIDs readOnce
 }
 
 var _ ports.FinancialsStore = (*Financials)(nil)
@@ -82,7 +84,7 @@ func (d companyDoc) company() financials.Company {
 // tickers at it, writing only the documents that are new or differ from the
 // stored ones (see writeChanged): a repeated batch writes nothing. An
 // ingestion run writes a large collection a small batch at a time, so each
-// batch looks its own _ids up. Companies are written before tickers, so a
+// batch is compared with the digests read at the first (see readOnce). Companies are written before tickers, so a
 // ticker never names a company the store lacks. There is no transaction
 // (FerretDB has none): a failed batch may be partly applied, and applying
 // it again completes it.
@@ -99,10 +101,10 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 	if len(docs) == 0 {
 		return nil
 	}
-	if _, err := writeChanged(ctx, s.companies, "upsert companies", idDigests, ciks, docs); err != nil {
+	if _, err := writeChanged(ctx, s.companies, "upsert companies", &s.companyIDs, ciks, docs); err != nil {
 		return err
 	}
-	_, err := writeChanged(ctx, s.tickers, "upsert tickers", idDigests, tickers, tickerDocs)
+	_, err := writeChanged(ctx, s.tickers, "upsert tickers", &s.tickerIDs, tickers, tickerDocs)
 	return err
 }
 

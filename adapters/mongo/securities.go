@@ -66,7 +66,7 @@ func (s *Securities) UpsertSecurities(ctx context.Context, batch []ashare.Securi
 	for i, sec := range batch {
 		ids[i], docs[i] = sec.Code, securityDoc(sec)
 	}
-	_, err := writeChanged(ctx, s.c, "upsert securities", allDigests, ids, docs)
+	_, err := writeChanged(ctx, s.c, "upsert securities", wholeCollection{}, ids, docs)
 	return err
 }
 

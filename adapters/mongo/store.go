@@ -7,7 +7,6 @@
 package mongo
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -65,21 +64,35 @@ func withDigest[T any](doc T) (versioned[T], error) {
 	return versioned[T]{Doc: doc, Digest: base64.RawStdEncoding.EncodeToString(sum[:16])}, nil
 }
 
-// storedDigests says, for the _ids asked about, the digest each stored
+// digestLookup says, for the _ids asked about, the digest each stored
 // document carries ("" for one stored without a digest); an _id not
-// stored is absent.
-type storedDigests func(ctx context.Context, c *mongodrv.Collection, ids []string) (map[string]string, error)
+// stored is absent. It is told what writeChanged wrote.
+type digestLookup interface {
+	digests(ctx context.Context, c *mongodrv.Collection, ids []string) (map[string]string, error)
+	wrote(id, digest string)
+}
 
-// allDigests reads the _id and digest of every document of c in one query.
-// It suits a write that covers most of a collection, such as a listings
-// file: FerretDB filters in SQL on {_id: <string>} only, so a query for a
-// list of _ids reads the whole collection anyway.
-func allDigests(ctx context.Context, c *mongodrv.Collection, _ []string) (map[string]string, error) {
+// wholeCollection reads the _id and digest of every document of the
+// collection in one query at each write. It suits a write that covers most
+// of a collection, such as a listings file: FerretDB filters in SQL on
+// {_id: <string>} only, so a query for a list of _ids reads the whole
+// collection anyway.
+type wholeCollection struct{}
+
+func (wholeCollection) digests(ctx context.Context, c *mongodrv.Collection, _ []string) (map[string]string, error) {
+	out := map[string]string{}
+	err := eachDigest(ctx, c, func(id, digest string) { out[id] = digest })
+	return out, err
+}
+
+func (wholeCollection) wrote(string, string) {}
+
+// eachDigest reads the _id and digest of every document of c.
+func eachDigest(ctx context.Context, c *mongodrv.Collection, fn func(id, digest string)) error {
 	cur, err := c.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: digestField, Value: 1}}))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := map[string]string{}
 	for cur.Next(ctx) {
 		var d struct {
 			ID     string `bson:"_id"`
@@ -87,52 +100,59 @@ func allDigests(ctx context.Context, c *mongodrv.Collection, _ []string) (map[st
 		}
 		if err := cur.Decode(&d); err != nil {
 			_ = cur.Close(ctx)
-			return nil, err
+			return err
 		}
-		out[d.ID] = d.Digest
+		fn(d.ID, d.Digest)
 	}
-	return out, errors.Join(cur.Err(), cur.Close(ctx))
+	return errors.Join(cur.Err(), cur.Close(ctx))
 }
 
-// lookupConcurrency bounds the concurrent lookups of idDigests.
-const lookupConcurrency = 4
+// readOnce reads the _id and digest of every document of the collection in
+// one query, at the first write, and keeps them up to date with its own
+// writes. It suits many small batches written into a large collection, as
+// an ingestion run writes 64 companies at a time among thousands: on
+// FerretDB 1.x a lookup by _id reads the whole collection when the
+// document does not exist, and takes milliseconds when it does, so looking
+// up each batch's _ids would cost a run time quadratic in its size.
+//
+// What it holds is as of its first write. A document another writer
+// inserts since is found by writeChanged's insert failing as a duplicate,
+// and replaced; one another writer deletes is recreated by the upsert that
+// replaces it. One another writer changes since, to contents that differ
+// from this store's, is left as that writer wrote it when this store
+// writes the contents it read at first: writers of one dataset are meant
+// to run one at a time, and running the ingestion again settles it.
+type readOnce struct {
+	mu     sync.Mutex
+	loaded bool
+	stored map[string]string
+}
 
-// idDigests looks each _id up on its own, a few at a time. It suits a
-// small batch written into a large collection, such as 64 companies among
-// thousands: each lookup is one {_id: <string>} query, which FerretDB
-// answers from its primary key, and the cost follows the batch, not the
-// collection.
-func idDigests(ctx context.Context, c *mongodrv.Collection, ids []string) (map[string]string, error) {
-	var (
-		mu    sync.Mutex
-		out   = map[string]string{}
-		first error
-		wg    sync.WaitGroup
-		slots = make(chan struct{}, lookupConcurrency)
-	)
-	proj := options.FindOne().SetProjection(bson.D{{Key: digestField, Value: 1}})
-	for _, id := range ids {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			var d struct {
-				Digest string `bson:"digest"`
-			}
-			err := c.FindOne(ctx, bson.D{{Key: "_id", Value: id}}, proj).Decode(&d)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case errors.Is(err, mongodrv.ErrNoDocuments):
-			case err != nil:
-				first = cmp.Or(first, err)
-			default:
-				out[id] = d.Digest
-			}
-		}()
+func (l *readOnce) digests(ctx context.Context, c *mongodrv.Collection, ids []string) (map[string]string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.loaded {
+		l.stored = map[string]string{}
+		if err := eachDigest(ctx, c, func(id, digest string) { l.stored[id] = digest }); err != nil {
+			return nil, err
+		}
+		l.loaded = true
 	}
-	wg.Wait()
-	return out, first
+	out := make(map[string]string, len(ids))
+	for _, id := range ids {
+		if d, ok := l.stored[id]; ok {
+			out[id] = d
+		}
+	}
+	return out, nil
+}
+
+func (l *readOnce) wrote(id, digest string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.loaded {
+		l.stored[id] = digest
+	}
 }
 
 // writeChanged stores docs by _id (ids[i] is the _id of docs[i]) and
@@ -144,7 +164,7 @@ func idDigests(ctx context.Context, c *mongodrv.Collection, ids []string) (map[s
 // A document another writer inserts in the meantime is replaced instead.
 // Like bulkWrite it is not atomic: a failure leaves what came before it
 // applied. It returns how many documents it inserted or replaced.
-func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string, lookup storedDigests, ids []string, docs []T) (int, error) {
+func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string, lookup digestLookup, ids []string, docs []T) (int, error) {
 	last := map[string]int{}
 	for i, id := range ids {
 		last[id] = i
@@ -155,13 +175,14 @@ func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string,
 			unique = append(unique, id)
 		}
 	}
-	stored, err := lookup(ctx, c, unique)
+	stored, err := lookup.digests(ctx, c, unique)
 	if err != nil {
 		return 0, translate(op, err)
 	}
 	var inserts []any
 	var insertIDs []string
 	var replaces []mongodrv.WriteModel
+	written := map[string]string{}
 	for _, id := range unique {
 		v, err := withDigest(docs[last[id]])
 		if err != nil {
@@ -170,8 +191,10 @@ func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string,
 		switch digest, ok := stored[id]; {
 		case !ok:
 			inserts, insertIDs = append(inserts, v), append(insertIDs, id)
+			written[id] = v.Digest
 		case digest != v.Digest:
 			replaces = append(replaces, replaceModel(id, v))
+			written[id] = v.Digest
 		}
 	}
 	if len(inserts) > 0 {
@@ -189,6 +212,9 @@ func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string,
 	}
 	if err := bulkWrite(ctx, c, op, replaces); err != nil {
 		return 0, err
+	}
+	for id, digest := range written {
+		lookup.wrote(id, digest)
 	}
 	return len(inserts) + len(replaces), nil
 }
