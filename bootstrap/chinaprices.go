@@ -3,7 +3,6 @@ package bootstrap
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -24,9 +23,9 @@ func init() {
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
 		serve:   chinaPrices,
 		ingest: func(cfg Config) fx.Option {
-			return fx.Options(chinaPriceStore(cfg), ingester("china-prices", func(s ports.ChinaPriceStore) func(context.Context, app.OpenFile, []string) (int, error) {
-				return func(ctx context.Context, open app.OpenFile, files []string) (int, error) {
-					return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), open, files)
+			return fx.Options(chinaPriceStore(cfg), ingester("china-prices", func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), files)
 				}
 			}))
 		},
@@ -79,22 +78,23 @@ func LoadChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (int, e
 // A file's retrieval time is its modification time: when it was
 // downloaded. Its bars are known from then, or from their day's close when
 // that is later (ashare.KnownAt).
-func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, open app.OpenFile, names []string) (int, error) {
-	if len(names) == 0 {
+func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *IngestFiles) (int, error) {
+	if given.none() {
 		return LoadChinaPricesSample(ctx, prices)
 	}
+	in, err := given.expand(csvEntry)
+	if err != nil {
+		return 0, err
+	}
+	defer in.close()
 	var files []ashareprices.File
-	for _, name := range names {
-		st, err := os.Stat(name)
+	for _, f := range in.files {
+		rc, err := in.open(f.name)
 		if err != nil {
 			return 0, err
 		}
-		f, err := open(name)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		files = append(files, ashareprices.File{Name: name, Body: f, RetrievedAt: st.ModTime().UTC()})
+		defer rc.Close()
+		files = append(files, ashareprices.File{Name: f.name, Body: rc, RetrievedAt: f.modTime.UTC()})
 	}
 	return ingestBars(ctx, prices, files)
 }

@@ -71,13 +71,13 @@ func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
 	return len(secs), s.UpsertSecurities(ctx, secs)
 }
 
-// listingEntry is the rule for an archive of listing files: CSV entries
-// are read, anything else refuses the archive.
-func listingEntry(entry string) (bool, error) {
+// csvEntry is the rule for an archive of CSV files (listings, bars): CSV
+// entries are read, anything else refuses the archive.
+func csvEntry(entry string) (bool, error) {
 	if strings.EqualFold(path.Ext(entry), ".csv") {
 		return true, nil
 	}
-	return false, errors.New("not a listing CSV")
+	return false, errors.New("not a CSV file")
 }
 
 // ingestListings loads listing CSVs one file at a time, each written as
@@ -87,7 +87,7 @@ func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFil
 	if files.none() {
 		return LoadSample(ctx, s)
 	}
-	in, err := files.expand(listingEntry)
+	in, err := files.expand(csvEntry)
 	if err != nil {
 		return 0, err
 	}
