@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"path"
 
@@ -64,12 +65,8 @@ func LoadChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (int, e
 	var files []ashareprices.File
 	for _, e := range entries {
 		name := path.Join(sampledata.ChinaPricesDir, e.Name())
-		f, err := sampledata.ChinaPrices.Open(name)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		files = append(files, ashareprices.File{Name: name, Body: f, RetrievedAt: sampledata.ChinaPricesRetrievedAt})
+		open := func() (io.ReadCloser, error) { return sampledata.ChinaPrices.Open(name) }
+		files = append(files, ashareprices.File{Name: name, Open: open, RetrievedAt: sampledata.ChinaPricesRetrievedAt})
 	}
 	return ingestBars(ctx, prices, files)
 }
@@ -89,12 +86,8 @@ func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *Inge
 	defer in.close()
 	var files []ashareprices.File
 	for _, f := range in.files {
-		rc, err := in.open(f.name)
-		if err != nil {
-			return 0, err
-		}
-		defer rc.Close()
-		files = append(files, ashareprices.File{Name: f.name, Body: rc, RetrievedAt: f.modTime.UTC()})
+		open := func() (io.ReadCloser, error) { return in.open(f.name) }
+		files = append(files, ashareprices.File{Name: f.name, Open: open, RetrievedAt: f.modTime.UTC()})
 	}
 	return ingestBars(ctx, prices, files)
 }

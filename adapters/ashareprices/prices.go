@@ -39,8 +39,10 @@ import (
 // File is one source file and when it was retrieved, which bounds when its
 // bars became known (ashare.KnownAt).
 type File struct {
-	Name        string
-	Body        io.Reader
+	Name string
+	// Open opens the file; Read keeps it open only while it reads it, so
+	// a run over many files holds one open at a time.
+	Open        func() (io.ReadCloser, error)
 	RetrievedAt time.Time
 }
 
@@ -74,7 +76,7 @@ func Read(files []File) ([]ashare.Bar, error) {
 
 // ReadFile parses one file, detecting its layout by its header.
 func ReadFile(f File) ([]ashare.Bar, error) {
-	body, err := io.ReadAll(f.Body)
+	body, err := readAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name, err)
 	}
@@ -273,4 +275,14 @@ func codeFromName(name string) (ashare.Code, error) {
 		}
 	}
 	return ashare.Code{}, fmt.Errorf("an AKShare stock_zh_a_hist file gives a bare code, which names no exchange; name the file after the listing, as in sh600519.csv or 600519.SH.csv")
+}
+
+// readAll reads the whole file and closes it.
+func readAll(f File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
 }

@@ -2,6 +2,7 @@ package ashareprices_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -16,12 +17,8 @@ var retrieved = time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
 
 func readTestdata(t *testing.T, name string) []ashare.Bar {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bars, err := ashareprices.ReadFile(ashareprices.File{Name: "testdata/" + name, Body: f, RetrievedAt: retrieved})
+	open := func() (io.ReadCloser, error) { return os.Open("testdata/" + name) }
+	bars, err := ashareprices.ReadFile(ashareprices.File{Name: "testdata/" + name, Open: open, RetrievedAt: retrieved})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -95,7 +92,7 @@ func TestRefusals(t *testing.T) {
 		{"index column not a number", "a.csv", "," + head + "x," + row, "index column"},
 	}
 	for _, c := range cases {
-		_, err := ashareprices.Read([]ashareprices.File{{Name: c.file, Body: strings.NewReader(c.body), RetrievedAt: retrieved}})
+		_, err := ashareprices.Read([]ashareprices.File{{Name: c.file, Open: text(c.body), RetrievedAt: retrieved}})
 		if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s: %v, want ErrBadInput saying %q", c.name, err, c.says)
 		}
@@ -111,7 +108,7 @@ func FuzzReadFile(f *testing.F) {
 		f.Add(name, b)
 	}
 	f.Fuzz(func(t *testing.T, name string, body []byte) {
-		bars, err := ashareprices.ReadFile(ashareprices.File{Name: name, Body: strings.NewReader(string(body)), RetrievedAt: retrieved})
+		bars, err := ashareprices.ReadFile(ashareprices.File{Name: name, Open: text(string(body)), RetrievedAt: retrieved})
 		if err != nil {
 			if !errors.Is(err, source.ErrBadInput) {
 				t.Fatalf("refused without ErrBadInput: %v", err)
@@ -127,4 +124,9 @@ func FuzzReadFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// text opens a file holding body.
+func text(body string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
 }
