@@ -33,8 +33,10 @@ const (
 var Exchanges = []Exchange{SSE, SZSE, BSE}
 
 // boardRanges maps each exchange to its three-digit A-share code prefixes.
-// BSE holds the legacy NEEQ-derived ranges (43x, 83x, 87x) and the 920 range
-// its listings moved to.
+// SZSE 302 is ChiNext's newer range (中航成飞 trades as 302132 since its
+// code changed from 300114 in 2025, and both the exchange's A股列表 and
+// Tushare's stock_basic list it there). BSE holds the legacy NEEQ-derived
+// ranges (43x, 83x, 87x) and the 920 range its listings moved to.
 var boardRanges = map[Exchange]map[string]Board{
 	SSE: {
 		"600": Main, "601": Main, "603": Main, "605": Main,
@@ -42,7 +44,7 @@ var boardRanges = map[Exchange]map[string]Board{
 	},
 	SZSE: {
 		"000": Main, "001": Main, "002": Main, "003": Main,
-		"300": ChiNext, "301": ChiNext,
+		"300": ChiNext, "301": ChiNext, "302": ChiNext,
 	},
 	BSE: {
 		"430": BSEMain, "830": BSEMain, "831": BSEMain, "832": BSEMain, "833": BSEMain,
@@ -50,6 +52,28 @@ var boardRanges = map[Exchange]map[string]Board{
 		"839": BSEMain, "870": BSEMain, "871": BSEMain, "872": BSEMain, "873": BSEMain,
 		"920": BSEMain,
 	},
+}
+
+// bShareRanges are the three-digit prefixes of B-share codes: shares of
+// mainland companies quoted in foreign currency (USD on SSE, HKD on SZSE),
+// which are not A-shares and have no place in this dataset. The exchanges'
+// lists print them beside the company's A-share code.
+var bShareRanges = map[Exchange][]string{
+	SSE:  {"900"},
+	SZSE: {"200", "201"},
+}
+
+// IsBShare reports whether digits is a B-share code of exchange e.
+func IsBShare(e Exchange, digits string) bool {
+	if !isSixDigits(digits) {
+		return false
+	}
+	for _, p := range bShareRanges[e] {
+		if digits[:3] == p {
+			return true
+		}
+	}
+	return false
 }
 
 // Errors returned by ParseCode. Each is wrapped with detail for the caller.

@@ -18,6 +18,7 @@ func TestParseCode(t *testing.T) {
 		{"sse.688981", "SSE.688981", ashare.STAR},
 		{"SZSE.000001", "SZSE.000001", ashare.Main},
 		{"SZSE.300750", "SZSE.300750", ashare.ChiNext},
+		{"SZSE.302132", "SZSE.302132", ashare.ChiNext},
 		{"BSE.835185", "BSE.835185", ashare.BSEMain},
 		{"BSE.920185", "BSE.920185", ashare.BSEMain},
 	}
@@ -49,6 +50,22 @@ func TestParseCode(t *testing.T) {
 		_, err := ashare.ParseCode(c.in)
 		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
 			t.Fatalf("ParseCode(%q) = %v, want %v mentioning %q", c.in, err, c.want, c.says)
+		}
+	}
+}
+
+func TestIsBShare(t *testing.T) {
+	for _, c := range []struct {
+		e      ashare.Exchange
+		digits string
+		want   bool
+	}{
+		{ashare.SSE, "900936", true}, {ashare.SZSE, "200011", true}, {ashare.SZSE, "201872", true},
+		{ashare.SZSE, "900936", false}, {ashare.SSE, "200011", false}, {ashare.BSE, "900936", false},
+		{ashare.SSE, "600519", false}, {ashare.SZSE, "20001", false},
+	} {
+		if got := ashare.IsBShare(c.e, c.digits); got != c.want {
+			t.Errorf("IsBShare(%s, %q) = %v, want %v", c.e, c.digits, got, c.want)
 		}
 	}
 }
