@@ -3,13 +3,15 @@ package bootstrap
 import (
 	"context"
 	"errors"
+	"io"
 	"path"
+	"slices"
 	"strings"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
-	"github.com/quarrydata/quarry/adapters/chinalistings"
+	"github.com/quarrydata/quarry/adapters/asharelistings"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -21,11 +23,11 @@ import (
 func init() {
 	register(wiring{
 		name:    "china-securities",
-		sources: "exchange-listing CSV: exchange,code,company_name,listing_date,delisting_date",
+		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
 		serve:   chinaSecurities,
 		ingest: func(cfg Config) fx.Option {
-			return fx.Options(securityStore(cfg), ingester("china-securities", func(s ports.SecurityStore) func(context.Context, *IngestFiles) (int, error) {
-				return func(ctx context.Context, files *IngestFiles) (int, error) {
+			return fx.Options(securityStore(cfg), skippingIngester("china-securities", func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
+				return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 					return ingestListings(ctx, s, files)
 				}
 			}))
@@ -59,20 +61,22 @@ func securityStore(cfg Config) fx.Option {
 
 // LoadSample upserts the bundled China listings into s and returns how many.
 func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
-	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	secs, err := chinalistings.Parse(sampledata.ChinaSecurities, f)
-	if err != nil {
-		return 0, err
-	}
-	return len(secs), s.UpsertSecurities(ctx, secs)
+	got, err := loadSample(ctx, s)
+	return got.Records, err
 }
 
-// csvEntry is the rule for an archive of CSV files (listings, bars): CSV
-// entries are read, anything else refuses the archive.
+func loadSample(ctx context.Context, s ports.SecurityStore) (Ingested, error) {
+	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
+	if err != nil {
+		return Ingested{}, err
+	}
+	defer f.Close()
+	n, skipped, err := writeListings(ctx, s, sampledata.ChinaSecurities, f)
+	return Ingested{Records: n, Skipped: skipped.String()}, err
+}
+
+// csvEntry is the rule for an archive of CSV files (bars): CSV entries are
+// read, anything else refuses the archive.
 func csvEntry(entry string) (bool, error) {
 	if strings.EqualFold(path.Ext(entry), ".csv") {
 		return true, nil
@@ -80,42 +84,65 @@ func csvEntry(entry string) (bool, error) {
 	return false, errors.New("not a CSV file")
 }
 
-// ingestListings loads listing CSVs one file at a time, each written as
-// one batch before the next is opened; the first bad file stops the run
-// after the files before it are written.
-func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFiles) (int, error) {
-	if files.none() {
-		return LoadSample(ctx, s)
+// listingEntry is the rule for an archive of listings files: CSV and
+// workbooks are read (a legacy .xls to be refused by name), anything else
+// refuses the archive.
+func listingEntry(entry string) (bool, error) {
+	if slices.Contains([]string{".csv", ".xlsx", ".xls"}, strings.ToLower(path.Ext(entry))) {
+		return true, nil
 	}
-	in, err := files.expand(csvEntry)
+	return false, errors.New("not a listings file (.csv or .xlsx)")
+}
+
+// ingestListings loads listings files one at a time, each parsed whole
+// and written as one batch before the next is opened; the first bad file
+// stops the run after the files before it are written. What the files
+// skip is summed.
+func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFiles) (Ingested, error) {
+	if files.none() {
+		return loadSample(ctx, s)
+	}
+	in, err := files.expand(listingEntry)
 	if err != nil {
-		return 0, err
+		return Ingested{}, err
 	}
 	defer in.close()
-	total := 0
+	var total Ingested
+	var skipped asharelistings.Skipped
 	for _, name := range in.names() {
-		n, err := ingestListingFile(ctx, s, in, name)
+		n, sk, err := ingestListingFile(ctx, s, in, name)
 		if err != nil {
 			return total, err
 		}
-		total += n
+		total.Records += n
+		skipped = skipped.Add(sk)
 	}
+	total.Skipped = skipped.String()
 	return total, nil
 }
 
-func ingestListingFile(ctx context.Context, s ports.SecurityStore, in *inputs, name string) (int, error) {
+func ingestListingFile(ctx context.Context, s ports.SecurityStore, in *inputs, name string) (int, asharelistings.Skipped, error) {
 	f, err := in.openQuiet(name)
 	if err != nil {
-		return 0, err
+		return 0, asharelistings.Skipped{}, err
 	}
 	defer f.Close()
-	secs, err := chinalistings.Parse(name, f)
+	n, skipped, err := writeListings(ctx, s, name, f)
+	if err == nil {
+		in.progress.done(name, n)
+	}
+	return n, skipped, err
+}
+
+// writeListings parses one listings file whole, then upserts its A-share
+// listings; it returns how many, and what the file held that was skipped.
+func writeListings(ctx context.Context, s ports.SecurityStore, name string, r io.Reader) (int, asharelistings.Skipped, error) {
+	l, err := asharelistings.Parse(name, r)
 	if err != nil {
-		return 0, err
+		return 0, asharelistings.Skipped{}, err
 	}
-	if err := s.UpsertSecurities(ctx, secs); err != nil {
-		return 0, err
+	if err := s.UpsertSecurities(ctx, l.Securities); err != nil {
+		return 0, asharelistings.Skipped{}, err
 	}
-	in.progress.done(name, len(secs))
-	return len(secs), nil
+	return len(l.Securities), l.Skipped, nil
 }

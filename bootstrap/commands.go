@@ -157,15 +157,19 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 		p := newProgress(progressOut, progressOut == nil)
 		defer p.finish()
 		for _, n := range names {
-			count, err := byName[n].Load(ctx, &IngestFiles{Names: files, progress: p})
+			got, err := byName[n].Load(ctx, &IngestFiles{Names: files, progress: p})
 			p.finish()
 			if err != nil {
-				if count > 0 {
-					fmt.Fprintf(out, "wrote %d records of %s into %s before the error; the rest were not written\n", count, n, cfg.MongoDB)
+				if got.Records > 0 {
+					fmt.Fprintf(out, "wrote %d records of %s into %s before the error; the rest were not written\n", got.Records, n, cfg.MongoDB)
 				}
 				return fmt.Errorf("ingest %s: %w", n, err)
 			}
-			fmt.Fprintf(out, "ingested %d records of %s into %s\n", count, n, cfg.MongoDB)
+			skipped := ""
+			if got.Skipped != "" {
+				skipped = "; " + got.Skipped
+			}
+			fmt.Fprintf(out, "ingested %d records of %s into %s%s\n", got.Records, n, cfg.MongoDB, skipped)
 		}
 		return nil
 	})

@@ -42,16 +42,40 @@ func register(d wiring) {
 
 // Ingester loads one dataset's source files, or its bundled sample when
 // given none, into the dataset's store, and says how many records it wrote
-// (when it fails, how many it wrote before the failure). It reads files one
-// at a time through files, which shows the progress of the run.
+// and what it left out (when it fails, how many it wrote before the
+// failure). It reads files one at a time through files, which shows the
+// progress of the run.
 type Ingester struct {
 	Dataset string
-	Load    func(ctx context.Context, files *IngestFiles) (int, error)
+	Load    func(ctx context.Context, files *IngestFiles) (Ingested, error)
+}
+
+// Ingested is the outcome of one ingest run.
+type Ingested struct {
+	// Records is how many records were written.
+	Records int
+	// Skipped says what the files held that the dataset does not take,
+	// such as B-shares in a list of A-share listings; empty when a
+	// dataset's files hold nothing it leaves out.
+	Skipped string
 }
 
 // ingester contributes an Ingester to the "ingesters" group, built by
-// newLoad from the dataset's dependencies (its store, typically).
+// newLoad from the dataset's dependencies (its store, typically), for a
+// dataset that takes every record of its files.
 func ingester[D any](name string, newLoad func(D) func(context.Context, *IngestFiles) (int, error)) fx.Option {
+	return skippingIngester(name, func(dep D) func(context.Context, *IngestFiles) (Ingested, error) {
+		load := newLoad(dep)
+		return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+			n, err := load(ctx, files)
+			return Ingested{Records: n}, err
+		}
+	})
+}
+
+// skippingIngester is ingester for a dataset whose files may hold records
+// it skips and counts.
+func skippingIngester[D any](name string, newLoad func(D) func(context.Context, *IngestFiles) (Ingested, error)) fx.Option {
 	return fx.Provide(fx.Annotate(func(dep D) Ingester {
 		return Ingester{Dataset: name, Load: newLoad(dep)}
 	}, fx.ResultTags(`group:"ingesters"`)))

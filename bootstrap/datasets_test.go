@@ -52,9 +52,9 @@ func TestIngestersLoadTheirSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ing := range ingesters(t, cfg) {
-		n, err := ing.Load(context.Background(), nil)
-		if err != nil || n == 0 {
-			t.Errorf("%s sample: %d records, %v", ing.Dataset, n, err)
+		got, err := ing.Load(context.Background(), nil)
+		if err != nil || got.Records == 0 {
+			t.Errorf("%s sample: %d records, %v", ing.Dataset, got.Records, err)
 		}
 	}
 }

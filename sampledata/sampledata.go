@@ -10,5 +10,6 @@ import "embed"
 //go:embed *.csv
 var Files embed.FS
 
-// ChinaSecurities names the China A-share listings file.
-const ChinaSecurities = "china_securities.csv"
+// ChinaSecurities names the China A-share listings file: a real Tushare
+// stock_basic download of every listed A-share (sources in README.md).
+const ChinaSecurities = "tushare_stock_basic.csv"
