@@ -39,6 +39,13 @@ func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 			t.Fatalf("ingest: %v", err)
 		}
 	}
+	return serveApp(t, cfg), cfg
+}
+
+// serveApp starts the fx-wired service on cfg as its databases are, and
+// returns a validating client for it.
+func serveApp(t *testing.T, cfg bootstrap.Config) *client {
+	t.Helper()
 	log := zaptest.NewLogger(t, zaptest.Level(zapcore.WarnLevel))
 	fxApp := fx.New(bootstrap.Options(cfg, log))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -47,7 +54,7 @@ func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 		t.Fatalf("start app: %v", err)
 	}
 	t.Cleanup(func() { _ = fxApp.Stop(context.Background()) })
-	return &client{t: t, base: "http://" + cfg.HTTPAddr, http: &http.Client{Timeout: 30 * time.Second}}, cfg
+	return &client{t: t, base: "http://" + cfg.HTTPAddr, http: &http.Client{Timeout: 30 * time.Second}}
 }
 
 func appConfig(t *testing.T, s stack) bootstrap.Config {

@@ -87,9 +87,12 @@ func TestSignUpKeyQueryCredits(t *testing.T) {
 			if r.Header.Get("X-Credits-Cost") != "1" || r.Header.Get("X-Credits-Remaining") != "99999" {
 				t.Fatalf("credit headers %q/%q", r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
 			}
-			delisted := c.do("GET", "/china/securities/szse.300104", nil, apiKey(key)).expect(t, http.StatusOK)
-			if !bytes.Contains(delisted.Body, []byte(`"delisting_date":"2020-07-21"`)) || !bytes.Contains(delisted.Body, []byte(`"listed":false`)) {
-				t.Fatalf("delisted listing = %s", delisted.Body)
+			// The sample is Tushare's stock_basic: names as the exchange lists
+			// them, in Chinese; the exchange part of a code in any case.
+			pingAn := c.do("GET", "/china/securities/szse.000001", nil, apiKey(key)).expect(t, http.StatusOK)
+			if !bytes.Contains(pingAn.Body, []byte(`"code":"SZSE.000001"`)) || !bytes.Contains(pingAn.Body, []byte(`"company_name":"平安银行"`)) ||
+				!bytes.Contains(pingAn.Body, []byte(`"listing_date":"1991-04-03","delisting_date":null`)) {
+				t.Fatalf("Ping An Bank = %s", pingAn.Body)
 			}
 
 			st := credits(t, c, session)
@@ -113,7 +116,7 @@ func TestFailedRequestsAreNotCharged(t *testing.T) {
 				{"/china/securities/SZSE.600519", http.StatusUnprocessableEntity, "SSE.600519"},
 				{"/china/securities/NYSE.600519", http.StatusUnprocessableEntity, "SSE, SZSE, BSE"},
 				{"/china/securities/SSE.AAPL", http.StatusUnprocessableEntity, "6 digits"},
-				{"/china/securities/SSE.600000", http.StatusNotFound, "SSE.600000"},
+				{"/china/securities/SSE.600002", http.StatusNotFound, "SSE.600002"}, // 齐鲁石化, merged away in 2006: not in the list
 				{"/india/judgments/J1/pdf", http.StatusServiceUnavailable, "not_backfilled"},
 			}
 			expectUncharged(t, c, key, 100000, cases)
