@@ -1104,7 +1104,11 @@ type ChinaSecurity struct {
 	Board ChinaSecurityBoard `json:"board"`
 
 	// Code Canonical exchange-qualified code.
-	Code        string `json:"code"`
+	Code string `json:"code"`
+
+	// CompanyName The name the exchange lists the security under (证券简称), in Chinese, as the ingested list gives it: for example `贵州茅台` or `万科Ａ`. It follows the exchange's renames, including risk-warning prefixes such as `*ST` while they apply. No English name is served.
+	//
+	// Example: 贵州茅台
 	CompanyName string `json:"company_name"`
 
 	// DelistingDate Null while listed.

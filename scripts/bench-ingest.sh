@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Ingestion benchmark: generates inputs from the bundled samples at run time
 # (cmd/benchinput; nothing generated is committed), then times
-# `bin/quarry ingest` on a MongoDB-wire server: a listings CSV of
-# BENCH_LISTINGS rows, and BENCH_COMPANIES companyfacts documents (copies of
-# the samples under synthetic CIKs) as a folder and as companyfacts.zip,
+# `bin/quarry ingest` on a MongoDB-wire server: the bundled real Tushare
+# stock_basic list (5,524 listings) and the SZSE's A股列表.xlsx (2,880), and
+# BENCH_COMPANIES companyfacts documents (copies of the samples under
+# synthetic CIKs) as a folder and as companyfacts.zip,
 # each into a fresh database and then again unchanged. Prints files, rows
 # (listings, or facts in the files), seconds, rows/s and peak RSS from
 # /usr/bin/time. Uses QUARRY_MONGO_URI when set, else starts a FerretDB
@@ -12,7 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COMPANIES=${BENCH_COMPANIES:-2000}
-LISTINGS=${BENCH_LISTINGS:-5000}
+LISTINGS=sampledata/tushare_stock_basic.csv
+SZSE_LIST=adapters/asharelistings/testdata/szse_a_share_list.xlsx
 MAX_RSS_MIB=${BENCH_MAX_RSS_MIB:-512}
 MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 work=$(mktemp -d)
@@ -32,7 +34,7 @@ if [[ -z ${QUARRY_MONGO_URI:-} ]]; then
 fi
 run=bench$$
 
-go run ./cmd/benchinput -out "$work" -companyfacts "$COMPANIES" -listings "$LISTINGS" >"$work/counts"
+go run ./cmd/benchinput -out "$work" -companyfacts "$COMPANIES" >"$work/counts"
 facts=$(awk -F'\t' '$1 == "facts" { print $2 }' "$work/counts")
 
 # wait until the server answers: an ingest of nothing new is cheap.
@@ -60,8 +62,10 @@ measure() {
 }
 
 printf "%-40s %6s %8s %8s %10s %10s\n" "run" "files" "rows" "seconds" "rows/s" "RSS MiB"
-measure "china-securities listings, new" "${run}_l" 1 "$LISTINGS" china-securities "$work/listings.csv"
-measure "china-securities listings, unchanged" "${run}_l" 1 "$LISTINGS" china-securities "$work/listings.csv"
+measure "china-securities Tushare list, new" "${run}_l" 1 5524 china-securities "$LISTINGS"
+measure "china-securities Tushare list, unchanged" "${run}_l" 1 5524 china-securities "$LISTINGS"
+measure "china-securities SZSE .xlsx, new" "${run}_s" 1 2880 china-securities "$SZSE_LIST"
+measure "china-securities SZSE .xlsx, over it" "${run}_l" 1 2880 china-securities "$SZSE_LIST"
 measure "us-financials folder, new" "${run}_f" "$COMPANIES" "$facts" us-financials "$work/company_tickers.json" "$work/companyfacts"
 measure "us-financials folder, unchanged" "${run}_f" "$COMPANIES" "$facts" us-financials "$work/company_tickers.json" "$work/companyfacts"
 measure "us-financials companyfacts.zip, new" "${run}_z" "$COMPANIES" "$facts" us-financials "$work/companyfacts.zip" "$work/company_tickers.json"

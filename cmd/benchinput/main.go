@@ -3,15 +3,14 @@
 // committed: copies of the sample companyfacts documents under synthetic
 // CIKs (from 9000000001, above any the SEC has assigned) with a
 // company_tickers.json naming them (tickers BENCH1, BENCH2, ...), the same
-// documents as a companyfacts.zip, and a listings CSV repeating the sample
-// listings under other valid codes. It prints the number of files and of
-// facts they hold. `go tool task bench` runs it; see scripts/bench-ingest.sh.
+// documents as a companyfacts.zip. It prints the number of files and of
+// facts they hold. Listings need no generated input: the bundled sample is
+// a real list of every listed A-share (5,524 rows), and the benchmark
+// ingests it as it is. `go tool task bench` runs it; see scripts/bench-ingest.sh.
 package main
 
 import (
 	"archive/zip"
-	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -34,19 +33,18 @@ var cikField = regexp.MustCompile(`"cik"\s*:\s*\d+`)
 func main() {
 	out := flag.String("out", "", "directory to write into (created)")
 	companies := flag.Int("companyfacts", 2000, "companyfacts documents to write")
-	listings := flag.Int("listings", 5000, "listing rows to write")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "benchinput: -out is required")
 		os.Exit(2)
 	}
-	if err := write(*out, *companies, *listings); err != nil {
+	if err := write(*out, *companies); err != nil {
 		fmt.Fprintln(os.Stderr, "benchinput:", err)
 		os.Exit(1)
 	}
 }
 
-func write(dir string, companies, listings int) error {
+func write(dir string, companies int) error {
 	samples, err := companyFacts()
 	if err != nil {
 		return err
@@ -91,10 +89,7 @@ func write(dir string, companies, listings int) error {
 	if err := os.WriteFile(filepath.Join(dir, "company_tickers.json"), raw, 0o644); err != nil {
 		return err
 	}
-	if err := writeListings(filepath.Join(dir, "listings.csv"), listings); err != nil {
-		return err
-	}
-	fmt.Printf("companyfacts files\t%d\nfacts\t%d\nlistings\t%d\n", companies, facts, listings)
+	fmt.Printf("companyfacts files\t%d\nfacts\t%d\n", companies, facts)
 	return nil
 }
 
@@ -149,45 +144,4 @@ func companyFacts() ([]sample, error) {
 		return nil, fmt.Errorf("no companyfacts document in the sample")
 	}
 	return out, nil
-}
-
-// listingCodes are the code ranges generated rows use, each within one
-// exchange's A-share ranges (domain/ashare): SSE 600000-601999 and
-// 603000-603999, SZSE 000001-003999, then SZSE 300000-301999.
-var listingCodes = []struct {
-	exchange      string
-	first, number int
-}{{"SSE", 600000, 2000}, {"SSE", 603000, 1000}, {"SZSE", 1, 3999}, {"SZSE", 300000, 2000}}
-
-// writeListings repeats the sample listings, names and dates as they are,
-// under generated codes.
-func writeListings(name string, n int) error {
-	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return err
-	}
-	header, rows := rows[0], rows[1:]
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	_ = w.Write(header)
-	i := 0
-	for _, r := range listingCodes {
-		for c := 0; c < r.number && i < n; c, i = c+1, i+1 {
-			row := append([]string{r.exchange, fmt.Sprintf("%06d", r.first+c)}, rows[i%len(rows)][2:]...)
-			_ = w.Write(row)
-		}
-	}
-	if i < n {
-		return fmt.Errorf("at most %d listing rows can be generated", i)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return os.WriteFile(name, b.Bytes(), 0o644)
 }
