@@ -33,7 +33,10 @@ type Config struct {
 	// CacheBytes is the memory budget, estimated in bytes, that the
 	// reference-data caches in front of MongoDB share; 0 turns them off.
 	CacheBytes int64
-	LogLevel   zapcore.Level
+	// PprofAddr, when set, is a loopback host:port where net/http/pprof
+	// is served on a listener of its own; unset, there is no profiler.
+	PprofAddr string
+	LogLevel  zapcore.Level
 }
 
 // Variable names, with their defaults in LoadConfig.
@@ -51,6 +54,7 @@ const (
 	EnvMongoRefresh   = "QUARRY_MONGO_REFRESH"
 	EnvCacheBytes     = "QUARRY_CACHE_BYTES"
 	EnvLogLevel       = "QUARRY_LOG_LEVEL"
+	EnvPprofAddr      = "QUARRY_PPROF_ADDR"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -69,6 +73,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MongoRefresh:   r.duration(EnvMongoRefresh, 30*time.Second),
 		CacheBytes:     r.bytes(EnvCacheBytes, 256<<20),
 		LogLevel:       r.level(EnvLogLevel),
+		PprofAddr:      getenv(EnvPprofAddr),
 	}
 	// Sample data fills the memory stores by default; a database is
 	// filled with `quarry ingest` unless asked for explicitly.
@@ -77,7 +82,24 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil && r.err == nil {
 		r.err = fmt.Errorf("%s=%q: want host:port", EnvHTTPAddr, c.HTTPAddr)
 	}
+	if c.PprofAddr != "" && !loopback(c.PprofAddr) && r.err == nil {
+		r.err = fmt.Errorf("%s=%q: want a loopback host:port such as 127.0.0.1:6060", EnvPprofAddr, c.PprofAddr)
+	}
 	return c, r.err
+}
+
+// loopback reports whether addr is a host:port on the loopback interface,
+// where only the machine itself can reach it.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // reader keeps the first error, so LoadConfig reads straight through.

@@ -48,6 +48,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvSampleData:     "maybe",
 		bootstrap.EnvLogLevel:       "loud",
 		bootstrap.EnvAutoMigrate:    "sometimes",
+		bootstrap.EnvPprofAddr:      "0.0.0.0:6060",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -33,6 +33,8 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr}),
 		httpadapter.Module,
 		httpadapter.Run,
+		fx.Supply(httpadapter.ProfileConfig{Addr: cfg.PprofAddr}),
+		httpadapter.RunProfiler,
 	)
 }
 

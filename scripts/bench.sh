@@ -7,6 +7,12 @@
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
 # req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
 # Timings are reported, never asserted.
+#
+# BENCH_STACKS picks the stacks ("memory postgres", the default, or one of
+# them). BENCH_PROFILE=1 also takes a CPU profile of the served binary
+# during each stack's metered load, through QUARRY_PPROF_ADDR, into
+# bin/cpu-<stack>.pprof, and prints its top; the profiler costs a little
+# CPU, so compare ratios of runs taken the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-10s}
@@ -14,6 +20,9 @@ CONNS=${BENCH_CONNS:-32}
 PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
 MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 ADDR=127.0.0.1:18480
+STACKS=${BENCH_STACKS:-memory postgres}
+PROFILE=${BENCH_PROFILE:-}
+PPROF_ADDR=127.0.0.1:18481
 containers=()
 server_pid=""
 
@@ -26,6 +35,7 @@ trap cleanup EXIT
 # Metering is measured, not the limiter or the balance: both are raised.
 export QUARRY_HTTP_ADDR=$ADDR QUARRY_INITIAL_CREDITS=1000000000 \
   QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
+[[ -n $PROFILE ]] && export QUARRY_PPROF_ADDR=$PPROF_ADDR
 
 start_server() {
   (exec ./bin/quarry serve >"bin/bench-$1.log" 2>&1) &
@@ -56,8 +66,19 @@ measure() {
   local stack=$1 key
   key=$(mint_key)
   ./bin/loadgen -label "$stack healthz" -url "http://$ADDR/healthz" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  local profiler=""
+  if [[ -n $PROFILE ]]; then
+    # The profile covers the middle of the metered load.
+    (exec curl -sf -o "bin/cpu-$stack.pprof" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$(( ${DURATION%s} - 2 ))") &
+    profiler=$!
+  fi
   ./bin/loadgen -label "$stack metered" -url "http://$ADDR/china/securities/SSE.600519" \
     -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  if [[ -n $profiler ]]; then
+    wait "$profiler"
+    echo "top of the CPU profile of $stack metered (bin/cpu-$stack.pprof):"
+    go tool pprof -top -nodecount=25 bin/quarry "bin/cpu-$stack.pprof" 2>/dev/null | sed -n '1,32p'
+  fi
   ./bin/loadgen -label "$stack financials" -url "http://$ADDR/us/financials?ticker=AAPL" \
     -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
   ./bin/loadgen -label "$stack search" -method POST -url "http://$ADDR/us/search" \
@@ -81,25 +102,28 @@ wait_for() {
 : >bin/bench.tsv
 echo "stack route	req/s	p50 ms	p99 ms	statuses"
 
-unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI
-start_server memory
-measure memory
-stop_server
-
-# tmpfs: this sandbox stores container layers on fuse-overlayfs, which would
-# measure FUSE rather than the service.
-pg=$(docker run -d --tmpfs /var/lib/postgresql/data -p 127.0.0.1::5432 -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")
-containers+=("$pg")
-mg=$(docker run -d --tmpfs /state -p 127.0.0.1::27017 "$MONGO_IMAGE")
-containers+=("$mg")
-export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(published "$pg" 5432)/quarry?sslmode=disable"
-export QUARRY_MONGO_URI="mongodb://$(published "$mg" 27017)" QUARRY_MONGO_DB=bench
-wait_for ./bin/quarry migrate
-wait_for ./bin/quarry ingest all
-start_server databases
-measure postgres+mongo
-stop_server
-./bin/quarry ledger verify
+if [[ " $STACKS " == *" memory "* ]]; then
+  unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI
+  start_server memory
+  measure memory
+  stop_server
+fi
+if [[ " $STACKS " == *" postgres "* ]]; then
+  # tmpfs: this sandbox stores container layers on fuse-overlayfs, which would
+  # measure FUSE rather than the service.
+  pg=$(docker run -d --tmpfs /var/lib/postgresql/data -p 127.0.0.1::5432 -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")
+  containers+=("$pg")
+  mg=$(docker run -d --tmpfs /state -p 127.0.0.1::27017 "$MONGO_IMAGE")
+  containers+=("$mg")
+  export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(published "$pg" 5432)/quarry?sslmode=disable"
+  export QUARRY_MONGO_URI="mongodb://$(published "$mg" 27017)" QUARRY_MONGO_DB=bench
+  wait_for ./bin/quarry migrate
+  wait_for ./bin/quarry ingest all
+  start_server databases
+  measure postgres+mongo
+  stop_server
+  ./bin/quarry ledger verify
+fi
 
 awk -F'\t' '
   { split($1, a, " "); rps[a[1] " " a[2]] = $2 }
@@ -107,6 +131,7 @@ awk -F'\t' '
     n = split("memory postgres+mongo", stacks, " ")
     for (i = 1; i <= n; i++) {
       s = stacks[i]
+      if (!(s " healthz" in rps)) continue
       printf "ratio to %s healthz: metered %.2f, financials %.2f, search %.2f, holders %.2f\n", s,
         rps[s " metered"] / rps[s " healthz"], rps[s " financials"] / rps[s " healthz"], rps[s " search"] / rps[s " healthz"],
         rps[s " holders"] / rps[s " healthz"]
