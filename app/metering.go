@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/maypok86/otter/v2"
+
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/domain/scope"
@@ -18,15 +20,28 @@ const touchEvery = time.Minute
 
 // Metering authenticates API keys, checks their permissions, and charges
 // and refunds requests on the ledger.
+//
+// Keys may come from a cache (KeyCache): the ledger checks in the debit
+// itself that the key is not revoked, so a request is never charged or
+// served with a key whose revocation has returned.
 type Metering struct {
 	keys   ports.KeyStore
 	ledger ports.Ledger
 	now    Clock
+	// touched holds the keys whose last use this process recorded within
+	// touchEvery: a cached key's LastUsedAt does not move when it is
+	// written, so it alone would let every request write.
+	touched *otter.Cache[string, struct{}]
 }
 
 // NewMetering wires the metering use case.
 func NewMetering(k ports.KeyStore, l ports.Ledger, now Clock) *Metering {
-	return &Metering{keys: k, ledger: l, now: now}
+	touched := otter.Must(&otter.Options[string, struct{}]{
+		MaximumSize:      keyCacheSize,
+		ExpiryCalculator: otter.ExpiryCreating[string, struct{}](touchEvery),
+		Clock:            otterClock{now},
+	})
+	return &Metering{keys: k, ledger: l, now: now, touched: touched}
 }
 
 // Authenticate returns the live key behind a raw X-API-KEY value. A
@@ -51,13 +66,16 @@ func (m *Metering) Authenticate(ctx context.Context, raw string) (apikey.Key, er
 	return k, nil
 }
 
-// Touch records that the key was used, at most once a minute. It is audit
-// data: its failure is the caller's to log, never a reason to fail the
-// request.
+// Touch records that the key was used, at most once a minute per process.
+// It is audit data: its failure is the caller's to log, never a reason to
+// fail the request, and it is not tried again within the minute.
 func (m *Metering) Touch(ctx context.Context, k apikey.Key) error {
 	now := m.now()
 	if k.LastUsedAt != nil && now.Sub(*k.LastUsedAt) < touchEvery {
 		return nil
+	}
+	if _, fresh := m.touched.SetIfAbsent(k.ID, struct{}{}); !fresh {
+		return nil // recorded within the minute, or being recorded now
 	}
 	return m.keys.TouchKey(ctx, k.ID, now)
 }
@@ -84,6 +102,10 @@ func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID st
 		Route: route, KeyID: k.ID, RequestID: requestID, CreatedAt: m.now(),
 	}
 	bal, err := m.ledger.Debit(ctx, e)
+	if errors.Is(err, ports.ErrKeyRevoked) {
+		// Revoked after it was authenticated, perhaps on another node.
+		return Charge{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
+	}
 	if err != nil {
 		return Charge{}, err
 	}

@@ -24,6 +24,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		fx.Supply(cfg, log),
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
 		platformStores(cfg),
+		keyCache,
 		documentDatabase(cfg),
 		useCases,
 		sweepSessions,
@@ -43,7 +44,7 @@ func platformStores(cfg Config) fx.Option {
 	if cfg.PostgresURL == "" {
 		return fx.Provide(fx.Annotate(memory.NewPlatform,
 			fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
-			fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger))))
+			fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch))))
 	}
 	return fx.Options(
 		fx.Supply(postgres.Config{URL: cfg.PostgresURL}),
@@ -52,6 +53,34 @@ func platformStores(cfg Config) fx.Option {
 		fx.Provide(readiness("postgres", func(p *pgxpool.Pool) func(context.Context) error { return p.Ping })),
 	)
 }
+
+// keyCache puts an app.KeyCache in front of the key store, so requests are
+// authenticated from memory, and keeps it with the store's KeyWatch from
+// start to stop. The watch stops before the stores close: its hook is
+// registered after theirs.
+var keyCache = fx.Decorate(func(lc fx.Lifecycle, store ports.KeyStore, watch ports.KeyWatch, now app.Clock) (ports.KeyStore, error) {
+	cache, err := app.NewKeyCache(store, now)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go func() {
+				defer close(done)
+				watch.WatchKeys(ctx, cache)
+			}()
+			return nil
+		},
+		OnStop: func(context.Context) error {
+			cancel()
+			<-done
+			return nil
+		},
+	})
+	return cache, nil
+})
 
 // migrateOnStart applies the embedded migrations before serving when asked.
 func migrateOnStart(cfg Config) fx.Option {

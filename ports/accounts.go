@@ -54,3 +54,23 @@ type KeyStore interface {
 	// changes nothing. An unknown key is ErrNotFound.
 	SetKeyScope(ctx context.Context, keyID, permission string, held bool) (apikey.Key, error)
 }
+
+// KeyWatch tells a node that keys changed, wherever the change was made, so
+// that it can drop what it cached of them.
+type KeyWatch interface {
+	// WatchKeys reports to w until ctx ends. It calls w.Watching(true) once
+	// it sees every later change, and w.Watching(false) whenever it may stop
+	// seeing them (a lost connection), so that w trusts nothing it cached
+	// meanwhile; after a Watching(true), changes made before it may have
+	// been missed. It calls w.KeyChanged with a key's digest once a change
+	// to that key's revocation or scopes has committed.
+	WatchKeys(ctx context.Context, w KeyWatcher)
+}
+
+// KeyWatcher receives what a KeyWatch sees. Its methods must not block.
+type KeyWatcher interface {
+	// KeyChanged says that the key with this digest changed.
+	KeyChanged(hash string)
+	// Watching says whether changes are being seen from now on.
+	Watching(on bool)
+}

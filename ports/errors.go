@@ -16,6 +16,9 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrInsufficientCredits: a debit would take the balance below zero.
 	ErrInsufficientCredits = errors.New("insufficient credits")
+	// ErrKeyRevoked: the API key a debit names is revoked, or is not a key
+	// of the debited account; the debit wrote nothing.
+	ErrKeyRevoked = errors.New("API key revoked")
 	// ErrLimitReached: the write would exceed a limit the store enforces.
 	ErrLimitReached = errors.New("limit reached")
 	// ErrUnavailable: the backing store cannot be reached or failed.

@@ -20,10 +20,14 @@ import (
 // outcome.
 type Ledger interface {
 	// Debit appends a debit entry (negative amount) if and only if the balance
-	// covers it, and returns the balance after it. It returns
-	// ErrInsufficientCredits, writing nothing, when it does not. A caller
-	// whose context ends once the debit has been sent still gets the
-	// debit's true outcome.
+	// covers it and the API key it names (KeyID) is a key of the account
+	// that is not revoked, and returns the balance after it. It returns
+	// ErrInsufficientCredits or ErrKeyRevoked, writing nothing, when not.
+	// The key is checked in the debit's own atomic step, so a debit can
+	// never be applied after the revocation of its key has returned: that
+	// is what lets callers authenticate keys from a cache. A caller whose
+	// context ends once the debit has been sent still gets the debit's true
+	// outcome.
 	Debit(ctx context.Context, e ledger.Entry) (int64, error)
 	// Refund appends a refund entry that reverses the debit it names and
 	// returns the balance after it. A debit can be refunded once: a second

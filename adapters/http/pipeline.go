@@ -55,7 +55,10 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 		}
 		serve, err := s.admit(r, p, key, id, rt, prepare)
 		if err != nil {
-			s.creditHeaders(w, r, key.AccountID, 0)
+			// Refused before the charge: it cost nothing, which is known
+			// without asking the ledger, and the balance is not read, so
+			// that a refusal costs no database round trip (spec-gaps B12).
+			w.Header().Set("X-Credits-Cost", "0")
 			writeError(w, r, err)
 			return
 		}
@@ -83,7 +86,9 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 	ctx := context.WithoutCancel(r.Context())
 	charge, err := s.d.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
 	if err != nil {
-		if !errors.Is(err, ports.ErrOutcomeUnknown) {
+		// A key revoked since it was authenticated is a 401, which
+		// carries no credit headers; an unknown outcome carries none.
+		if !errors.Is(err, ports.ErrOutcomeUnknown) && !errors.Is(err, app.ErrUnauthorized) {
 			s.creditHeaders(w, r, key.AccountID, 0)
 		}
 		writeError(w, r, err)
@@ -151,7 +156,8 @@ func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	s.log.Error("refund failed", zap.String("request_id", recordOf(r).id), zap.String("debit", charge.Entry.ID), zap.Error(err))
 }
 
-// creditHeaders reports the balance on a request that was not charged.
+// creditHeaders reports the balance on a request the ledger refused (402),
+// reading it again: the refusal does not carry it.
 func (s *Server) creditHeaders(w http.ResponseWriter, r *http.Request, accountID string, cost int64) {
 	bal, err := s.d.Metering.Balance(context.WithoutCancel(r.Context()), accountID)
 	if err != nil && !errors.Is(err, ports.ErrNotFound) {

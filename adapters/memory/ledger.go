@@ -8,7 +8,7 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// Debit appends the debit if the balance covers it.
+// Debit appends the debit if the balance covers it and its key is live.
 func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
 	if err := checkKind(e, ledger.Debit); err != nil {
 		return 0, err
@@ -21,6 +21,10 @@ func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
 	}
 	if held, taken := p.byID[e.ID]; taken {
 		return p.replay(held, e)
+	}
+	// Under the lock RevokeKey takes: no debit follows a revocation.
+	if k, ok := p.keys[e.KeyID]; !ok || k.AccountID != e.AccountID || k.RevokedAt != nil {
+		return bal, ports.ErrKeyRevoked
 	}
 	if bal+e.Amount < 0 {
 		return bal, ports.ErrInsufficientCredits

@@ -31,6 +31,11 @@ type Platform struct {
 	debits   map[string]ledger.Entry   // debit id -> entry
 	byID     map[string]ledger.Entry   // every entry by id, unique like a primary key
 	refunded map[string]bool           // debit id -> refunded
+
+	// watchMu guards watchers, apart from mu, so that watchers are told
+	// of a change after mu is released.
+	watchMu  sync.Mutex
+	watchers map[*ports.KeyWatcher]ports.KeyWatcher
 }
 
 var (
@@ -38,6 +43,7 @@ var (
 	_ ports.SessionStore = (*Platform)(nil)
 	_ ports.KeyStore     = (*Platform)(nil)
 	_ ports.Ledger       = (*Platform)(nil)
+	_ ports.KeyWatch     = (*Platform)(nil)
 )
 
 // NewPlatform returns empty account-side stores.
@@ -53,6 +59,7 @@ func NewPlatform() *Platform {
 		debits:   map[string]ledger.Entry{},
 		byID:     map[string]ledger.Entry{},
 		refunded: map[string]bool{},
+		watchers: map[*ports.KeyWatcher]ports.KeyWatcher{},
 	}
 }
 
@@ -173,19 +180,29 @@ func (p *Platform) KeyByHash(_ context.Context, hash string) (apikey.Key, error)
 	return copyKey(p.keys[id]), nil
 }
 
-// RevokeKey marks the account's key revoked, keeping the first revocation time.
+// RevokeKey marks the account's key revoked, keeping the first revocation
+// time, and tells the watchers before it returns.
 func (p *Platform) RevokeKey(_ context.Context, accountID, keyID string, at time.Time) (apikey.Key, error) {
+	k, changed, err := p.revokeKey(accountID, keyID, at)
+	if changed {
+		p.changed(k.Hash)
+	}
+	return k, err
+}
+
+func (p *Platform) revokeKey(accountID, keyID string, at time.Time) (apikey.Key, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k, ok := p.keys[keyID]
 	if !ok || k.AccountID != accountID {
-		return apikey.Key{}, ports.ErrNotFound
+		return apikey.Key{}, false, ports.ErrNotFound
 	}
-	if k.RevokedAt == nil {
+	changed := k.RevokedAt == nil
+	if changed {
 		k.RevokedAt = &at
 		p.keys[keyID] = k
 	}
-	return copyKey(k), nil
+	return copyKey(k), changed, nil
 }
 
 // TouchKey records the key's last use.
@@ -201,8 +218,17 @@ func (p *Platform) TouchKey(_ context.Context, keyID string, at time.Time) error
 	return nil
 }
 
-// SetKeyScope adds or removes one permission of the key.
+// SetKeyScope adds or removes one permission of the key, and tells the
+// watchers before it returns.
 func (p *Platform) SetKeyScope(_ context.Context, keyID, permission string, held bool) (apikey.Key, error) {
+	k, err := p.setKeyScope(keyID, permission, held)
+	if err == nil {
+		p.changed(k.Hash)
+	}
+	return k, err
+}
+
+func (p *Platform) setKeyScope(keyID, permission string, held bool) (apikey.Key, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k, ok := p.keys[keyID]
@@ -215,6 +241,31 @@ func (p *Platform) SetKeyScope(_ context.Context, keyID, permission string, held
 	}
 	p.keys[keyID] = k
 	return copyKey(k), nil
+}
+
+// WatchKeys tells w of every revocation and scope change until ctx ends.
+// In one process nothing can be missed: w is watching from the start, and
+// is told of a change before the call that made it returns.
+func (p *Platform) WatchKeys(ctx context.Context, w ports.KeyWatcher) {
+	id := &w
+	p.watchMu.Lock()
+	p.watchers[id] = w
+	p.watchMu.Unlock()
+	w.Watching(true)
+	<-ctx.Done()
+	p.watchMu.Lock()
+	delete(p.watchers, id)
+	p.watchMu.Unlock()
+	w.Watching(false)
+}
+
+// changed tells every watcher that the key with this digest changed.
+func (p *Platform) changed(hash string) {
+	p.watchMu.Lock()
+	defer p.watchMu.Unlock()
+	for _, w := range p.watchers {
+		w.KeyChanged(hash)
+	}
 }
 
 // DeleteExpiredSessions removes the sessions expired at now.

@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +35,11 @@ const maxBatch = 256
 // run on any caller's context, since one caller giving up must not fail the
 // others, so it needs a bound of its own against a database that hangs.
 const batchTimeout = 10 * time.Second
+
+// lockKeysSQL share-locks the batch's keys that are live, before the
+// account, as debitTry does: the batch refuses the debits of the others, and
+// a revocation waits for the batch to commit.
+const lockKeysSQL = `SELECT id FROM api_keys WHERE id = ANY ($2) AND account_id = $1 AND revoked_at IS NULL FOR SHARE`
 
 // lockBalanceSQL reads the balance under the row lock, which holds off other
 // instances' batches and single debits or refunds until this one commits.
@@ -196,7 +202,7 @@ func (s *Store) commit(accountID string, batch []*debitRequest) {
 }
 
 // debitBatch runs the batch as one transaction in two round trips: BEGIN with
-// the locking read, then the INSERT, the balance UPDATE and COMMIT in one
+// the locking reads of the keys and the balance, then the INSERT, the balance UPDATE and COMMIT in one
 // pipeline. It returns one result per debit, in order, or an error when the
 // batch failed, whether or not it committed.
 func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debitRequest) ([]debitResult, error) {
@@ -214,8 +220,23 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 	}
 
 	var balance int64
+	keyIDs := make([]string, 0, 1)
+	for _, r := range batch {
+		if !slices.Contains(keyIDs, r.entry.KeyID) {
+			keyIDs = append(keyIDs, r.entry.KeyID)
+		}
+	}
+	live := make(map[string]bool, len(keyIDs))
 	open := &pgx.Batch{}
 	open.Queue("BEGIN")
+	open.Queue(lockKeysSQL, accountID, keyIDs).Query(func(rows pgx.Rows) error {
+		var id string
+		_, err := pgx.ForEachRow(rows, []any{&id}, func() error {
+			live[id] = true
+			return nil
+		})
+		return err
+	})
 	open.Queue(lockBalanceSQL, accountID).QueryRow(func(row pgx.Row) error { return row.Scan(&balance) })
 	err = conn.SendBatch(ctx, open).Close()
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -234,10 +255,14 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 	// next one is checked against, and a refused one writes nothing.
 	n := len(batch)
 	ids, amounts := make([]string, 0, n), make([]int64, 0, n)
-	routes, keyIDs, requestIDs := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	routes, entryKeyIDs, requestIDs := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
 	times := make([]time.Time, 0, n)
 	for i, r := range batch {
 		e := r.entry
+		if !live[e.KeyID] {
+			results[i].err = keyRevoked(e)
+			continue
+		}
 		if balance+e.Amount < 0 {
 			results[i].err = fmt.Errorf("postgres: debit %s of %d: %w", accountID, -e.Amount, ports.ErrInsufficientCredits)
 			continue
@@ -245,13 +270,13 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 		balance += e.Amount
 		results[i].balance = balance
 		ids, amounts = append(ids, e.ID), append(amounts, e.Amount)
-		routes, keyIDs, requestIDs = append(routes, e.Route), append(keyIDs, e.KeyID), append(requestIDs, e.RequestID)
+		routes, entryKeyIDs, requestIDs = append(routes, e.Route), append(entryKeyIDs, e.KeyID), append(requestIDs, e.RequestID)
 		times = append(times, e.CreatedAt)
 	}
 
 	write := &pgx.Batch{}
 	if len(ids) > 0 {
-		write.Queue(insertDebitsSQL, accountID, ids, amounts, routes, keyIDs, requestIDs, times)
+		write.Queue(insertDebitsSQL, accountID, ids, amounts, routes, entryKeyIDs, requestIDs, times)
 		write.Queue(setBalanceSQL, accountID, balance)
 	}
 	write.Queue("COMMIT")

@@ -11,11 +11,15 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// debitSQL applies one debit; debitOne says how it stays correct.
+// debitSQL applies one debit; debitTry says how it stays correct.
 const debitSQL = `
-WITH a AS (
+WITH k AS (
+	SELECT 1 FROM api_keys
+	WHERE id = $5 AND account_id = $1 AND revoked_at IS NULL
+	FOR SHARE
+), a AS (
 	UPDATE accounts SET balance = balance + $2
-	WHERE id = $1 AND balance + $2 >= 0
+	WHERE id = $1 AND balance + $2 >= 0 AND EXISTS (SELECT 1 FROM k)
 	RETURNING balance
 ), e AS (
 	INSERT INTO ledger_entries (id, account_id, kind, amount, route, key_id, request_id, created_at)
@@ -111,6 +115,13 @@ func (s *Store) debitOne(ctx context.Context, e ledger.Entry) (int64, error) {
 // re-checks the balance after any concurrent debit commits, so no
 // interleaving can overdraw; the entry is inserted only from the row the
 // UPDATE returned, and a taken id fails the whole statement.
+//
+// The debit first share-locks its key's row, and only if the key is live:
+// a revocation (an UPDATE of that row) waits for the debits holding the
+// lock, and a debit locking after a revocation committed re-reads the row,
+// finds it revoked and applies nothing. So no debit commits after the
+// revocation of its key has returned, whatever a node has cached. Keys are
+// locked before accounts here and in a batch, one order for all.
 func (s *Store) debitTry(e ledger.Entry) attempt {
 	return func(ctx context.Context) (int64, error) {
 		var balance int64
@@ -128,20 +139,29 @@ func (s *Store) debitTry(e ledger.Entry) attempt {
 
 // refusedDebit explains, off the hot path, why the debit statement matched no
 // account: the debit was applied before (and has since spent the balance),
-// or the account is unknown or short of credits.
+// or the account is unknown, or its key is not live, or it is short of
+// credits.
 func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) error {
 	if _, err := s.replay(ctx, e); !errors.Is(err, ports.ErrNotFound) {
 		return err
 	}
-	var known bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1)`, e.AccountID).Scan(&known)
+	var known, live bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1),
+		EXISTS (SELECT 1 FROM api_keys WHERE id = $2 AND account_id = $1 AND revoked_at IS NULL)`,
+		e.AccountID, e.KeyID).Scan(&known, &live)
 	switch {
 	case err != nil:
 		return err
 	case !known:
 		return fmt.Errorf("postgres: debit %s: unknown account: %w", e.AccountID, ports.ErrNotFound)
+	case !live:
+		return keyRevoked(e)
 	}
 	return fmt.Errorf("postgres: debit %s of %d: %w", e.AccountID, -e.Amount, ports.ErrInsufficientCredits)
+}
+
+func keyRevoked(e ledger.Entry) error {
+	return fmt.Errorf("postgres: debit %s: key %s is not a live key of the account: %w", e.ID, e.KeyID, ports.ErrKeyRevoked)
 }
 
 // Refund appends the refund reversing the debit it names and returns the

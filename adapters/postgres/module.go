@@ -17,7 +17,8 @@ type Config struct {
 }
 
 // Module provides the connection pool, closed when the application stops, and
-// the Store as itself and as the account, session, key and ledger ports. It
+// the Store as itself and as the account, session, key, ledger and key
+// watch ports. It
 // needs a Config in the graph. On stop the Store's debit batchers stop
 // before the pool closes.
 var Module = fx.Module("postgres",
@@ -29,6 +30,7 @@ var Module = fx.Module("postgres",
 			fx.As(new(ports.SessionStore)),
 			fx.As(new(ports.KeyStore)),
 			fx.As(new(ports.Ledger)),
+			fx.As(new(ports.KeyWatch)),
 		),
 	),
 )

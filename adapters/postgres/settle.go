@@ -78,7 +78,7 @@ func finish(op string, err error) error {
 }
 
 func isSentinel(err error) bool {
-	for _, s := range []error{ports.ErrNotFound, ports.ErrConflict, ports.ErrInsufficientCredits, ports.ErrUnavailable, ledger.ErrInvalidEntry} {
+	for _, s := range []error{ports.ErrNotFound, ports.ErrConflict, ports.ErrInsufficientCredits, ports.ErrKeyRevoked, ports.ErrUnavailable, ledger.ErrInvalidEntry} {
 		if errors.Is(err, s) {
 			return true
 		}

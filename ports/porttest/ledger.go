@@ -6,18 +6,37 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
 
+// debit is a debit of the account made with its key (see funded).
 func debit(accountID string, amount int64) ledger.Entry {
 	return ledger.Entry{
 		ID: id("led"), AccountID: accountID, Kind: ledger.Debit, Amount: -amount,
-		Route: "GET /china/securities/{code}", KeyID: "key_1", RequestID: id("req"), CreatedAt: t0,
+		Route: "GET /china/securities/{code}", KeyID: keyOf(accountID), RequestID: id("req"), CreatedAt: t0,
 	}
+}
+
+// keyOf is the id of the key funded gives an account.
+func keyOf(accountID string) string { return "key_of_" + accountID }
+
+// funded provisions an account with credits and one live API key, whose id
+// is keyOf the account's: a debit needs a live key of its account.
+func funded(t *testing.T, p Platform, credits int64) account.Account {
+	t.Helper()
+	a := provision(t, p, credits)
+	k := newKey(a.ID, t0)
+	k.ID = keyOf(a.ID)
+	if err := p.Keys.CreateKey(context.Background(), k, 10); err != nil {
+		t.Fatalf("CreateKey: %v", err)
+	}
+	return a
 }
 
 // RunLedger is the contract of Ledger, including the bank test: concurrent
@@ -26,7 +45,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	ctx := context.Background()
 	t.Run("debit, refund, entries newest first", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 10)
+		a := funded(t, p, 10)
 		d := debit(a.ID, 3)
 		d.CreatedAt = t0.Add(time.Second)
 		bal, err := p.Ledger.Debit(ctx, d)
@@ -77,7 +96,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("malformed, duplicate and mismatched entries are refused", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 10)
+		a := funded(t, p, 10)
 		positive := debit(a.ID, 1)
 		positive.Amount = 1
 		_, err := p.Ledger.Debit(ctx, positive)
@@ -101,7 +120,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("an entry written again is already applied", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 5)
+		a := funded(t, p, 5)
 		d := debit(a.ID, 5)
 		_, err := p.Ledger.Debit(ctx, d)
 		must(t, "Debit", err)
@@ -146,7 +165,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("overdraft is refused and writes nothing", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 2)
+		a := funded(t, p, 2)
 		_, err := p.Ledger.Debit(ctx, debit(a.ID, 3))
 		wantErr(t, "Debit over balance", err, ports.ErrInsufficientCredits)
 		bal, err := p.Ledger.Balance(ctx, a.ID)
@@ -161,7 +180,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("bank: 200 concurrent debits against 50 credits", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 50)
+		a := funded(t, p, 50)
 		got := concurrently(t, 200, func() error {
 			_, err := p.Ledger.Debit(ctx, debit(a.ID, 1))
 			return err
@@ -180,7 +199,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("statements read during debits always balance", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 1000)
+		a := funded(t, p, 1000)
 		concurrently(t, 120, func() error {
 			if n := seq.Add(1); n%3 == 0 {
 				st, err := p.Ledger.Statement(ctx, a.ID, 500, 0)
@@ -196,7 +215,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 	})
 	t.Run("cancelled callers are told the truth", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 1000)
+		a := funded(t, p, 1000)
 		told := debitConcurrently(t, p, a.ID, 300, func(i int) (context.Context, context.CancelFunc) {
 			return context.WithTimeout(ctx, time.Duration(i%7)*300*time.Microsecond)
 		}, nil)
@@ -207,7 +226,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			t.Skip("the store runs nothing in the background")
 		}
 		p := newPlatform(t)
-		a := provision(t, p, 1000)
+		a := funded(t, p, 1000)
 		told := debitConcurrently(t, p, a.ID, 400, nil, func(i int) {
 			if i == 200 {
 				p.Close()
@@ -225,7 +244,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		var debits, applied, breaks int
 		for range runs {
 			p := newPlatform(t)
-			a := provision(t, p, 100_000)
+			a := funded(t, p, 100_000)
 			told := debitConcurrently(t, p, a.ID, 500, nil, func(i int) {
 				if p.Disrupt != nil && i%20 == 10 {
 					breaks += p.Disrupt(t)
@@ -236,9 +255,88 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		}
 		t.Logf("%d runs: %d debits, %d applied, %d sessions broken, 0 told wrong", runs, debits, applied, breaks)
 	})
+	t.Run("a debit needs a live key of its account", func(t *testing.T) {
+		p := newPlatform(t)
+		a, b := funded(t, p, 10), funded(t, p, 10)
+		d := debit(a.ID, 2)
+		_, err := p.Ledger.Debit(ctx, d)
+		must(t, "Debit", err)
+		other := debit(a.ID, 1)
+		other.KeyID = keyOf(b.ID)
+		_, err = p.Ledger.Debit(ctx, other)
+		wantErr(t, "Debit with another account's key", err, ports.ErrKeyRevoked)
+		unknown := debit(a.ID, 1)
+		unknown.KeyID = "key_unknown"
+		_, err = p.Ledger.Debit(ctx, unknown)
+		wantErr(t, "Debit with an unknown key", err, ports.ErrKeyRevoked)
+		_, err = p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), t0)
+		must(t, "RevokeKey", err)
+		_, err = p.Ledger.Debit(ctx, debit(a.ID, 1))
+		wantErr(t, "Debit with a revoked key", err, ports.ErrKeyRevoked)
+		// A debit applied before the revocation, written again after it,
+		// is still the truth: already applied.
+		bal, err := p.Ledger.Debit(ctx, d)
+		must(t, "Debit applied before the revocation, written again", err)
+		st, err := p.Ledger.Statement(ctx, a.ID, 10, 0)
+		must(t, "Statement", err)
+		if bal != 8 || st.Balance != 8 || st.Total != 2 {
+			t.Fatalf("balance %d (told %d), %d entries; want 8 and 2", st.Balance, bal, st.Total)
+		}
+		// Refunds are not debits: a revoked key's charge is still refunded.
+		bal, err = p.Ledger.Refund(ctx, ledger.NewRefund(d, id("led"), t0))
+		must(t, "Refund after the revocation", err)
+		if bal != 10 {
+			t.Fatalf("balance after refund = %d, want 10", bal)
+		}
+	})
+	t.Run("no debit is applied once its key's revocation returned", func(t *testing.T) {
+		for range 5 {
+			p := newPlatform(t)
+			a := funded(t, p, 100_000)
+			var revoked atomic.Bool // set once RevokeKey has returned
+			var mu sync.Mutex
+			after := map[error]int{}
+			var wg sync.WaitGroup
+			for range 16 {
+				wg.Go(func() {
+					for i := 0; i < 400; i++ {
+						started := revoked.Load()
+						_, err := p.Ledger.Debit(ctx, debit(a.ID, 1))
+						if err != nil && !errors.Is(err, ports.ErrKeyRevoked) {
+							t.Errorf("Debit: %v", err)
+							return
+						}
+						if started {
+							mu.Lock()
+							after[err]++
+							mu.Unlock()
+						}
+						if errors.Is(err, ports.ErrKeyRevoked) && i > 20 {
+							return
+						}
+					}
+				})
+			}
+			time.Sleep(20 * time.Millisecond)
+			_, err := p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), t0)
+			must(t, "RevokeKey", err)
+			revoked.Store(true)
+			wg.Wait()
+			if after[nil] != 0 {
+				t.Fatalf("%d debits started after the revocation returned were applied (%d refused)", after[nil], after[ports.ErrKeyRevoked])
+			}
+			st, err := p.Ledger.Statement(ctx, a.ID, 1, 0)
+			must(t, "Statement", err)
+			mismatches, err := p.Ledger.Verify(ctx)
+			must(t, "Verify", err)
+			if len(mismatches) != 0 || st.Balance < 0 {
+				t.Fatalf("Verify = %+v, balance %d", mismatches, st.Balance)
+			}
+		}
+	})
 	t.Run("concurrent refunds of one debit apply once", func(t *testing.T) {
 		p := newPlatform(t)
-		a := provision(t, p, 5)
+		a := funded(t, p, 5)
 		d := debit(a.ID, 5)
 		_, err := p.Ledger.Debit(ctx, d)
 		must(t, "Debit", err)
