@@ -19,9 +19,9 @@ import (
 // is dropped when a notification says it changed, so its life only bounds
 // the harm of a bug; an unknown digest is remembered for a shorter while.
 const (
-	keyCacheSize     = 100_000
-	keyCacheLife     = 5 * time.Minute
-	unknownKeyLife   = time.Minute
+	keyCacheSize   = 100_000
+	keyCacheLife   = 5 * time.Minute
+	unknownKeyLife = time.Minute
 )
 
 // KeyCache is a read-through cache of API keys by digest in front of a
