@@ -10,7 +10,7 @@ import (
 
 func newPlatform(*testing.T) porttest.Platform {
 	p := memory.NewPlatform()
-	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p}
+	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p}
 }
 
 func TestAccounts(t *testing.T) { porttest.RunAccounts(t, newPlatform) }
@@ -18,6 +18,8 @@ func TestAccounts(t *testing.T) { porttest.RunAccounts(t, newPlatform) }
 func TestKeys(t *testing.T) { porttest.RunKeys(t, newPlatform) }
 
 func TestLedger(t *testing.T) { porttest.RunLedger(t, newPlatform) }
+
+func TestKeyWatch(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) }
 
 func TestSecurities(t *testing.T) {
 	porttest.RunSecurities(t, func(*testing.T) ports.SecurityStore { return memory.NewSecurities() })

@@ -24,6 +24,8 @@ type Platform struct {
 	Sessions ports.SessionStore
 	Keys     ports.KeyStore
 	Ledger   ports.Ledger
+	// Watch, when set, reports changes to keys; RunKeyWatch tests it.
+	Watch ports.KeyWatch
 	// Disrupt, when set, breaks the store's sessions the way a failing
 	// server does (PostgreSQL: terminate its backends) and returns how many
 	// it broke. The fault cases run with it between concurrent writes.
