@@ -129,7 +129,7 @@ func (s *Store) debitTry(e ledger.Entry) attempt {
 			e.AccountID, e.Amount, e.ID, e.Route, e.KeyID, e.RequestID, e.CreatedAt).Scan(&balance)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
-			return 0, s.refusedDebit(ctx, e)
+			return s.refusedDebit(ctx, e)
 		case isUniqueViolation(err):
 			return s.replay(ctx, e)
 		}
@@ -141,9 +141,9 @@ func (s *Store) debitTry(e ledger.Entry) attempt {
 // account: the debit was applied before (and has since spent the balance),
 // or the account is unknown, or its key is not live, or it is short of
 // credits.
-func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) error {
-	if _, err := s.replay(ctx, e); !errors.Is(err, ports.ErrNotFound) {
-		return err
+func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) (int64, error) {
+	if bal, err := s.replay(ctx, e); !errors.Is(err, ports.ErrNotFound) {
+		return bal, err // already applied (its balance now), or a conflict
 	}
 	var known, live bool
 	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1),
@@ -151,13 +151,13 @@ func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) error {
 		e.AccountID, e.KeyID).Scan(&known, &live)
 	switch {
 	case err != nil:
-		return err
+		return 0, err
 	case !known:
-		return fmt.Errorf("postgres: debit %s: unknown account: %w", e.AccountID, ports.ErrNotFound)
+		return 0, fmt.Errorf("postgres: debit %s: unknown account: %w", e.AccountID, ports.ErrNotFound)
 	case !live:
-		return keyRevoked(e)
+		return 0, keyRevoked(e)
 	}
-	return fmt.Errorf("postgres: debit %s of %d: %w", e.AccountID, -e.Amount, ports.ErrInsufficientCredits)
+	return 0, fmt.Errorf("postgres: debit %s of %d: %w", e.AccountID, -e.Amount, ports.ErrInsufficientCredits)
 }
 
 func keyRevoked(e ledger.Entry) error {
