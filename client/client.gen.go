@@ -2331,7 +2331,7 @@ type ClientInterface interface {
 
 	// RevokeApiKey Revoke an API key
 	//
-	// Revokes one of the account's keys. The revocation takes effect immediately: the next request with the key gets `401`. Revoking a revoked key again succeeds and returns the original `revoked_at`.
+	// Revokes one of the account's keys. The revocation takes effect immediately, on every node of the service: no request with the key sent after this call returned is charged or served data; it gets `401`. (One that would be refused anyway, with `403`, `429` or `422`, may get that answer instead for the few milliseconds other nodes take to learn of the revocation.) Revoking a revoked key again succeeds and returns the original `revoked_at`.
 	//
 	// Requires a session bearer token. Free.
 	//
@@ -2647,7 +2647,7 @@ func (c *Client) CreateApiKey(ctx context.Context, params *CreateApiKeyParams, r
 
 // RevokeApiKey Revoke an API key
 //
-// Revokes one of the account's keys. The revocation takes effect immediately: the next request with the key gets `401`. Revoking a revoked key again succeeds and returns the original `revoked_at`.
+// Revokes one of the account's keys. The revocation takes effect immediately, on every node of the service: no request with the key sent after this call returned is charged or served data; it gets `401`. (One that would be refused anyway, with `403`, `429` or `422`, may get that answer instead for the few milliseconds other nodes take to learn of the revocation.) Revoking a revoked key again succeeds and returns the original `revoked_at`.
 //
 // Requires a session bearer token. Free.
 //
@@ -4846,7 +4846,7 @@ type ClientWithResponsesInterface interface {
 
 	// RevokeApiKeyWithResponse Revoke an API key
 	//
-	// Revokes one of the account's keys. The revocation takes effect immediately: the next request with the key gets `401`. Revoking a revoked key again succeeds and returns the original `revoked_at`.
+	// Revokes one of the account's keys. The revocation takes effect immediately, on every node of the service: no request with the key sent after this call returned is charged or served data; it gets `401`. (One that would be refused anyway, with `403`, `429` or `422`, may get that answer instead for the few milliseconds other nodes take to learn of the revocation.) Revoking a revoked key again succeeds and returns the original `revoked_at`.
 	//
 	// Requires a session bearer token. Free.
 	//
@@ -9016,7 +9016,7 @@ func (c *ClientWithResponses) CreateApiKeyWithResponse(ctx context.Context, para
 
 // RevokeApiKeyWithResponse Revoke an API key
 //
-// Revokes one of the account's keys. The revocation takes effect immediately: the next request with the key gets `401`. Revoking a revoked key again succeeds and returns the original `revoked_at`.
+// Revokes one of the account's keys. The revocation takes effect immediately, on every node of the service: no request with the key sent after this call returned is charged or served data; it gets `401`. (One that would be refused anyway, with `403`, `429` or `422`, may get that answer instead for the few milliseconds other nodes take to learn of the revocation.) Revoking a revoked key again succeeds and returns the original `revoked_at`.
 //
 // Requires a session bearer token. Free.
 //
