@@ -80,6 +80,11 @@ type debitResult struct {
 	balance int64
 	err     error
 	alone   bool
+	// refused means the batch did not write it (its key is not live, or
+	// the balance did not cover it); it is then written again by itself,
+	// which also tells a debit applied earlier under its id (the caller
+	// sent it again) from one that was never applied.
+	refused bool
 }
 
 // batcher is the queue of one account's pending debits, in arrival order.
@@ -197,14 +202,18 @@ func (s *Store) commit(accountID string, batch []*debitRequest) {
 		}
 	}
 	for i, r := range batch {
+		if err == nil && results[i].refused {
+			results[i].balance, results[i].err = s.debitOne(ctx, r.entry)
+		}
 		r.done <- results[i]
 	}
 }
 
 // debitBatch runs the batch as one transaction in two round trips: BEGIN with
-// the locking reads of the keys and the balance, then the INSERT, the balance UPDATE and COMMIT in one
-// pipeline. It returns one result per debit, in order, or an error when the
-// batch failed, whether or not it committed.
+// the locking reads of the keys and the balance, then the INSERT, the
+// balance UPDATE and COMMIT in one pipeline. It returns one result per
+// debit, in order, or an error when the batch failed, whether or not it
+// committed.
 func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debitRequest) ([]debitResult, error) {
 	results := make([]debitResult, len(batch))
 	conn, err := s.pool.Acquire(ctx)
@@ -259,12 +268,8 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 	times := make([]time.Time, 0, n)
 	for i, r := range batch {
 		e := r.entry
-		if !live[e.KeyID] {
-			results[i].err = keyRevoked(e)
-			continue
-		}
-		if balance+e.Amount < 0 {
-			results[i].err = fmt.Errorf("postgres: debit %s of %d: %w", accountID, -e.Amount, ports.ErrInsufficientCredits)
+		if !live[e.KeyID] || balance+e.Amount < 0 {
+			results[i].refused = true
 			continue
 		}
 		balance += e.Amount

@@ -289,6 +289,60 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			t.Fatalf("balance after refund = %d, want 10", bal)
 		}
 	})
+	t.Run("debits written again among new ones are already applied", func(t *testing.T) {
+		p := newPlatform(t)
+		a := funded(t, p, 10)
+		var applied []ledger.Entry
+		for range 10 {
+			d := debit(a.ID, 1)
+			_, err := p.Ledger.Debit(ctx, d)
+			must(t, "Debit", err)
+			applied = append(applied, d)
+		}
+		// Concurrently, so that a store that groups debits sees the ones
+		// written again beside new ones it must refuse: first for want of
+		// credits, then for want of a live key.
+		for _, refusal := range []error{ports.ErrInsufficientCredits, ports.ErrKeyRevoked} {
+			if refusal == ports.ErrKeyRevoked {
+				_, err := p.Ledger.Grant(ctx, ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: 100, Reason: "test", CreatedAt: t0})
+				must(t, "Grant", err)
+				_, err = p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), t0)
+				must(t, "RevokeKey", err)
+			}
+			var mu sync.Mutex
+			told := map[string]error{}
+			var wg sync.WaitGroup
+			for i := range 20 {
+				d := debit(a.ID, 1)
+				if i%2 == 0 {
+					d = applied[i/2]
+				}
+				wg.Go(func() {
+					_, err := p.Ledger.Debit(ctx, d)
+					mu.Lock()
+					defer mu.Unlock()
+					told[d.ID] = err
+				})
+			}
+			wg.Wait()
+			for _, d := range applied {
+				if err := told[d.ID]; err != nil {
+					t.Fatalf("applied debit written again beside refused ones: %v, want already applied", err)
+				}
+				delete(told, d.ID)
+			}
+			for entryID, err := range told {
+				if !errors.Is(err, refusal) {
+					t.Fatalf("new debit %s: %v, want %v", entryID, err, refusal)
+				}
+			}
+		}
+		st, err := p.Ledger.Statement(ctx, a.ID, 50, 0)
+		must(t, "Statement", err)
+		if st.Balance != 100 || st.Total != 12 {
+			t.Fatalf("balance %d, %d entries; want 100 and 12", st.Balance, st.Total)
+		}
+	})
 	t.Run("no debit is applied once its key's revocation returned", func(t *testing.T) {
 		for range 5 {
 			p := newPlatform(t)
