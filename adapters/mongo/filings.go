@@ -18,9 +18,9 @@ import (
 const (
 	filingsCollection  = "us_filings"
 	sectionsCollection = "us_filing_sections"
-	// versionsCollection holds one document, sectionsSeqID, which hands
-	// out the sequence numbers of section writes (see sectionseq.go).
-	versionsCollection = "us_filing_versions"
+	// writesCollection numbers the writes of sections, one document a
+	// write (see sectionseq.go).
+	writesCollection = "us_filing_section_writes"
 )
 
 type filingFileDoc struct {
@@ -67,7 +67,7 @@ type sectionDoc struct {
 
 // Filings is the store of the US filing indexes and their item sections.
 type Filings struct {
-	filings, sections, versions *mongodrv.Collection
+	filings, sections, writes *mongodrv.Collection
 }
 
 var (
@@ -80,7 +80,7 @@ func NewFilings(db *mongodrv.Database) *Filings {
 	return &Filings{
 		filings:  db.Collection(filingsCollection),
 		sections: db.Collection(sectionsCollection),
-		versions: db.Collection(versionsCollection),
+		writes:   db.Collection(writesCollection),
 	}
 }
 
