@@ -23,13 +23,12 @@ func init() {
 		name:    "china-prices",
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
 		serve:   chinaPrices,
-		ingest: func(cfg Config) fx.Option {
-			return fx.Options(chinaPriceStore(cfg), ingester("china-prices", func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (int, error) {
-				return func(ctx context.Context, files *IngestFiles) (int, error) {
-					return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), files)
-				}
-			}))
-		},
+		stores:  chinaPriceStore,
+		ingester: ingester("china-prices", func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), files)
+			}
+		}),
 	})
 }
 
@@ -44,7 +43,7 @@ func chinaPrices(cfg Config) fx.Option {
 			probe((*app.ChinaPrices).Probe),
 			handlers(httpadapter.ChinaPricesHandlers),
 		),
-		sampleOnStart(cfg, "china_prices", LoadChinaPricesSample),
+		sampleOnStart(cfg, "china-prices", LoadChinaPricesSample),
 	)
 }
 

@@ -25,13 +25,12 @@ func init() {
 		name:    "china-securities",
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
 		serve:   chinaSecurities,
-		ingest: func(cfg Config) fx.Option {
-			return fx.Options(securityStore(cfg), skippingIngester("china-securities", func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
-				return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
-					return ingestListings(ctx, s, files)
-				}
-			}))
-		},
+		stores:  securityStore,
+		ingester: skippingIngester("china-securities", func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
+			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+				return ingestListings(ctx, s, files)
+			}
+		}),
 	})
 }
 
@@ -49,7 +48,7 @@ func chinaSecurities(cfg Config) fx.Option {
 			probe((*app.China).Probe),
 			handlers(httpadapter.ChinaHandlers),
 		),
-		sampleOnStart(cfg, "china_securities", LoadSample),
+		sampleOnStart(cfg, "china-securities", LoadSample),
 	)
 }
 

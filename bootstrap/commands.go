@@ -198,7 +198,10 @@ func ingestNames(what string, files []string) ([]string, error) {
 func ingestion(cfg Config) fx.Option {
 	opts := []fx.Option{fx.Supply(cfg), documentDatabase(cfg)}
 	for _, d := range datasets {
-		opts = append(opts, d.ingest(cfg))
+		if d.stores != nil {
+			opts = append(opts, d.stores(cfg))
+		}
+		opts = append(opts, d.ingester)
 	}
 	return fx.Options(opts...)
 }
@@ -206,10 +209,7 @@ func ingestion(cfg Config) fx.Option {
 // withIngesters connects to MongoDB, wires every dataset's ingester and runs
 // fn with them by dataset name.
 func withIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester) error) error {
-	var in struct {
-		fx.In
-		Ingesters []Ingester `group:"ingesters"`
-	}
+	var in ingesterGroup
 	fxApp := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in))
 	if err := fxApp.Start(ctx); err != nil {
 		return startError(err)

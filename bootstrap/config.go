@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/quarrydata/quarry/app"
 )
 
 // Config is the whole runtime configuration, read from QUARRY_* variables.
@@ -37,6 +40,31 @@ type Config struct {
 	// is served on a listener of its own; unset, there is no profiler.
 	PprofAddr string
 	LogLevel  zapcore.Level
+
+	// The fields below are for programs that embed the service, such as
+	// quarrytest; no variable sets them and LoadConfig leaves them zero.
+
+	// Files names source files by dataset, as `quarry ingest` names the
+	// dataset; each named dataset is loaded from its files at start,
+	// through its Ingester, instead of from its bundled sample.
+	Files map[string][]string
+	// Empty names datasets, as `quarry ingest` names them, whose sample
+	// is not loaded at start, so they answer 503 until data is ingested.
+	Empty []string
+	// Clock, when set, stands in for the wall clock of the use cases:
+	// session expiry, ledger entries, the default as_of, the rate limiter.
+	Clock app.Clock
+	// Listener, when set, is served instead of a listener opened on
+	// HTTPAddr, so the embedding program knows the address before start.
+	Listener net.Listener
+}
+
+// samples reports whether the bundled sample of the named dataset is
+// loaded at start: sample data is asked for, and the dataset is neither
+// left empty nor loaded from files.
+func (c Config) samples(name string) bool {
+	_, fromFiles := c.Files[name]
+	return c.SampleData && !fromFiles && !slices.Contains(c.Empty, name)
 }
 
 // Variable names, with their defaults in LoadConfig.

@@ -26,9 +26,13 @@ type wiring struct {
 	// serve wires the dataset into the service: its stores, use case,
 	// probes, handlers, the sample at start and any background job.
 	serve func(Config) fx.Option
-	// ingest wires what `quarry ingest` needs on MongoDB: the dataset's
-	// stores and its Ingester, in the "ingesters" group.
-	ingest func(Config) fx.Option
+	// stores wires the dataset's stores alone, for `quarry ingest`; serve
+	// wires them too. A dataset sharing another's stores has none.
+	stores func(Config) fx.Option
+	// ingester provides the dataset's Ingester, in the "ingesters" group,
+	// from its stores: `quarry ingest` runs it, and the service runs it
+	// at start on the files Config.Files names.
+	ingester fx.Option
 }
 
 // datasets holds every registered dataset, in name order once registered.
@@ -142,12 +146,12 @@ func documentCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option 
 	return fx.Decorate(wrap)
 }
 
-// sampleOnStart loads a dataset's bundled sample through its dependency T
-// at start, when the configuration asks for sample data. Start hooks run in
-// registration order and the listener opens last, so no request sees an
-// empty store.
+// sampleOnStart loads the bundled sample of the dataset named name through
+// its dependency T at start, when the configuration asks for it. Start
+// hooks run in registration order and the listener opens last, so no
+// request sees an empty store.
 func sampleOnStart[T any](cfg Config, name string, load func(context.Context, T) (int, error)) fx.Option {
-	if !cfg.SampleData {
+	if !cfg.samples(name) {
 		return fx.Options()
 	}
 	return fx.Invoke(func(lc fx.Lifecycle, dep T, log *zap.Logger) {
@@ -160,4 +164,73 @@ func sampleOnStart[T any](cfg Config, name string, load func(context.Context, T)
 			return nil
 		}))
 	})
+}
+
+// filesOnStart runs, at start, the Ingester of each dataset Config.Files
+// names on its files, in dataset order.
+func filesOnStart(cfg Config) fx.Option {
+	if len(cfg.Files) == 0 {
+		return fx.Options()
+	}
+	return fx.Invoke(func(in ingesterGroup, lc fx.Lifecycle, log *zap.Logger) {
+		lc.Append(fx.StartHook(func(ctx context.Context) error {
+			for _, ing := range in.sorted() {
+				files, ok := cfg.Files[ing.Dataset]
+				if !ok {
+					continue
+				}
+				got, err := ing.Load(ctx, &IngestFiles{Names: files})
+				if err != nil {
+					return fmt.Errorf("load %s from files: %w", ing.Dataset, err)
+				}
+				log.Info("source files loaded", zap.String("dataset", ing.Dataset),
+					zap.Int("records", got.Records), zap.String("skipped", got.Skipped))
+			}
+			return nil
+		}))
+	})
+}
+
+// ingesterGroup takes every dataset's Ingester.
+type ingesterGroup struct {
+	fx.In
+	Ingesters []Ingester `group:"ingesters"`
+}
+
+// sorted returns the ingesters in dataset order: a group's order is not
+// defined.
+func (g ingesterGroup) sorted() []Ingester {
+	out := slices.Clone(g.Ingesters)
+	slices.SortFunc(out, func(a, b Ingester) int { return strings.Compare(a.Dataset, b.Dataset) })
+	return out
+}
+
+// checkDatasetNames refuses a dataset name in Config.Files or Config.Empty
+// that no dataset is registered under, and a dataset loaded from no files
+// (which would load its sample: an Ingester without files does).
+func checkDatasetNames(cfg Config) error {
+	known := make([]string, len(datasets))
+	for i, d := range datasets {
+		known[i] = d.name
+	}
+	check := func(name string) error {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("unknown dataset %q (known: %s)", name, strings.Join(known, ", "))
+		}
+		return nil
+	}
+	for name, files := range cfg.Files {
+		if err := check(name); err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return fmt.Errorf("dataset %q: no source files given", name)
+		}
+	}
+	for _, name := range cfg.Empty {
+		if err := check(name); err != nil {
+			return err
+		}
+	}
+	return nil
 }

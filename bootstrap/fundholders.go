@@ -30,33 +30,34 @@ func init() {
 		name:    "us-holdings",
 		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
 		serve:   fundHolders,
-		ingest: func(cfg Config) fx.Option {
-			return fx.Options(fundHoldingStore(cfg), ingester("us-holdings", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
-				return func(ctx context.Context, files *IngestFiles) (int, error) {
-					return ingestUSHoldings(ctx, s, files)
-				}
-			}))
-		},
+		stores:  fundHoldingStore,
+		ingester: ingester("us-holdings", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSHoldings(ctx, s, files)
+			}
+		}),
 	})
 	// The securities master the holder lookup resolves identifiers
-	// through is ingested on its own, into the same store.
+	// through is ingested on its own, into the same store, and its sample
+	// is loaded on its own: a test may give holdings files and keep the
+	// sample master, or the other way round.
 	register(wiring{
 		name:    "us-securities",
 		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
-		serve:   func(Config) fx.Option { return fx.Options() },
-		ingest: func(Config) fx.Option {
-			return ingester("us-securities", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
-				return func(ctx context.Context, files *IngestFiles) (int, error) {
-					return ingestUSSecurities(ctx, s, files)
-				}
-			})
+		serve: func(cfg Config) fx.Option {
+			return sampleOnStart(cfg, "us-securities", loadSampleMaster)
 		},
+		ingester: ingester("us-securities", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSSecurities(ctx, s, files)
+			}
+		}),
 	})
 }
 
 // fundHolders wires the funds-holding-a-security dataset: its store (memory
 // or MongoDB), use case, availability probe, handler and, when asked, the
-// bundled sample loaded at start.
+// bundled sample filings loaded at start (the sample master is us-securities').
 func fundHolders(cfg Config) fx.Option {
 	return fx.Options(
 		fundHoldingStore(cfg),
@@ -68,7 +69,7 @@ func fundHolders(cfg Config) fx.Option {
 			probe((*app.FundHolders).Probe),
 			handlers(httpadapter.FundHoldersHandlers),
 		),
-		sampleOnStart(cfg, "us_security_fund_holders", LoadFundHoldersSample),
+		sampleOnStart(cfg, "us-holdings", loadSampleHoldings),
 	)
 }
 

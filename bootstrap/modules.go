@@ -31,7 +31,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
 		servedDatasets(cfg),
-		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr}),
+		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr, Listener: cfg.Listener}),
 		httpadapter.Module,
 		httpadapter.Run,
 		fx.Supply(httpadapter.ProfileConfig{Addr: cfg.PprofAddr}),
@@ -108,11 +108,17 @@ func documentDatabase(cfg Config) fx.Option {
 	)
 }
 
-// servedDatasets wires every registered dataset into the service.
+// servedDatasets wires every registered dataset into the service, with its
+// Ingester, and loads the source files cfg names at start. The files load
+// first, so a dataset's own start hooks (the US search index is built
+// from the stored sections) see them.
 func servedDatasets(cfg Config) fx.Option {
-	opts := make([]fx.Option, len(datasets))
-	for i, d := range datasets {
-		opts[i] = d.serve(cfg)
+	if err := checkDatasetNames(cfg); err != nil {
+		return fx.Error(err)
+	}
+	opts := []fx.Option{filesOnStart(cfg)}
+	for _, d := range datasets {
+		opts = append(opts, d.serve(cfg), d.ingester)
 	}
 	return fx.Options(opts...)
 }
@@ -125,8 +131,13 @@ func readiness[T any](name string, check func(T) func(context.Context) error) an
 }
 
 var useCases = fx.Module("app",
-	fx.Supply(app.Clock(app.SystemClock)),
 	fx.Provide(
+		func(cfg Config) app.Clock {
+			if cfg.Clock != nil {
+				return cfg.Clock
+			}
+			return app.SystemClock
+		},
 		func(cfg Config) app.AccountsConfig {
 			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL}
 		},

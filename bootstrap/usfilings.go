@@ -34,15 +34,14 @@ func init() {
 		name:    "us-filings",
 		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
 		serve:   usFilings,
-		ingest: func(cfg Config) fx.Option {
-			// Filing folders are hashed file by file as they are read; they
-			// draw no bar.
-			return fx.Options(usFilingStores(cfg), ingester("us-filings", func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
-				return func(ctx context.Context, files *IngestFiles) (int, error) {
-					return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
-				}
-			}))
-		},
+		stores:  usFilingStores,
+		// Filing folders are hashed file by file as they are read; they
+		// draw no bar.
+		ingester: ingester("us-filings", func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
+			}
+		}),
 	})
 }
 
@@ -102,7 +101,7 @@ func usFilingStores(cfg Config) fx.Option {
 }
 
 func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Logger) error {
-	if cfg.SampleData {
+	if cfg.samples("us-filings") {
 		filings, sections, err := LoadUSFilingsSample()
 		if err != nil {
 			return fmt.Errorf("load US filings sample: %w", err)

@@ -24,13 +24,12 @@ func init() {
 		name:    "us-financials",
 		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
 		serve:   usFinancials,
-		ingest: func(cfg Config) fx.Option {
-			return fx.Options(financialsStore(cfg), ingester("us-financials", func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
-				return func(ctx context.Context, files *IngestFiles) (int, error) {
-					return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), files)
-				}
-			}))
-		},
+		stores:  financialsStore,
+		ingester: ingester("us-financials", func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), files)
+			}
+		}),
 	})
 }
 
@@ -48,7 +47,7 @@ func usFinancials(cfg Config) fx.Option {
 			probe((*app.Financials).Probe),
 			handlers(httpadapter.USFinancialsHandlers),
 		),
-		sampleOnStart(cfg, "us_financials", LoadUSFinancialsSample),
+		sampleOnStart(cfg, "us-financials", LoadUSFinancialsSample),
 	)
 }
 

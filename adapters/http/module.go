@@ -14,6 +14,10 @@ import (
 // Config holds the listener settings.
 type Config struct {
 	Addr string
+	// Listener, when set, is served instead of a listener opened on Addr:
+	// an embedding program (quarrytest) opens one on a free port first, to
+	// know its address before the service starts.
+	Listener net.Listener
 }
 
 // Module provides the Server; datasets contribute their handlers to the
@@ -40,9 +44,12 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 	}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := net.Listen("tcp", cfg.Addr)
-			if err != nil {
-				return err
+			ln := cfg.Listener
+			if ln == nil {
+				var err error
+				if ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+					return err
+				}
 			}
 			log.Info("listening", zap.String("addr", ln.Addr().String()))
 			go serve(srv, JSONErrors(ln), log)

@@ -1,0 +1,138 @@
+package bootstrap_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// TestStartDataPerDataset starts the service with one dataset loaded from
+// files, one left empty and the rest from their samples, and checks what
+// each then holds.
+func TestStartDataPerDataset(t *testing.T) {
+	csv := filepath.Join(t.TempDir(), "stock_basic.csv")
+	body := "ts_code,symbol,name,area,industry,cnspell,market,list_date,act_name,act_ent_type\n" +
+		"000001.SZ,000001,平安银行,深圳,银行,PAYH,主板,19910403,无实际控制人,其他\n"
+	if err := os.WriteFile(csv, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := memoryConfig(t)
+	cfg.Files = map[string][]string{"china-securities": {csv}}
+	cfg.Empty = []string{"us-financials"}
+	fixed := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	cfg.Clock = func() time.Time { return fixed }
+
+	var got struct {
+		fx.In
+		Availability *app.Availability
+		China        *app.China
+		Clock        app.Clock
+	}
+	start(t, cfg, fx.Populate(&got))
+	ctx := context.Background()
+
+	if _, err := got.China.Security(ctx, mustCode(t, "SZSE.000001")); err != nil {
+		t.Errorf("the listing from the given file: %v", err)
+	}
+	if _, err := got.China.Security(ctx, mustCode(t, "SSE.600519")); !errors.Is(err, ports.ErrNotFound) {
+		t.Errorf("a sample listing, with files given instead: %v, want not found", err)
+	}
+	for id, serving := range map[dataset.ID]bool{
+		dataset.ChinaSecurities: true, dataset.USFinancials: false,
+		dataset.USFilingIndexes: true, dataset.USSearch: true, dataset.USFundHolders: true,
+	} {
+		st, err := got.Availability.Status(ctx, id)
+		if err != nil || st.Serving() != serving {
+			t.Errorf("%s: %+v, %v; want serving %v", id, st, err, serving)
+		}
+	}
+	if now := got.Clock(); !now.Equal(fixed) {
+		t.Errorf("clock: %v, want the configured %v", now, fixed)
+	}
+}
+
+// TestStartDataRefusesUnknownNames checks that a misspelt dataset, or a
+// dataset given no files, stops the start with a message naming it.
+func TestStartDataRefusesUnknownNames(t *testing.T) {
+	for name, set := range map[string]func(*bootstrap.Config){
+		"files":    func(c *bootstrap.Config) { c.Files = map[string][]string{"china-listings": {"x.csv"}} },
+		"empty":    func(c *bootstrap.Config) { c.Empty = []string{"us_financials"} },
+		"no files": func(c *bootstrap.Config) { c.Files = map[string][]string{"us-filings": nil} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := memoryConfig(t)
+			set(&cfg)
+			err := fx.New(fx.NopLogger, bootstrap.Options(cfg, zap.NewNop())).Err()
+			if err == nil || !strings.Contains(err.Error(), "dataset") {
+				t.Fatalf("start: %v, want a refusal naming the dataset", err)
+			}
+		})
+	}
+}
+
+// TestStartServesAGivenListener checks that the service serves the
+// listener it is given rather than opening one on HTTPAddr.
+func TestStartServesAGivenListener(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := memoryConfig(t)
+	cfg.HTTPAddr, cfg.Listener = "127.0.0.1:1", ln
+	start(t, cfg)
+	res, err := http.Get("http://" + ln.Addr().String() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /healthz: %s", res.Status)
+	}
+}
+
+func memoryConfig(t *testing.T) bootstrap.Config {
+	t.Helper()
+	cfg, err := bootstrap.LoadConfig(func(k string) string {
+		if k == bootstrap.EnvHTTPAddr {
+			return "127.0.0.1:0"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func start(t *testing.T, cfg bootstrap.Config, opts ...fx.Option) {
+	t.Helper()
+	fxApp := fx.New(fx.NopLogger, bootstrap.Options(cfg, zap.NewNop()), fx.Options(opts...))
+	if err := fxApp.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fxApp.Stop(context.Background()) })
+}
+
+func mustCode(t *testing.T, s string) ashare.Code {
+	t.Helper()
+	c, err := ashare.ParseCode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
