@@ -42,6 +42,9 @@ var servers struct {
 	pgHostPort string
 	mongoURI   string
 	mongo      *mongodrv.Client
+	// pgIP and mongoIP are the servers' addresses on the engine's network,
+	// for a container under test to reach them.
+	pgIP, mongoIP string
 }
 
 var dbSeq atomic.Int64
@@ -116,6 +119,9 @@ func startPostgres(ctx context.Context) (testcontainers.Container, error) {
 	}
 	servers.pgHostPort = endpoint
 	servers.pgAdminURL = pgURL("postgres")
+	if servers.pgIP, err = c.ContainerIP(ctx); err != nil {
+		return c, err
+	}
 	return c, prepareTemplate(ctx)
 }
 
@@ -213,6 +219,9 @@ func startMongo(ctx context.Context) (testcontainers.Container, error) {
 		return c, err
 	}
 	servers.mongoURI = endpoint
+	if servers.mongoIP, err = c.ContainerIP(ctx); err != nil {
+		return c, err
+	}
 	servers.mongo, err = mongo.Connect(ctx, endpoint)
 	return c, err
 }

@@ -22,9 +22,7 @@
 package quarrytest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -39,6 +37,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/quarrytest/internal/signin"
 )
 
 // Dataset names, as `quarry ingest` takes them, for WithFiles and
@@ -224,53 +223,12 @@ func (s *Server) Close() error {
 // SignIn signs in email with Password, which creates the account with the
 // initial credits the first time, and mints it an API key.
 func (s *Server) SignIn(email string) (Account, error) {
-	return s.signIn(email)
-}
-
-func (s *Server) signIn(email string) (Account, error) {
-	a := Account{Email: email, Password: Password}
-	var login struct {
-		SessionToken string    `json:"session_token"`
-		ExpiresAt    time.Time `json:"expires_at"`
-	}
-	body, _ := json.Marshal(map[string]string{"email": email, "password": Password})
-	if err := s.call("POST", "/account/login", "", body, http.StatusOK, &login); err != nil {
-		return a, err
-	}
-	a.SessionToken, a.SessionExpiresAt = login.SessionToken, login.ExpiresAt
-	var key struct {
-		KeyID  string `json:"key_id"`
-		APIKey string `json:"api_key"`
-	}
-	if err := s.call("POST", "/account/keys?name=quarrytest", a.SessionToken, nil, http.StatusCreated, &key); err != nil {
-		return a, err
-	}
-	a.APIKey, a.KeyID = key.APIKey, key.KeyID
-	return a, nil
-}
-
-// call makes one request and decodes its JSON answer into out.
-func (s *Server) call(method, path, bearer string, body []byte, want int, out any) error {
-	req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer res.Body.Close()
-	var raw json.RawMessage
-	if err := json.NewDecoder(res.Body).Decode(&raw); err != nil {
-		return fmt.Errorf("%s %s: %s, body not JSON: %w", method, path, res.Status, err)
-	}
-	if res.StatusCode != want {
-		return fmt.Errorf("%s %s: %s: %s", method, path, res.Status, raw)
-	}
-	return json.Unmarshal(raw, out)
+	a, err := signin.Do(context.Background(), http.DefaultClient, s.URL, email, Password, "quarrytest")
+	return Account{
+		Email: email, Password: Password,
+		SessionToken: a.SessionToken, SessionExpiresAt: a.SessionExpiresAt,
+		APIKey: a.APIKey, KeyID: a.KeyID,
+	}, err
 }
 
 // Datasets lists the dataset names WithFiles and WithEmptyDatasets take.
