@@ -121,8 +121,9 @@ func WithEmptyDatasets(datasets ...string) Option {
 
 // WithFiles loads the dataset from source files on disk at start, through
 // the same reader `quarry ingest DATASET FILE...` uses, instead of from its
-// bundled sample; the files are named as for that command (the README
-// lists each dataset's formats). A bad file fails the start, naming the
+// bundled sample; paths are named as for that command: files, directories
+// (the files under them) or .zip archives (their entries, read in place).
+// The README lists each dataset's formats. A bad file fails the start, naming the
 // file and the reason. Files are read from disk because their modification
 // time is their retrieval time for some datasets. Calls add up.
 func WithFiles(dataset string, paths ...string) Option {
