@@ -81,7 +81,7 @@ func TestContainerServesTheSample(t *testing.T) {
 			} `json:"security"`
 		}
 		api.do("GET", "/china/securities/SSE.600519", nil, apiKey(acct.APIKey)).expect(t, http.StatusOK).JSON(t, &got)
-		if got.Security.CompanyName != "Kweichow Moutai Co., Ltd." {
+		if got.Security.CompanyName != "贵州茅台" {
 			t.Fatalf("company name %q", got.Security.CompanyName)
 		}
 	}

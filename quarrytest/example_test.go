@@ -44,7 +44,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// 200 Kweichow Moutai Co., Ltd. credits left: 1
-	// 200 Kweichow Moutai Co., Ltd. credits left: 0
+	// 200 贵州茅台 credits left: 1
+	// 200 贵州茅台 credits left: 0
 	// 402 insufficient_credits
 }

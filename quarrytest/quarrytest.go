@@ -8,9 +8,9 @@
 // Each server has its own stores, ledger, rate limiter and clock, so
 // parallel tests share nothing; Start registers the server's shutdown with
 // t.Cleanup (New and Close do the same outside a test). On a 2-core
-// machine a server starts in about 70 ms (BenchmarkStart: 66 to 74 ms),
-// the first ones in a process in up to 175 ms (TestStartTime): about 47 ms
-// for the service with every bundled sample loaded, and 25 ms for the
+// machine a server starts in 60 to 100 ms (BenchmarkStart: 67 to 88 ms per
+// server; TestStartTime: means of 58 to 75 ms, slowest 103 ms): 45 to 80 ms
+// for the service with every bundled sample loaded, and about 25 ms for the
 // sign-in and the key, most of it the password hash.
 //
 // Options provoke what a suite needs to see: WithCredits (402 once spent),

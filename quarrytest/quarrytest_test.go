@@ -122,14 +122,15 @@ func TestFixedClock(t *testing.T) {
 
 func TestWithFiles(t *testing.T) {
 	t.Parallel()
-	csv := filepath.Join(t.TempDir(), "listings.csv")
-	body := "exchange,code,company_name,listing_date,delisting_date\nSZSE,000001,Ping An Bank Co. Ltd.,1991-04-03,\n"
+	csv := filepath.Join(t.TempDir(), "stock_basic.csv")
+	body := "ts_code,symbol,name,area,industry,cnspell,market,list_date,act_name,act_ent_type\n" +
+		"000001.SZ,000001,平安银行,深圳,银行,PAYH,主板,19910403,无实际控制人,其他\n"
 	if err := os.WriteFile(csv, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := quarrytest.Start(t, quarrytest.WithFiles(quarrytest.ChinaSecurities, csv))
 	if code, body := get(t, srv, srv.APIKey, "/china/securities/SZSE.000001"); code != http.StatusOK ||
-		body["security"].(map[string]any)["company_name"] != "Ping An Bank Co. Ltd." {
+		body["security"].(map[string]any)["company_name"] != "平安银行" {
 		t.Fatalf("the listing from the file: %d %v", code, body)
 	}
 	if code, _ := get(t, srv, srv.APIKey, moutai); code != http.StatusNotFound {
