@@ -32,3 +32,7 @@ func TestFundHoldings(t *testing.T) {
 func TestChinaPricesContract(t *testing.T) {
 	porttest.RunChinaPrices(t, func(*testing.T) ports.ChinaPriceStore { return memory.NewChinaPrices() })
 }
+
+func TestVault(t *testing.T) {
+	porttest.RunVault(t, func(*testing.T) ports.Vault { return memory.NewVault() })
+}
