@@ -4,6 +4,7 @@
 package bootstrap
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math"
 	"net"
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/pii"
 )
 
 // Config is the whole runtime configuration, read from QUARRY_* variables.
@@ -40,6 +42,12 @@ type Config struct {
 	// is served on a listener of its own; unset, there is no profiler.
 	PprofAddr string
 	LogLevel  zapcore.Level
+	// VaultPostgresURL reaches the PII vault as the vault role, and
+	// VaultKey derives its tokens. Only `quarry vault` and `quarry
+	// ingest` use them: Options refuses to build the serving process
+	// when either is set, so it never holds them.
+	VaultPostgresURL string
+	VaultKey         []byte
 
 	// The fields below are for programs that embed the service, such as
 	// quarrytest; no variable sets them and LoadConfig leaves them zero.
@@ -83,6 +91,8 @@ const (
 	EnvCacheBytes     = "QUARRY_CACHE_BYTES"
 	EnvLogLevel       = "QUARRY_LOG_LEVEL"
 	EnvPprofAddr      = "QUARRY_PPROF_ADDR"
+	EnvVaultURL       = "QUARRY_VAULT_POSTGRES_URL"
+	EnvVaultKey       = "QUARRY_VAULT_KEY"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -90,18 +100,20 @@ const (
 func LoadConfig(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
-		HTTPAddr:       r.str(EnvHTTPAddr, "127.0.0.1:8080"),
-		PostgresURL:    getenv(EnvPostgresURL),
-		MongoURI:       getenv(EnvMongoURI),
-		MongoDB:        r.str(EnvMongoDB, "quarry"),
-		InitialCredits: r.int64(EnvInitialCredits, 100000, 0),
-		RateLimitRPS:   r.float(EnvRateLimitRPS, 50),
-		RateLimitBurst: int(r.int64(EnvRateLimitBurst, 100, 1)),
-		SessionTTL:     r.duration(EnvSessionTTL, 8*time.Hour),
-		MongoRefresh:   r.duration(EnvMongoRefresh, 30*time.Second),
-		CacheBytes:     r.bytes(EnvCacheBytes, 256<<20),
-		LogLevel:       r.level(EnvLogLevel),
-		PprofAddr:      getenv(EnvPprofAddr),
+		HTTPAddr:         r.str(EnvHTTPAddr, "127.0.0.1:8080"),
+		PostgresURL:      getenv(EnvPostgresURL),
+		MongoURI:         getenv(EnvMongoURI),
+		MongoDB:          r.str(EnvMongoDB, "quarry"),
+		InitialCredits:   r.int64(EnvInitialCredits, 100000, 0),
+		RateLimitRPS:     r.float(EnvRateLimitRPS, 50),
+		RateLimitBurst:   int(r.int64(EnvRateLimitBurst, 100, 1)),
+		SessionTTL:       r.duration(EnvSessionTTL, 8*time.Hour),
+		MongoRefresh:     r.duration(EnvMongoRefresh, 30*time.Second),
+		CacheBytes:       r.bytes(EnvCacheBytes, 256<<20),
+		LogLevel:         r.level(EnvLogLevel),
+		PprofAddr:        getenv(EnvPprofAddr),
+		VaultPostgresURL: getenv(EnvVaultURL),
+		VaultKey:         r.hexKey(EnvVaultKey),
 	}
 	// Sample data fills the memory stores by default; a database is
 	// filled with `quarry ingest` unless asked for explicitly.
@@ -220,6 +232,24 @@ func (r *reader) duration(name string, def time.Duration) time.Duration {
 		r.fail(name, raw, "want a positive duration such as 8h or 30m")
 	}
 	return d
+}
+
+// hexKey reads a secret of at least pii.MinKeyBytes bytes written in hex
+// (openssl rand -hex 32 makes one). The refusal never repeats the value.
+func (r *reader) hexKey(name string) []byte {
+	raw := r.getenv(name)
+	if raw == "" {
+		return nil
+	}
+	key, err := hex.DecodeString(strings.TrimSpace(raw))
+	if err != nil || len(key) < pii.MinKeyBytes {
+		if r.err == nil {
+			r.err = fmt.Errorf("%s: want at least %d bytes written as %d or more hex digits (openssl rand -hex %d makes one)",
+				name, pii.MinKeyBytes, 2*pii.MinKeyBytes, pii.MinKeyBytes)
+		}
+		return nil
+	}
+	return key
 }
 
 func (r *reader) level(name string) zapcore.Level {

@@ -49,6 +49,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvLogLevel:       "loud",
 		bootstrap.EnvAutoMigrate:    "sometimes",
 		bootstrap.EnvPprofAddr:      "0.0.0.0:6060",
+		bootstrap.EnvVaultKey:       "abcd", // too short, and the value is never repeated
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -62,5 +63,19 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 				t.Fatalf("LoadConfig(%s=%q) = %v, want one line naming the variable", name, value, err)
 			}
 		})
+	}
+}
+
+func TestLoadConfigReadsTheVaultKeyInHex(t *testing.T) {
+	key := strings.Repeat("0f", 32)
+	cfg, err := bootstrap.LoadConfig(func(k string) string { return map[string]string{bootstrap.EnvVaultKey: key}[k] })
+	if err != nil || len(cfg.VaultKey) != 32 || cfg.VaultKey[0] != 0x0f {
+		t.Fatalf("VaultKey = %x, %v", cfg.VaultKey, err)
+	}
+	for _, bad := range []string{strings.Repeat("0f", 31), strings.Repeat("zz", 32)} {
+		_, err := bootstrap.LoadConfig(func(k string) string { return map[string]string{bootstrap.EnvVaultKey: bad}[k] })
+		if err == nil || strings.Contains(err.Error(), bad) {
+			t.Fatalf("LoadConfig(%s=%q) = %v", bootstrap.EnvVaultKey, bad, err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -20,6 +21,9 @@ import (
 // Options returns the fx options of the whole service for cfg: the storage
 // modules it names, the use cases and the HTTP server.
 func Options(cfg Config, log *zap.Logger) fx.Option {
+	if err := refuseVault(cfg); err != nil {
+		return fx.Error(err)
+	}
 	return fx.Options(
 		fx.Supply(cfg, log),
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
@@ -37,6 +41,23 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		fx.Supply(httpadapter.ProfileConfig{Addr: cfg.PprofAddr}),
 		httpadapter.RunProfiler,
 	)
+}
+
+// refuseVault keeps the vault's connection and key out of the serving
+// process: nothing in its graph needs them (wiring_test.go proves no
+// constructor takes a ports.Vault), and refusing them, rather than
+// ignoring them, tells the operator that the environment of `quarry serve`
+// holds a secret it must not.
+func refuseVault(cfg Config) error {
+	for _, set := range []struct {
+		name string
+		set  bool
+	}{{EnvVaultURL, cfg.VaultPostgresURL != ""}, {EnvVaultKey, len(cfg.VaultKey) > 0}} {
+		if set.set {
+			return fmt.Errorf("%s is set: the serving process must never hold the PII vault's connection or key; unset it for quarry serve (quarry vault and quarry ingest use it)", set.name)
+		}
+	}
+	return nil
 }
 
 // platformStores picks PostgreSQL when a URL is set, memory otherwise.

@@ -39,6 +39,8 @@ commands:
                                  add a permission to a key (resale:read is never self-serve)
   keys revoke-scope KEY_ID PERMISSION
                                  remove a permission from a key
+  vault migrate                  apply the PII vault's own migrations (QUARRY_VAULT_POSTGRES_URL, the vault role)
+  vault reveal TOKEN             print what a token replaced; every look-up is logged to stderr as a JSON line
   version                        print the build and interface versions
   help                           print this usage
 
@@ -108,6 +110,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return fmt.Errorf("credits grant: AMOUNT %q is not a whole number of credits", args[3])
 		}
 		return bootstrap.GrantCredits(ctx, cfg, args[2], amount, args[5], out)
+	case args[0] == "vault" && len(args) == 2 && args[1] == "migrate":
+		return bootstrap.VaultMigrate(ctx, cfg, out)
+	case args[0] == "vault" && len(args) == 3 && args[1] == "reveal":
+		return bootstrap.VaultReveal(ctx, cfg, args[2], out, os.Stderr)
 	case args[0] == "keys" && len(args) == 4 && (args[1] == "grant-scope" || args[1] == "revoke-scope"):
 		return bootstrap.SetKeyScope(ctx, cfg, args[2], args[3], args[1] == "grant-scope", out)
 	}
