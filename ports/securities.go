@@ -13,6 +13,9 @@ type SecurityStore interface {
 	// UpsertSecurities inserts or replaces listings by code; applying the same
 	// batch twice leaves the store unchanged.
 	UpsertSecurities(ctx context.Context, s []ashare.Security) error
+	// SecuritiesByName returns the listings whose company_name is exactly
+	// name, ordered by code; none is not an error.
+	SecuritiesByName(ctx context.Context, name string) ([]ashare.Security, error)
 	// CountSecurities returns how many listings are held.
 	CountSecurities(ctx context.Context) (int64, error)
 }

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/quarrydata/quarry/domain/ashare"
@@ -40,6 +42,21 @@ func (s *Securities) UpsertSecurities(_ context.Context, secs []ashare.Security)
 		s.byCode[sec.Code] = sec
 	}
 	return nil
+}
+
+// SecuritiesByName returns the listings named name, by code. It scans
+// every listing: a few thousand comparisons, asked once per Ask question.
+func (s *Securities) SecuritiesByName(_ context.Context, name string) ([]ashare.Security, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []ashare.Security
+	for _, sec := range s.byCode {
+		if sec.CompanyName == name {
+			out = append(out, sec)
+		}
+	}
+	slices.SortFunc(out, func(a, b ashare.Security) int { return cmp.Compare(a.Code, b.Code) })
+	return out, nil
 }
 
 // CountSecurities returns how many listings are held.

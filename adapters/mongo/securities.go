@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/ports"
@@ -68,6 +69,26 @@ func (s *Securities) UpsertSecurities(ctx context.Context, batch []ashare.Securi
 	}
 	_, err := writeChanged(ctx, s.c, "upsert securities", wholeCollection{}, ids, docs)
 	return err
+}
+
+// SecuritiesByName returns the listings named name, by code. No index
+// serves the filter (FerretDB would not use one, see Securities), so it
+// reads the collection; Ask asks it once per question that names a
+// listing in Chinese.
+func (s *Securities) SecuritiesByName(ctx context.Context, name string) ([]ashare.Security, error) {
+	cur, err := s.c.Find(ctx, bson.D{{Key: "company_name", Value: name}}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, translate("find securities by name", err)
+	}
+	var docs []securityDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, translate("read securities by name", err)
+	}
+	out := make([]ashare.Security, len(docs))
+	for i, d := range docs {
+		out[i] = ashare.Security(d)
+	}
+	return out, nil
 }
 
 // CountSecurities returns how many listings are held.

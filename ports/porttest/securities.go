@@ -51,4 +51,20 @@ func RunSecurities(t *testing.T, newStore NewSecurityStore) {
 		_, err = s.Security(ctx, "SZSE.600519")
 		wantErr(t, "Security other exchange", err, ports.ErrNotFound)
 	})
+	t.Run("by name", func(t *testing.T) {
+		s := newStore(t)
+		twin := letv
+		twin.Code, twin.Exchange, twin.CompanyName = "SSE.600001", "SSE", moutai.CompanyName
+		must(t, "Upsert", s.UpsertSecurities(ctx, []ashare.Security{moutai, letv, twin}))
+		got, err := s.SecuritiesByName(ctx, moutai.CompanyName)
+		must(t, "SecuritiesByName", err)
+		if len(got) != 2 || got[0] != twin || got[1] != moutai {
+			t.Fatalf("SecuritiesByName = %+v, want the two listings of that name by code", got)
+		}
+		got, err = s.SecuritiesByName(ctx, "Kweichow")
+		must(t, "SecuritiesByName prefix", err)
+		if len(got) != 0 {
+			t.Fatalf("a prefix matched: %+v", got)
+		}
+	})
 }
