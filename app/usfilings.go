@@ -262,3 +262,13 @@ func (f *Filings) SearchProbe() DatasetProbe {
 		return n > 0, err
 	}}
 }
+
+var _ ports.SectionRetriever = (*Filings)(nil)
+
+// Retrieve returns the sections of filings filed on or before the date of
+// q.AsOf that best match q.Text, through the section index.
+func (f *Filings) Retrieve(ctx context.Context, q ports.RetrievalQuery) ([]ports.SectionHit, error) {
+	y, m, d := q.AsOf.UTC().Date()
+	hits, _, err := f.Search(ctx, ports.SectionQuery{Text: q.Text, FiledTo: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), Limit: q.Limit})
+	return hits, err
+}

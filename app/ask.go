@@ -1,0 +1,572 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/domain/scope"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// AnswererVersion names the extractive answerer below; meta carries it.
+const AnswererVersion = "extractive-v1"
+
+// Reasons an answer is withheld or a dataset left out of an answer.
+const (
+	ReasonNoSupportedAnswer   = "no_supported_answer"
+	ExcludedNotActivated      = "not_activated"
+	ExcludedPermissionMissing = "permission_missing"
+	ExcludedLicence           = "licence_internal_only"
+	ExcludedNotRequested      = "not_requested"
+	ExcludedNotIndexed        = "not_indexed_for_ask"
+)
+
+// askSources are the datasets Ask reads, each with the permissions its own
+// routes require: Ask never shows a credential what the dataset's route
+// would refuse it.
+var askSources = []dataset.ID{dataset.USFinancials, dataset.USSearch, dataset.ChinaSecurities}
+
+// AskRequest is an Ask body as the client sent it.
+type AskRequest struct {
+	Question      string
+	Jurisdictions []string
+	Datasets      []string
+	AsOf          string
+	MaxCitations  *int
+}
+
+// AskQuery is a validated AskRequest.
+type AskQuery struct {
+	Question      string
+	Jurisdictions []string
+	Datasets      []dataset.ID
+	AsOf          time.Time
+	MaxCitations  int
+}
+
+// Bounds of an Ask request.
+const (
+	maxQuestionChars   = 2000
+	maxCitationsLimit  = 20
+	defaultMaxCitation = 5
+)
+
+// ParseAsk validates an Ask request against now: a malformed value is
+// ErrValidation (422); a dataset outside the jurisdictions given is
+// ErrInvalidRequest (400).
+func ParseAsk(r AskRequest, now time.Time) (AskQuery, error) {
+	q := AskQuery{Question: strings.TrimSpace(r.Question), MaxCitations: defaultMaxCitation}
+	if n := utf8.RuneCountInString(r.Question); q.Question == "" || n > maxQuestionChars {
+		return q, fmt.Errorf("%w: question must hold 1 to %d characters, not only spaces", ErrValidation, maxQuestionChars)
+	}
+	for _, j := range r.Jurisdictions {
+		if !slices.Contains([]string{"US", "CN", "IN"}, j) {
+			return q, fmt.Errorf("%w: jurisdiction %q is not one of US, CN, IN", ErrValidation, j)
+		}
+		q.Jurisdictions = append(q.Jurisdictions, j)
+	}
+	for _, raw := range r.Datasets {
+		d, ok := dataset.Lookup(dataset.ID(raw))
+		if !ok || d.ID == dataset.AskRetrieval {
+			return q, fmt.Errorf("%w: datasets: %q is not a dataset of the catalog", ErrValidation, raw)
+		}
+		if len(q.Jurisdictions) > 0 && !slices.Contains(q.Jurisdictions, d.Jurisdiction) {
+			return q, fmt.Errorf("%w: dataset %s is in jurisdiction %s, which jurisdictions leaves out", ErrInvalidRequest, d.ID, d.Jurisdiction)
+		}
+		q.Datasets = append(q.Datasets, d.ID)
+	}
+	if r.MaxCitations != nil {
+		if *r.MaxCitations < 1 || *r.MaxCitations > maxCitationsLimit {
+			return q, fmt.Errorf("%w: max_citations must be an integer from 1 to %d", ErrValidation, maxCitationsLimit)
+		}
+		q.MaxCitations = *r.MaxCitations
+	}
+	var err error
+	q.AsOf, err = ParseAsOf(r.AsOf, now)
+	return q, err
+}
+
+// Citation is one source an answer relies on. A passage of a filing
+// section has Offsets; a record (a statement row, a listing) has Fields,
+// the stored values a record-rendered sentence may use.
+type Citation struct {
+	Dataset    dataset.ID
+	DocumentID string
+	Title      string
+	Snippet    string
+	Offsets    *PassageOffsets
+	Fields     map[string]string
+	Route      string
+}
+
+// PassageOffsets locate a cited passage in a section's text, in code
+// points, end exclusive.
+type PassageOffsets struct {
+	Section    string
+	Start, End int
+}
+
+// Exclusion is a dataset left out of an answer and why.
+type Exclusion struct {
+	Dataset dataset.ID
+	Reason  string
+}
+
+// Answer is Ask's answer: Text is empty and Reason set when the data
+// supports no answer.
+type Answer struct {
+	Text      string
+	Reason    string
+	Citations []Citation
+	Searched  []dataset.ID
+	Excluded  []Exclusion
+	AsOf      time.Time
+}
+
+// Ask answers questions from the datasets a credential may read, citing
+// every sentence (spec-gaps A37).
+type Ask struct {
+	fin       *Financials
+	china     *China
+	sections  ports.SectionRetriever
+	available *Availability
+}
+
+// NewAsk wires Ask over the US statements, the US filing sections and the
+// China listings.
+func NewAsk(fin *Financials, china *China, sections ports.SectionRetriever, available *Availability) *Ask {
+	return &Ask{fin: fin, china: china, sections: sections, available: available}
+}
+
+// Probe reports Ask available once any dataset it reads is.
+func (a *Ask) Probe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.AskRetrieval, Probe: func(ctx context.Context) (bool, error) {
+		for _, id := range askSources {
+			st, err := a.available.Status(ctx, id)
+			if err != nil {
+				return false, err
+			}
+			if st.Serving() {
+				return true, nil
+			}
+		}
+		return false, nil
+	}}
+}
+
+// Governance decides which datasets a question over q may read for a
+// credential holding scopes: every dataset of the catalog but Ask itself
+// is either searched or excluded with its reason.
+func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string) ([]dataset.ID, []Exclusion, error) {
+	held := scope.FromStrings(scopes)
+	var searched []dataset.ID
+	var excluded []Exclusion
+	for _, d := range dataset.Catalog() {
+		if d.ID == dataset.AskRetrieval {
+			continue
+		}
+		reason, err := a.exclusion(ctx, q, held, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		if reason == "" {
+			searched = append(searched, d.ID)
+		} else {
+			excluded = append(excluded, Exclusion{Dataset: d.ID, Reason: reason})
+		}
+	}
+	return searched, excluded, nil
+}
+
+func (a *Ask) exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset) (string, error) {
+	switch {
+	case len(q.Datasets) > 0 && !slices.Contains(q.Datasets, d.ID),
+		len(q.Jurisdictions) > 0 && !slices.Contains(q.Jurisdictions, d.Jurisdiction):
+		return ExcludedNotRequested, nil
+	case !d.Licence.RedistributionAllowed:
+		// An answer quotes its sources to the client; a dataset held
+		// for internal use only may not be quoted, so Ask never reads it.
+		return ExcludedLicence, nil
+	case !slices.Contains(askSources, d.ID):
+		return ExcludedNotIndexed, nil
+	}
+	for _, rt := range d.Routes {
+		if len(scope.Missing(held, rt.Permissions)) > 0 {
+			return ExcludedPermissionMissing, nil
+		}
+	}
+	st, err := a.available.Status(ctx, d.ID)
+	if err != nil {
+		return "", err
+	}
+	if !st.Serving() {
+		return ExcludedNotActivated, nil
+	}
+	return "", nil
+}
+
+// Answer answers q for a credential holding scopes. A question the data
+// does not support is an Answer with Reason no_supported_answer, not an
+// error.
+func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string) (Answer, error) {
+	searched, excluded, err := a.Governance(ctx, q, scopes)
+	if err != nil {
+		return Answer{}, err
+	}
+	ans := Answer{Searched: searched, Excluded: excluded, AsOf: q.AsOf}
+	var cited []sentence
+	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
+	case lq != "":
+		if slices.Contains(searched, dataset.ChinaSecurities) {
+			cited, err = a.listing(ctx, lq, q.AsOf)
+		}
+	case fq != nil:
+		if slices.Contains(searched, dataset.USFinancials) {
+			cited, err = a.figure(ctx, *fq, q.AsOf)
+		}
+	default:
+		if slices.Contains(searched, dataset.USSearch) {
+			cited, err = a.passages(ctx, q)
+		}
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	if len(cited) == 0 {
+		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
+		return ans, nil
+	}
+	parts := make([]string, len(cited))
+	for i, s := range cited {
+		parts[i] = fmt.Sprintf("%s [%d]", s.text, i+1)
+		ans.Citations = append(ans.Citations, s.cite)
+	}
+	ans.Text = strings.Join(parts, " ")
+	return ans, nil
+}
+
+// sentence is one sentence of an answer and the source it comes from.
+type sentence struct {
+	text string
+	cite Citation
+}
+
+// Listing questions: "When was 贵州茅台 listed?", "贵州茅台什么时候上市?",
+// "When was 600519.SH listed?". The subject is a code or the exchange's
+// short name; the listings hold no English names (spec-gaps B23), so an
+// English name finds nothing.
+var listingQuestions = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^when (?:was|did) (.+?) (?:first )?(?:get )?list(?:ed)?\s*[?？]?$`),
+	regexp.MustCompile(`(?i)^what (?:is|was) the listing date of (.+?)\s*[?？]?$`),
+	regexp.MustCompile(`^(.+?)(?:是)?(?:什么时候|何时|哪天|哪一天|哪年)上市(?:的)?\s*[?？]?$`),
+	regexp.MustCompile(`^(.+?)的上市日期(?:是)?(?:什么|哪天)?\s*[?？]?$`),
+}
+
+func parseListingQuestion(q string) string {
+	for _, re := range listingQuestions {
+		if m := re.FindStringSubmatch(q); m != nil {
+			return strings.TrimSpace(m[1])
+		}
+	}
+	return ""
+}
+
+func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]sentence, error) {
+	var found []ashare.Security
+	if code, err := ashare.ParseCode(subject); err == nil {
+		sec, err := a.china.Security(ctx, code)
+		if err != nil && !errors.Is(err, ports.ErrNotFound) {
+			return nil, err
+		}
+		if err == nil {
+			found = append(found, sec)
+		}
+	} else if hasHan(subject) {
+		if found, err = a.china.securities.SecuritiesByName(ctx, subject); err != nil {
+			return nil, err
+		}
+	}
+	// One listing only: a name two listings share does not say which.
+	if len(found) != 1 || found[0].ListingDate > asOf.Format(time.DateOnly) {
+		return nil, nil
+	}
+	s := found[0]
+	fields := map[string]string{"code": s.Code, "company_name": s.CompanyName, "exchange": s.Exchange, "board": s.Board, "listing_date": s.ListingDate}
+	text := fmt.Sprintf("%s (%s) was listed on the %s on %s.", s.CompanyName, s.Code, s.Exchange, s.ListingDate)
+	if s.DelistingDate != "" {
+		fields["delisting_date"] = s.DelistingDate
+		text = fmt.Sprintf("%s (%s) was listed on the %s on %s and delisted on %s.", s.CompanyName, s.Code, s.Exchange, s.ListingDate, s.DelistingDate)
+	}
+	return []sentence{{text: text, cite: Citation{
+		Dataset: dataset.ChinaSecurities, DocumentID: s.Code, Title: s.CompanyName + " (" + s.Code + ")",
+		Snippet: recordSnippet(fields), Fields: fields, Route: "GET /china/securities/" + s.Code,
+	}}}, nil
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// financialQuestion is "What was AAPL's revenue in fiscal 2023?".
+type financialQuestion struct {
+	company string
+	field   financials.Field
+	year    int
+}
+
+var financialQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+?)(?:'s|’s|') (.+?) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
+
+// metricNames are the phrases naming the concept map's fields.
+var metricNames = map[string]string{
+	"revenue": "revenue", "revenues": "revenue", "total revenue": "revenue", "net sales": "revenue",
+	"cost of revenue": "cost_of_revenue", "gross profit": "gross_profit", "gross margin": "gross_profit",
+	"operating income": "operating_income", "net income": "net_income",
+	"basic eps": "earnings_per_share_basic", "basic earnings per share": "earnings_per_share_basic",
+	"diluted eps": "earnings_per_share_diluted", "diluted earnings per share": "earnings_per_share_diluted", "eps": "earnings_per_share_diluted",
+	"total assets": "assets", "assets": "assets", "current assets": "current_assets",
+	"cash and cash equivalents": "cash_and_equivalents", "cash": "cash_and_equivalents", "inventory": "inventory",
+	"total liabilities": "liabilities", "liabilities": "liabilities", "current liabilities": "current_liabilities",
+	"long-term debt": "long_term_debt", "long term debt": "long_term_debt",
+	"shareholders' equity": "shareholders_equity", "shareholders equity": "shareholders_equity", "stockholders' equity": "shareholders_equity",
+	"operating cash flow": "operating_cash_flow", "cash from operations": "operating_cash_flow",
+	"investing cash flow": "investing_cash_flow", "financing cash flow": "financing_cash_flow",
+	"capital expenditure": "capital_expenditure", "capital expenditures": "capital_expenditure", "capex": "capital_expenditure",
+	"dividends paid": "dividends_paid",
+}
+
+func parseFinancialQuestion(q string) *financialQuestion {
+	m := financialQuestionRE.FindStringSubmatch(q)
+	if m == nil {
+		return nil
+	}
+	name, ok := metricNames[strings.ToLower(strings.TrimSpace(m[2]))]
+	if !ok {
+		return nil
+	}
+	year, _ := strconv.Atoi(m[3])
+	for _, f := range financials.Fields {
+		if f.Name == name {
+			return &financialQuestion{company: strings.TrimSpace(m[1]), field: f, year: year}
+		}
+	}
+	return nil
+}
+
+// figure answers a financial question from the annual statement known at
+// asOf, in a sentence rendered from the cited row (spec-gaps A37).
+func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) ([]sentence, error) {
+	p := StatementsParams{Period: "annual", AsOf: asOf.Format(time.RFC3339Nano), Limit: 1000}
+	if strings.Trim(fq.company, "0123456789") == "" {
+		p.CIK = fq.company
+	} else {
+		p.Ticker = fq.company
+	}
+	sq, err := ParseStatementsQuery(p, asOf)
+	if err != nil {
+		return nil, nil // not a ticker or CIK: names are not resolved yet
+	}
+	st, err := a.fin.Statements(ctx, sq, fq.field.Statement)
+	if errors.Is(err, ports.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	for _, r := range st.Pages[fq.field.Statement].Rows {
+		v, ok := r.Values[fq.field.Name]
+		if r.FiscalYear != fq.year || !ok {
+			continue
+		}
+		unit := r.Currency
+		if fq.field.Measure == financials.PerShare {
+			unit += " per share"
+		}
+		value := strconv.FormatFloat(v, 'f', -1, 64)
+		fields := map[string]string{
+			"ticker": st.Ticker, "cik": st.CIK, "field": fq.field.Name, "fiscal_year": strconv.Itoa(r.FiscalYear),
+			"period_start": r.Start, "period_end": r.End, "value": value, "currency": r.Currency,
+			"accession_number": r.Accession, "filed": r.Filed,
+		}
+		text := fmt.Sprintf("%s %s for fiscal year %d (%s to %s) was %s %s, as filed on %s in %s.",
+			st.Ticker, fq.field.Name, r.FiscalYear, r.Start, r.End, value, unit, r.Filed, r.Accession)
+		route := fmt.Sprintf("GET /us/financials/%s?ticker=%s&period=annual&as_of=%s", strings.ReplaceAll(string(fq.field.Statement), "_", "-"), st.Ticker, asOf.Format(time.RFC3339))
+		return []sentence{{text: text, cite: Citation{
+			Dataset: dataset.USFinancials, DocumentID: r.Accession + ":" + r.End,
+			Title:   fmt.Sprintf("%s %s, fiscal year %d", st.Ticker, fq.field.Statement, r.FiscalYear),
+			Snippet: recordSnippet(fields), Fields: fields, Route: route,
+		}}}, nil
+	}
+	return nil, nil
+}
+
+// recordSnippet shows a record's fields in a fixed order.
+func recordSnippet(fields map[string]string) string {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + fields[k]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Text answers: at most this many sentences, each from its own section,
+// and only a sentence holding most of the question's content words.
+const (
+	maxTextSentences  = 2
+	retrievedSections = 10
+	// minCoverage is the share of the question's content words a
+	// sentence must hold, and minMatched how many at least.
+	minCoverage = 0.6
+	minMatched  = 2
+)
+
+// passages answers from the best-matching sentences of retrieved sections.
+func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
+	words := contentStems(q.Question)
+	if len(words) < minMatched {
+		return nil, nil
+	}
+	hits, err := a.sections.Retrieve(ctx, ports.RetrievalQuery{Text: q.Question, AsOf: q.AsOf, Limit: retrievedSections})
+	if err != nil {
+		return nil, err
+	}
+	type candidate struct {
+		hit        ports.SectionHit
+		start, end int
+		score      float64
+	}
+	var best []candidate
+	for _, h := range hits {
+		var top *candidate
+		for _, sp := range Sentences(h.Section.Text) {
+			text := string([]rune(h.Section.Text)[sp[0]:sp[1]])
+			n := matched(words, contentStems(text))
+			score := float64(n) / float64(len(words))
+			if n < minMatched || score < minCoverage {
+				continue
+			}
+			if top == nil || score > top.score {
+				top = &candidate{hit: h, start: sp[0], end: sp[1], score: score}
+			}
+		}
+		if top != nil {
+			best = append(best, *top)
+		}
+	}
+	// Highest coverage first; the retriever's order breaks ties.
+	slices.SortStableFunc(best, func(x, y candidate) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return 0
+	})
+	var out []sentence
+	for _, c := range best[:min(len(best), maxTextSentences, q.MaxCitations)] {
+		s := c.hit.Section
+		text := string([]rune(s.Text)[c.start:c.end])
+		out = append(out, sentence{text: text, cite: Citation{
+			Dataset: dataset.USSearch, DocumentID: s.ID,
+			Title:   fmt.Sprintf("%s %s %s, Item %s. %s", s.Ticker, s.Form, s.Accession, s.ItemNumber, s.ItemName),
+			Snippet: text, Offsets: &PassageOffsets{Section: s.ID, Start: c.start, End: c.end},
+			Route: "POST /us/search",
+		}})
+	}
+	return out, nil
+}
+
+// Sentences splits text into sentences, as code-point ranges [start, end)
+// with surrounding spaces left out: a sentence ends at a line break, or at
+// '.', '?' or '!' followed by a space.
+func Sentences(text string) [][2]int {
+	rs := []rune(text)
+	var out [][2]int
+	start := 0
+	flush := func(end int) {
+		for start < end && unicode.IsSpace(rs[start]) {
+			start++
+		}
+		e := end
+		for e > start && unicode.IsSpace(rs[e-1]) {
+			e--
+		}
+		if e > start {
+			out = append(out, [2]int{start, e})
+		}
+		start = end
+	}
+	for i, r := range rs {
+		switch {
+		case r == '\n':
+			flush(i)
+		case (r == '.' || r == '?' || r == '!') && i+1 < len(rs) && rs[i+1] == ' ':
+			flush(i + 1)
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// stopWords are left out of the words a sentence must share with a
+// question.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by did do does for from has have how in is it its of on or
+		our the their this to was were what when where which who why will with about company company's say says said
+		describe describes tell me list`) {
+		stopWords[w] = true
+	}
+}
+
+// contentStems lowers a text's words, drops stop words and one-letter
+// words, and cuts each to its first five letters, a crude stem that makes
+// "risks" meet "risk" and "competition" meet "competitive".
+func contentStems(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if stopWords[w] || utf8.RuneCountInString(w) < 2 {
+			continue
+		}
+		if rs := []rune(w); len(rs) > 5 {
+			w = string(rs[:5])
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func matched(want, have []string) int {
+	n := 0
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			n++
+		}
+	}
+	return n
+}
