@@ -137,28 +137,32 @@ type Answer struct {
 // Ask answers questions from the datasets a credential may read, citing
 // every sentence (spec-gaps A37).
 type Ask struct {
-	fin       *Financials
-	china     *China
-	sections  ports.SectionRetriever
-	available *Availability
+	fin      *Financials
+	china    *China
+	sections ports.SectionRetriever
+	sources  []DatasetProbe
 }
 
-// NewAsk wires Ask over the US statements, the US filing sections and the
-// China listings.
-func NewAsk(fin *Financials, china *China, sections ports.SectionRetriever, available *Availability) *Ask {
-	return &Ask{fin: fin, china: china, sections: sections, available: available}
+// Statuses says whether each dataset is activated; Availability does.
+type Statuses interface {
+	Status(ctx context.Context, id dataset.ID) (dataset.Status, error)
 }
 
-// Probe reports Ask available once any dataset it reads is.
+// NewAsk wires Ask over the US statements, the US filing sections (through
+// the SectionRetriever port, which Filings implements over its index) and
+// the China listings.
+func NewAsk(fin *Financials, china *China, filings *Filings) *Ask {
+	return &Ask{fin: fin, china: china, sections: filings, sources: []DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()}}
+}
+
+// Probe reports Ask available once any dataset it reads holds data. It
+// asks the datasets' probes itself: the availability of every dataset is
+// built from the probes, Ask's among them.
 func (a *Ask) Probe() DatasetProbe {
 	return DatasetProbe{Dataset: dataset.AskRetrieval, Probe: func(ctx context.Context) (bool, error) {
-		for _, id := range askSources {
-			st, err := a.available.Status(ctx, id)
-			if err != nil {
-				return false, err
-			}
-			if st.Serving() {
-				return true, nil
+		for _, p := range a.sources {
+			if ok, err := p.Probe(ctx); err != nil || ok {
+				return ok, err
 			}
 		}
 		return false, nil
@@ -168,7 +172,7 @@ func (a *Ask) Probe() DatasetProbe {
 // Governance decides which datasets a question over q may read for a
 // credential holding scopes: every dataset of the catalog but Ask itself
 // is either searched or excluded with its reason.
-func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string) ([]dataset.ID, []Exclusion, error) {
+func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st Statuses) ([]dataset.ID, []Exclusion, error) {
 	held := scope.FromStrings(scopes)
 	var searched []dataset.ID
 	var excluded []Exclusion
@@ -176,7 +180,7 @@ func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string) ([]da
 		if d.ID == dataset.AskRetrieval {
 			continue
 		}
-		reason, err := a.exclusion(ctx, q, held, d)
+		reason, err := exclusion(ctx, q, held, d, st)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -189,7 +193,7 @@ func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string) ([]da
 	return searched, excluded, nil
 }
 
-func (a *Ask) exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset) (string, error) {
+func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset, statuses Statuses) (string, error) {
 	switch {
 	case len(q.Datasets) > 0 && !slices.Contains(q.Datasets, d.ID),
 		len(q.Jurisdictions) > 0 && !slices.Contains(q.Jurisdictions, d.Jurisdiction):
@@ -206,7 +210,7 @@ func (a *Ask) exclusion(ctx context.Context, q AskQuery, held []scope.Permission
 			return ExcludedPermissionMissing, nil
 		}
 	}
-	st, err := a.available.Status(ctx, d.ID)
+	st, err := statuses.Status(ctx, d.ID)
 	if err != nil {
 		return "", err
 	}
@@ -216,11 +220,12 @@ func (a *Ask) exclusion(ctx context.Context, q AskQuery, held []scope.Permission
 	return "", nil
 }
 
-// Answer answers q for a credential holding scopes. A question the data
+// Answer answers q for a credential holding scopes, reading only the
+// datasets st says are activated. A question the data
 // does not support is an Answer with Reason no_supported_answer, not an
 // error.
-func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string) (Answer, error) {
-	searched, excluded, err := a.Governance(ctx, q, scopes)
+func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Statuses) (Answer, error) {
+	searched, excluded, err := a.Governance(ctx, q, scopes, st)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -402,8 +407,13 @@ func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) 
 			"period_start": r.Start, "period_end": r.End, "value": value, "currency": r.Currency,
 			"accession_number": r.Accession, "filed": r.Filed,
 		}
-		text := fmt.Sprintf("%s %s for fiscal year %d (%s to %s) was %s %s, as filed on %s in %s.",
-			st.Ticker, fq.field.Name, r.FiscalYear, r.Start, r.End, value, unit, r.Filed, r.Accession)
+		period := fmt.Sprintf("(%s to %s)", r.Start, r.End)
+		if fq.field.Measure == financials.Stock {
+			period = "(at " + r.End + ")"
+			delete(fields, "period_start")
+		}
+		text := fmt.Sprintf("%s %s for fiscal year %d %s was %s %s, as filed on %s in %s.",
+			st.Ticker, fq.field.Name, r.FiscalYear, period, value, unit, r.Filed, r.Accession)
 		route := fmt.Sprintf("GET /us/financials/%s?ticker=%s&period=annual&as_of=%s", strings.ReplaceAll(string(fq.field.Statement), "_", "-"), st.Ticker, asOf.Format(time.RFC3339))
 		return []sentence{{text: text, cite: Citation{
 			Dataset: dataset.USFinancials, DocumentID: r.Accession + ":" + r.End,
@@ -441,13 +451,24 @@ const (
 
 // passages answers from the best-matching sentences of retrieved sections.
 func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
-	words := contentStems(q.Question)
-	if len(words) < minMatched {
-		return nil, nil
-	}
 	hits, err := a.sections.Retrieve(ctx, ports.RetrievalQuery{Text: q.Question, AsOf: q.AsOf, Limit: retrievedSections})
 	if err != nil {
 		return nil, err
+	}
+	hits, named, err := a.mentioned(ctx, q.Question, hits)
+	if err != nil {
+		return nil, err
+	}
+	words := contentStems(q.Question)
+	words = slices.DeleteFunc(words, func(w string) bool { return named[w] })
+	need := minMatched
+	if len(named) > 0 {
+		// A question about a named company may have one content word
+		// left ("When was Microsoft founded?").
+		need = 1
+	}
+	if len(words) < need {
+		return nil, nil
 	}
 	type candidate struct {
 		hit        ports.SectionHit
@@ -461,7 +482,7 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 			text := string([]rune(h.Section.Text)[sp[0]:sp[1]])
 			n := matched(words, contentStems(text))
 			score := float64(n) / float64(len(words))
-			if n < minMatched || score < minCoverage {
+			if n < need || score < minCoverage || !proseSentence(text) {
 				continue
 			}
 			if top == nil || score > top.score {
@@ -482,10 +503,19 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 		}
 		return 0
 	})
+	limit := min(maxTextSentences, q.MaxCitations)
+	if need == 1 {
+		limit = 1 // one matching word makes a second sentence chance
+	}
 	var out []sentence
-	for _, c := range best[:min(len(best), maxTextSentences, q.MaxCitations)] {
+	for _, c := range best {
 		s := c.hit.Section
 		text := string([]rune(s.Text)[c.start:c.end])
+		// Later sentences must cover the question as well as the first,
+		// and say something the answer does not already say.
+		if len(out) == limit || c.score < best[0].score || slices.ContainsFunc(out, func(o sentence) bool { return o.text == text }) {
+			continue
+		}
 		out = append(out, sentence{text: text, cite: Citation{
 			Dataset: dataset.USSearch, DocumentID: s.ID,
 			Title:   fmt.Sprintf("%s %s %s, Item %s. %s", s.Ticker, s.Form, s.Accession, s.ItemNumber, s.ItemName),
@@ -494,6 +524,56 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 		}})
 	}
 	return out, nil
+}
+
+// mentioned keeps the hits of the companies the question names, by ticker
+// or by the first word of the company's name ("Apple's" names Apple Inc.),
+// when it names any of the companies hit; it also returns the stems of the
+// naming words, which are then no content words to match.
+func (a *Ask) mentioned(ctx context.Context, question string, hits []ports.SectionHit) ([]ports.SectionHit, map[string]bool, error) {
+	tokens := map[string]bool{}
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' }) {
+		w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"), "'")
+		tokens[strings.ToLower(w)] = true
+	}
+	names := map[string][]string{}
+	named := map[string]bool{}
+	for _, h := range hits {
+		cik := h.Section.CIK
+		if _, done := names[cik]; done {
+			continue
+		}
+		ids := []string{strings.ToLower(h.Section.Ticker)}
+		c, err := a.fin.store.Company(ctx, cik)
+		if err != nil && !errors.Is(err, ports.ErrNotFound) {
+			return nil, nil, err
+		}
+		if f := strings.Fields(c.Name); len(f) > 0 {
+			ids = append(ids, strings.ToLower(strings.Trim(f[0], ",.")))
+		}
+		names[cik] = ids
+	}
+	keep := map[string]bool{}
+	for cik, ids := range names {
+		for _, id := range ids {
+			if id != "" && tokens[id] {
+				keep[cik] = true
+				for _, st := range contentStems(id) {
+					named[st] = true
+				}
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return hits, named, nil
+	}
+	return slices.DeleteFunc(hits, func(h ports.SectionHit) bool { return !keep[h.Section.CIK] }), named, nil
+}
+
+// proseSentence reports whether a span reads as a sentence, not a heading:
+// six words or more, ending in a full stop, question or exclamation mark.
+func proseSentence(s string) bool {
+	return len(strings.Fields(s)) >= 6 && strings.ContainsAny(s[len(s)-1:], ".?!")
 }
 
 // Sentences splits text into sentences, as code-point ranges [start, end)

@@ -141,6 +141,7 @@ func servedDatasets(cfg Config) fx.Option {
 	for _, d := range datasets {
 		opts = append(opts, d.serve(cfg), d.ingester)
 	}
+	opts = append(opts, ask(cfg))
 	return fx.Options(opts...)
 }
 

@@ -50,6 +50,9 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 			return
 		}
 		rec.keyID = key.ID
+		// Handlers whose answer depends on the credential (Ask reads only
+		// the datasets the key may read) find it in the context.
+		r = r.WithContext(context.WithValue(r.Context(), keyContext{}, key))
 		if err := s.d.Metering.Touch(r.Context(), key); err != nil {
 			s.log.Warn("last use of key not recorded", zap.String("request_id", rec.id), zap.String("key_id", key.ID), zap.Error(err))
 		}
@@ -64,6 +67,14 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 		}
 		s.charged(w, r, key, route, rt.Cost, serve)
 	}
+}
+
+type keyContext struct{}
+
+// KeyFrom returns the API key a metered request was authenticated with.
+func KeyFrom(ctx context.Context) (apikey.Key, bool) {
+	k, ok := ctx.Value(keyContext{}).(apikey.Key)
+	return k, ok
 }
 
 // admit runs the checks that come before the debit.

@@ -1,0 +1,107 @@
+package http
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
+)
+
+type askBody struct {
+	Question      string   `json:"question"`
+	Jurisdictions []string `json:"jurisdictions"`
+	Datasets      []string `json:"datasets"`
+	AsOf          string   `json:"as_of"`
+	MaxCitations  *int     `json:"max_citations"`
+}
+
+type askResponse struct {
+	Answer     *string       `json:"answer"`
+	Reason     *string       `json:"reason"`
+	Citations  []askCitation `json:"citations"`
+	Governance askGovernance `json:"governance"`
+	Meta       askMeta       `json:"meta"`
+}
+
+type askCitation struct {
+	Marker        int               `json:"marker"`
+	Dataset       dataset.ID        `json:"dataset"`
+	DocumentID    string            `json:"document_id"`
+	Title         string            `json:"title"`
+	Snippet       string            `json:"snippet"`
+	SourceOffsets *sourceOffsets    `json:"source_offsets"`
+	Fields        map[string]string `json:"fields"`
+	Route         string            `json:"route"`
+}
+
+type askGovernance struct {
+	Searched []dataset.ID   `json:"searched"`
+	Excluded []askExclusion `json:"excluded"`
+}
+
+type askExclusion struct {
+	Dataset dataset.ID `json:"dataset"`
+	Reason  string     `json:"reason"`
+}
+
+type askMeta struct {
+	AsOf     time.Time `json:"as_of"`
+	Answerer string    `json:"answerer"`
+}
+
+// AskHandlers returns the handler of POST /ask.
+func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []DataHandler {
+	return []DataHandler{{Method: http.MethodPost, Path: "/ask", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
+		var body askBody
+		if err := decodeJSON(r, &body); err != nil {
+			return nil, err
+		}
+		q, err := app.ParseAsk(app.AskRequest(body), now())
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (Response, error) {
+			key, ok := KeyFrom(ctx)
+			if !ok {
+				return Response{}, errors.New("ask: no API key in the request context")
+			}
+			a, err := ask.Answer(ctx, q, key.Scopes, available)
+			if err != nil {
+				return Response{}, err
+			}
+			return JSON(toAskResponse(a)), nil
+		}, nil
+	}}}
+}
+
+func toAskResponse(a app.Answer) askResponse {
+	out := askResponse{
+		Citations:  make([]askCitation, len(a.Citations)),
+		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded))},
+		Meta:       askMeta{AsOf: a.AsOf, Answerer: app.AnswererVersion},
+	}
+	if out.Governance.Searched == nil {
+		out.Governance.Searched = []dataset.ID{}
+	}
+	if a.Reason != "" {
+		out.Reason = &a.Reason
+	} else {
+		out.Answer = &a.Text
+	}
+	for i, c := range a.Citations {
+		ac := askCitation{Marker: i + 1, Dataset: c.Dataset, DocumentID: c.DocumentID, Title: c.Title, Snippet: c.Snippet, Fields: c.Fields, Route: c.Route}
+		if c.Offsets != nil {
+			ac.SourceOffsets = &sourceOffsets{Section: c.Offsets.Section, Start: c.Offsets.Start, End: c.Offsets.End}
+		}
+		out.Citations[i] = ac
+	}
+	for i, e := range a.Excluded {
+		out.Governance.Excluded[i] = askExclusion{Dataset: e.Dataset, Reason: e.Reason}
+	}
+	return out
+}

@@ -1,0 +1,201 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/domain/scope"
+)
+
+// evalNow is the clock of the evaluation: after every bundled filing.
+var evalNow = time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC)
+
+// allActive says every dataset Ask reads is activated.
+type allActive struct{}
+
+func (allActive) Status(context.Context, dataset.ID) (dataset.Status, error) {
+	return dataset.StatusFor(true), nil
+}
+
+// sampleAsk is Ask over memory stores holding the bundled samples, and the
+// sections by id, to check citations against.
+func sampleAsk(t *testing.T) (*app.Ask, map[string]filing.Section) {
+	t.Helper()
+	ctx := context.Background()
+	fin := app.NewFinancials(memory.NewFinancials(), func() time.Time { return evalNow })
+	if _, err := bootstrap.LoadUSFinancialsSample(ctx, fin); err != nil {
+		t.Fatal(err)
+	}
+	secs := memory.NewSecurities()
+	if _, err := bootstrap.LoadSample(ctx, secs); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := bleveadapter.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf := memory.NewFilings()
+	filings := app.NewFilings(mf, mf, idx)
+	fs, sections, err := bootstrap.LoadUSFilingsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := filings.Store(ctx, fs, sections); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]filing.Section{}
+	for _, s := range sections {
+		byID[s.ID] = s
+	}
+	return app.NewAsk(fin, app.NewChina(secs), filings), byID
+}
+
+// evalCase is one question of testdata/ask_eval.json and what it must get.
+type evalCase struct {
+	Question string `json:"question"`
+	AsOf     string `json:"as_of,omitempty"`
+	Kind     string `json:"kind"`
+	// Answer is the exact answer, citation markers included; empty means
+	// no_supported_answer.
+	Answer    string   `json:"answer"`
+	Documents []string `json:"documents,omitempty"`
+}
+
+func loadEval(t *testing.T) []evalCase {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/ask_eval.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []evalCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func ask(t *testing.T, a *app.Ask, c evalCase) app.Answer {
+	t.Helper()
+	q, err := app.ParseAsk(app.AskRequest{Question: c.Question, AsOf: c.AsOf}, evalNow)
+	if err != nil {
+		t.Fatalf("%q: %v", c.Question, err)
+	}
+	got, err := a.Answer(context.Background(), q, scope.Strings(scope.SelfServe()), allActive{})
+	if err != nil {
+		t.Fatalf("%q: %v", c.Question, err)
+	}
+	return got
+}
+
+// TestAskEvaluation runs the evaluation set and asserts every answer, its
+// cited documents, and that every sentence is supported by its citation.
+func TestAskEvaluation(t *testing.T) {
+	a, sections := sampleAsk(t)
+	cases := loadEval(t)
+	refused := 0
+	for _, c := range cases {
+		got := ask(t, a, c)
+		if os.Getenv("ASK_EVAL_PRINT") != "" {
+			docs := []string{}
+			for _, ci := range got.Citations {
+				docs = append(docs, ci.DocumentID)
+			}
+			b, _ := json.Marshal(map[string]any{"question": c.Question, "as_of": c.AsOf, "answer": got.Text, "documents": docs})
+			t.Log(string(b))
+			continue
+		}
+		if got.Text != c.Answer {
+			t.Errorf("%q (as of %q):\n got %q\nwant %q", c.Question, c.AsOf, got.Text, c.Answer)
+		}
+		if c.Answer == "" {
+			refused++
+			if got.Reason != app.ReasonNoSupportedAnswer || len(got.Citations) != 0 {
+				t.Errorf("%q: reason %q with %d citations, want no_supported_answer and none", c.Question, got.Reason, len(got.Citations))
+			}
+		}
+		var docs []string
+		for _, ci := range got.Citations {
+			docs = append(docs, ci.DocumentID)
+		}
+		if !slices.Equal(docs, c.Documents) {
+			t.Errorf("%q: cites %v, want %v", c.Question, docs, c.Documents)
+		}
+		checkSupported(t, c.Question, got, sections)
+	}
+	t.Logf("evaluation: %d questions, %d answered, %d refused as expected", len(cases), len(cases)-refused, refused)
+}
+
+// markedSentence is one sentence of an answer and its marker.
+var markedSentence = regexp.MustCompile(`(.+?) \[(\d+)\](?: |$)`)
+
+// numberToken is a number, date or accession number as a sentence writes it.
+var numberToken = regexp.MustCompile(`[0-9](?:[0-9.\-]*[0-9])?`)
+
+// checkSupported checks every sentence of an answer against its citation:
+// a passage's sentence must be the cited span of the stored section text,
+// verbatim; a record-rendered sentence may hold no number (digit run,
+// date, accession number) that is not a number of a field of the cited
+// record, read the same way.
+func checkSupported(t *testing.T, question string, got app.Answer, sections map[string]filing.Section) {
+	t.Helper()
+	if got.Text == "" {
+		return
+	}
+	ms := markedSentence.FindAllStringSubmatch(got.Text, -1)
+	if strings.Join(func() []string {
+		var s []string
+		for _, m := range ms {
+			s = append(s, m[0])
+		}
+		return s
+	}(), "") != got.Text {
+		t.Errorf("%q: answer %q is not a run of cited sentences", question, got.Text)
+		return
+	}
+	for _, m := range ms {
+		n := int(m[2][0] - '0')
+		if len(m[2]) > 1 || n < 1 || n > len(got.Citations) {
+			t.Errorf("%q: marker [%s] cites nothing", question, m[2])
+			continue
+		}
+		c := got.Citations[n-1]
+		switch {
+		case c.Offsets != nil:
+			s, ok := sections[c.Offsets.Section]
+			if !ok {
+				t.Errorf("%q: cites unknown section %s", question, c.Offsets.Section)
+				continue
+			}
+			span := string([]rune(s.Text)[c.Offsets.Start:c.Offsets.End])
+			if span != m[1] || c.Snippet != span {
+				t.Errorf("%q: sentence %q is not the cited span %q", question, m[1], span)
+			}
+		case c.Fields != nil:
+			values := map[string]bool{}
+			for _, v := range c.Fields {
+				for _, num := range numberToken.FindAllString(v, -1) {
+					values[num] = true
+				}
+			}
+			for _, num := range numberToken.FindAllString(m[1], -1) {
+				if !values[num] {
+					t.Errorf("%q: number %s of %q is not a field of the cited record %v", question, num, m[1], c.Fields)
+				}
+			}
+		default:
+			t.Errorf("%q: citation %d has neither offsets nor fields", question, n)
+		}
+	}
+}
