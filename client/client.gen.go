@@ -18,6 +18,255 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AskAnswerMetaAnswerer.
+const (
+	ExtractiveV1 AskAnswerMetaAnswerer = "extractive-v1"
+)
+
+// Valid indicates whether the value is a known member of the AskAnswerMetaAnswerer enum.
+func (e AskAnswerMetaAnswerer) Valid() bool {
+	switch e {
+	case ExtractiveV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskAnswerReason.
+const (
+	LessThannil       AskAnswerReason = "<nil>"
+	NoSupportedAnswer AskAnswerReason = "no_supported_answer"
+)
+
+// Valid indicates whether the value is a known member of the AskAnswerReason enum.
+func (e AskAnswerReason) Valid() bool {
+	switch e {
+	case LessThannil:
+		return true
+	case NoSupportedAnswer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskCitationDataset.
+const (
+	AskCitationDatasetChinaPrices           AskCitationDataset = "china_prices"
+	AskCitationDatasetChinaSecurities       AskCitationDataset = "china_securities"
+	AskCitationDatasetIndiaExports          AskCitationDataset = "india_exports"
+	AskCitationDatasetIndiaJudgments        AskCitationDataset = "india_judgments"
+	AskCitationDatasetIndiaPrices           AskCitationDataset = "india_prices"
+	AskCitationDatasetIndiaSearch           AskCitationDataset = "india_search"
+	AskCitationDatasetUsFilingIndexes       AskCitationDataset = "us_filing_indexes"
+	AskCitationDatasetUsFinancials          AskCitationDataset = "us_financials"
+	AskCitationDatasetUsSearch              AskCitationDataset = "us_search"
+	AskCitationDatasetUsSecurityFundHolders AskCitationDataset = "us_security_fund_holders"
+)
+
+// Valid indicates whether the value is a known member of the AskCitationDataset enum.
+func (e AskCitationDataset) Valid() bool {
+	switch e {
+	case AskCitationDatasetChinaPrices:
+		return true
+	case AskCitationDatasetChinaSecurities:
+		return true
+	case AskCitationDatasetIndiaExports:
+		return true
+	case AskCitationDatasetIndiaJudgments:
+		return true
+	case AskCitationDatasetIndiaPrices:
+		return true
+	case AskCitationDatasetIndiaSearch:
+		return true
+	case AskCitationDatasetUsFilingIndexes:
+		return true
+	case AskCitationDatasetUsFinancials:
+		return true
+	case AskCitationDatasetUsSearch:
+		return true
+	case AskCitationDatasetUsSecurityFundHolders:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskGovernanceExcludedDataset.
+const (
+	AskGovernanceExcludedDatasetChinaPrices           AskGovernanceExcludedDataset = "china_prices"
+	AskGovernanceExcludedDatasetChinaSecurities       AskGovernanceExcludedDataset = "china_securities"
+	AskGovernanceExcludedDatasetIndiaExports          AskGovernanceExcludedDataset = "india_exports"
+	AskGovernanceExcludedDatasetIndiaJudgments        AskGovernanceExcludedDataset = "india_judgments"
+	AskGovernanceExcludedDatasetIndiaPrices           AskGovernanceExcludedDataset = "india_prices"
+	AskGovernanceExcludedDatasetIndiaSearch           AskGovernanceExcludedDataset = "india_search"
+	AskGovernanceExcludedDatasetUsFilingIndexes       AskGovernanceExcludedDataset = "us_filing_indexes"
+	AskGovernanceExcludedDatasetUsFinancials          AskGovernanceExcludedDataset = "us_financials"
+	AskGovernanceExcludedDatasetUsSearch              AskGovernanceExcludedDataset = "us_search"
+	AskGovernanceExcludedDatasetUsSecurityFundHolders AskGovernanceExcludedDataset = "us_security_fund_holders"
+)
+
+// Valid indicates whether the value is a known member of the AskGovernanceExcludedDataset enum.
+func (e AskGovernanceExcludedDataset) Valid() bool {
+	switch e {
+	case AskGovernanceExcludedDatasetChinaPrices:
+		return true
+	case AskGovernanceExcludedDatasetChinaSecurities:
+		return true
+	case AskGovernanceExcludedDatasetIndiaExports:
+		return true
+	case AskGovernanceExcludedDatasetIndiaJudgments:
+		return true
+	case AskGovernanceExcludedDatasetIndiaPrices:
+		return true
+	case AskGovernanceExcludedDatasetIndiaSearch:
+		return true
+	case AskGovernanceExcludedDatasetUsFilingIndexes:
+		return true
+	case AskGovernanceExcludedDatasetUsFinancials:
+		return true
+	case AskGovernanceExcludedDatasetUsSearch:
+		return true
+	case AskGovernanceExcludedDatasetUsSecurityFundHolders:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskGovernanceExcludedReason.
+const (
+	LicenceInternalOnly AskGovernanceExcludedReason = "licence_internal_only"
+	NotActivated        AskGovernanceExcludedReason = "not_activated"
+	NotIndexedForAsk    AskGovernanceExcludedReason = "not_indexed_for_ask"
+	NotRequested        AskGovernanceExcludedReason = "not_requested"
+	PermissionMissing   AskGovernanceExcludedReason = "permission_missing"
+)
+
+// Valid indicates whether the value is a known member of the AskGovernanceExcludedReason enum.
+func (e AskGovernanceExcludedReason) Valid() bool {
+	switch e {
+	case LicenceInternalOnly:
+		return true
+	case NotActivated:
+		return true
+	case NotIndexedForAsk:
+		return true
+	case NotRequested:
+		return true
+	case PermissionMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskGovernanceSearched.
+const (
+	AskGovernanceSearchedChinaPrices           AskGovernanceSearched = "china_prices"
+	AskGovernanceSearchedChinaSecurities       AskGovernanceSearched = "china_securities"
+	AskGovernanceSearchedIndiaExports          AskGovernanceSearched = "india_exports"
+	AskGovernanceSearchedIndiaJudgments        AskGovernanceSearched = "india_judgments"
+	AskGovernanceSearchedIndiaPrices           AskGovernanceSearched = "india_prices"
+	AskGovernanceSearchedIndiaSearch           AskGovernanceSearched = "india_search"
+	AskGovernanceSearchedUsFilingIndexes       AskGovernanceSearched = "us_filing_indexes"
+	AskGovernanceSearchedUsFinancials          AskGovernanceSearched = "us_financials"
+	AskGovernanceSearchedUsSearch              AskGovernanceSearched = "us_search"
+	AskGovernanceSearchedUsSecurityFundHolders AskGovernanceSearched = "us_security_fund_holders"
+)
+
+// Valid indicates whether the value is a known member of the AskGovernanceSearched enum.
+func (e AskGovernanceSearched) Valid() bool {
+	switch e {
+	case AskGovernanceSearchedChinaPrices:
+		return true
+	case AskGovernanceSearchedChinaSecurities:
+		return true
+	case AskGovernanceSearchedIndiaExports:
+		return true
+	case AskGovernanceSearchedIndiaJudgments:
+		return true
+	case AskGovernanceSearchedIndiaPrices:
+		return true
+	case AskGovernanceSearchedIndiaSearch:
+		return true
+	case AskGovernanceSearchedUsFilingIndexes:
+		return true
+	case AskGovernanceSearchedUsFinancials:
+		return true
+	case AskGovernanceSearchedUsSearch:
+		return true
+	case AskGovernanceSearchedUsSecurityFundHolders:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskRequestDatasets.
+const (
+	AskRequestDatasetsChinaPrices           AskRequestDatasets = "china_prices"
+	AskRequestDatasetsChinaSecurities       AskRequestDatasets = "china_securities"
+	AskRequestDatasetsIndiaExports          AskRequestDatasets = "india_exports"
+	AskRequestDatasetsIndiaJudgments        AskRequestDatasets = "india_judgments"
+	AskRequestDatasetsIndiaPrices           AskRequestDatasets = "india_prices"
+	AskRequestDatasetsIndiaSearch           AskRequestDatasets = "india_search"
+	AskRequestDatasetsUsFilingIndexes       AskRequestDatasets = "us_filing_indexes"
+	AskRequestDatasetsUsFinancials          AskRequestDatasets = "us_financials"
+	AskRequestDatasetsUsSearch              AskRequestDatasets = "us_search"
+	AskRequestDatasetsUsSecurityFundHolders AskRequestDatasets = "us_security_fund_holders"
+)
+
+// Valid indicates whether the value is a known member of the AskRequestDatasets enum.
+func (e AskRequestDatasets) Valid() bool {
+	switch e {
+	case AskRequestDatasetsChinaPrices:
+		return true
+	case AskRequestDatasetsChinaSecurities:
+		return true
+	case AskRequestDatasetsIndiaExports:
+		return true
+	case AskRequestDatasetsIndiaJudgments:
+		return true
+	case AskRequestDatasetsIndiaPrices:
+		return true
+	case AskRequestDatasetsIndiaSearch:
+		return true
+	case AskRequestDatasetsUsFilingIndexes:
+		return true
+	case AskRequestDatasetsUsFinancials:
+		return true
+	case AskRequestDatasetsUsSearch:
+		return true
+	case AskRequestDatasetsUsSecurityFundHolders:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AskRequestJurisdictions.
+const (
+	AskRequestJurisdictionsCN AskRequestJurisdictions = "CN"
+	AskRequestJurisdictionsIN AskRequestJurisdictions = "IN"
+	AskRequestJurisdictionsUS AskRequestJurisdictions = "US"
+)
+
+// Valid indicates whether the value is a known member of the AskRequestJurisdictions enum.
+func (e AskRequestJurisdictions) Valid() bool {
+	switch e {
+	case AskRequestJurisdictionsCN:
+		return true
+	case AskRequestJurisdictionsIN:
+		return true
+	case AskRequestJurisdictionsUS:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Availability.
 const (
 	Available      Availability = "available"
@@ -212,43 +461,43 @@ func (e ChinaSecurityExchange) Valid() bool {
 
 // Defines values for DatasetId.
 const (
-	Ask                   DatasetId = "ask"
-	ChinaPrices           DatasetId = "china_prices"
-	ChinaSecurities       DatasetId = "china_securities"
-	IndiaExports          DatasetId = "india_exports"
-	IndiaJudgments        DatasetId = "india_judgments"
-	IndiaPrices           DatasetId = "india_prices"
-	IndiaSearch           DatasetId = "india_search"
-	UsFilingIndexes       DatasetId = "us_filing_indexes"
-	UsFinancials          DatasetId = "us_financials"
-	UsSearch              DatasetId = "us_search"
-	UsSecurityFundHolders DatasetId = "us_security_fund_holders"
+	DatasetIdAsk                   DatasetId = "ask"
+	DatasetIdChinaPrices           DatasetId = "china_prices"
+	DatasetIdChinaSecurities       DatasetId = "china_securities"
+	DatasetIdIndiaExports          DatasetId = "india_exports"
+	DatasetIdIndiaJudgments        DatasetId = "india_judgments"
+	DatasetIdIndiaPrices           DatasetId = "india_prices"
+	DatasetIdIndiaSearch           DatasetId = "india_search"
+	DatasetIdUsFilingIndexes       DatasetId = "us_filing_indexes"
+	DatasetIdUsFinancials          DatasetId = "us_financials"
+	DatasetIdUsSearch              DatasetId = "us_search"
+	DatasetIdUsSecurityFundHolders DatasetId = "us_security_fund_holders"
 )
 
 // Valid indicates whether the value is a known member of the DatasetId enum.
 func (e DatasetId) Valid() bool {
 	switch e {
-	case Ask:
+	case DatasetIdAsk:
 		return true
-	case ChinaPrices:
+	case DatasetIdChinaPrices:
 		return true
-	case ChinaSecurities:
+	case DatasetIdChinaSecurities:
 		return true
-	case IndiaExports:
+	case DatasetIdIndiaExports:
 		return true
-	case IndiaJudgments:
+	case DatasetIdIndiaJudgments:
 		return true
-	case IndiaPrices:
+	case DatasetIdIndiaPrices:
 		return true
-	case IndiaSearch:
+	case DatasetIdIndiaSearch:
 		return true
-	case UsFilingIndexes:
+	case DatasetIdUsFilingIndexes:
 		return true
-	case UsFinancials:
+	case DatasetIdUsFinancials:
 		return true
-	case UsSearch:
+	case DatasetIdUsSearch:
 		return true
-	case UsSecurityFundHolders:
+	case DatasetIdUsSecurityFundHolders:
 		return true
 	default:
 		return false
@@ -846,13 +1095,97 @@ type AsOfDate = openapi_types.Date
 // AsOfDateTime An RFC 3339 date-time.
 type AsOfDateTime = time.Time
 
-// AskAnswer The answer. Provisional, not yet activated: expected to carry `answer` and the cited `sources`.
-type AskAnswer = map[string]interface{}
+// AskAnswer defines model for AskAnswer.
+type AskAnswer struct {
+	// Answer Sentences each followed by its [n] marker; null when the data supports no answer.
+	Answer     *string       `json:"answer"`
+	Citations  []AskCitation `json:"citations"`
+	Governance AskGovernance `json:"governance"`
+	Meta       struct {
+		Answerer AskAnswerMetaAnswerer `json:"answerer"`
 
-// AskRequest Fields other than `question` are provisional.
+		// AsOf The instant the answer is as of.
+		AsOf time.Time `json:"as_of"`
+	} `json:"meta"`
+	Reason *AskAnswerReason `json:"reason"`
+}
+
+// AskAnswerMetaAnswerer defines model for AskAnswer.Meta.Answerer.
+type AskAnswerMetaAnswerer string
+
+// AskAnswerReason defines model for AskAnswer.Reason.
+type AskAnswerReason string
+
+// AskCitation defines model for AskCitation.
+type AskCitation struct {
+	Dataset AskCitationDataset `json:"dataset"`
+
+	// DocumentId A section (accession/item), a statement row (accession:period end) or a listing code.
+	DocumentId string `json:"document_id"`
+
+	// Fields A cited record's stored values; null for a passage.
+	Fields *map[string]string `json:"fields"`
+
+	// Marker The n of the [n] marker.
+	Marker int `json:"marker"`
+
+	// Route The route that serves the source, as METHOD and path.
+	Route string `json:"route"`
+
+	// Snippet The cited passage, or the record's fields.
+	Snippet string `json:"snippet"`
+
+	// SourceOffsets Where a passage lies in its section's text, in code points, end exclusive; null for a record.
+	SourceOffsets *struct {
+		End     int    `json:"end"`
+		Section string `json:"section"`
+		Start   int    `json:"start"`
+	} `json:"source_offsets"`
+	Title string `json:"title"`
+}
+
+// AskCitationDataset defines model for AskCitation.Dataset.
+type AskCitationDataset string
+
+// AskGovernance defines model for AskGovernance.
+type AskGovernance struct {
+	Excluded []struct {
+		Dataset AskGovernanceExcludedDataset `json:"dataset"`
+		Reason  AskGovernanceExcludedReason  `json:"reason"`
+	} `json:"excluded"`
+	Searched []AskGovernanceSearched `json:"searched"`
+}
+
+// AskGovernanceExcludedDataset defines model for AskGovernance.Excluded.Dataset.
+type AskGovernanceExcludedDataset string
+
+// AskGovernanceExcludedReason defines model for AskGovernance.Excluded.Reason.
+type AskGovernanceExcludedReason string
+
+// AskGovernanceSearched defines model for AskGovernance.Searched.
+type AskGovernanceSearched string
+
+// AskRequest defines model for AskRequest.
 type AskRequest struct {
+	// AsOf A date or RFC 3339 date-time; nothing filed or known after it is read. Defaults to now; a future instant is now.
+	AsOf *string `json:"as_of,omitempty"`
+
+	// Datasets Read only these datasets; one outside the given jurisdictions is 400.
+	Datasets *[]AskRequestDatasets `json:"datasets,omitempty"`
+
+	// Jurisdictions Read only datasets of these jurisdictions.
+	Jurisdictions *[]AskRequestJurisdictions `json:"jurisdictions,omitempty"`
+	MaxCitations  *int                       `json:"max_citations,omitempty"`
+
+	// Question The question; not only spaces.
 	Question string `json:"question"`
 }
+
+// AskRequestDatasets defines model for AskRequest.Datasets.
+type AskRequestDatasets string
+
+// AskRequestJurisdictions defines model for AskRequest.Jurisdictions.
+type AskRequestJurisdictions string
 
 // Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` is reserved for a dataset that serves only part of its scope. `source_required` marks a governed source that is not configured.
 type Availability string
@@ -2360,11 +2693,9 @@ type ClientInterface interface {
 	// Corresponds with POST /account/login (the `AccountLogin` operationId).
 	AccountLogin(ctx context.Context, body AccountLoginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// AskWithBody Ask a natural-language question (not yet activated)
+	// AskWithBody Ask a question, answered only from cited data
 	//
-	// Answers a question from the governed corpus, with the passages it relied on.
-	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
 	// Cost: 25 credits per request. Requires permission: `rag:search`.
 	//
@@ -2373,11 +2704,9 @@ type ClientInterface interface {
 	// Corresponds with POST /ask (the `Ask` operationId).
 	AskWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// Ask Ask a natural-language question (not yet activated)
+	// Ask Ask a question, answered only from cited data
 	//
-	// Answers a question from the governed corpus, with the passages it relied on.
-	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
 	// Cost: 25 credits per request. Requires permission: `rag:search`.
 	//
@@ -2706,11 +3035,9 @@ func (c *Client) AccountLogin(ctx context.Context, body AccountLoginJSONRequestB
 	return c.Client.Do(req)
 }
 
-// AskWithBody Ask a natural-language question (not yet activated)
+// AskWithBody Ask a question, answered only from cited data
 //
-// Answers a question from the governed corpus, with the passages it relied on.
-//
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
 // Cost: 25 credits per request. Requires permission: `rag:search`.
 //
@@ -2729,11 +3056,9 @@ func (c *Client) AskWithBody(ctx context.Context, contentType string, body io.Re
 	return c.Client.Do(req)
 }
 
-// Ask Ask a natural-language question (not yet activated)
+// Ask Ask a question, answered only from cited data
 //
-// Answers a question from the governed corpus, with the passages it relied on.
-//
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
 // Cost: 25 credits per request. Requires permission: `rag:search`.
 //
@@ -4877,11 +5202,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /account/login (the `AccountLogin` operationId).
 	AccountLoginWithResponse(ctx context.Context, body AccountLoginJSONRequestBody, reqEditors ...RequestEditorFn) (*AccountLoginResponse, error)
 
-	// AskWithBodyWithResponse Ask a natural-language question (not yet activated)
+	// AskWithBodyWithResponse Ask a question, answered only from cited data
 	//
-	// Answers a question from the governed corpus, with the passages it relied on.
-	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
 	// Cost: 25 credits per request. Requires permission: `rag:search`.
 	//
@@ -4890,11 +5213,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /ask (the `Ask` operationId).
 	AskWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AskResponse, error)
 
-	// AskWithResponse Ask a natural-language question (not yet activated)
+	// AskWithResponse Ask a question, answered only from cited data
 	//
-	// Answers a question from the governed corpus, with the passages it relied on.
-	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
 	// Cost: 25 credits per request. Requires permission: `rag:search`.
 	//
@@ -5703,13 +6024,6 @@ type AskResponse403Headers struct {
 	XRequestID        RequestId
 }
 
-// AskResponse404Headers the declared response headers of an HTTP 404 response for Ask
-type AskResponse404Headers struct {
-	XCreditsCost      *int64
-	XCreditsRemaining *int64
-	XRequestID        RequestId
-}
-
 // AskResponse413Headers the declared response headers of an HTTP 413 response for Ask
 type AskResponse413Headers struct {
 	XCreditsCost      *int64
@@ -5762,8 +6076,6 @@ type AskResponse struct {
 	JSON402 *InsufficientCredits
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *DataNotFound
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *DataPayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -5784,8 +6096,6 @@ type AskResponse struct {
 	Headers402 *AskResponse402Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *AskResponse403Headers
-	// Headers404 the parsed response headers for an HTTP 404 response
-	Headers404 *AskResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *AskResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -5821,11 +6131,6 @@ func (r AskResponse) GetJSON402() *InsufficientCredits {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r AskResponse) GetJSON403() *Forbidden {
 	return r.JSON403
-}
-
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r AskResponse) GetJSON404() *DataNotFound {
-	return r.JSON404
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -9065,11 +9370,9 @@ func (c *ClientWithResponses) AccountLoginWithResponse(ctx context.Context, body
 	return ParseAccountLoginResponse(rsp)
 }
 
-// AskWithBodyWithResponse Ask a natural-language question (not yet activated)
+// AskWithBodyWithResponse Ask a question, answered only from cited data
 //
-// Answers a question from the governed corpus, with the passages it relied on.
-//
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
 // Cost: 25 credits per request. Requires permission: `rag:search`.
 //
@@ -9084,11 +9387,9 @@ func (c *ClientWithResponses) AskWithBodyWithResponse(ctx context.Context, conte
 	return ParseAskResponse(rsp)
 }
 
-// AskWithResponse Ask a natural-language question (not yet activated)
+// AskWithResponse Ask a question, answered only from cited data
 //
-// Answers a question from the governed corpus, with the passages it relied on.
-//
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `question` and the `200` shape are provisional.
+// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
 // Cost: 25 credits per request. Requires permission: `rag:search`.
 //
@@ -10068,13 +10369,6 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		}
 		response.JSON403 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest DataNotFound
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest DataPayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10219,30 +10513,6 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 			headers.XRequestID = value
 		}
 		response.Headers403 = &headers
-	case rsp.StatusCode == 404:
-		var headers AskResponse404Headers
-		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
-			var value int64
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
-				return nil, err
-			}
-			headers.XCreditsCost = &value
-		}
-		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
-			var value int64
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
-				return nil, err
-			}
-			headers.XCreditsRemaining = &value
-		}
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers AskResponse413Headers
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
