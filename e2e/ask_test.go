@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/bootstrap"
+)
+
+type askAnswerBody struct {
+	Answer    *string `json:"answer"`
+	Reason    *string `json:"reason"`
+	Citations []struct {
+		Marker        int               `json:"marker"`
+		Dataset       string            `json:"dataset"`
+		DocumentID    string            `json:"document_id"`
+		Route         string            `json:"route"`
+		Fields        map[string]string `json:"fields"`
+		SourceOffsets *struct {
+			Section    string `json:"section"`
+			Start, End int
+		} `json:"source_offsets"`
+	} `json:"citations"`
+	Governance struct {
+		Searched []string `json:"searched"`
+		Excluded []struct {
+			Dataset string `json:"dataset"`
+			Reason  string `json:"reason"`
+		} `json:"excluded"`
+	} `json:"governance"`
+	Meta struct {
+		AsOf time.Time `json:"as_of"`
+	} `json:"meta"`
+}
+
+func (a askAnswerBody) excluded(dataset string) string {
+	for _, e := range a.Governance.Excluded {
+		if e.Dataset == dataset {
+			return e.Reason
+		}
+	}
+	return ""
+}
+
+// TestAsk asks POST /ask on memory and on PostgreSQL + MongoDB: listings by
+// Chinese name, a figure and its point in time, a 10-K passage, a refusal
+// (charged, spec-gaps A37), validation (not charged), and, on the
+// databases, a dataset left out once the key loses its permission.
+func TestAsk(t *testing.T) {
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			c, cfg := startApp(t, s)
+			session, key := signIn(t, c, "ask@example.com")
+			ask := func(body map[string]any, status int) askAnswerBody {
+				t.Helper()
+				r := c.do("POST", "/ask", body, apiKey(key)).expect(t, status)
+				want := "25"
+				if status != http.StatusOK {
+					want = "0"
+				}
+				if got := r.Header.Get("X-Credits-Cost"); got != want {
+					t.Errorf("%v: cost %s, want %s", body, got, want)
+				}
+				var out askAnswerBody
+				if status == http.StatusOK {
+					r.JSON(t, &out)
+				}
+				return out
+			}
+
+			got := ask(map[string]any{"question": "贵州茅台什么时候上市?"}, http.StatusOK)
+			if got.Answer == nil || *got.Answer != "贵州茅台 (SSE.600519) was listed on the SSE on 2001-08-27. [1]" ||
+				len(got.Citations) != 1 || got.Citations[0].Route != "GET /china/securities/SSE.600519" || got.Citations[0].Fields["listing_date"] != "2001-08-27" {
+				t.Fatalf("listing answer = %+v", got)
+			}
+			for _, ds := range []string{"us_financials", "us_search", "china_securities"} {
+				if !slices.Contains(got.Governance.Searched, ds) {
+					t.Errorf("%s not searched: %+v", ds, got.Governance)
+				}
+			}
+			if got.excluded("china_prices") != "licence_internal_only" || got.excluded("india_judgments") != "not_activated" {
+				t.Errorf("governance = %+v", got.Governance)
+			}
+
+			got = ask(map[string]any{"question": "What was AAPL's revenue in fiscal 2023?", "as_of": "2023-11-03"}, http.StatusOK)
+			if got.Answer == nil || !strings.Contains(*got.Answer, "was 383285000000 USD") || got.Citations[0].DocumentID != "0000320193-23-000106:2023-09-30" {
+				t.Fatalf("figure = %+v", got)
+			}
+			got = ask(map[string]any{"question": "What was AAPL's revenue in fiscal 2023?", "as_of": "2023-10-01"}, http.StatusOK)
+			if got.Answer != nil || got.Reason == nil || *got.Reason != "no_supported_answer" || len(got.Citations) != 0 ||
+				!got.Meta.AsOf.Equal(time.Date(2023, 10, 1, 23, 59, 59, 999999000, time.UTC)) {
+				t.Fatalf("before the filing = %+v", got)
+			}
+
+			got = ask(map[string]any{"question": "What is Apple's fiscal year?", "datasets": []string{"us_search"}}, http.StatusOK)
+			if got.Answer == nil || *got.Answer != "The Company’s fiscal year is the 52- or 53-week period that ends on the last Saturday of September. [1]" ||
+				got.Citations[0].SourceOffsets == nil || got.excluded("us_financials") != "not_requested" {
+				t.Fatalf("passage = %+v", got)
+			}
+			got = ask(map[string]any{"question": "Who will win the 2028 presidential election?"}, http.StatusOK)
+			if got.Answer != nil || *got.Reason != "no_supported_answer" {
+				t.Fatalf("refusal = %+v", got)
+			}
+
+			ask(map[string]any{"question": "x", "datasets": []string{"china_securities"}, "jurisdictions": []string{"US"}}, http.StatusBadRequest)
+			ask(map[string]any{"question": "x", "extra": true}, http.StatusBadRequest)
+			for _, bad := range []map[string]any{
+				{"question": ""}, {"question": "  "}, {"question": strings.Repeat("q", 2001)}, {"question": "x", "max_citations": 0},
+				{"question": "x", "max_citations": 21}, {"question": "x", "datasets": []string{"nope"}}, {"question": "x", "as_of": "2024-13-01"},
+				{"question": "x", "jurisdictions": []string{"FR"}},
+			} {
+				ask(bad, http.StatusUnprocessableEntity)
+			}
+			if st := credits(t, c, session); st.Balance != 100000-5*25 {
+				t.Fatalf("balance = %d, want 5 answers charged", st.Balance)
+			}
+
+			if !s.mongo {
+				return
+			}
+			keyID := onlyKey(t, c, session).KeyID
+			if err := bootstrap.SetKeyScope(context.Background(), cfg, keyID, "china:read", false, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				got = ask(map[string]any{"question": "When was 贵州茅台 listed?"}, http.StatusOK)
+				if got.excluded("china_securities") == "permission_missing" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("china:read revoked, still = %+v", got)
+				}
+				time.Sleep(500 * time.Millisecond)
+			}
+			if got.Answer != nil || *got.Reason != "no_supported_answer" || slices.Contains(got.Governance.Searched, "china_securities") {
+				t.Fatalf("without china:read = %+v", got)
+			}
+		})
+	}
+}
