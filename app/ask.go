@@ -202,6 +202,13 @@ func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d datas
 		// An answer quotes its sources to the client; a dataset held
 		// for internal use only may not be quoted, so Ask never reads it.
 		return ExcludedLicence, nil
+	}
+	st, err := statuses.Status(ctx, d.ID)
+	switch {
+	case err != nil:
+		return "", err
+	case !st.Serving():
+		return ExcludedNotActivated, nil
 	case !slices.Contains(askSources, d.ID):
 		return ExcludedNotIndexed, nil
 	}
@@ -209,13 +216,6 @@ func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d datas
 		if len(scope.Missing(held, rt.Permissions)) > 0 {
 			return ExcludedPermissionMissing, nil
 		}
-	}
-	st, err := statuses.Status(ctx, d.ID)
-	if err != nil {
-		return "", err
-	}
-	if !st.Serving() {
-		return ExcludedNotActivated, nil
 	}
 	return "", nil
 }
