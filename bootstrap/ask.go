@@ -7,9 +7,11 @@ import (
 	"github.com/quarrydata/quarry/app"
 )
 
+func init() { registerService(ask) }
+
 // ask wires POST /ask over the datasets it reads (US statements, US filing
 // sections, China listings). It has no store or ingester of its own, so it
-// is not registered as a dataset of `quarry ingest`.
+// registers as a service, not as a dataset of `quarry ingest`.
 func ask(Config) fx.Option {
 	return fx.Options(
 		fx.Provide(

@@ -95,6 +95,15 @@ func handlers(newHandlers any) any {
 	return fx.Annotate(newHandlers, fx.ResultTags(`group:"handlers,flatten"`))
 }
 
+// services holds the wiring of routes that read other datasets' stores and
+// have no store or ingester of their own (Ask), registered from their own
+// files' init functions like datasets.
+var services []func(Config) fx.Option
+
+// registerService adds such a route's wiring. It is called from init
+// functions only.
+func registerService(serve func(Config) fx.Option) { services = append(services, serve) }
+
 // IngestDataset names a dataset `quarry ingest` loads and the source files
 // it reads.
 type IngestDataset struct {

@@ -141,7 +141,9 @@ func servedDatasets(cfg Config) fx.Option {
 	for _, d := range datasets {
 		opts = append(opts, d.serve(cfg), d.ingester)
 	}
-	opts = append(opts, ask(cfg))
+	for _, serve := range services {
+		opts = append(opts, serve(cfg))
+	}
 	return fx.Options(opts...)
 }
 
