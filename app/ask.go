@@ -335,7 +335,7 @@ type financialQuestion struct {
 	year    int
 }
 
-var financialQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+?)(?:'s|’s|') (.+?) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
+var financialQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+?)(?:'s|’s|')? (.+?) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
 
 // metricNames are the phrases naming the concept map's fields.
 var metricNames = map[string]string{
@@ -470,6 +470,10 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 	if len(words) < need {
 		return nil, nil
 	}
+	// Numbers (years above all) narrow a question but do not say what it
+	// is about: a sentence must also hold enough of its other words.
+	topical := slices.DeleteFunc(slices.Clone(words), isNumber)
+	needTopical := min(need, len(topical))
 	type candidate struct {
 		hit        ports.SectionHit
 		start, end int
@@ -480,9 +484,10 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 		var top *candidate
 		for _, sp := range Sentences(h.Section.Text) {
 			text := string([]rune(h.Section.Text)[sp[0]:sp[1]])
-			n := matched(words, contentStems(text))
+			stems := contentStems(text)
+			n := matched(words, stems)
 			score := float64(n) / float64(len(words))
-			if n < need || score < minCoverage || !proseSentence(text) {
+			if n < need || matched(topical, stems) < needTopical || score < minCoverage || !proseSentence(text) {
 				continue
 			}
 			if top == nil || score > top.score {
@@ -639,6 +644,12 @@ func contentStems(text string) []string {
 		}
 	}
 	return out
+}
+
+// isNumber reports whether a content word is a number, such as a year.
+func isNumber(w string) bool {
+	_, err := strconv.ParseFloat(w, 64)
+	return err == nil
 }
 
 func matched(want, have []string) int {
