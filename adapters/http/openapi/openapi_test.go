@@ -97,7 +97,7 @@ var routeStatuses = map[string][]string{
 	"search_india_documents":       {"400", "404", "422"},
 	"get_india_judgment_pdf":       {"400", "404", "422"},
 	"create_india_export":          {"400", "404", "422"},
-	"ask":                          {"400", "404", "422"},
+	"ask":                          {"400", "422"},
 }
 
 // creditStatuses are the statuses whose responses document the credit headers.
