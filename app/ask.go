@@ -132,6 +132,9 @@ type Answer struct {
 	Searched  []dataset.ID
 	Excluded  []Exclusion
 	AsOf      time.Time
+	// Answerer names what wrote the answer: AnswererVersion, or the
+	// model answerer's name (chat-v1:<model>).
+	Answerer string
 }
 
 // Ask answers questions from the datasets a credential may read, citing
@@ -141,6 +144,16 @@ type Ask struct {
 	china    *China
 	sections ports.SectionRetriever
 	sources  []DatasetProbe
+	// model, when set, answers text questions from retrieved passages;
+	// its sentences are kept only where the cited passage supports them.
+	model ports.Answerer
+}
+
+// WithModel makes a answer text questions through model instead of the
+// extractive answerer, which remains the fallback when model fails.
+func (a *Ask) WithModel(model ports.Answerer) *Ask {
+	a.model = model
+	return a
 }
 
 // Statuses says whether each dataset is activated; Availability does.
@@ -229,7 +242,7 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 	if err != nil {
 		return Answer{}, err
 	}
-	ans := Answer{Searched: searched, Excluded: excluded, AsOf: q.AsOf}
+	ans := Answer{Searched: searched, Excluded: excluded, AsOf: q.AsOf, Answerer: AnswererVersion}
 	var cited []sentence
 	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
 	case lq != "":
@@ -242,7 +255,7 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 		}
 	default:
 		if slices.Contains(searched, dataset.USSearch) {
-			cited, err = a.passages(ctx, q)
+			cited, err = a.text(ctx, q, &ans)
 		}
 	}
 	if err != nil {
@@ -252,10 +265,22 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
 		return ans, nil
 	}
+	// One citation per source: sentences citing the same passage share
+	// its marker, numbered in order of first use.
 	parts := make([]string, len(cited))
+	markers := map[string]int{}
 	for i, s := range cited {
-		parts[i] = fmt.Sprintf("%s [%d]", s.text, i+1)
-		ans.Citations = append(ans.Citations, s.cite)
+		key := s.cite.DocumentID
+		if o := s.cite.Offsets; o != nil {
+			key = fmt.Sprintf("%s:%d:%d", o.Section, o.Start, o.End)
+		}
+		n, ok := markers[key]
+		if !ok {
+			ans.Citations = append(ans.Citations, s.cite)
+			n = len(ans.Citations)
+			markers[key] = n
+		}
+		parts[i] = fmt.Sprintf("%s [%d]", s.text, n)
 	}
 	ans.Text = strings.Join(parts, " ")
 	return ans, nil

@@ -83,7 +83,10 @@ func toAskResponse(a app.Answer) askResponse {
 	out := askResponse{
 		Citations:  make([]askCitation, len(a.Citations)),
 		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded))},
-		Meta:       askMeta{AsOf: a.AsOf, Answerer: app.AnswererVersion},
+		Meta:       askMeta{AsOf: a.AsOf, Answerer: a.Answerer},
+	}
+	if out.Meta.Answerer == "" {
+		out.Meta.Answerer = app.AnswererVersion
 	}
 	if out.Governance.Searched == nil {
 		out.Governance.Searched = []dataset.ID{}
