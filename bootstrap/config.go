@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
+	"github.com/quarrydata/quarry/adapters/chatcompletions"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/pii"
 )
@@ -48,6 +50,13 @@ type Config struct {
 	// when either is set, so it never holds them.
 	VaultPostgresURL string
 	VaultKey         []byte
+	// AskModelURL, when set, is the base URL of an OpenAI-compatible
+	// chat-completions endpoint that answers Ask's text questions, asking
+	// for AskModel and sending AskModelKey (never logged) as a bearer
+	// token; unset, Ask uses its extractive answerer only.
+	AskModelURL string
+	AskModel    string
+	AskModelKey string
 
 	// The fields below are for programs that embed the service, such as
 	// quarrytest; no variable sets them and LoadConfig leaves them zero.
@@ -93,6 +102,9 @@ const (
 	EnvPprofAddr      = "QUARRY_PPROF_ADDR"
 	EnvVaultURL       = "QUARRY_VAULT_POSTGRES_URL"
 	EnvVaultKey       = "QUARRY_VAULT_KEY"
+	EnvAskModelURL    = "QUARRY_ASK_MODEL_URL"
+	EnvAskModel       = "QUARRY_ASK_MODEL"
+	EnvAskModelKey    = "QUARRY_ASK_MODEL_KEY"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -114,6 +126,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		PprofAddr:        getenv(EnvPprofAddr),
 		VaultPostgresURL: getenv(EnvVaultURL),
 		VaultKey:         r.hexKey(EnvVaultKey),
+		AskModelURL:      getenv(EnvAskModelURL),
+		AskModel:         getenv(EnvAskModel),
+		AskModelKey:      getenv(EnvAskModelKey),
 	}
 	// Sample data fills the memory stores by default; a database is
 	// filled with `quarry ingest` unless asked for explicitly.
@@ -125,7 +140,22 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.PprofAddr != "" && !loopback(c.PprofAddr) && r.err == nil {
 		r.err = fmt.Errorf("%s=%q: want a loopback host:port such as 127.0.0.1:6060", EnvPprofAddr, c.PprofAddr)
 	}
+	if c.AskModelURL != "" && r.err == nil {
+		if err := chatcompletions.CheckURL(c.AskModelURL); err != nil {
+			r.err = fmt.Errorf("%s=%q: %v", EnvAskModelURL, redactURL(c.AskModelURL), err)
+		} else if c.AskModel == "" {
+			r.err = fmt.Errorf("%s is set: %s must name the model", EnvAskModelURL, EnvAskModel)
+		}
+	}
 	return c, r.err
+}
+
+// redactURL hides a password a URL carries, so a refusal can quote it.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return raw
 }
 
 // loopback reports whether addr is a host:port on the loopback interface,

@@ -50,6 +50,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvAutoMigrate:    "sometimes",
 		bootstrap.EnvPprofAddr:      "0.0.0.0:6060",
 		bootstrap.EnvVaultKey:       "abcd", // too short, and the value is never repeated
+		bootstrap.EnvAskModelURL:    "llm.example/v1",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -76,6 +77,24 @@ func TestLoadConfigReadsTheVaultKeyInHex(t *testing.T) {
 		_, err := bootstrap.LoadConfig(func(k string) string { return map[string]string{bootstrap.EnvVaultKey: bad}[k] })
 		if err == nil || strings.Contains(err.Error(), bad) {
 			t.Fatalf("LoadConfig(%s=%q) = %v", bootstrap.EnvVaultKey, bad, err)
+		}
+	}
+}
+
+func TestLoadConfigReadsTheAskModel(t *testing.T) {
+	env := map[string]string{bootstrap.EnvAskModelURL: "https://llm.example/v1", bootstrap.EnvAskModel: "m-1", bootstrap.EnvAskModelKey: "sk-secret"}
+	cfg, err := bootstrap.LoadConfig(func(k string) string { return env[k] })
+	if err != nil || cfg.AskModelURL != "https://llm.example/v1" || cfg.AskModel != "m-1" || cfg.AskModelKey != "sk-secret" {
+		t.Fatalf("ask model: %+v, %v", cfg, err)
+	}
+	for _, bad := range []map[string]string{
+		{bootstrap.EnvAskModelURL: "https://llm.example/v1", bootstrap.EnvAskModelKey: "sk-secret"},                                 // no model
+		{bootstrap.EnvAskModelURL: "https://u:sk-secret@llm.example/v1", bootstrap.EnvAskModel: "m", bootstrap.EnvAskModelKey: "x"}, // credentials in the URL
+		{bootstrap.EnvAskModelURL: "ftp://llm.example", bootstrap.EnvAskModel: "m", bootstrap.EnvAskModelKey: "sk-secret"},
+	} {
+		_, err := bootstrap.LoadConfig(func(k string) string { return bad[k] })
+		if err == nil || strings.Contains(err.Error(), "sk-secret") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("LoadConfig(%v) = %v, want one line without the key", bad, err)
 		}
 	}
 }
