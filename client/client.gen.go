@@ -18,21 +18,6 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for AskAnswerMetaAnswerer.
-const (
-	ExtractiveV1 AskAnswerMetaAnswerer = "extractive-v1"
-)
-
-// Valid indicates whether the value is a known member of the AskAnswerMetaAnswerer enum.
-func (e AskAnswerMetaAnswerer) Valid() bool {
-	switch e {
-	case ExtractiveV1:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for AskAnswerReason.
 const (
 	LessThannil       AskAnswerReason = "<nil>"
@@ -1102,16 +1087,14 @@ type AskAnswer struct {
 	Citations  []AskCitation `json:"citations"`
 	Governance AskGovernance `json:"governance"`
 	Meta       struct {
-		Answerer AskAnswerMetaAnswerer `json:"answerer"`
+		// Answerer What wrote the answer: `extractive-v1`, or `chat-v1:<model>` when a chat-completions model did.
+		Answerer string `json:"answerer"`
 
 		// AsOf The instant the answer is as of.
 		AsOf time.Time `json:"as_of"`
 	} `json:"meta"`
 	Reason *AskAnswerReason `json:"reason"`
 }
-
-// AskAnswerMetaAnswerer defines model for AskAnswer.Meta.Answerer.
-type AskAnswerMetaAnswerer string
 
 // AskAnswerReason defines model for AskAnswer.Reason.
 type AskAnswerReason string
@@ -2697,7 +2680,7 @@ type ClientInterface interface {
 	//
 	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
-	// Cost: 25 credits per request. Requires permission: `rag:search`.
+	// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2708,7 +2691,7 @@ type ClientInterface interface {
 	//
 	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
-	// Cost: 25 credits per request. Requires permission: `rag:search`.
+	// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3039,7 +3022,7 @@ func (c *Client) AccountLogin(ctx context.Context, body AccountLoginJSONRequestB
 //
 // Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
-// Cost: 25 credits per request. Requires permission: `rag:search`.
+// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3060,7 +3043,7 @@ func (c *Client) AskWithBody(ctx context.Context, contentType string, body io.Re
 //
 // Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
-// Cost: 25 credits per request. Requires permission: `rag:search`.
+// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5206,7 +5189,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
-	// Cost: 25 credits per request. Requires permission: `rag:search`.
+	// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5217,7 +5200,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 	//
-	// Cost: 25 credits per request. Requires permission: `rag:search`.
+	// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9374,7 +9357,7 @@ func (c *ClientWithResponses) AccountLoginWithResponse(ctx context.Context, body
 //
 // Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
-// Cost: 25 credits per request. Requires permission: `rag:search`.
+// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9391,7 +9374,7 @@ func (c *ClientWithResponses) AskWithBodyWithResponse(ctx context.Context, conte
 //
 // Answers a question from the datasets this credential may read, with the extractive answerer (`extractive-v1`, no model): every sentence of `answer` is followed by its `[n]` marker and is either a verbatim span of the cited filing passage (`source_offsets` locate it in the section's text, in code points) or a sentence rendered from a cited record (a statement row or a listing), in which every number is a number of one of the record's `fields`. Three kinds of question are answered: financial figures from the point-in-time statements ("What was AAPL's revenue in fiscal 2023?", company by ticker or CIK), China listing dates ("When was 贵州茅台 listed?", "贵州茅台什么时候上市?", or by code), and questions over the text of US 10-K items. Retrieval honours `as_of` (nothing filed or known after it) and reads only datasets that are activated and whose own routes' permissions the credential holds; `governance` lists the datasets searched and every other one with the reason it was left out. Datasets licensed for internal use only are never read, since an answer quotes its sources. A question the data does not support is answered `200` with `answer` null and `reason` `no_supported_answer`; it costs 25 credits like any answer (spec-gaps A37).
 //
-// Cost: 25 credits per request. Requires permission: `rag:search`.
+// Cost: 25 credits per request. Requires permission: `rag:search`. With `QUARRY_ASK_MODEL_URL` set, text questions are answered by a language model behind an OpenAI-compatible chat-completions endpoint (`meta.answerer` is `chat-v1:<model>`): it is given the question and numbered passages, and each sentence it writes is kept only where the passage it cites supports it: every number of the sentence is a number of the passage, and at least 60% (and at least two) of its content words occur in the passage; the rest are dropped, and if none is left the answer is `no_supported_answer`. Such a sentence is supported by the cited passage (`source_offsets` locate the passage) rather than a verbatim span. When the endpoint fails or times out, the extractive answerer answers and `meta.answerer` says `extractive-v1`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
