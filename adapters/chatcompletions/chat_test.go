@@ -67,3 +67,18 @@ func TestCheckURL(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse reads arbitrary replies: no input panics, and every sentence
+// kept has text and the marker that followed it.
+func FuzzParse(f *testing.F) {
+	f.Add("Apple has five segments [1]. It sells iPhones. Mac sales fell [2][3]\nTrailing words")
+	f.Add("[1][2]. [3] ... [999]")
+	f.Add("Revenue rose [1].[2]")
+	f.Fuzz(func(t *testing.T, reply string) {
+		for _, s := range chatcompletions.Parse(reply) {
+			if strings.TrimSpace(s.Text) == "" || s.Marker < 0 || s.Marker > 999 {
+				t.Fatalf("Parse(%q) kept %#v", reply, s)
+			}
+		}
+	})
+}

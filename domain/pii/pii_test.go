@@ -8,7 +8,7 @@ import (
 	"github.com/quarrydata/quarry/domain/pii"
 )
 
-func testKey(t *testing.T, seed byte) pii.Key {
+func testKey(t testing.TB, seed byte) pii.Key {
 	t.Helper()
 	k, err := pii.NewKey([]byte(strings.Repeat(string(rune('a'+seed)), pii.MinKeyBytes)))
 	if err != nil {
