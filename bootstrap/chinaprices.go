@@ -22,9 +22,10 @@ func init() {
 	register(wiring{
 		name:    "china-prices",
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
+		sample:  sampleOf(LoadChinaPricesSample),
 		serve:   chinaPrices,
 		stores:  chinaPriceStore,
-		ingester: ingester("china-prices", func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (int, error) {
+		ingester: ingester(func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), files)
 			}
@@ -33,8 +34,8 @@ func init() {
 }
 
 // chinaPrices wires the China A-share daily prices dataset: its store
-// (memory or MongoDB), use case, probe, handler and the bundled sample when
-// asked. Bars are not cached: a page reads its own date range.
+// (memory or MongoDB), use case, probe and handler. Bars are not cached: a
+// page reads its own date range.
 func chinaPrices(cfg Config) fx.Option {
 	return fx.Options(
 		chinaPriceStore(cfg),
@@ -43,7 +44,6 @@ func chinaPrices(cfg Config) fx.Option {
 			probe((*app.ChinaPrices).Probe),
 			handlers(httpadapter.ChinaPricesHandlers),
 		),
-		sampleOnStart(cfg, "china-prices", LoadChinaPricesSample),
 	)
 }
 

@@ -24,9 +24,10 @@ func init() {
 	register(wiring{
 		name:    "china-securities",
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
+		sample:  sampleOf(LoadSample),
 		serve:   chinaSecurities,
 		stores:  securityStore,
-		ingester: skippingIngester("china-securities", func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
+		ingester: skippingIngester(func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
 			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 				return ingestListings(ctx, s, files)
 			}
@@ -35,8 +36,7 @@ func init() {
 }
 
 // chinaSecurities wires the China A-share securities dataset: its store
-// (memory, or MongoDB behind a read cache), use case, probe, handler and
-// the bundled listings when asked.
+// (memory, or MongoDB behind a read cache), use case, probe and handler.
 func chinaSecurities(cfg Config) fx.Option {
 	return fx.Options(
 		securityStore(cfg),
@@ -48,7 +48,6 @@ func chinaSecurities(cfg Config) fx.Option {
 			probe((*app.China).Probe),
 			handlers(httpadapter.ChinaHandlers),
 		),
-		sampleOnStart(cfg, "china-securities", LoadSample),
 	)
 }
 

@@ -201,7 +201,7 @@ func ingestion(cfg Config) fx.Option {
 		if d.stores != nil {
 			opts = append(opts, d.stores(cfg))
 		}
-		opts = append(opts, d.ingester)
+		opts = append(opts, d.ingester(d.name))
 	}
 	return fx.Options(opts...)
 }

@@ -31,8 +31,13 @@ type wiring struct {
 	stores func(Config) fx.Option
 	// ingester provides the dataset's Ingester, in the "ingesters" group,
 	// from its stores: `quarry ingest` runs it, and the service runs it
-	// at start on the files Config.Files names.
-	ingester fx.Option
+	// at start on the files Config.Files names. It is given the dataset's
+	// name, so the name is written once, in name.
+	ingester func(name string) fx.Option
+	// sample loads the dataset's bundled sample at start when the
+	// configuration asks for it (see sampleOf); nil when it has none. It
+	// is given the dataset's name too.
+	sample func(cfg Config, name string) fx.Option
 }
 
 // datasets holds every registered dataset, in name order once registered.
@@ -67,8 +72,8 @@ type Ingested struct {
 // ingester contributes an Ingester to the "ingesters" group, built by
 // newLoad from the dataset's dependencies (its store, typically), for a
 // dataset that takes every record of its files.
-func ingester[D any](name string, newLoad func(D) func(context.Context, *IngestFiles) (int, error)) fx.Option {
-	return skippingIngester(name, func(dep D) func(context.Context, *IngestFiles) (Ingested, error) {
+func ingester[D any](newLoad func(D) func(context.Context, *IngestFiles) (int, error)) func(name string) fx.Option {
+	return skippingIngester(func(dep D) func(context.Context, *IngestFiles) (Ingested, error) {
 		load := newLoad(dep)
 		return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 			n, err := load(ctx, files)
@@ -79,10 +84,12 @@ func ingester[D any](name string, newLoad func(D) func(context.Context, *IngestF
 
 // skippingIngester is ingester for a dataset whose files may hold records
 // it skips and counts.
-func skippingIngester[D any](name string, newLoad func(D) func(context.Context, *IngestFiles) (Ingested, error)) fx.Option {
-	return fx.Provide(fx.Annotate(func(dep D) Ingester {
-		return Ingester{Dataset: name, Load: newLoad(dep)}
-	}, fx.ResultTags(`group:"ingesters"`)))
+func skippingIngester[D any](newLoad func(D) func(context.Context, *IngestFiles) (Ingested, error)) func(name string) fx.Option {
+	return func(name string) fx.Option {
+		return fx.Provide(fx.Annotate(func(dep D) Ingester {
+			return Ingester{Dataset: name, Load: newLoad(dep)}
+		}, fx.ResultTags(`group:"ingesters"`)))
+	}
 }
 
 // probe puts a dataset's availability probe, a constructor or method
@@ -155,24 +162,26 @@ func documentCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option 
 	return fx.Decorate(wrap)
 }
 
-// sampleOnStart loads the bundled sample of the dataset named name through
-// its dependency T at start, when the configuration asks for it. Start
-// hooks run in registration order and the listener opens last, so no
-// request sees an empty store.
-func sampleOnStart[T any](cfg Config, name string, load func(context.Context, T) (int, error)) fx.Option {
-	if !cfg.samples(name) {
-		return fx.Options()
+// sampleOf makes a dataset's sample wiring: at start, when the
+// configuration asks for the dataset's sample, load fills its store through
+// its dependency T. Start hooks run in registration order and the listener
+// opens last, so no request sees an empty store.
+func sampleOf[T any](load func(context.Context, T) (int, error)) func(Config, string) fx.Option {
+	return func(cfg Config, name string) fx.Option {
+		if !cfg.samples(name) {
+			return fx.Options()
+		}
+		return fx.Invoke(func(lc fx.Lifecycle, dep T, log *zap.Logger) {
+			lc.Append(fx.StartHook(func(ctx context.Context) error {
+				n, err := load(ctx, dep)
+				if err != nil {
+					return fmt.Errorf("load %s sample: %w", name, err)
+				}
+				log.Info("sample data loaded", zap.String("dataset", name), zap.Int("records", n))
+				return nil
+			}))
+		})
 	}
-	return fx.Invoke(func(lc fx.Lifecycle, dep T, log *zap.Logger) {
-		lc.Append(fx.StartHook(func(ctx context.Context) error {
-			n, err := load(ctx, dep)
-			if err != nil {
-				return fmt.Errorf("load %s sample: %w", name, err)
-			}
-			log.Info("sample data loaded", zap.String("dataset", name), zap.Int("records", n))
-			return nil
-		}))
-	})
 }
 
 // filesOnStart runs, at start, the Ingester of each dataset Config.Files

@@ -29,9 +29,10 @@ func init() {
 	register(wiring{
 		name:    "us-holdings",
 		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
+		sample:  sampleOf(loadSampleHoldings),
 		serve:   fundHolders,
 		stores:  fundHoldingStore,
-		ingester: ingester("us-holdings", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+		ingester: ingester(func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestUSHoldings(ctx, s, files)
 			}
@@ -44,10 +45,9 @@ func init() {
 	register(wiring{
 		name:    "us-securities",
 		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
-		serve: func(cfg Config) fx.Option {
-			return sampleOnStart(cfg, "us-securities", loadSampleMaster)
-		},
-		ingester: ingester("us-securities", func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+		serve:   func(Config) fx.Option { return fx.Options() },
+		sample:  sampleOf(loadSampleMaster),
+		ingester: ingester(func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestUSSecurities(ctx, s, files)
 			}
@@ -56,8 +56,7 @@ func init() {
 }
 
 // fundHolders wires the funds-holding-a-security dataset: its store (memory
-// or MongoDB), use case, availability probe, handler and, when asked, the
-// bundled sample filings loaded at start (the sample master is us-securities').
+// or MongoDB), use case, availability probe and handler.
 func fundHolders(cfg Config) fx.Option {
 	return fx.Options(
 		fundHoldingStore(cfg),
@@ -69,7 +68,6 @@ func fundHolders(cfg Config) fx.Option {
 			probe((*app.FundHolders).Probe),
 			handlers(httpadapter.FundHoldersHandlers),
 		),
-		sampleOnStart(cfg, "us-holdings", loadSampleHoldings),
 	)
 }
 

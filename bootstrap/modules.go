@@ -139,7 +139,10 @@ func servedDatasets(cfg Config) fx.Option {
 	}
 	opts := []fx.Option{filesOnStart(cfg)}
 	for _, d := range datasets {
-		opts = append(opts, d.serve(cfg), d.ingester)
+		opts = append(opts, d.serve(cfg), d.ingester(d.name))
+		if d.sample != nil {
+			opts = append(opts, d.sample(cfg, d.name))
+		}
 	}
 	for _, serve := range services {
 		opts = append(opts, serve(cfg))

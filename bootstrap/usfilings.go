@@ -37,7 +37,7 @@ func init() {
 		stores:  usFilingStores,
 		// Filing folders are hashed file by file as they are read; they
 		// draw no bar.
-		ingester: ingester("us-filings", func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
+		ingester: ingester(func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
 			}

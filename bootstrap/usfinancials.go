@@ -23,9 +23,10 @@ func init() {
 	register(wiring{
 		name:    "us-financials",
 		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
+		sample:  sampleOf(LoadUSFinancialsSample),
 		serve:   usFinancials,
 		stores:  financialsStore,
-		ingester: ingester("us-financials", func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
+		ingester: ingester(func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), files)
 			}
@@ -34,8 +35,7 @@ func init() {
 }
 
 // usFinancials wires the US financial statements dataset: its store (memory,
-// or the MongoDB Store), its use case, probe and handlers, and the bundled
-// sample when asked.
+// or MongoDB behind a read cache), its use case, probe and handlers.
 func usFinancials(cfg Config) fx.Option {
 	return fx.Options(
 		financialsStore(cfg),
@@ -47,7 +47,6 @@ func usFinancials(cfg Config) fx.Option {
 			probe((*app.Financials).Probe),
 			handlers(httpadapter.USFinancialsHandlers),
 		),
-		sampleOnStart(cfg, "us-financials", LoadUSFinancialsSample),
 	)
 }
 
