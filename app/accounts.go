@@ -30,11 +30,12 @@ type Accounts struct {
 	hashing chan struct{}
 }
 
-// NewAccounts wires the sign-in use case.
-func NewAccounts(a ports.AccountStore, s ports.SessionStore, l ports.Ledger, cfg AccountsConfig, now Clock) *Accounts {
+// NewAccounts wires the sign-in use case; its throttle keeps its buckets
+// and history in b and h, shared by every node.
+func NewAccounts(a ports.AccountStore, s ports.SessionStore, l ports.Ledger, b ports.RateBuckets, h ports.SigninHistory, cfg AccountsConfig, now Clock) *Accounts {
 	return &Accounts{
 		accounts: a, sessions: s, ledger: l, cfg: cfg, now: now,
-		throttle: newSigninThrottle(),
+		throttle: newSigninThrottle(b, h),
 		hashing:  make(chan struct{}, 4),
 	}
 }
@@ -58,18 +59,20 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 	if err := account.CheckPassword(password); err != nil {
 		return Login{}, fmt.Errorf("%w: %w", ErrValidation, err)
 	}
-	attempt, err := s.throttle.admit(email, client, s.now())
+	attempt, err := s.throttle.admit(ctx, email, client, s.now())
 	if err != nil {
 		return Login{}, err
 	}
 	acc, err := s.signIn(ctx, email, password)
 	switch {
 	case err == nil:
-		attempt.succeeded(s.now())
+		err = attempt.succeeded(ctx, s.now())
 	case errors.Is(err, ErrUnauthorized):
 		return Login{}, err // a wrong guess keeps its tokens
 	default:
-		attempt.release() // the store failed: no guess was judged
+		attempt.release(ctx) // the store failed: no guess was judged
+	}
+	if err != nil {
 		return Login{}, err
 	}
 	return s.openSession(ctx, acc)
@@ -169,4 +172,10 @@ func (s *Accounts) Authenticate(ctx context.Context, token string) (string, erro
 // SweepSessions removes the sessions that have expired and returns how many.
 func (s *Accounts) SweepSessions(ctx context.Context) (int64, error) {
 	return s.sessions.DeleteExpiredSessions(ctx, s.now())
+}
+
+// SweepSignins forgets the sign-in history older than the throttle keeps
+// and returns how many entries it dropped.
+func (s *Accounts) SweepSignins(ctx context.Context) (int64, error) {
+	return s.throttle.forget(ctx, s.now())
 }

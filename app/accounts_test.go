@@ -20,7 +20,7 @@ func (c *fixedClock) now() time.Time { return c.t }
 func newAccounts(clock *fixedClock) (*app.Accounts, *memory.Platform) {
 	p := memory.NewPlatform()
 	cfg := app.AccountsConfig{InitialCredits: 100000, SessionTTL: 8 * time.Hour}
-	return app.NewAccounts(p, p, p, cfg, clock.now), p
+	return app.NewAccounts(p, p, p, memory.NewLimits(), memory.NewLimits(), cfg, clock.now), p
 }
 
 func TestLoginProvisionsThenChecksThePassword(t *testing.T) {
@@ -73,7 +73,7 @@ func TestSignInThrottleCountsGuessesOnly(t *testing.T) {
 	p := memory.NewPlatform()
 	// Time passes while a password is verified: the clock ticks each read.
 	ticking := func() time.Time { clock.t = clock.t.Add(10 * time.Millisecond); return clock.t }
-	accounts := app.NewAccounts(p, p, p, app.AccountsConfig{InitialCredits: 100000, SessionTTL: 8 * time.Hour}, ticking)
+	accounts := app.NewAccounts(p, p, p, memory.NewLimits(), memory.NewLimits(), app.AccountsConfig{InitialCredits: 100000, SessionTTL: 8 * time.Hour}, ticking)
 	for range 10 { // successes hand their attempt back
 		if _, err := accounts.Login(ctx, "ken@example.com", "correct horse battery", "192.0.2.1"); err != nil {
 			t.Fatal(err)

@@ -63,9 +63,12 @@ func refuseVault(cfg Config) error {
 // platformStores picks PostgreSQL when a URL is set, memory otherwise.
 func platformStores(cfg Config) fx.Option {
 	if cfg.PostgresURL == "" {
-		return fx.Provide(fx.Annotate(memory.NewPlatform,
-			fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
-			fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch))))
+		return fx.Provide(
+			fx.Annotate(memory.NewPlatform,
+				fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
+				fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch))),
+			fx.Annotate(memory.NewLimits, fx.As(new(ports.RateBuckets)), fx.As(new(ports.SigninHistory))),
+		)
 	}
 	return fx.Options(
 		fx.Supply(postgres.Config{URL: cfg.PostgresURL}),
@@ -168,8 +171,8 @@ var useCases = fx.Module("app",
 		func(cfg Config) app.AccountsConfig {
 			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL}
 		},
-		func(cfg Config, now app.Clock) *app.RateLimiter {
-			return app.NewRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, now)
+		func(cfg Config, buckets ports.RateBuckets, now app.Clock) *app.RateLimiter {
+			return app.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)
 		},
 		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering,
 		fx.Annotate(app.NewAvailability, fx.ParamTags(`group:"probes"`)),

@@ -15,17 +15,25 @@ import (
 // table from growing with every sign-in ever made.
 const sessionSweepEvery = 10 * time.Minute
 
-// sweepSessions deletes expired sessions every sessionSweepEvery while the
-// service runs; several nodes sweeping one table only repeat a harmless
-// DELETE.
-var sweepSessions = fx.Invoke(func(lc fx.Lifecycle, accounts *app.Accounts, log *zap.Logger) {
+// sweepSessions deletes expired sessions, sign-in history older than the
+// throttle keeps, and rate-limit buckets that have refilled, every
+// sessionSweepEvery while the service runs; several nodes sweeping one table
+// only repeat a harmless DELETE.
+var sweepSessions = fx.Invoke(func(lc fx.Lifecycle, accounts *app.Accounts, limiter *app.RateLimiter, log *zap.Logger) {
 	periodic(lc, sessionSweepEvery, func(ctx context.Context) {
-		n, err := accounts.SweepSessions(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			log.Warn("expired sessions not swept", zap.Error(err))
-		case n > 0:
-			log.Info("expired sessions swept", zap.Int64("deleted", n))
-		}
+		sweep(ctx, log, "expired sessions", accounts.SweepSessions)
+		sweep(ctx, log, "old sign-in history", accounts.SweepSignins)
+		sweep(ctx, log, "refilled rate-limit buckets", limiter.Sweep)
 	})
 })
+
+// sweep runs one deletion and logs its outcome.
+func sweep(ctx context.Context, log *zap.Logger, what string, job func(context.Context) (int64, error)) {
+	n, err := job(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Warn(what+" not swept", zap.Error(err))
+	case n > 0:
+		log.Info(what+" swept", zap.Int64("deleted", n))
+	}
+}

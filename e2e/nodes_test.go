@@ -20,7 +20,7 @@ import (
 // spread one account's keys round robin over the three nodes against a
 // balance that runs out. No node overdraws: every 200 carries exactly one
 // debit, the balance ends at 0 and the ledger verifies. The rate limit and
-// the sign-in throttle are per node and are not tested here.
+// the sign-in throttle across nodes are nodelimits_test.go's.
 func TestThreeNodesShareOneLedger(t *testing.T) {
 	const initial = 100
 	n1, cfg := startApp(t, stack{postgres: true, mongo: true, credits: initial, rps: 1e5, burst: 100_000})

@@ -24,7 +24,7 @@ func TestPostgresContracts(t *testing.T) {
 		s := postgres.New(pool)
 		t.Cleanup(s.Close)
 		return porttest.Platform{
-			Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s,
+			Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s,
 			Disrupt: func(t *testing.T) int { return terminateBackends(t, pool.Config().ConnConfig.Database) },
 			Close:   s.Close,
 		}
@@ -33,6 +33,7 @@ func TestPostgresContracts(t *testing.T) {
 	t.Run("keys", func(t *testing.T) { porttest.RunKeys(t, newPlatform) })
 	t.Run("ledger", func(t *testing.T) { porttest.RunLedger(t, newPlatform) })
 	t.Run("key watch", func(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) })
+	t.Run("rate buckets", func(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) })
 }
 
 // TestPostgresSchema checks what the contracts cannot see: migrating is

@@ -60,10 +60,18 @@ func TestRevocationUnderLoadOnTwoNodes(t *testing.T) {
 			})
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Both nodes serve the key before the DELETE and refuse it after, however
+	// slowly a loaded machine answers: the waits are for outcomes, not times.
+	seen := func(after bool, status int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return counts[outcome{a.base, after, status}] > 0 && counts[outcome{b.base, after, status}] > 0
+	}
+	waitFor(t, "both nodes serving the key", func() bool { return seen(false, http.StatusOK) })
 	a.do("DELETE", "/account/keys/"+keys.Keys[0].KeyID, nil, bearer(session)).expect(t, http.StatusOK)
 	revoked.Store(true)
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, "both nodes refusing the key", func() bool { return seen(true, http.StatusUnauthorized) })
+	time.Sleep(200 * time.Millisecond)
 	stop.Store(true)
 	wg.Wait()
 
@@ -128,4 +136,14 @@ func getStatus(c *http.Client, url, key string) (int, error) {
 	defer resp.Body.Close()
 	_, err = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode, err
+}
+
+// waitFor polls cond until it holds, failing the test after 30 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
 }

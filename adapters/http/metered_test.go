@@ -104,7 +104,7 @@ func TestRefusalsBeforeTheChargeReachNoStore(t *testing.T) {
 	}
 	china := app.NewChina(securities)
 	// Every key has one request in its bucket, and the clock stands still.
-	limiter := app.NewRateLimiter(0.001, 1, now)
+	limiter := app.NewRateLimiter(memory.NewLimits(), 0.001, 1, now)
 	metering := app.NewMetering(cache, countingLedger{p, &calls}, now)
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
 		Metering:     metering,

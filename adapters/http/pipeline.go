@@ -82,7 +82,7 @@ func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id 
 	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
 		return nil, err
 	}
-	if err := s.d.Limiter.Allow(key.ID); err != nil {
+	if err := s.d.Limiter.Allow(r.Context(), key.ID); err != nil {
 		return nil, err
 	}
 	if err := s.d.Availability.Require(r.Context(), id); err != nil {

@@ -9,9 +9,11 @@ import (
 )
 
 func newPlatform(*testing.T) porttest.Platform {
-	p := memory.NewPlatform()
-	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p}
+	p, l := memory.NewPlatform(), memory.NewLimits()
+	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p, Buckets: l, Signins: l}
 }
+
+func TestRateBuckets(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) }
 
 func TestAccounts(t *testing.T) { porttest.RunAccounts(t, newPlatform) }
 

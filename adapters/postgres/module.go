@@ -17,8 +17,8 @@ type Config struct {
 }
 
 // Module provides the connection pool, closed when the application stops, and
-// the Store as itself and as the account, session, key, ledger and key
-// watch ports. It
+// the Store as itself and as the account, session, key, ledger, key
+// watch, rate-bucket and sign-in history ports. It
 // needs a Config in the graph. On stop the Store's debit batchers stop
 // before the pool closes.
 var Module = fx.Module("postgres",
@@ -31,6 +31,8 @@ var Module = fx.Module("postgres",
 			fx.As(new(ports.KeyStore)),
 			fx.As(new(ports.Ledger)),
 			fx.As(new(ports.KeyWatch)),
+			fx.As(new(ports.RateBuckets)),
+			fx.As(new(ports.SigninHistory)),
 		),
 	),
 )

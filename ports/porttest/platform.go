@@ -26,6 +26,10 @@ type Platform struct {
 	Ledger   ports.Ledger
 	// Watch, when set, reports changes to keys; RunKeyWatch tests it.
 	Watch ports.KeyWatch
+	// Buckets and Signins, when set, hold the rate limits shared by every
+	// process; RunRateBuckets tests them.
+	Buckets ports.RateBuckets
+	Signins ports.SigninHistory
 	// Disrupt, when set, breaks the store's sessions the way a failing
 	// server does (PostgreSQL: terminate its backends) and returns how many
 	// it broke. The fault cases run with it between concurrent writes.
