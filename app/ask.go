@@ -360,7 +360,7 @@ type financialQuestion struct {
 	year    int
 }
 
-var financialQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+?)(?:'s|’s|')? (.+?) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
+var financialQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
 
 // metricNames are the phrases naming the concept map's fields.
 var metricNames = map[string]string{
@@ -385,31 +385,49 @@ func parseFinancialQuestion(q string) *financialQuestion {
 	if m == nil {
 		return nil
 	}
-	name, ok := metricNames[strings.ToLower(strings.TrimSpace(m[2]))]
-	if !ok {
+	company, name := splitMetric(m[1])
+	if company == "" {
 		return nil
 	}
-	year, _ := strconv.Atoi(m[3])
+	year, _ := strconv.Atoi(m[2])
 	for _, f := range financials.Fields {
 		if f.Name == name {
-			return &financialQuestion{company: strings.TrimSpace(m[1]), field: f, year: year}
+			return &financialQuestion{company: company, field: f, year: year}
 		}
 	}
 	return nil
 }
 
+// splitMetric splits "Apple Inc.'s net income" into the company and the
+// field the longest metric phrase ending it names; a possessive ending the
+// company is dropped.
+func splitMetric(subject string) (company, field string) {
+	words := strings.Fields(subject)
+	for i := 1; i < len(words); i++ {
+		name, ok := metricNames[strings.ToLower(strings.Join(words[i:], " "))]
+		if !ok {
+			continue
+		}
+		company = strings.Join(words[:i], " ")
+		for _, suffix := range []string{"'s", "’s", "'"} {
+			company = strings.TrimSuffix(company, suffix)
+		}
+		return company, name
+	}
+	return "", ""
+}
+
 // figure answers a financial question from the annual statement known at
 // asOf, in a sentence rendered from the cited row (spec-gaps A37).
 func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) ([]sentence, error) {
-	p := StatementsParams{Period: "annual", AsOf: asOf.Format(time.RFC3339Nano), Limit: 1000}
-	if strings.Trim(fq.company, "0123456789") == "" {
-		p.CIK = fq.company
-	} else {
-		p.Ticker = fq.company
+	p, err := a.company(ctx, fq.company)
+	if err != nil || p == nil {
+		return nil, err
 	}
-	sq, err := ParseStatementsQuery(p, asOf)
+	p.Period, p.AsOf, p.Limit = "annual", asOf.Format(time.RFC3339Nano), 1000
+	sq, err := ParseStatementsQuery(*p, asOf)
 	if err != nil {
-		return nil, nil // not a ticker or CIK: names are not resolved yet
+		return nil, nil
 	}
 	st, err := a.fin.Statements(ctx, sq, fq.field.Statement)
 	if errors.Is(err, ports.ErrNotFound) {
@@ -447,6 +465,30 @@ func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) 
 		}}}, nil
 	}
 	return nil, nil
+}
+
+// company resolves the company a question names: digits are a CIK; a word
+// that is a held ticker is that ticker; anything else is a name, resolved
+// when exactly one held company has it (financials.NameMatches: "Apple"
+// names Apple Inc.). A name two companies share resolves to nothing rather
+// than to a guess; so does a name no company has.
+func (a *Ask) company(ctx context.Context, named string) (*StatementsParams, error) {
+	if strings.Trim(named, "0123456789") == "" {
+		return &StatementsParams{CIK: named}, nil
+	}
+	ticker := strings.ToUpper(named)
+	_, err := a.fin.store.CIKForTicker(ctx, ticker)
+	switch {
+	case err == nil:
+		return &StatementsParams{Ticker: ticker}, nil
+	case !errors.Is(err, ports.ErrNotFound):
+		return nil, err
+	}
+	ciks, err := a.fin.store.CIKsForName(ctx, named)
+	if err != nil || len(ciks) != 1 {
+		return nil, err
+	}
+	return &StatementsParams{CIK: ciks[0]}, nil
 }
 
 // recordSnippet shows a record's fields in a fixed order.

@@ -18,6 +18,10 @@ type FinancialsStore interface {
 	Company(ctx context.Context, cik string) (financials.Company, error)
 	// CIKForTicker returns the CIK an upper-case ticker names, or ErrNotFound.
 	CIKForTicker(ctx context.Context, ticker string) (string, error)
+	// CIKsForName returns, sorted, the CIKs of the companies that name
+	// names by financials.NameMatches (its whole name or its first words,
+	// compared by financials.NameKey); none is an empty result, not an error.
+	CIKsForName(ctx context.Context, name string) ([]string, error)
 	// CountCompanies returns how many companies are held.
 	CountCompanies(ctx context.Context) (int64, error)
 }

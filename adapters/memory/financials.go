@@ -64,6 +64,21 @@ func (s *Financials) CIKForTicker(_ context.Context, ticker string) (string, err
 	return cik, nil
 }
 
+// CIKsForName returns the CIKs of the companies the name names.
+func (s *Financials) CIKsForName(_ context.Context, name string) ([]string, error) {
+	asked := financials.NameKey(name)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ciks := []string{}
+	for cik, c := range s.byCIK {
+		if financials.NameMatches(financials.NameKey(c.Name), asked) {
+			ciks = append(ciks, cik)
+		}
+	}
+	slices.Sort(ciks)
+	return ciks, nil
+}
+
 // CountCompanies returns how many companies are held.
 func (s *Financials) CountCompanies(context.Context) (int64, error) {
 	s.mu.RLock()

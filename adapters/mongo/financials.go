@@ -2,10 +2,12 @@ package mongo
 
 import (
 	"context"
+	"regexp"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
@@ -16,24 +18,32 @@ import (
 // filer with _id its 10-digit CIK, holding every mapped fact (a few thousand
 // at most, far below the 16 MiB document limit), and one document per ticker
 // with _id the ticker, naming the CIK. Neither needs a secondary index.
+// A third holds one small document per filer, _id its CIK, with its name's
+// key (financials.NameKey), so finding a company by name scans small
+// documents rather than the facts.
 const (
 	financialsCollection = "us_financials"
 	tickersCollection    = "us_tickers"
+	namesCollection      = "us_company_names"
 )
 
 // Financials is the US financial statements store, on its two collections.
 type Financials struct {
 	companies *mongodrv.Collection
 	tickers   *mongodrv.Collection
-	// Which companies and tickers are stored, for UpsertCompanies.
-	companyIDs, tickerIDs readOnce
+	names     *mongodrv.Collection
+	// Which companies, tickers and names are stored, for UpsertCompanies.
+	companyIDs, tickerIDs, nameIDs readOnce
 }
 
 var _ ports.FinancialsStore = (*Financials)(nil)
 
 // NewFinancials returns the financial statements store of db.
 func NewFinancials(db *mongodrv.Database) *Financials {
-	return &Financials{companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection)}
+	return &Financials{
+		companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection),
+		names: db.Collection(namesCollection),
+	}
 }
 
 type companyDoc struct {
@@ -64,6 +74,11 @@ type tickerDoc struct {
 	CIK    string `bson:"cik"`
 }
 
+type nameDoc struct {
+	CIK string `bson:"_id"`
+	Key string `bson:"key"`
+}
+
 func toCompanyDoc(c financials.Company) companyDoc {
 	facts := make([]factDoc, len(c.Facts))
 	for i, f := range c.Facts {
@@ -92,8 +107,10 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 	var ciks, tickers []string
 	var docs []companyDoc
 	var tickerDocs []tickerDoc
+	var nameDocs []nameDoc
 	for _, c := range companies {
 		ciks, docs = append(ciks, c.CIK), append(docs, toCompanyDoc(c))
+		nameDocs = append(nameDocs, nameDoc{CIK: c.CIK, Key: financials.NameKey(c.Name)})
 		for _, t := range c.Tickers {
 			tickers, tickerDocs = append(tickers, t), append(tickerDocs, tickerDoc{Ticker: t, CIK: c.CIK})
 		}
@@ -104,8 +121,37 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 	if _, err := writeChanged(ctx, s.companies, "upsert companies", &s.companyIDs, ciks, docs); err != nil {
 		return err
 	}
+	if _, err := writeChanged(ctx, s.names, "upsert company names", &s.nameIDs, ciks, nameDocs); err != nil {
+		return err
+	}
 	_, err := writeChanged(ctx, s.tickers, "upsert tickers", &s.tickerIDs, tickers, tickerDocs)
 	return err
+}
+
+// CIKsForName returns the CIKs of the companies the name names, by an
+// anchored regular expression on the name keys, checked again with
+// financials.NameMatches.
+func (s *Financials) CIKsForName(ctx context.Context, name string) ([]string, error) {
+	asked := financials.NameKey(name)
+	ciks := []string{}
+	if asked == "" {
+		return ciks, nil
+	}
+	filter := bson.D{{Key: "key", Value: bson.Regex{Pattern: "^" + regexp.QuoteMeta(asked)}}}
+	cur, err := s.names.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, translate("find company names", err)
+	}
+	var docs []nameDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, translate("read company names", err)
+	}
+	for _, d := range docs {
+		if financials.NameMatches(d.Key, asked) {
+			ciks = append(ciks, d.CIK)
+		}
+	}
+	return ciks, nil
 }
 
 // Company returns the company with that CIK, or ports.ErrNotFound.

@@ -63,6 +63,21 @@ func RunFinancials(t *testing.T, newStore NewFinancialsStore) {
 			}
 		}
 	})
+	t.Run("companies are found by name or its first words", func(t *testing.T) {
+		s := newStore(t)
+		alphaOther := financials.Company{CIK: "0000008670", Tickers: []string{"ADP"}, Name: "AUTOMATIC DATA PROCESSING INC", RetrievedAt: retrieved}
+		must(t, "Upsert", s.UpsertCompanies(ctx, []financials.Company{nvda, alphabet, alphaOther}))
+		for asked, want := range map[string][]string{
+			"Nvidia": {nvda.CIK}, "NVIDIA Corp.": {nvda.CIK}, "alphabet inc": {alphabet.CIK},
+			"Automatic Data": {alphaOther.CIK}, "Alpha": {}, "Inc": {}, "": {}, "nvidia corporation": {},
+		} {
+			got, err := s.CIKsForName(ctx, asked)
+			must(t, "CIKsForName "+asked, err)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("CIKsForName(%q) = %v, want %v", asked, got, want)
+			}
+		}
+	})
 	t.Run("upsert replaces a company by CIK", func(t *testing.T) {
 		s := newStore(t)
 		must(t, "Upsert", s.UpsertCompanies(ctx, []financials.Company{nvda}))
@@ -74,6 +89,16 @@ func RunFinancials(t *testing.T, newStore NewFinancialsStore) {
 		must(t, "Company", err)
 		if !reflect.DeepEqual(got, newer) {
 			t.Fatalf("after replace = %+v, want %+v", got, newer)
+		}
+		renamed := newer
+		renamed.Name = "NVIDIA CORPORATION"
+		must(t, "Upsert renamed", s.UpsertCompanies(ctx, []financials.Company{renamed}))
+		for asked, want := range map[string][]string{"nvidia corporation": {nvda.CIK}, "nvidia corp": {}} {
+			ciks, err := s.CIKsForName(ctx, asked)
+			must(t, "CIKsForName", err)
+			if !reflect.DeepEqual(ciks, want) {
+				t.Fatalf("after the rename CIKsForName(%q) = %v, want %v", asked, ciks, want)
+			}
 		}
 	})
 }
