@@ -104,7 +104,7 @@ func ask(t *testing.T, a *app.Ask, c evalCase) app.Answer {
 func TestAskEvaluation(t *testing.T) {
 	a, sections := sampleAsk(t)
 	cases := loadEval(t)
-	refused := 0
+	refused, exact, sentences, supported := 0, 0, 0, 0
 	for _, c := range cases {
 		got := ask(t, a, c)
 		if os.Getenv("ASK_EVAL_PRINT") != "" {
@@ -119,8 +119,10 @@ func TestAskEvaluation(t *testing.T) {
 		if got.Text != c.Answer {
 			t.Errorf("%q (as of %q):\n got %q\nwant %q", c.Question, c.AsOf, got.Text, c.Answer)
 		}
-		if c.Answer == "" {
+		if got.Text == "" {
 			refused++
+		}
+		if c.Answer == "" {
 			if got.Reason != app.ReasonNoSupportedAnswer || len(got.Citations) != 0 {
 				t.Errorf("%q: reason %q with %d citations, want no_supported_answer and none", c.Question, got.Reason, len(got.Citations))
 			}
@@ -132,9 +134,15 @@ func TestAskEvaluation(t *testing.T) {
 		if !slices.Equal(docs, c.Documents) {
 			t.Errorf("%q: cites %v, want %v", c.Question, docs, c.Documents)
 		}
-		checkSupported(t, c.Question, got, sections)
+		if got.Text == c.Answer && slices.Equal(docs, c.Documents) {
+			exact++
+		}
+		n, ok := checkSupported(t, c.Question, got, sections)
+		sentences, supported = sentences+n, supported+ok
 	}
-	t.Logf("evaluation: %d questions, %d answered, %d refused as expected", len(cases), len(cases)-refused, refused)
+	// The benchmark reads this line (scripts/bench.sh).
+	t.Logf("evaluation: %d questions; accuracy %d/%d (answer and citations as expected); citation precision %d/%d sentences supported by their citation; refusal rate %d/%d",
+		len(cases), exact, len(cases), supported, sentences, refused, len(cases))
 }
 
 // markedSentence is one sentence of an answer and its marker.
@@ -147,11 +155,12 @@ var numberToken = regexp.MustCompile(`[0-9](?:[0-9.\-]*[0-9])?`)
 // a passage's sentence must be the cited span of the stored section text,
 // verbatim; a record-rendered sentence may hold no number (digit run,
 // date, accession number) that is not a number of a field of the cited
-// record, read the same way.
-func checkSupported(t *testing.T, question string, got app.Answer, sections map[string]filing.Section) {
+// record, read the same way. It returns how many sentences it checked and
+// how many were supported.
+func checkSupported(t *testing.T, question string, got app.Answer, sections map[string]filing.Section) (sentences, supported int) {
 	t.Helper()
 	if got.Text == "" {
-		return
+		return 0, 0
 	}
 	ms := markedSentence.FindAllStringSubmatch(got.Text, -1)
 	if strings.Join(func() []string {
@@ -162,40 +171,54 @@ func checkSupported(t *testing.T, question string, got app.Answer, sections map[
 		return s
 	}(), "") != got.Text {
 		t.Errorf("%q: answer %q is not a run of cited sentences", question, got.Text)
-		return
+		return len(ms), 0
 	}
 	for _, m := range ms {
-		n := int(m[2][0] - '0')
-		if len(m[2]) > 1 || n < 1 || n > len(got.Citations) {
-			t.Errorf("%q: marker [%s] cites nothing", question, m[2])
-			continue
+		if supportedBy(t, question, m, got, sections) {
+			supported++
 		}
-		c := got.Citations[n-1]
-		switch {
-		case c.Offsets != nil:
-			s, ok := sections[c.Offsets.Section]
-			if !ok {
-				t.Errorf("%q: cites unknown section %s", question, c.Offsets.Section)
-				continue
-			}
-			span := string([]rune(s.Text)[c.Offsets.Start:c.Offsets.End])
-			if span != m[1] || c.Snippet != span {
-				t.Errorf("%q: sentence %q is not the cited span %q", question, m[1], span)
-			}
-		case c.Fields != nil:
-			values := map[string]bool{}
-			for _, v := range c.Fields {
-				for _, num := range numberToken.FindAllString(v, -1) {
-					values[num] = true
-				}
-			}
-			for _, num := range numberToken.FindAllString(m[1], -1) {
-				if !values[num] {
-					t.Errorf("%q: number %s of %q is not a field of the cited record %v", question, num, m[1], c.Fields)
-				}
-			}
-		default:
-			t.Errorf("%q: citation %d has neither offsets nor fields", question, n)
+	}
+	return len(ms), supported
+}
+
+// supportedBy checks one marked sentence against its citation.
+func supportedBy(t *testing.T, question string, m []string, got app.Answer, sections map[string]filing.Section) bool {
+	t.Helper()
+	n := int(m[2][0] - '0')
+	if len(m[2]) > 1 || n < 1 || n > len(got.Citations) {
+		t.Errorf("%q: marker [%s] cites nothing", question, m[2])
+		return false
+	}
+	c := got.Citations[n-1]
+	switch {
+	case c.Offsets != nil:
+		s, ok := sections[c.Offsets.Section]
+		if !ok {
+			t.Errorf("%q: cites unknown section %s", question, c.Offsets.Section)
+			return false
 		}
+		span := string([]rune(s.Text)[c.Offsets.Start:c.Offsets.End])
+		if span != m[1] || c.Snippet != span {
+			t.Errorf("%q: sentence %q is not the cited span %q", question, m[1], span)
+			return false
+		}
+		return true
+	case c.Fields != nil:
+		values := map[string]bool{}
+		for _, v := range c.Fields {
+			for _, num := range numberToken.FindAllString(v, -1) {
+				values[num] = true
+			}
+		}
+		for _, num := range numberToken.FindAllString(m[1], -1) {
+			if !values[num] {
+				t.Errorf("%q: number %s of %q is not a field of the cited record %v", question, num, m[1], c.Fields)
+				return false
+			}
+		}
+		return true
+	default:
+		t.Errorf("%q: citation %d has neither offsets nor fields", question, n)
+		return false
 	}
 }

@@ -8,8 +8,9 @@
 # req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
 # Timings are reported, never asserted.
 #
-# BENCH_STACKS picks the stacks ("memory postgres", the default, or one of
-# them). BENCH_PROFILE=1 also takes a CPU profile of the served binary
+# BENCH_STACKS picks the stacks, by default "memory postgres durable":
+# memory storage; PostgreSQL + MongoDB with PostgreSQL's data on tmpfs; the
+# same with PostgreSQL's data on the host's disk (fsync on). BENCH_PROFILE=1 also takes a CPU profile of the served binary
 # during each stack's metered load, through QUARRY_PPROF_ADDR, into
 # bin/cpu-<stack>.pprof, and prints its top; the profiler costs a little
 # CPU, so compare ratios of runs taken the same way.
@@ -20,15 +21,18 @@ CONNS=${BENCH_CONNS:-32}
 PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
 MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 ADDR=127.0.0.1:18480
-STACKS=${BENCH_STACKS:-memory postgres}
+STACKS=${BENCH_STACKS:-memory postgres durable}
 PROFILE=${BENCH_PROFILE:-}
 PPROF_ADDR=127.0.0.1:18481
 containers=()
 server_pid=""
+pgdata=""
 
 cleanup() {
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
   for c in "${containers[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
+  [[ -n $pgdata ]] && rm -rf "$pgdata"
+  return 0
 }
 trap cleanup EXIT
 
@@ -88,7 +92,12 @@ measure() {
   # limit=1000 asks for a 1,000-bar page; the sample holds 302 bars of
   # 000001.SZ, so the page carries all 302 (two year buckets on MongoDB).
   ./bin/loadgen -label "$stack china prices" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv  # Ask: a figure question (answered from the statements) and a text
+  # question (retrieval over the 10-K sections).
+  ./bin/loadgen -label "$stack ask-figure" -method POST -url "http://$ADDR/ask" \
+    -body '{"question":"What was Apple'"'"'s revenue in fiscal 2023?"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack ask-text" -method POST -url "http://$ADDR/ask" \
+    -body '{"question":"What are Apple'"'"'s reportable segments?"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
 }
 
 published() { docker port "$1" "$2" | head -n 1; }
@@ -99,6 +108,10 @@ wait_for() {
   exit 1
 }
 
+# Ask's answer quality over the evaluation set (app/testdata/ask_eval.json),
+# measured by the evaluation test itself.
+go test ./app -run '^TestAskEvaluation$' -count=1 -v | sed -n 's/.*\(evaluation: .*\)/ask \1/p'
+
 : >bin/bench.tsv
 echo "stack route	req/s	p50 ms	p99 ms	statuses"
 
@@ -108,10 +121,11 @@ if [[ " $STACKS " == *" memory "* ]]; then
   measure memory
   stop_server
 fi
-if [[ " $STACKS " == *" postgres "* ]]; then
-  # tmpfs: this sandbox stores container layers on fuse-overlayfs, which would
-  # measure FUSE rather than the service.
-  pg=$(docker run -d --tmpfs /var/lib/postgresql/data -p 127.0.0.1::5432 -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")
+# databases LABEL PGDATA-MOUNT: PostgreSQL + MongoDB-wire containers, the
+# sample ingested, the routes measured, the ledger verified.
+databases() {
+  local label=$1 mount=$2 pg mg
+  pg=$(docker run -d $mount -p 127.0.0.1::5432 -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")
   containers+=("$pg")
   mg=$(docker run -d --tmpfs /state -p 127.0.0.1::27017 "$MONGO_IMAGE")
   containers+=("$mg")
@@ -119,21 +133,32 @@ if [[ " $STACKS " == *" postgres "* ]]; then
   export QUARRY_MONGO_URI="mongodb://$(published "$mg" 27017)" QUARRY_MONGO_DB=bench
   wait_for ./bin/quarry migrate
   wait_for ./bin/quarry ingest all
-  start_server databases
-  measure postgres+mongo
+  start_server "$label"
+  measure "$label"
   stop_server
   ./bin/quarry ledger verify
+}
+if [[ " $STACKS " == *" postgres "* ]]; then
+  # tmpfs: this sandbox stores container layers on fuse-overlayfs, which would
+  # measure FUSE rather than the service.
+  databases postgres+mongo "--tmpfs /var/lib/postgresql/data"
+fi
+if [[ " $STACKS " == *" durable "* ]]; then
+  # PostgreSQL's data on the host's disk (ext4, bind-mounted past the
+  # container layer), fsync and synchronous_commit on: what an operator runs.
+  pgdata=$(mktemp -d "$PWD/bin/pgdata.XXXXXX")
+  databases durable "-v $pgdata:/var/lib/postgresql/data"
 fi
 
 awk -F'\t' '
   { split($1, a, " "); rps[a[1] " " a[2]] = $2 }
   END {
-    n = split("memory postgres+mongo", stacks, " ")
+    n = split("memory postgres+mongo durable", stacks, " ")
     for (i = 1; i <= n; i++) {
       s = stacks[i]
       if (!(s " healthz" in rps)) continue
-      printf "ratio to %s healthz: metered %.2f, financials %.2f, search %.2f, holders %.2f\n", s,
+      printf "ratio to %s healthz: metered %.2f, financials %.2f, search %.2f, holders %.2f, ask-figure %.2f, ask-text %.2f\n", s,
         rps[s " metered"] / rps[s " healthz"], rps[s " financials"] / rps[s " healthz"], rps[s " search"] / rps[s " healthz"],
-        rps[s " holders"] / rps[s " healthz"]
+        rps[s " holders"] / rps[s " healthz"], rps[s " ask-figure"] / rps[s " healthz"], rps[s " ask-text"] / rps[s " healthz"]
     }
   }' bin/bench.tsv
