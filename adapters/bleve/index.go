@@ -155,24 +155,9 @@ func buildQuery(q ports.SectionQuery) query.Query {
 		}
 	}
 	if !q.FiledFrom.IsZero() || !q.FiledTo.IsZero() {
-		must = append(must, filedRange(q.FiledFrom, q.FiledTo))
+		must = append(must, dateRange(fieldFiled, q.FiledFrom, q.FiledTo))
 	}
 	return blevesearch.NewConjunctionQuery(must...)
-}
-
-// filedRange bounds the filing date inclusively; ISO dates order as text.
-func filedRange(from, to time.Time) query.Query {
-	inclusive := true
-	var lo, hi string
-	if !from.IsZero() {
-		lo = from.Format(time.DateOnly)
-	}
-	if !to.IsZero() {
-		hi = to.Format(time.DateOnly)
-	}
-	r := blevesearch.NewTermRangeInclusiveQuery(lo, hi, &inclusive, &inclusive)
-	r.SetField(fieldFiled)
-	return r
 }
 
 // passage returns the byte range of the densest run of matched terms: of

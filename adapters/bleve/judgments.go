@@ -1,0 +1,151 @@
+package bleve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	blevesearch "github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Field names of an indexed judgment.
+const (
+	fieldCourt   = "court"
+	fieldDecided = "decided"
+)
+
+// judgmentDoc is what bleve indexes for a judgment: its tokenized text,
+// its court (lower case, matched exactly) and its decision date.
+type judgmentDoc struct {
+	Text    string `json:"text"`
+	Court   string `json:"court"`
+	Decided string `json:"decided"`
+}
+
+// Judgments is a JudgmentIndex in memory, set up as Index is: BM25, the
+// text analysed in English with term vectors, filters as exact keywords,
+// and no text kept.
+type Judgments struct {
+	idx blevesearch.Index
+}
+
+var _ ports.JudgmentIndex = (*Judgments)(nil)
+
+// NewJudgments returns an empty judgment index.
+func NewJudgments() (*Judgments, error) {
+	idx, err := blevesearch.NewMemOnly(judgmentMapping())
+	if err != nil {
+		return nil, fmt.Errorf("bleve: new judgment index: %w", err)
+	}
+	return &Judgments{idx: idx}, nil
+}
+
+func judgmentMapping() mapping.IndexMapping {
+	text := blevesearch.NewTextFieldMapping()
+	text.Analyzer = en.AnalyzerName
+	text.IncludeTermVectors = true
+	text.Store = false
+	text.IncludeInAll = false
+	text.DocValues = false
+	exact := blevesearch.NewKeywordFieldMapping()
+	exact.Analyzer = keyword.Name
+	exact.Store = false
+	exact.IncludeTermVectors = false
+	exact.IncludeInAll = false
+	exact.DocValues = false
+	doc := blevesearch.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldText, text)
+	doc.AddFieldMappingsAt(fieldCourt, exact)
+	doc.AddFieldMappingsAt(fieldDecided, exact)
+	doc.AddSubDocumentMapping("_all", blevesearch.NewDocumentDisabledMapping())
+	m := blevesearch.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.ScoringModel = "bm25"
+	return m
+}
+
+// Index adds or replaces judgments by id.
+func (x *Judgments) Index(_ context.Context, js []judgment.Judgment) error {
+	b := x.idx.NewBatch()
+	for _, j := range js {
+		if err := b.Index(j.ID, judgmentDoc{Text: j.Text, Court: strings.ToLower(j.Court), Decided: j.DecisionDate}); err != nil {
+			return fmt.Errorf("bleve: index %s: %w", j.ID, err)
+		}
+	}
+	if err := x.idx.Batch(b); err != nil {
+		return fmt.Errorf("bleve: batch: %w: %v", ports.ErrUnavailable, err)
+	}
+	return nil
+}
+
+// Count returns how many judgments are indexed.
+func (x *Judgments) Count(context.Context) (int64, error) {
+	n, err := x.idx.DocCount()
+	if err != nil {
+		return 0, fmt.Errorf("bleve: count: %w: %v", ports.ErrUnavailable, err)
+	}
+	return int64(n), nil
+}
+
+// Search runs the query and returns one page of hits, best first (ties by
+// id), with the byte range of each hit's passage in the indexed text.
+func (x *Judgments) Search(ctx context.Context, q ports.JudgmentQuery) ([]ports.IndexHit, int, error) {
+	req := blevesearch.NewSearchRequestOptions(judgmentQuery(q), q.Limit, q.Offset, false)
+	req.IncludeLocations = true
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := x.idx.SearchInContext(ctx, req)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("bleve: search: %w: %v", ports.ErrUnavailable, err)
+	}
+	hits := make([]ports.IndexHit, len(res.Hits))
+	for i, h := range res.Hits {
+		start, end := passage(h.Locations[fieldText])
+		hits[i] = ports.IndexHit{ID: h.ID, Score: h.Score, Start: start, End: end}
+	}
+	return hits, int(res.Total), nil
+}
+
+// judgmentQuery matches the text and requires the court and date range
+// given.
+func judgmentQuery(q ports.JudgmentQuery) query.Query {
+	text := blevesearch.NewMatchQuery(q.Text)
+	text.SetField(fieldText)
+	text.Analyzer = en.AnalyzerName
+	must := []query.Query{text}
+	if q.Court != "" {
+		t := blevesearch.NewTermQuery(strings.ToLower(q.Court))
+		t.SetField(fieldCourt)
+		must = append(must, t)
+	}
+	if !q.DecidedFrom.IsZero() || !q.DecidedTo.IsZero() {
+		must = append(must, dateRange(fieldDecided, q.DecidedFrom, q.DecidedTo))
+	}
+	return blevesearch.NewConjunctionQuery(must...)
+}
+
+// dateRange bounds a date field inclusively; ISO dates order as text.
+func dateRange(field string, from, to time.Time) query.Query {
+	inclusive := true
+	var lo, hi string
+	if !from.IsZero() {
+		lo = from.Format(time.DateOnly)
+	}
+	if !to.IsZero() {
+		hi = to.Format(time.DateOnly)
+	}
+	r := blevesearch.NewTermRangeInclusiveQuery(lo, hi, &inclusive, &inclusive)
+	r.SetField(field)
+	return r
+}

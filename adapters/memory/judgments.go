@@ -1,0 +1,99 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Judgments holds India court judgments, tokenized, by judgment id, each
+// with the digest of its contents as its version.
+type Judgments struct {
+	mu   sync.RWMutex
+	byID map[string]versionedJudgment
+}
+
+type versionedJudgment struct {
+	j       judgment.Judgment
+	version string
+}
+
+var _ ports.JudgmentStore = (*Judgments)(nil)
+
+// NewJudgments returns an empty judgment store.
+func NewJudgments() *Judgments { return &Judgments{byID: map[string]versionedJudgment{}} }
+
+// Judgment returns the judgment with that id.
+func (s *Judgments) Judgment(_ context.Context, id string) (judgment.Judgment, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := s.byID[id]
+	if !ok {
+		return judgment.Judgment{}, fmt.Errorf("judgment %s: %w", id, ports.ErrNotFound)
+	}
+	return cloneJudgment(v.j), nil
+}
+
+// JudgmentsByID returns the judgments held under ids, ordered by id.
+func (s *Judgments) JudgmentsByID(_ context.Context, ids []string) ([]judgment.Judgment, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sorted := slices.Compact(slices.Sorted(slices.Values(ids)))
+	out := make([]judgment.Judgment, 0, len(sorted))
+	for _, id := range sorted {
+		if v, ok := s.byID[id]; ok {
+			out = append(out, cloneJudgment(v.j))
+		}
+	}
+	return out, nil
+}
+
+// UpsertJudgments inserts or replaces judgments by id, counting those that
+// were new or differed.
+func (s *Judgments) UpsertJudgments(_ context.Context, js []judgment.Judgment) (int, error) {
+	versions := make([]string, len(js))
+	for i, j := range js {
+		raw, err := json.Marshal(j)
+		if err != nil {
+			return 0, fmt.Errorf("memory: judgment %s: %w", j.ID, err)
+		}
+		sum := sha256.Sum256(raw)
+		versions[i] = base64.RawStdEncoding.EncodeToString(sum[:16])
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changed := map[string]bool{}
+	for i, j := range js {
+		if held, ok := s.byID[j.ID]; ok && held.version == versions[i] {
+			continue
+		}
+		s.byID[j.ID] = versionedJudgment{j: cloneJudgment(j), version: versions[i]}
+		changed[j.ID] = true
+	}
+	return len(changed), nil
+}
+
+// JudgmentVersions returns every held judgment's version.
+func (s *Judgments) JudgmentVersions(context.Context) (map[string]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[string]string, len(s.byID))
+	for id, v := range s.byID {
+		out[id] = v.version
+	}
+	return out, nil
+}
+
+func cloneJudgment(j judgment.Judgment) judgment.Judgment {
+	j.Parties = slices.Clone(j.Parties)
+	j.Judges = slices.Clone(j.Judges)
+	j.Citations = slices.Clone(j.Citations)
+	return j
+}

@@ -1,0 +1,162 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// judgmentsCollection holds one document per judgment, _id its judgment
+// id, tokenized like everything Quarry stores of a judgment, with the
+// digest writeChanged keeps.
+//
+// Indexes: besides _id, {_id, digest} covers JudgmentVersions, so on
+// MongoDB the serving process's periodic look for changed judgments reads
+// that index alone, never the documents and their texts (FerretDB 1.x
+// ignores it and scans, as it does for every filter but _id equality), and
+// {parties.token} finds the judgments of one party, so following a token
+// across judgments is an index seek.
+const judgmentsCollection = "india_judgments"
+
+type judgmentPartyDoc struct {
+	Token string `bson:"token"`
+	Role  string `bson:"role"`
+}
+
+// judgmentDoc mirrors judgment.Judgment, so a new domain field fails to
+// compile until it is stored.
+type judgmentDoc struct {
+	ID           string             `bson:"_id"`
+	Court        string             `bson:"court"`
+	Bench        string             `bson:"bench"`
+	CaseNumber   string             `bson:"case_number"`
+	Title        string             `bson:"title"`
+	Parties      []judgmentPartyDoc `bson:"parties"`
+	Judges       []string           `bson:"judges"`
+	DecisionDate string             `bson:"decision_date"`
+	Citations    []string           `bson:"citations"`
+	Language     string             `bson:"language"`
+	PageCount    int                `bson:"page_count"`
+	Text         string             `bson:"text"`
+	RetrievedAt  time.Time          `bson:"retrieved_at"`
+}
+
+// Judgments is the store of India court judgments.
+type Judgments struct {
+	c       *mongodrv.Collection
+	indexed sync.Once
+	err     error
+}
+
+var _ ports.JudgmentStore = (*Judgments)(nil)
+
+// NewJudgments returns the judgment store of db.
+func NewJudgments(db *mongodrv.Database) *Judgments {
+	return &Judgments{c: db.Collection(judgmentsCollection)}
+}
+
+// ensureIndexes creates the collection's indexes once per store, before
+// its first write; creating an index that exists changes nothing.
+func (s *Judgments) ensureIndexes(ctx context.Context) error {
+	s.indexed.Do(func() {
+		_, err := s.c.Indexes().CreateMany(ctx, []mongodrv.IndexModel{
+			{Keys: bson.D{{Key: "_id", Value: 1}, {Key: digestField, Value: 1}}, Options: options.Index().SetName("versions")},
+			{Keys: bson.D{{Key: "parties.token", Value: 1}}, Options: options.Index().SetName("party_tokens")},
+		})
+		s.err = translate("create judgment indexes", err)
+	})
+	return s.err
+}
+
+// Judgment returns the judgment with that id, or ports.ErrNotFound.
+func (s *Judgments) Judgment(ctx context.Context, id string) (judgment.Judgment, error) {
+	var d judgmentDoc
+	if err := s.c.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+		return judgment.Judgment{}, translate("find judgment "+id, err)
+	}
+	return fromJudgmentDoc(d), nil
+}
+
+// JudgmentsByID returns the judgments held under ids, ordered by id: the
+// judgments of one page of search hits, one _id lookup each, which
+// FerretDB pushes down where it would scan for an $in.
+func (s *Judgments) JudgmentsByID(ctx context.Context, ids []string) ([]judgment.Judgment, error) {
+	sorted := slices.Compact(slices.Sorted(slices.Values(ids)))
+	out := make([]judgment.Judgment, 0, len(sorted))
+	for _, id := range sorted {
+		j, err := s.Judgment(ctx, id)
+		if err == nil {
+			out = append(out, j)
+			continue
+		}
+		if !errors.Is(err, ports.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// UpsertJudgments writes the judgments that are new or changed, and only
+// those (writeChanged), and says how many.
+func (s *Judgments) UpsertJudgments(ctx context.Context, js []judgment.Judgment) (int, error) {
+	if len(js) == 0 {
+		return 0, nil
+	}
+	if err := s.ensureIndexes(ctx); err != nil {
+		return 0, err
+	}
+	ids := make([]string, len(js))
+	docs := make([]judgmentDoc, len(js))
+	for i, j := range js {
+		ids[i], docs[i] = j.ID, toJudgmentDoc(j)
+	}
+	return writeChanged(ctx, s.c, "upsert judgments", wholeCollection{}, ids, docs)
+}
+
+// JudgmentVersions returns every held judgment's digest.
+func (s *Judgments) JudgmentVersions(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	err := eachDigest(ctx, s.c, func(id, digest string) { out[id] = digest })
+	return out, translate("judgment versions", err)
+}
+
+func toJudgmentDoc(j judgment.Judgment) judgmentDoc {
+	parties := make([]judgmentPartyDoc, len(j.Parties))
+	for i, p := range j.Parties {
+		parties[i] = judgmentPartyDoc{Token: p.Token, Role: string(p.Role)}
+	}
+	return judgmentDoc{
+		ID: j.ID, Court: j.Court, Bench: j.Bench, CaseNumber: j.CaseNumber, Title: j.Title, Parties: parties,
+		Judges: nonNil(j.Judges), DecisionDate: j.DecisionDate, Citations: nonNil(j.Citations), Language: j.Language,
+		PageCount: j.PageCount, Text: j.Text, RetrievedAt: j.RetrievedAt.UTC(),
+	}
+}
+
+func fromJudgmentDoc(d judgmentDoc) judgment.Judgment {
+	parties := make([]judgment.Party, len(d.Parties))
+	for i, p := range d.Parties {
+		parties[i] = judgment.Party{Token: p.Token, Role: judgment.Role(p.Role)}
+	}
+	return judgment.Judgment{
+		ID: d.ID, Court: d.Court, Bench: d.Bench, CaseNumber: d.CaseNumber, Title: d.Title, Parties: parties,
+		Judges: nonNil(d.Judges), DecisionDate: d.DecisionDate, Citations: nonNil(d.Citations), Language: d.Language,
+		PageCount: d.PageCount, Text: d.Text, RetrievedAt: d.RetrievedAt.UTC(),
+	}
+}
+
+// nonNil keeps an empty list a list: BSON would store nil as null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,69 @@
+package ports
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+)
+
+// JudgmentStore holds India court judgments, tokenized, keyed by
+// judgment id: the document store the judgment search index is built from.
+type JudgmentStore interface {
+	// Judgment returns the judgment with that id, or ErrNotFound.
+	Judgment(ctx context.Context, id string) (judgment.Judgment, error)
+	// JudgmentsByID returns the judgments held under ids, ordered by id;
+	// an id that is not held is left out.
+	JudgmentsByID(ctx context.Context, ids []string) ([]judgment.Judgment, error)
+	// UpsertJudgments inserts or replaces judgments by id and says how
+	// many it inserted or changed: writing the same judgments again
+	// changes nothing and returns 0.
+	UpsertJudgments(ctx context.Context, js []judgment.Judgment) (int, error)
+	// JudgmentVersions returns, for every judgment held, a version that
+	// changes whenever the judgment does, so an index can tell what to
+	// read again without reading every text.
+	JudgmentVersions(ctx context.Context) (map[string]string, error)
+}
+
+// JudgmentQuery is a full-text query over judgments with its filters. An
+// empty court matches every court; a zero date is unbounded.
+type JudgmentQuery struct {
+	Text        string
+	Court       string
+	DecidedFrom time.Time
+	DecidedTo   time.Time
+	Limit       int
+	Offset      int
+}
+
+// JudgmentHit is one ranked match: the judgment and where in its text the
+// matched passage lies, in Unicode code points, end exclusive.
+type JudgmentHit struct {
+	Judgment judgment.Judgment
+	Score    float64
+	Start    int
+	End      int
+}
+
+// JudgmentIndex is a ranked full-text index of judgments' tokenized text.
+// It keeps no text: a hit names its judgment by id and its passage in
+// bytes of the text that was indexed (IndexHit).
+type JudgmentIndex interface {
+	// Index adds or replaces judgments by id.
+	Index(ctx context.Context, js []judgment.Judgment) error
+	// Search returns one page of hits, best first, and the number of
+	// judgments matching in all.
+	Search(ctx context.Context, q JudgmentQuery) ([]IndexHit, int, error)
+	// Count returns how many judgments are indexed.
+	Count(ctx context.Context) (int64, error)
+}
+
+// JudgmentRenderer writes a judgment as a document, such as a PDF,
+// rendered from its tokenized fields and text only.
+type JudgmentRenderer interface {
+	// MediaType is the Content-Type of what Render writes.
+	MediaType() string
+	// Render writes j to w.
+	Render(ctx context.Context, w io.Writer, j judgment.Judgment) error
+}
