@@ -38,3 +38,7 @@ func TestChinaPricesContract(t *testing.T) {
 func TestVault(t *testing.T) {
 	porttest.RunVault(t, func(*testing.T) ports.Vault { return memory.NewVault() })
 }
+
+func TestJudgments(t *testing.T) {
+	porttest.RunJudgments(t, func(*testing.T) ports.JudgmentStore { return memory.NewJudgments() })
+}

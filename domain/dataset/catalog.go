@@ -68,9 +68,10 @@ func Catalog() []Dataset {
 			read("GET", "/india/prices.csv", "get_india_prices_csv", CostPricesCSV, scope.IndiaRead),
 		}},
 		{ID: IndiaSearch, Title: "India document search", Jurisdiction: "IN", Licence: indiaCourts, Routes: []Route{
-			read("POST", "/india/search", "search_india_documents", CostSearch, scope.IndiaRead, scope.SearchRead),
+			read("POST", "/india/search", "search_india_documents", CostSearch, scope.IndiaRead, scope.LitigationRead, scope.SearchRead),
 		}},
 		{ID: IndiaJudgments, Title: "India court judgments", Jurisdiction: "IN", Licence: indiaCourts, Routes: []Route{
+			read("GET", "/india/judgments/{judgment_id}", "get_india_judgment", CostStandardRead, scope.LitigationRead, scope.IndiaRead),
 			read("GET", "/india/judgments/{judgment_id}/pdf", "get_india_judgment_pdf", CostStandardRead, scope.LitigationRead, scope.IndiaRead),
 		}},
 		{ID: IndiaExports, Title: "India CSV, XLSX and Parquet exports", Jurisdiction: "IN", Licence: internalOnly("NSE and BSE bhavcopy"), Routes: []Route{

@@ -1,0 +1,226 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// JudgmentsVersion is the normalization_version of judgments and of India
+// search results: how a judgment's source files became the stored,
+// tokenized document (domain/judgment, domain/pii).
+const JudgmentsVersion = "india-judgments-v1"
+
+// Judgments serves India court judgments, their PDFs and the full-text
+// search of their tokenized text. Judgments are held by the store; the
+// search index is derived from it and rebuilt at start. Nothing here sees
+// a name or a PAN in clear: ingestion stored tokens only.
+type Judgments struct {
+	store    ports.JudgmentStore
+	index    ports.JudgmentIndex
+	renderer ports.JudgmentRenderer
+	mu       sync.RWMutex
+	// refreshing serialises Refresh.
+	refreshing sync.Mutex
+	// indexed holds the version of every judgment in the index.
+	indexed   map[string]string
+	retrieved time.Time
+}
+
+// NewJudgments wires the India judgments use cases.
+func NewJudgments(s ports.JudgmentStore, x ports.JudgmentIndex, r ports.JudgmentRenderer) *Judgments {
+	return &Judgments{store: s, index: x, renderer: r, indexed: map[string]string{}}
+}
+
+// ParseJudgmentID validates a requested judgment id (422 when malformed).
+func ParseJudgmentID(raw string) (string, error) {
+	id, err := judgment.ParseID(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: judgment_id: %w", ErrValidation, err)
+	}
+	return id, nil
+}
+
+// Judgment returns the judgment with that id, or ports.ErrNotFound.
+func (u *Judgments) Judgment(ctx context.Context, id string) (judgment.Judgment, error) {
+	j, err := u.store.Judgment(ctx, id)
+	if errors.Is(err, ports.ErrNotFound) {
+		return judgment.Judgment{}, fmt.Errorf("%w: no judgment has id %s", ports.ErrNotFound, id)
+	}
+	return j, err
+}
+
+// PDF returns the judgment with that id and how to write it as a document
+// rendered from its tokenized text; the judgment is read first, so an
+// unknown id fails before any byte is written.
+func (u *Judgments) PDF(ctx context.Context, id string) (judgment.Judgment, func(context.Context, io.Writer) error, error) {
+	j, err := u.Judgment(ctx, id)
+	if err != nil {
+		return judgment.Judgment{}, nil, err
+	}
+	return j, func(ctx context.Context, w io.Writer) error { return u.renderer.Render(ctx, w, j) }, nil
+}
+
+// MediaType is the media type of the judgments' documents.
+func (u *Judgments) MediaType() string { return u.renderer.MediaType() }
+
+// Store writes judgments and indexes them, and says how many were new or
+// changed.
+func (u *Judgments) Store(ctx context.Context, js []judgment.Judgment) (int, error) {
+	n, err := u.store.UpsertJudgments(ctx, js)
+	if err != nil {
+		return n, err
+	}
+	if _, err := u.Refresh(ctx); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// Refresh indexes the judgments that are new or changed in the store since
+// it last looked, in this process or another sharing the store (quarry
+// ingest), and says how many it indexed. It compares versions, so it reads
+// the text of changed judgments only. Calls are serialised.
+func (u *Judgments) Refresh(ctx context.Context) (int, error) {
+	u.refreshing.Lock()
+	defer u.refreshing.Unlock()
+	versions, err := u.store.JudgmentVersions(ctx)
+	if err != nil {
+		return 0, err
+	}
+	u.mu.RLock()
+	var changed []string
+	for id, v := range versions {
+		if u.indexed[id] != v {
+			changed = append(changed, id)
+		}
+	}
+	u.mu.RUnlock()
+	if len(changed) == 0 {
+		return 0, nil
+	}
+	js, err := u.store.JudgmentsByID(ctx, changed)
+	if err != nil {
+		return 0, err
+	}
+	if err := u.index.Index(ctx, js); err != nil {
+		return 0, err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, j := range js {
+		u.indexed[j.ID] = versions[j.ID]
+		if j.RetrievedAt.After(u.retrieved) {
+			u.retrieved = j.RetrievedAt
+		}
+	}
+	return len(js), nil
+}
+
+// RetrievedAt is when the newest indexed judgment was retrieved.
+func (u *Judgments) RetrievedAt() time.Time {
+	u.mu.RLock()
+	defer u.mu.RUnlock()
+	return u.retrieved
+}
+
+// IndiaSearchRequest is an India search as the client sent it.
+type IndiaSearchRequest struct {
+	Query       string
+	Court       string
+	DecidedFrom string
+	DecidedTo   string
+	Limit       *int
+	Offset      *int
+}
+
+// ParseIndiaSearch validates a search request: a malformed value is
+// ErrValidation (422), decided_from after decided_to ErrInvalidRequest
+// (400).
+func ParseIndiaSearch(r IndiaSearchRequest) (ports.JudgmentQuery, error) {
+	q := ports.JudgmentQuery{Text: r.Query, Court: strings.Join(strings.Fields(r.Court), " "), Limit: 10}
+	if n := utf8.RuneCountInString(r.Query); strings.TrimSpace(r.Query) == "" || n > maxQueryChars {
+		return q, fmt.Errorf("%w: query must hold 1 to %d characters, not only spaces", ErrValidation, maxQueryChars)
+	}
+	if utf8.RuneCountInString(r.Court) > 200 {
+		return q, fmt.Errorf("%w: court must hold at most 200 characters", ErrValidation)
+	}
+	from, _, err := ParseDate("decided_from", r.DecidedFrom)
+	if err != nil {
+		return q, err
+	}
+	to, _, err := ParseDate("decided_to", r.DecidedTo)
+	if err != nil {
+		return q, err
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return q, fmt.Errorf("%w: decided_from %s is after decided_to %s", ErrInvalidRequest, r.DecidedFrom, r.DecidedTo)
+	}
+	q.DecidedFrom, q.DecidedTo = from, to
+	page := ports.SectionQuery{Limit: q.Limit}
+	if err := parsePage(SearchRequest{Limit: r.Limit, Offset: r.Offset}, &page); err != nil {
+		return q, err
+	}
+	q.Limit, q.Offset = page.Limit, page.Offset
+	return q, nil
+}
+
+// Search runs a validated query and returns one page of hits and the
+// total. The index keeps no text, so the page's judgments are read from
+// the store and the passages' byte ranges turned into code points there.
+func (u *Judgments) Search(ctx context.Context, q ports.JudgmentQuery) ([]ports.JudgmentHit, int, error) {
+	found, total, err := u.index.Search(ctx, q)
+	if err != nil || len(found) == 0 {
+		return nil, total, err
+	}
+	ids := make([]string, len(found))
+	for i, h := range found {
+		ids[i] = h.ID
+	}
+	js, err := u.store.JudgmentsByID(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	byID := make(map[string]judgment.Judgment, len(js))
+	for _, j := range js {
+		byID[j.ID] = j
+	}
+	hits := make([]ports.JudgmentHit, 0, len(found))
+	for _, h := range found {
+		j, ok := byID[h.ID]
+		if !ok {
+			continue // judgments are never deleted; see Filings.Search
+		}
+		hits = append(hits, ports.JudgmentHit{
+			Judgment: j, Score: h.Score,
+			Start: runeOffset(j.Text, h.Start), End: runeOffset(j.Text, h.End),
+		})
+	}
+	return hits, total, nil
+}
+
+// JudgmentsProbe reports the judgments dataset available once a judgment
+// is held.
+func (u *Judgments) JudgmentsProbe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.IndiaJudgments, Probe: func(ctx context.Context) (bool, error) {
+		v, err := u.store.JudgmentVersions(ctx)
+		return len(v) > 0, err
+	}}
+}
+
+// SearchProbe reports India search available once a judgment is indexed.
+func (u *Judgments) SearchProbe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.IndiaSearch, Probe: func(ctx context.Context) (bool, error) {
+		n, err := u.index.Count(ctx)
+		return n > 0, err
+	}}
+}

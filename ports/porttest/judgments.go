@@ -1,0 +1,228 @@
+package porttest
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// NewJudgmentStore returns an empty JudgmentStore for one test.
+type NewJudgmentStore func(t *testing.T) ports.JudgmentStore
+
+// NewJudgmentIndex returns an empty JudgmentIndex for one test.
+type NewJudgmentIndex func(t *testing.T) ports.JudgmentIndex
+
+// judgmentKey derives the fixtures' tokens; it is a test key, and the
+// fixtures hold tokens only, as a store does.
+var judgmentKey = func() pii.Key {
+	k, err := pii.NewKey([]byte(strings.Repeat("porttest judgments ", 2)))
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
+// judgmentFixtures are two real Supreme Court of India judgments, their
+// opening paragraphs as published (Kalawati (d) through LRs v Rakesh
+// Kumar, 16 February 2018; Commissioner of Customs, Central Excise and
+// Service Tax, Guntur v Andhra Sugars Ltd, 5 February 2018), tokenized.
+func judgmentFixtures(t *testing.T) []judgment.Judgment {
+	t.Helper()
+	at := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	srcs := []judgment.Source{{
+		Court: "Supreme Court of India", CaseNumber: "Civil Appeal No. 2244 of 2018", Title: "Kalawati (d), through Lrs. and others v Rakesh Kumar and others",
+		Parties: []judgment.SourceParty{{Name: "Kalawati", Role: "appellant"}, {Name: "Rakesh Kumar", Role: "respondent"}},
+		Judges:  []string{"Madan B. Lokur", "Deepak Gupta"}, DecisionDate: "2018-02-16", Language: "en", Citations: []string{},
+		Text: "1. Leave granted.\n2. \"Ease of business\" and \"enforcement of contract\" are the two new buzzwords and rightly so. " +
+			"For ease of doing business insofar as justice delivery is concerned, it is time to introspect and introduce case management programmes.\n" +
+			"4. The appellants (Kalawati and others) are aggrieved by the judgment and decree dated 10th December, 2013. " +
+			"A suit was filed by the plaintiff (Rakesh Kumar) for specific performance of the agreement to sell.",
+		RetrievedAt: at,
+	}, {
+		Court: "Supreme Court of India", CaseNumber: "Civil Appeal No. 11711 of 2016", Title: "Commissioner of Customs Central Excise and Service Tax, Guntur v Andhra Sugars Limited",
+		Parties: []judgment.SourceParty{{Name: "Commissioner of Customs Central Excise and Service Tax, Guntur", Role: "appellant"}, {Name: "Andhra Sugars Limited", Role: "respondent"}, {Name: "Andhra Sugars Ltd.", Role: "respondent"}},
+		Judges:  []string{"A.K. Sikri", "Ashok Bhushan"}, DecisionDate: "2018-02-05", Language: "en", Citations: []string{},
+		Text: "1. The question of law which needs determination in all these appeals is identical. It pertains to Cenvat Credit in respect of service tax " +
+			"paid on goods that are transported to the purchaser after the sale.\n2. The respondent M/s. Andhra Sugars Ltd. are the manufacturers of sugar, molasses etc. " +
+			"— the ‘place of removal’ question.",
+		RetrievedAt: at,
+	}}
+	out := make([]judgment.Judgment, len(srcs))
+	for i, s := range srcs {
+		j, _, err := judgment.Tokenize(judgmentKey, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = j
+	}
+	return out
+}
+
+// RunJudgments is the contract of JudgmentStore.
+func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
+	ctx := context.Background()
+	t.Run("empty store", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Judgment(ctx, judgment.NewID("Supreme Court of India", "Civil Appeal No. 1 of 2018", "2018-01-01"))
+		wantErr(t, "Judgment", err, ports.ErrNotFound)
+		v, err := s.JudgmentVersions(ctx)
+		must(t, "JudgmentVersions", err)
+		got, err := s.JudgmentsByID(ctx, []string{"inj_aaaaaaaaaaaaaaaa"})
+		must(t, "JudgmentsByID", err)
+		if len(v) != 0 || len(got) != 0 {
+			t.Fatalf("versions %v, judgments %v", v, got)
+		}
+	})
+	t.Run("round trip, idempotent, replaced by id", func(t *testing.T) {
+		s := newStore(t)
+		js := judgmentFixtures(t)
+		n, err := s.UpsertJudgments(ctx, js)
+		must(t, "UpsertJudgments", err)
+		if n != 2 {
+			t.Fatalf("wrote %d, want 2", n)
+		}
+		before, err := s.JudgmentVersions(ctx)
+		must(t, "JudgmentVersions", err)
+		if n, err := s.UpsertJudgments(ctx, js); err != nil || n != 0 {
+			t.Fatalf("writing the same judgments again wrote %d, %v", n, err)
+		}
+		for _, j := range js {
+			got, err := s.Judgment(ctx, j.ID)
+			must(t, "Judgment", err)
+			if !reflect.DeepEqual(got, j) {
+				t.Fatalf("Judgment(%s) =\n%+v\nwant\n%+v", j.ID, got, j)
+			}
+		}
+		got, err := s.JudgmentsByID(ctx, []string{js[0].ID, "inj_aaaaaaaaaaaaaaaa", js[1].ID, js[0].ID})
+		must(t, "JudgmentsByID", err)
+		if len(got) != 2 || got[0].ID > got[1].ID {
+			t.Fatalf("JudgmentsByID = %d judgments, want both in id order", len(got))
+		}
+		changed := js[1]
+		changed.Text += "\n3. Appeal dismissed."
+		if n, err := s.UpsertJudgments(ctx, []judgment.Judgment{js[0], changed}); err != nil || n != 1 {
+			t.Fatalf("one judgment changed: wrote %d, %v", n, err)
+		}
+		after, err := s.JudgmentVersions(ctx)
+		must(t, "JudgmentVersions", err)
+		if len(after) != 2 || after[js[0].ID] != before[js[0].ID] || after[js[1].ID] == before[js[1].ID] || after[js[1].ID] == "" {
+			t.Fatalf("versions before %v, after %v: only the changed judgment's may move", before, after)
+		}
+		if got, _ := s.Judgment(ctx, changed.ID); got.Text != changed.Text {
+			t.Fatalf("the change was not kept: %q", got.Text)
+		}
+	})
+	t.Run("concurrent writers of the same judgments", func(t *testing.T) {
+		s := newStore(t)
+		js := judgmentFixtures(t)
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Go(func() {
+				if _, err := s.UpsertJudgments(ctx, js); err != nil {
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("a concurrent write failed: %v", err)
+		}
+		v, err := s.JudgmentVersions(ctx)
+		must(t, "JudgmentVersions", err)
+		if len(v) != 2 {
+			t.Fatalf("%d judgments held, want 2", len(v))
+		}
+	})
+}
+
+// RunJudgmentIndex is the contract of JudgmentIndex.
+func RunJudgmentIndex(t *testing.T, newIndex NewJudgmentIndex) {
+	ctx := context.Background()
+	js := judgmentFixtures(t)
+	search := func(t *testing.T, x ports.JudgmentIndex, q ports.JudgmentQuery) ([]ports.IndexHit, int) {
+		t.Helper()
+		if q.Limit == 0 {
+			q.Limit = 10
+		}
+		hits, total, err := x.Search(ctx, q)
+		must(t, "Search", err)
+		return hits, total
+	}
+	t.Run("empty index finds nothing", func(t *testing.T) {
+		if hits, total := search(t, newIndex(t), ports.JudgmentQuery{Text: "contract"}); len(hits) != 0 || total != 0 {
+			t.Fatalf("hits = %v, total %d", hits, total)
+		}
+	})
+	x := newIndex(t)
+	must(t, "Index", x.Index(ctx, js))
+	must(t, "Index again", x.Index(ctx, js))
+	if n, err := x.Count(ctx); err != nil || n != 2 {
+		t.Fatalf("Count = %d, %v; want 2", n, err)
+	}
+	t.Run("a passage cut at the offsets holds the matched words", func(t *testing.T) {
+		hits, total := search(t, x, ports.JudgmentQuery{Text: "case management programmes"})
+		if total != 1 || hits[0].ID != js[0].ID {
+			t.Fatalf("hits = %+v, total %d", hits, total)
+		}
+		if got := cutBytes(js[0].Text, hits[0].Start, hits[0].End); got != "case management programmes" {
+			t.Fatalf("passage = %q", got)
+		}
+	})
+	t.Run("offsets count bytes past multi-byte characters", func(t *testing.T) {
+		hits, _ := search(t, x, ports.JudgmentQuery{Text: "place of removal"})
+		if len(hits) == 0 || hits[0].ID != js[1].ID {
+			t.Fatalf("hits = %+v", hits)
+		}
+		if got := cutBytes(js[1].Text, hits[0].Start, hits[0].End); got != "place of removal" {
+			t.Fatalf("passage = %q", got)
+		}
+	})
+	t.Run("a party is found by its token, never by its name", func(t *testing.T) {
+		tok := js[0].Parties[1].Token
+		if hits, _ := search(t, x, ports.JudgmentQuery{Text: tok}); len(hits) != 1 || hits[0].ID != js[0].ID {
+			t.Fatalf("search for %s: %+v", tok, hits)
+		}
+		for _, name := range []string{"Rakesh Kumar", "Kalawati", "Andhra", "Guntur"} {
+			if hits, total := search(t, x, ports.JudgmentQuery{Text: name}); total != 0 {
+				t.Errorf("search for the name %q found %+v", name, hits)
+			}
+		}
+	})
+	t.Run("filters narrow the matches", func(t *testing.T) {
+		day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+		for _, tc := range []struct {
+			q    ports.JudgmentQuery
+			want int
+		}{
+			{ports.JudgmentQuery{Text: "appeals granted sale", Court: "supreme court of india"}, 2},
+			{ports.JudgmentQuery{Text: "appeals granted sale", Court: "High Court of Delhi"}, 0},
+			{ports.JudgmentQuery{Text: "appeals granted sale", DecidedFrom: day("2018-02-06")}, 1},
+			{ports.JudgmentQuery{Text: "appeals granted sale", DecidedTo: day("2018-02-05")}, 1},
+			{ports.JudgmentQuery{Text: "appeals granted sale", DecidedFrom: day("2018-02-05"), DecidedTo: day("2018-02-16")}, 2},
+		} {
+			if _, total := search(t, x, tc.q); total != tc.want {
+				t.Errorf("%s: total = %d, want %d", fmt.Sprintf("%+v", tc.q), total, tc.want)
+			}
+		}
+	})
+	t.Run("pages follow the ranking", func(t *testing.T) {
+		all, total := search(t, x, ports.JudgmentQuery{Text: "appeals granted sale"})
+		if total != 2 || all[0].Score < all[1].Score {
+			t.Fatalf("hits = %+v", all)
+		}
+		second, _ := search(t, x, ports.JudgmentQuery{Text: "appeals granted sale", Limit: 1, Offset: 1})
+		if len(second) != 1 || second[0].ID != all[1].ID {
+			t.Fatalf("page 2 = %+v, want %s", second, all[1].ID)
+		}
+	})
+}
