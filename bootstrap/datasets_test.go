@@ -37,7 +37,8 @@ func TestEveryDatasetJoinsThroughItsGroups(t *testing.T) {
 	if err := fx.New(fx.NopLogger, Options(cfg, zap.NewNop()), fx.Populate(&handlers)).Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, route := range []string{"GET /china/securities/{code}", "GET /china/prices", "GET /us/financials", "POST /us/search", "GET /us/security-fund-holders"} {
+	for _, route := range []string{"GET /china/securities/{code}", "GET /china/prices", "GET /us/financials", "POST /us/search", "GET /us/security-fund-holders",
+		"GET /india/judgments/{judgment_id}", "GET /india/judgments/{judgment_id}/pdf", "POST /india/search"} {
 		if !slices.ContainsFunc(handlers.Handlers, func(h httpadapter.DataHandler) bool { return h.Method+" "+h.Path == route }) {
 			t.Errorf("no handler for %s in the handlers group", route)
 		}

@@ -1,0 +1,105 @@
+// Command judgmentsample assembles the India judgments sample: it reads
+// metadata files and their text files as `quarry ingest india-judgments`
+// does, tokenizes every judgment, and writes the tokenized judgments as
+// JSON lines, which is all the repository ships.
+//
+//	go run ./cmd/judgmentsample -o sampledata/india_judgments/judgments.jsonl META.jsonl...
+//
+// The tokens are derived with QUARRY_VAULT_KEY when it is set, so that an
+// operator's vault, written by `quarry ingest` from the same files with
+// the same key, holds their mapping. Without it a fresh random key is used
+// and forgotten: no mapping of the sample's tokens exists anywhere, and
+// nobody can test a guessed name against them. The bundled sample was
+// assembled that way.
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/adapters/judgmentfiles"
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/pii"
+)
+
+func main() {
+	out := flag.String("o", "", "the tokenized JSON lines file to write")
+	retrieved := flag.String("retrieved", "", "when the sources were retrieved, YYYY-MM-DD")
+	flag.Parse()
+	if err := run(*out, *retrieved, flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "judgmentsample:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out, retrieved string, metaFiles []string) error {
+	if out == "" || len(metaFiles) == 0 {
+		return fmt.Errorf("usage: judgmentsample -o OUT -retrieved YYYY-MM-DD META...")
+	}
+	at, err := time.Parse(time.DateOnly, retrieved)
+	if err != nil {
+		return fmt.Errorf("-retrieved: %w", err)
+	}
+	key, err := sampleKey()
+	if err != nil {
+		return err
+	}
+	var js []judgment.Judgment
+	for _, meta := range metaFiles {
+		srcs, err := judgmentfiles.Load(meta, at, os.ReadFile)
+		if err != nil {
+			return err
+		}
+		for _, s := range srcs {
+			j, _, err := judgment.Tokenize(key, s)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", meta, s.CaseNumber, err)
+			}
+			if err := checkNoParty(j, s); err != nil {
+				return err
+			}
+			js = append(js, j)
+		}
+	}
+	slices.SortFunc(js, func(a, b judgment.Judgment) int { return strings.Compare(a.ID, b.ID) })
+	var buf bytes.Buffer
+	if err := judgmentfiles.WriteTokenized(&buf, js); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%d judgments tokenized into %s\n", len(js), out)
+	return os.WriteFile(out, buf.Bytes(), 0o644)
+}
+
+// sampleKey is QUARRY_VAULT_KEY, or a random key that is never written.
+func sampleKey() (pii.Key, error) {
+	secret := make([]byte, pii.MinKeyBytes)
+	if raw := os.Getenv("QUARRY_VAULT_KEY"); raw != "" {
+		b, err := hex.DecodeString(strings.TrimSpace(raw))
+		if err != nil {
+			return pii.Key{}, fmt.Errorf("QUARRY_VAULT_KEY: want hex")
+		}
+		secret = b
+	} else if _, err := rand.Read(secret); err != nil {
+		return pii.Key{}, err
+	}
+	return pii.NewKey(secret)
+}
+
+// checkNoParty refuses a judgment in whose stored fields a party's name
+// survived tokenization, whole.
+func checkNoParty(j judgment.Judgment, s judgment.Source) error {
+	stored := strings.ToLower(strings.Join(append([]string{j.Title, j.CaseNumber, j.Text}, j.Citations...), "\n"))
+	for _, p := range s.Parties {
+		if strings.Contains(stored, strings.ToLower(p.Name)) {
+			return fmt.Errorf("%s: the party %q survives tokenization", s.CaseNumber, p.Name)
+		}
+	}
+	return nil
+}
