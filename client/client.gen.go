@@ -663,6 +663,21 @@ func (e IndiaExportRequestFormat) Valid() bool {
 	}
 }
 
+// Defines values for IndiaMetaJurisdiction.
+const (
+	IndiaMetaJurisdictionIN IndiaMetaJurisdiction = "IN"
+)
+
+// Valid indicates whether the value is a known member of the IndiaMetaJurisdiction enum.
+func (e IndiaMetaJurisdiction) Valid() bool {
+	switch e {
+	case IndiaMetaJurisdictionIN:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InsufficientCreditsErrorError.
 const (
 	InsufficientCreditsErrorErrorInsufficientCredits InsufficientCreditsErrorError = "insufficient_credits"
@@ -702,6 +717,54 @@ const (
 func (e InvalidRequestErrorError) Valid() bool {
 	switch e {
 	case InvalidRequestErrorErrorInvalidRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JudgmentPartyRole.
+const (
+	Accused       JudgmentPartyRole = "accused"
+	Appellant     JudgmentPartyRole = "appellant"
+	Appellee      JudgmentPartyRole = "appellee"
+	Applicant     JudgmentPartyRole = "applicant"
+	Caveator      JudgmentPartyRole = "caveator"
+	Complainant   JudgmentPartyRole = "complainant"
+	Defendant     JudgmentPartyRole = "defendant"
+	Intervenor    JudgmentPartyRole = "intervenor"
+	OppositeParty JudgmentPartyRole = "opposite_party"
+	Petitioner    JudgmentPartyRole = "petitioner"
+	Plaintiff     JudgmentPartyRole = "plaintiff"
+	Respondent    JudgmentPartyRole = "respondent"
+)
+
+// Valid indicates whether the value is a known member of the JudgmentPartyRole enum.
+func (e JudgmentPartyRole) Valid() bool {
+	switch e {
+	case Accused:
+		return true
+	case Appellant:
+		return true
+	case Appellee:
+		return true
+	case Applicant:
+		return true
+	case Caveator:
+		return true
+	case Complainant:
+		return true
+	case Defendant:
+		return true
+	case Intervenor:
+		return true
+	case OppositeParty:
+		return true
+	case Petitioner:
+		return true
+	case Plaintiff:
+		return true
+	case Respondent:
 		return true
 	default:
 		return false
@@ -1691,15 +1754,114 @@ type IndiaExportRequestFormat string
 // IndiaExportResponse The export. Provisional, not yet activated: expected to carry an export identifier, its `format` and where to fetch the file.
 type IndiaExportResponse = map[string]interface{}
 
-// IndiaSearchRequest Fields other than `query` are provisional.
-type IndiaSearchRequest struct {
-	Limit  *int   `json:"limit,omitempty"`
-	Offset *int   `json:"offset,omitempty"`
-	Query  string `json:"query"`
+// IndiaJudgment defines model for IndiaJudgment.
+type IndiaJudgment struct {
+	// Bench The bench or seat, where the source names one.
+	Bench      *string `json:"bench"`
+	CaseNumber string  `json:"case_number"`
+
+	// Citations Citations the source gives (reporters, neutral citations); empty when it gives none.
+	Citations    []string           `json:"citations"`
+	Court        string             `json:"court"`
+	DecisionDate openapi_types.Date `json:"decision_date"`
+	Judges       []string           `json:"judges"`
+
+	// JudgmentId Identifier of a judgment: `inj_` and 16 characters of `a-z2-7`, derived from its court, case number and decision date.
+	JudgmentId JudgmentId `json:"judgment_id"`
+
+	// Language ISO 639 code of the text, such as `en`.
+	Language string `json:"language"`
+
+	// PageCount Pages of the original, where the source gives them; the PDF Quarry renders has its own.
+	PageCount *int            `json:"page_count"`
+	Parties   []JudgmentParty `json:"parties"`
+
+	// PdfRoute Path of the judgment's PDF.
+	PdfRoute string `json:"pdf_route"`
+
+	// Title Cause title, parties as tokens.
+	Title string `json:"title"`
 }
 
-// IndiaSearchResponse Matching documents. Provisional, not yet activated: expected to carry `results` and `meta`.
-type IndiaSearchResponse = map[string]interface{}
+// IndiaJudgmentResponse defines model for IndiaJudgmentResponse.
+type IndiaJudgmentResponse struct {
+	Judgment IndiaJudgment `json:"judgment"`
+
+	// Meta Metadata of an India response: `Meta` with jurisdiction `IN`.
+	Meta IndiaMeta `json:"meta"`
+}
+
+// IndiaMeta Metadata of an India response: `Meta` with jurisdiction `IN`.
+type IndiaMeta struct {
+	// AsOf Point in time of the data.
+	AsOf time.Time `json:"as_of"`
+
+	// Count Items returned.
+	Count        int                   `json:"count"`
+	Jurisdiction IndiaMetaJurisdiction `json:"jurisdiction"`
+
+	// Limit Page size applied.
+	Limit int `json:"limit"`
+
+	// NextOffset Offset of the next page; null on the last page.
+	NextOffset *int `json:"next_offset"`
+
+	// NormalizationVersion Version of the normalization that produced the data.
+	NormalizationVersion string `json:"normalization_version"`
+
+	// Offset Offset applied.
+	Offset int `json:"offset"`
+
+	// Provenance Where the data came from.
+	Provenance Provenance `json:"provenance"`
+}
+
+// IndiaMetaJurisdiction defines model for IndiaMeta.Jurisdiction.
+type IndiaMetaJurisdiction string
+
+// IndiaSearchRequest defines model for IndiaSearchRequest.
+type IndiaSearchRequest struct {
+	// Court Keep one court, by its full name, case-insensitively.
+	Court *string `json:"court,omitempty"`
+
+	// DecidedFrom Decided on or after this date.
+	DecidedFrom *openapi_types.Date `json:"decided_from,omitempty"`
+
+	// DecidedTo Decided on or before this date. `decided_from` after `decided_to` is `400`.
+	DecidedTo *openapi_types.Date `json:"decided_to,omitempty"`
+	Limit     *int                `json:"limit,omitempty"`
+	Offset    *int                `json:"offset,omitempty"`
+
+	// Query Words to search for, or a party token (`PTY_…`, `PAN_…`). Names and PANs in clear find nothing.
+	Query string `json:"query"`
+}
+
+// IndiaSearchResponse One page of matching judgments, best first.
+type IndiaSearchResponse struct {
+	// Meta Metadata of an India response: `Meta` with jurisdiction `IN`.
+	Meta    IndiaMeta           `json:"meta"`
+	Results []IndiaSearchResult `json:"results"`
+}
+
+// IndiaSearchResult defines model for IndiaSearchResult.
+type IndiaSearchResult struct {
+	CaseNumber   string             `json:"case_number"`
+	Court        string             `json:"court"`
+	DecisionDate openapi_types.Date `json:"decision_date"`
+
+	// JudgmentId Identifier of a judgment: `inj_` and 16 characters of `a-z2-7`, derived from its court, case number and decision date.
+	JudgmentId JudgmentId `json:"judgment_id"`
+
+	// Score Relevance; higher is better. Comparable only within one response.
+	Score   float32 `json:"score"`
+	Snippet string  `json:"snippet"`
+
+	// SourceOffsets Where the matched passage lies in the judgment's stored, tokenized text: cutting it at [start, end), counted in Unicode code points, gives the passage, which the snippet contains.
+	SourceOffsets JudgmentSourceOffsets `json:"source_offsets"`
+
+	// Title Cause title, parties as tokens.
+	Title string `json:"title"`
+}
 
 // InsufficientCreditsError An `ErrorResponse` whose `error` is `insufficient_credits`.
 type InsufficientCreditsError struct {
@@ -1742,6 +1904,29 @@ type InvalidRequestError struct {
 
 // InvalidRequestErrorError defines model for InvalidRequestError.Error.
 type InvalidRequestErrorError string
+
+// JudgmentId Identifier of a judgment: `inj_` and 16 characters of `a-z2-7`, derived from its court, case number and decision date.
+type JudgmentId = string
+
+// JudgmentParty defines model for JudgmentParty.
+type JudgmentParty struct {
+	Role JudgmentPartyRole `json:"role"`
+
+	// Token The party's token: the same party has the same token in every judgment.
+	Token string `json:"token"`
+}
+
+// JudgmentPartyRole defines model for JudgmentParty.Role.
+type JudgmentPartyRole string
+
+// JudgmentSourceOffsets Where the matched passage lies in the judgment's stored, tokenized text: cutting it at [start, end), counted in Unicode code points, gives the passage, which the snippet contains.
+type JudgmentSourceOffsets struct {
+	End int `json:"end"`
+
+	// JudgmentId Identifier of a judgment: `inj_` and 16 characters of `a-z2-7`, derived from its court, case number and decision date.
+	JudgmentId JudgmentId `json:"judgment_id"`
+	Start      int        `json:"start"`
+}
 
 // KeyEntry An API key as listed. Never includes the secret.
 type KeyEntry struct {
@@ -2762,9 +2947,22 @@ type ClientInterface interface {
 	// Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
 	CreateIndiaExport(ctx context.Context, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetIndiaJudgmentPdf A court judgment as PDF (not yet activated)
+	// GetIndiaJudgment One India court judgment, parties as tokens
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. Once it is activated, the body is the judgment document as `application/pdf`.
+	// Returns a judgment's metadata: court, bench (null where the source names none), case number, title, parties (token and role), judges, decision date, citations, language, the original's page count (null where the source gives none) and the route of its PDF. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+	//
+	// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
+	//
+	// Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
+	//
+	// Corresponds with GET /india/judgments/{judgment_id} (the `GetIndiaJudgment` operationId).
+	GetIndiaJudgment(ctx context.Context, judgmentId JudgmentIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetIndiaJudgmentPdf A court judgment as PDF, rendered from its tokenized text
+	//
+	// The judgment as `application/pdf`, rendered by Quarry from the stored, tokenized fields and text, never from an original document: parties and PANs appear as their tokens. Text is set in Go Regular, with DejaVu Sans for the characters Go Regular lacks (such as ₹ and the dotted letters of transliterated Sanskrit); both fonts are embedded with a ToUnicode map, so extracting the PDF's text gives the stored text. Scripts that need shaping (Devanagari and other Indic scripts) are not rendered correctly. The body is streamed and charged before its first byte (an unknown id is a refunded `404`).
+	//
+	// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
 	//
 	// Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
 	//
@@ -2780,22 +2978,26 @@ type ClientInterface interface {
 	// Corresponds with GET /india/prices.csv (the `GetIndiaPricesCsv` operationId).
 	GetIndiaPricesCsv(ctx context.Context, params *GetIndiaPricesCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SearchIndiaDocumentsWithBody Search India documents (not yet activated)
+	// SearchIndiaDocumentsWithBody Full-text search of India court judgments
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+	// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 	//
-	// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+	// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+	//
+	// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocumentsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SearchIndiaDocuments Search India documents (not yet activated)
+	// SearchIndiaDocuments Full-text search of India court judgments
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+	// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 	//
-	// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+	// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+	//
+	// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3184,9 +3386,32 @@ func (c *Client) CreateIndiaExport(ctx context.Context, body CreateIndiaExportJS
 	return c.Client.Do(req)
 }
 
-// GetIndiaJudgmentPdf A court judgment as PDF (not yet activated)
+// GetIndiaJudgment One India court judgment, parties as tokens
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. Once it is activated, the body is the judgment document as `application/pdf`.
+// Returns a judgment's metadata: court, bench (null where the source names none), case number, title, parties (token and role), judges, decision date, citations, language, the original's page count (null where the source gives none) and the route of its PDF. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+//
+// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
+//
+// Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
+//
+// Corresponds with GET /india/judgments/{judgment_id} (the `GetIndiaJudgment` operationId).
+func (c *Client) GetIndiaJudgment(ctx context.Context, judgmentId JudgmentIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIndiaJudgmentRequest(c.Server, judgmentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIndiaJudgmentPdf A court judgment as PDF, rendered from its tokenized text
+//
+// The judgment as `application/pdf`, rendered by Quarry from the stored, tokenized fields and text, never from an original document: parties and PANs appear as their tokens. Text is set in Go Regular, with DejaVu Sans for the characters Go Regular lacks (such as ₹ and the dotted letters of transliterated Sanskrit); both fonts are embedded with a ToUnicode map, so extracting the PDF's text gives the stored text. Scripts that need shaping (Devanagari and other Indic scripts) are not rendered correctly. The body is streamed and charged before its first byte (an unknown id is a refunded `404`).
+//
+// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
 //
 // Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
 //
@@ -3222,11 +3447,13 @@ func (c *Client) GetIndiaPricesCsv(ctx context.Context, params *GetIndiaPricesCs
 	return c.Client.Do(req)
 }
 
-// SearchIndiaDocumentsWithBody Search India documents (not yet activated)
+// SearchIndiaDocumentsWithBody Full-text search of India court judgments
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 //
-// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+//
+// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3243,11 +3470,13 @@ func (c *Client) SearchIndiaDocumentsWithBody(ctx context.Context, contentType s
 	return c.Client.Do(req)
 }
 
-// SearchIndiaDocuments Search India documents (not yet activated)
+// SearchIndiaDocuments Full-text search of India court judgments
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 //
-// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+//
+// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3978,6 +4207,40 @@ func NewCreateIndiaExportRequestWithBody(server string, contentType string, body
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetIndiaJudgmentRequest constructs an http.Request for the GetIndiaJudgment method
+func NewGetIndiaJudgmentRequest(server string, judgmentId JudgmentIdPath) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "judgment_id", judgmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/india/judgments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -5279,9 +5542,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
 	CreateIndiaExportWithResponse(ctx context.Context, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error)
 
-	// GetIndiaJudgmentPdfWithResponse A court judgment as PDF (not yet activated)
+	// GetIndiaJudgmentWithResponse One India court judgment, parties as tokens
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. Once it is activated, the body is the judgment document as `application/pdf`.
+	// Returns a judgment's metadata: court, bench (null where the source names none), case number, title, parties (token and role), judges, decision date, citations, language, the original's page count (null where the source gives none) and the route of its PDF. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+	//
+	// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
+	//
+	// Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /india/judgments/{judgment_id} (the `GetIndiaJudgment` operationId).
+	GetIndiaJudgmentWithResponse(ctx context.Context, judgmentId JudgmentIdPath, reqEditors ...RequestEditorFn) (*GetIndiaJudgmentResponse, error)
+
+	// GetIndiaJudgmentPdfWithResponse A court judgment as PDF, rendered from its tokenized text
+	//
+	// The judgment as `application/pdf`, rendered by Quarry from the stored, tokenized fields and text, never from an original document: parties and PANs appear as their tokens. Text is set in Go Regular, with DejaVu Sans for the characters Go Regular lacks (such as ₹ and the dotted letters of transliterated Sanskrit); both fonts are embedded with a ToUnicode map, so extracting the PDF's text gives the stored text. Scripts that need shaping (Devanagari and other Indic scripts) are not rendered correctly. The body is streamed and charged before its first byte (an unknown id is a refunded `404`).
+	//
+	// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
 	//
 	// Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
 	//
@@ -5301,22 +5579,26 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /india/prices.csv (the `GetIndiaPricesCsv` operationId).
 	GetIndiaPricesCsvWithResponse(ctx context.Context, params *GetIndiaPricesCsvParams, reqEditors ...RequestEditorFn) (*GetIndiaPricesCsvResponse, error)
 
-	// SearchIndiaDocumentsWithBodyWithResponse Search India documents (not yet activated)
+	// SearchIndiaDocumentsWithBodyWithResponse Full-text search of India court judgments
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+	// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 	//
-	// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+	// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+	//
+	// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocumentsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SearchIndiaDocumentsResponse, error)
 
-	// SearchIndiaDocumentsWithResponse Search India documents (not yet activated)
+	// SearchIndiaDocumentsWithResponse Full-text search of India court judgments
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+	// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 	//
-	// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+	// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+	//
+	// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6942,15 +7224,204 @@ func (r CreateIndiaExportResponse) ContentType() string {
 	return ""
 }
 
-// GetIndiaJudgmentPdfResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgmentPdf
-type GetIndiaJudgmentPdfResponse200Headers struct {
+// GetIndiaJudgmentResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse200Headers struct {
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
 }
 
-// GetIndiaJudgmentPdfResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgmentPdf
-type GetIndiaJudgmentPdfResponse400Headers struct {
+// GetIndiaJudgmentResponse401Headers the declared response headers of an HTTP 401 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// GetIndiaJudgmentResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse402Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaJudgmentResponse403Headers the declared response headers of an HTTP 403 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse403Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaJudgmentResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse404Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaJudgmentResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse413Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaJudgmentResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse422Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaJudgmentResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
+}
+
+// GetIndiaJudgmentResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse500Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaJudgmentResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse503Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+type GetIndiaJudgmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IndiaJudgmentResponse
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *KeyUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *InsufficientCredits
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *DataNotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *DataPayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DataUnprocessable
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *DataInternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *DatasetUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetIndiaJudgmentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetIndiaJudgmentResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *GetIndiaJudgmentResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetIndiaJudgmentResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetIndiaJudgmentResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetIndiaJudgmentResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetIndiaJudgmentResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetIndiaJudgmentResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetIndiaJudgmentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetIndiaJudgmentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON200() *IndiaJudgmentResponse {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON401() *KeyUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON402() *InsufficientCredits {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON404() *DataNotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON413() *DataPayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON422() *DataUnprocessable {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON500() *DataInternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON503() *DatasetUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIndiaJudgmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIndiaJudgmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIndiaJudgmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIndiaJudgmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetIndiaJudgmentPdfResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgmentPdf
+type GetIndiaJudgmentPdfResponse200Headers struct {
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -7024,8 +7495,6 @@ type GetIndiaJudgmentPdfResponse503Headers struct {
 type GetIndiaJudgmentPdfResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -7046,8 +7515,6 @@ type GetIndiaJudgmentPdfResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetIndiaJudgmentPdfResponse200Headers
-	// Headers400 the parsed response headers for an HTTP 400 response
-	Headers400 *GetIndiaJudgmentPdfResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetIndiaJudgmentPdfResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -7066,11 +7533,6 @@ type GetIndiaJudgmentPdfResponse struct {
 	Headers500 *GetIndiaJudgmentPdfResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetIndiaJudgmentPdfResponse503Headers
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r GetIndiaJudgmentPdfResponse) GetJSON400() *DataBadRequest {
-	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7385,13 +7847,6 @@ type SearchIndiaDocumentsResponse403Headers struct {
 	XRequestID        RequestId
 }
 
-// SearchIndiaDocumentsResponse404Headers the declared response headers of an HTTP 404 response for SearchIndiaDocuments
-type SearchIndiaDocumentsResponse404Headers struct {
-	XCreditsCost      *int64
-	XCreditsRemaining *int64
-	XRequestID        RequestId
-}
-
 // SearchIndiaDocumentsResponse413Headers the declared response headers of an HTTP 413 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse413Headers struct {
 	XCreditsCost      *int64
@@ -7444,8 +7899,6 @@ type SearchIndiaDocumentsResponse struct {
 	JSON402 *InsufficientCredits
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *DataNotFound
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *DataPayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -7466,8 +7919,6 @@ type SearchIndiaDocumentsResponse struct {
 	Headers402 *SearchIndiaDocumentsResponse402Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *SearchIndiaDocumentsResponse403Headers
-	// Headers404 the parsed response headers for an HTTP 404 response
-	Headers404 *SearchIndiaDocumentsResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *SearchIndiaDocumentsResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -7503,11 +7954,6 @@ func (r SearchIndiaDocumentsResponse) GetJSON402() *InsufficientCredits {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r SearchIndiaDocumentsResponse) GetJSON403() *Forbidden {
 	return r.JSON403
-}
-
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r SearchIndiaDocumentsResponse) GetJSON404() *DataNotFound {
-	return r.JSON404
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -9495,9 +9941,30 @@ func (c *ClientWithResponses) CreateIndiaExportWithResponse(ctx context.Context,
 	return ParseCreateIndiaExportResponse(rsp)
 }
 
-// GetIndiaJudgmentPdfWithResponse A court judgment as PDF (not yet activated)
+// GetIndiaJudgmentWithResponse One India court judgment, parties as tokens
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. Once it is activated, the body is the judgment document as `application/pdf`.
+// Returns a judgment's metadata: court, bench (null where the source names none), case number, title, parties (token and role), judges, decision date, citations, language, the original's page count (null where the source gives none) and the route of its PDF. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+//
+// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
+//
+// Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /india/judgments/{judgment_id} (the `GetIndiaJudgment` operationId).
+func (c *ClientWithResponses) GetIndiaJudgmentWithResponse(ctx context.Context, judgmentId JudgmentIdPath, reqEditors ...RequestEditorFn) (*GetIndiaJudgmentResponse, error) {
+	rsp, err := c.GetIndiaJudgment(ctx, judgmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIndiaJudgmentResponse(rsp)
+}
+
+// GetIndiaJudgmentPdfWithResponse A court judgment as PDF, rendered from its tokenized text
+//
+// The judgment as `application/pdf`, rendered by Quarry from the stored, tokenized fields and text, never from an original document: parties and PANs appear as their tokens. Text is set in Go Regular, with DejaVu Sans for the characters Go Regular lacks (such as ₹ and the dotted letters of transliterated Sanskrit); both fonts are embedded with a ToUnicode map, so extracting the PDF's text gives the stored text. Scripts that need shaping (Devanagari and other Indic scripts) are not rendered correctly. The body is streamed and charged before its first byte (an unknown id is a refunded `404`).
+//
+// `judgment_id` is `inj_` and 16 characters of `a-z2-7`, derived from the court, the case number and the decision date (the lower-case base32 of the first 10 bytes of SHA-256 of the three, white space runs made one space and upper-cased, separated by a zero byte), so the same judgment keeps its id across ingestions and the id says nothing of the parties. A malformed id is `422`, an unknown one `404`.
 //
 // Cost: 1 credit per request. Requires permissions: `litigation:read`, `india:read`.
 //
@@ -9529,11 +9996,13 @@ func (c *ClientWithResponses) GetIndiaPricesCsvWithResponse(ctx context.Context,
 	return ParseGetIndiaPricesCsvResponse(rsp)
 }
 
-// SearchIndiaDocumentsWithBodyWithResponse Search India documents (not yet activated)
+// SearchIndiaDocumentsWithBodyWithResponse Full-text search of India court judgments
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 //
-// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+//
+// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9546,11 +10015,13 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithBodyWithResponse(ctx conte
 	return ParseSearchIndiaDocumentsResponse(rsp)
 }
 
-// SearchIndiaDocumentsWithResponse Search India documents (not yet activated)
+// SearchIndiaDocumentsWithResponse Full-text search of India court judgments
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `query` and the `200` shape are provisional. Personal data of litigation parties is tokenized and never returned in clear.
+// Searches the tokenized text of stored judgments, best match first (BM25, the text analysed in English as US search's is). `court` keeps one court, matched case-insensitively on its full name as served (`Supreme Court of India`, `High Court of Delhi`, `High Court of Judicature at Bombay`); `decided_from` and `decided_to` bound the decision date inclusively, and `decided_from` after `decided_to` is `400`. Each result's `source_offsets` cut the judgment's stored text (the `text` its PDF renders) at [start, end) in Unicode code points to give the matched passage, which `snippet` contains with some context.
 //
-// Cost: 10 credits per request. Requires permissions: `india:read`, `search:read`.
+// **Names and PANs find nothing.** Search runs over the tokenized text only and Quarry never consults the PII vault to answer it, so a party's name or PAN typed into `query` matches nothing of theirs; the party's token (`PTY_…`, from a judgment's `parties`) finds every judgment that names them. Litigants' names and PANs are never served: at ingestion every occurrence (title, case number, judges, citations, text) was replaced by a deterministic keyed token, `PTY_` for a party and `PAN_` for a PAN, followed by 16 base32 characters; the same party has the same token in every judgment. Judges, courts and advocates are not tokenized unless they are also parties.
+//
+// Cost: 10 credits per request. Requires permissions: `india:read`, `litigation:read`, `search:read`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11895,6 +12366,352 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 	return response, nil
 }
 
+// ParseGetIndiaJudgmentResponse parses an HTTP response from a GetIndiaJudgmentWithResponse call
+func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIndiaJudgmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IndiaJudgmentResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest KeyUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest InsufficientCredits
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest DataNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest DataPayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DataUnprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest DataInternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest DatasetUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetIndiaJudgmentResponse200Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetIndiaJudgmentResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers GetIndiaJudgmentResponse402Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetIndiaJudgmentResponse403Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetIndiaJudgmentResponse404Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetIndiaJudgmentResponse413Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetIndiaJudgmentResponse422Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetIndiaJudgmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetIndiaJudgmentResponse500Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetIndiaJudgmentResponse503Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetIndiaJudgmentPdfResponse parses an HTTP response from a GetIndiaJudgmentPdfWithResponse call
 func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11909,13 +12726,6 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest DataBadRequest
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON400 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12006,30 +12816,6 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
-	case rsp.StatusCode == 400:
-		var headers GetIndiaJudgmentPdfResponse400Headers
-		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
-			var value int64
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
-				return nil, err
-			}
-			headers.XCreditsCost = &value
-		}
-		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
-			var value int64
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
-				return nil, err
-			}
-			headers.XCreditsRemaining = &value
-		}
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetIndiaJudgmentPdfResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12684,13 +13470,6 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		}
 		response.JSON403 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest DataNotFound
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest DataPayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12835,30 +13614,6 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 			headers.XRequestID = value
 		}
 		response.Headers403 = &headers
-	case rsp.StatusCode == 404:
-		var headers SearchIndiaDocumentsResponse404Headers
-		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
-			var value int64
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
-				return nil, err
-			}
-			headers.XCreditsCost = &value
-		}
-		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
-			var value int64
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
-				return nil, err
-			}
-			headers.XCreditsRemaining = &value
-		}
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchIndiaDocumentsResponse413Headers
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {

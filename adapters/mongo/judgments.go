@@ -64,14 +64,32 @@ func NewJudgments(db *mongodrv.Database) *Judgments {
 	return &Judgments{c: db.Collection(judgmentsCollection)}
 }
 
-// ensureIndexes creates the collection's indexes once per store, before
-// its first write; creating an index that exists changes nothing.
+// judgmentIndexes are the collection's indexes besides _id's, by name.
+var judgmentIndexes = map[string]bson.D{
+	"versions":     {{Key: "_id", Value: 1}, {Key: digestField, Value: 1}},
+	"party_tokens": {{Key: "parties.token", Value: 1}},
+}
+
+// ensureIndexes creates the indexes the collection lacks, once per store,
+// before its first write. Those present are left alone: FerretDB 1.24
+// dropped the connection when an index that existed was created again
+// while another process read the collection.
 func (s *Judgments) ensureIndexes(ctx context.Context) error {
 	s.indexed.Do(func() {
-		_, err := s.c.Indexes().CreateMany(ctx, []mongodrv.IndexModel{
-			{Keys: bson.D{{Key: "_id", Value: 1}, {Key: digestField, Value: 1}}, Options: options.Index().SetName("versions")},
-			{Keys: bson.D{{Key: "parties.token", Value: 1}}, Options: options.Index().SetName("party_tokens")},
-		})
+		specs, err := s.c.Indexes().ListSpecifications(ctx)
+		if err != nil {
+			s.err = translate("list judgment indexes", err)
+			return
+		}
+		var missing []mongodrv.IndexModel
+		for name, keys := range judgmentIndexes {
+			if !slices.ContainsFunc(specs, func(sp mongodrv.IndexSpecification) bool { return sp.Name == name }) {
+				missing = append(missing, mongodrv.IndexModel{Keys: keys, Options: options.Index().SetName(name)})
+			}
+		}
+		if len(missing) > 0 {
+			_, err = s.c.Indexes().CreateMany(ctx, missing)
+		}
 		s.err = translate("create judgment indexes", err)
 	})
 	return s.err

@@ -94,8 +94,9 @@ var routeStatuses = map[string][]string{
 	"get_china_security":           {"404", "422"},
 	"get_china_prices":             {"400", "404", "422"},
 	"get_india_prices_csv":         {"400", "404", "422"},
-	"search_india_documents":       {"400", "404", "422"},
-	"get_india_judgment_pdf":       {"400", "404", "422"},
+	"search_india_documents":       {"400", "422"},
+	"get_india_judgment":           {"404", "422"},
+	"get_india_judgment_pdf":       {"404", "422"},
 	"create_india_export":          {"400", "404", "422"},
 	"ask":                          {"400", "422"},
 }
