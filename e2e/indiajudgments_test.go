@@ -332,4 +332,3 @@ func must2[T any](v T, err error) T {
 	}
 	return v
 }
-

@@ -3,7 +3,8 @@
 # GET /china/securities/SSE.600519 (authenticated + metered), and the US
 # rows GET /us/financials?ticker=AAPL, POST /us/search and
 # GET /us/security-fund-holders?identifier=AAPL and
-# GET /china/prices?code=000001.SZ&limit=1000, first on
+# GET /china/prices?code=000001.SZ&limit=1000, and the India rows
+# GET /india/judgments/{id}, its PDF and POST /india/search, first on
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
 # req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
 # Timings are reported, never asserted.
@@ -24,6 +25,7 @@ ADDR=127.0.0.1:18480
 STACKS=${BENCH_STACKS:-memory postgres durable}
 PROFILE=${BENCH_PROFILE:-}
 PPROF_ADDR=127.0.0.1:18481
+JUDGMENT=inj_n4ww4jhpszkskpjk
 containers=()
 server_pid=""
 pgdata=""
@@ -92,12 +94,22 @@ measure() {
   # limit=1000 asks for a 1,000-bar page; the sample holds 302 bars of
   # 000001.SZ, so the page carries all 302 (two year buckets on MongoDB).
   ./bin/loadgen -label "$stack china prices" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv  # Ask: a figure question (answered from the statements) and a text
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  # Ask: a figure question (answered from the statements) and a text
   # question (retrieval over the 10-K sections).
   ./bin/loadgen -label "$stack ask-figure" -method POST -url "http://$ADDR/ask" \
     -body '{"question":"What was Apple'"'"'s revenue in fiscal 2023?"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
   ./bin/loadgen -label "$stack ask-text" -method POST -url "http://$ADDR/ask" \
     -body '{"question":"What are Apple'"'"'s reportable segments?"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  # inj_n4ww4jhpszkskpjk is the sample's Supreme Court judgment in Civil
+  # Appeal No. 5700 of 2021 (38 pages in the original, 76 kB of text), the
+  # longest: its PDF is the heaviest the sample renders.
+  ./bin/loadgen -label "$stack judgment" -url "http://$ADDR/india/judgments/$JUDGMENT" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack judgment pdf" -url "http://$ADDR/india/judgments/$JUDGMENT/pdf" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack india search" -method POST -url "http://$ADDR/india/search" \
+    -body '{"query":"writ petition municipal corporation"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
 }
 
 published() { docker port "$1" "$2" | head -n 1; }

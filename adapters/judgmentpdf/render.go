@@ -168,9 +168,19 @@ func (t *typesetter) write(style string, size, height float64, text string) {
 			runGo = inGo
 		}
 		run.WriteRune(r)
+		// fpdf's Write measures its whole string again for each line it
+		// breaks, so a long run costs time quadratic in its length: runs
+		// end at a line break or at a space past maxRun bytes.
+		if r == '\n' || r == ' ' && run.Len() >= maxRun {
+			flush()
+		}
 	}
 	flush()
 }
+
+// maxRun is the length in bytes past which a run of text is written out
+// at its next space.
+const maxRun = 160
 
 // paragraph ends the line and leaves a gap.
 func (t *typesetter) paragraph() { t.pdf.Ln(lineHeight * 1.6) }
