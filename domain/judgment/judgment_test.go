@@ -1,0 +1,78 @@
+package judgment_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/pii"
+)
+
+func TestIDsAreDerivedAndParsed(t *testing.T) {
+	id := judgment.NewID("Supreme Court of India", "Civil Appeal No. 2244 of 2018", "2018-02-16")
+	if same := judgment.NewID(" supreme court  of india", "CIVIL APPEAL NO. 2244 OF\t2018", "2018-02-16"); same != id {
+		t.Fatalf("%s and %s: spacing and case changed the id", id, same)
+	}
+	if other := judgment.NewID("Supreme Court of India", "Civil Appeal No. 2244 of 2018", "2018-02-17"); other == id {
+		t.Fatal("another date gives the same id")
+	}
+	if got, err := judgment.ParseID(id); err != nil || got != id || len(id) != 20 || !strings.HasPrefix(id, "inj_") {
+		t.Fatalf("ParseID(%s) = %s, %v", id, got, err)
+	}
+	for _, bad := range []string{"", "inj_", "INJ_AAAAAAAAAAAAAAAA", "inj_aaaaaaaaaaaaaaa1", "inj_aaaaaaaaaaaaaaaaa", "pty_aaaaaaaaaaaaaaaa"} {
+		if _, err := judgment.ParseID(bad); !errors.Is(err, judgment.ErrInvalidID) {
+			t.Errorf("ParseID(%q) = %v", bad, err)
+		}
+	}
+}
+
+func TestRoles(t *testing.T) {
+	for in, want := range map[string]judgment.Role{"Petitioner": "petitioner", "opposite party": "opposite_party", "Opposite-Party": "opposite_party"} {
+		if got, err := judgment.ParseRole(in); err != nil || got != want {
+			t.Errorf("ParseRole(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := judgment.ParseRole("judge"); err == nil {
+		t.Error("a judge is a party")
+	}
+}
+
+// TestTokenizeReplacesPartiesEverywhere uses a made-up party and PAN in
+// the shape of an Indian cause title.
+func TestTokenizeReplacesPartiesEverywhere(t *testing.T) {
+	key, err := pii.NewKey([]byte(strings.Repeat("k", pii.MinKeyBytes)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := judgment.Source{
+		Court: "High Court of Delhi", CaseNumber: "W.P.(C) 1/2024 (Meera Devi)", Title: "Meera Devi v. Union of India",
+		Parties: []judgment.SourceParty{{Name: "Meera Devi", Role: "Petitioner"}, {Name: "Union of India", Role: "respondent"}},
+		Judges:  []string{"A. Example"}, Citations: []string{"2024:DHC:1 (MEERA DEVI)"}, DecisionDate: "2024-01-02", Language: "en",
+		Text: "The petitioner Meera Devi (PAN AAAPD1234K) is heard; meera  devi says so.",
+	}
+	j, entries, err := judgment.Tokenize(key, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.ToLower(strings.Join(append([]string{j.Title, j.CaseNumber, j.Text}, j.Citations...), " "))
+	for _, original := range []string{"meera", "union of india", "aaapd1234k"} {
+		if strings.Contains(all, original) {
+			t.Errorf("%q survives: %s", original, all)
+		}
+	}
+	if j.Parties[0].Role != "petitioner" || !pii.IsToken(j.Parties[0].Token) || !strings.HasPrefix(j.Title, j.Parties[0].Token) || j.Judges[0] != "A. Example" {
+		t.Fatalf("judgment = %+v", j)
+	}
+	if len(entries) != 3 || j.ID != judgment.NewID(src.Court, src.CaseNumber, src.DecisionDate) {
+		t.Fatalf("entries %+v, id %s", entries, j.ID)
+	}
+	again, _, _ := judgment.Tokenize(key, src)
+	if again.Text != j.Text || again.Parties[0] != j.Parties[0] {
+		t.Fatal("tokenizing twice gave other tokens")
+	}
+	src.Parties = nil
+	if _, _, err := judgment.Tokenize(key, src); err == nil {
+		t.Fatal("a judgment without parties was tokenized")
+	}
+}
