@@ -83,7 +83,7 @@ func TestAsk(t *testing.T) {
 					t.Errorf("%s not searched: %+v", ds, got.Governance)
 				}
 			}
-			if got.excluded("china_prices") != "licence_internal_only" || got.excluded("india_judgments") != "not_activated" {
+			if got.excluded("china_prices") != "licence_internal_only" || got.excluded("india_judgments") != "not_indexed_for_ask" || got.excluded("india_search") != "not_indexed_for_ask" {
 				t.Errorf("governance = %+v", got.Governance)
 			}
 

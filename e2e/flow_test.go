@@ -124,7 +124,7 @@ func TestFailedRequestsAreNotCharged(t *testing.T) {
 				{"/china/securities/NYSE.600519", http.StatusUnprocessableEntity, "SSE, SZSE, BSE"},
 				{"/china/securities/SSE.AAPL", http.StatusUnprocessableEntity, "6 digits"},
 				{"/china/securities/SSE.600002", http.StatusNotFound, "SSE.600002"}, // 齐鲁石化, merged away in 2006: not in the list
-				{"/india/judgments/J1/pdf", http.StatusServiceUnavailable, "not_backfilled"},
+				{"/india/judgments/J1/pdf", http.StatusUnprocessableEntity, "want inj_ and 16 characters"},
 			}
 			expectUncharged(t, c, key, 100000, cases)
 			st := credits(t, c, session)

@@ -47,8 +47,12 @@ const (
 	// ChinaPrices is the A-share daily bars behind /china/prices.
 	ChinaPrices     = "china-prices"
 	ChinaSecurities = "china-securities"
-	USFinancials    = "us-financials"
-	USFilings       = "us-filings"
+	// IndiaJudgments is the judgments behind /india/judgments and
+	// /india/search. Only its tokenized sample loads in a test server:
+	// judgment files need the vault key, which a serving process refuses.
+	IndiaJudgments = "india-judgments"
+	USFinancials   = "us-financials"
+	USFilings      = "us-filings"
 	// USHoldings is the 13F filings behind /us/security-fund-holders.
 	USHoldings = "us-holdings"
 	// USSecurities is the securities master that /us/security-fund-holders
