@@ -46,6 +46,8 @@ type Login struct {
 	ExpiresAt time.Time
 	Email     string
 	Credits   int64
+	// Created is true when this sign-in provisioned the account.
+	Created bool
 }
 
 // Login signs in with email and password from a client address. A new email
@@ -63,7 +65,7 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 	if err != nil {
 		return Login{}, err
 	}
-	acc, err := s.signIn(ctx, email, password)
+	acc, created, err := s.signIn(ctx, email, password)
 	switch {
 	case err == nil:
 		err = attempt.succeeded(ctx, s.now())
@@ -75,30 +77,33 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 	if err != nil {
 		return Login{}, err
 	}
-	return s.openSession(ctx, acc)
+	l, err := s.openSession(ctx, acc)
+	l.Created = created
+	return l, err
 }
 
-func (s *Accounts) signIn(ctx context.Context, email, password string) (account.Account, error) {
+// signIn returns the account and whether this sign-in provisioned it.
+func (s *Accounts) signIn(ctx context.Context, email, password string) (account.Account, bool, error) {
 	acc, err := s.accounts.AccountByEmail(ctx, email)
 	if errors.Is(err, ports.ErrNotFound) {
 		acc, err = s.provision(ctx, email, password)
 		if !errors.Is(err, ports.ErrConflict) {
-			return acc, err
+			return acc, err == nil, err
 		}
 		// Another request provisioned the same email first: check against it.
 		acc, err = s.accounts.AccountByEmail(ctx, email)
 	}
 	if err != nil {
-		return account.Account{}, err
+		return account.Account{}, false, err
 	}
 	ok, err := s.verify(ctx, password, acc.PasswordHash)
 	if err != nil {
-		return account.Account{}, err
+		return account.Account{}, false, err
 	}
 	if !ok {
-		return account.Account{}, fmt.Errorf("%w: wrong email or password", ErrUnauthorized)
+		return account.Account{}, false, fmt.Errorf("%w: wrong email or password", ErrUnauthorized)
 	}
-	return acc, nil
+	return acc, false, nil
 }
 
 func (s *Accounts) provision(ctx context.Context, email, password string) (account.Account, error) {
@@ -167,6 +172,21 @@ func (s *Accounts) Authenticate(ctx context.Context, token string) (string, erro
 		return "", fmt.Errorf("%w: session expired; sign in again", ErrUnauthorized)
 	}
 	return sess.AccountID, nil
+}
+
+// SignOut ends the session of a token at once; an unknown or expired token
+// is already signed out.
+func (s *Accounts) SignOut(ctx context.Context, token string) error {
+	return s.sessions.DeleteSession(ctx, digestOf(token))
+}
+
+// InitialCredits is the grant a new account is provisioned with.
+func (s *Accounts) InitialCredits() int64 { return s.cfg.InitialCredits }
+
+// Email returns the email of the account.
+func (s *Accounts) Email(ctx context.Context, accountID string) (string, error) {
+	acc, err := s.accounts.AccountByID(ctx, accountID)
+	return acc.Email, err
 }
 
 // SweepSessions removes the sessions that have expired and returns how many.

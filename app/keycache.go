@@ -114,8 +114,8 @@ func (c *KeyCache) KeyByHash(ctx context.Context, hash string) (apikey.Key, erro
 
 // RevokeKey revokes through the store and forgets the key here at once;
 // other nodes forget it when their watch reports the change.
-func (c *KeyCache) RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (apikey.Key, error) {
-	k, err := c.KeyStore.RevokeKey(ctx, accountID, keyID, at)
+func (c *KeyCache) RevokeKey(ctx context.Context, accountID, keyID string, kind apikey.Kind, at time.Time) (apikey.Key, error) {
+	k, err := c.KeyStore.RevokeKey(ctx, accountID, keyID, kind, at)
 	if err == nil {
 		c.KeyChanged(k.Hash)
 	}

@@ -84,7 +84,7 @@ func TestKeyCacheServesFromMemoryOnlyWhileWatching(t *testing.T) {
 		t.Fatalf("watching: %d lookups reached the store, want 5 (one per digest)", l.n.Load())
 	}
 	// A change made elsewhere is seen once the watch reports it.
-	if _, err := p.RevokeKey(ctx, k.AccountID, k.ID, time.Now()); err != nil {
+	if _, err := p.RevokeKey(ctx, k.AccountID, k.ID, apikey.Standing, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	c.KeyChanged(k.Hash)
@@ -115,7 +115,7 @@ func TestKeyCacheDropsAReadOvertakenByAChange(t *testing.T) {
 		done <- got
 	}()
 	<-l.reads // the lookup has read the live key
-	if _, err := c.RevokeKey(ctx, k.AccountID, k.ID, time.Now()); err != nil {
+	if _, err := c.RevokeKey(ctx, k.AccountID, k.ID, apikey.Standing, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	close(l.hold)

@@ -44,18 +44,22 @@ func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, erro
 	if n := utf8.RuneCountInString(name); !utf8.ValidString(name) || n > maxKeyName {
 		return NewKey{}, fmt.Errorf("%w: name must be 1 to %d characters of UTF-8", ErrValidation, maxKeyName)
 	}
+	return s.mint(ctx, apikey.Key{
+		ID: NewID("key"), AccountID: accountID, Name: name,
+		Scopes: scope.Strings(scope.SelfServe()), CreatedAt: s.now(),
+	}, MaxActiveKeys)
+}
+
+// mint draws the secret of k and stores k within the limit of its kind.
+func (s *Keys) mint(ctx context.Context, k apikey.Key, limit int) (NewKey, error) {
 	secret, err := apikey.Generate(rand.Reader)
 	if err != nil {
 		return NewKey{}, err
 	}
-	k := apikey.Key{
-		ID: NewID("key"), AccountID: accountID, Name: name,
-		Prefix: apikey.Prefix(secret), Hash: apikey.Digest(secret),
-		Scopes: scope.Strings(scope.SelfServe()), CreatedAt: s.now(),
-	}
-	err = s.keys.CreateKey(ctx, k, MaxActiveKeys)
+	k.Prefix, k.Hash = apikey.Prefix(secret), apikey.Digest(secret)
+	err = s.keys.CreateKey(ctx, k, limit)
 	if errors.Is(err, ports.ErrLimitReached) {
-		return NewKey{}, fmt.Errorf("%w: an account may hold at most %d active keys; revoke one first", ErrValidation, MaxActiveKeys)
+		return NewKey{}, fmt.Errorf("%w: an account may hold at most %d active %ss; revoke one first", ErrValidation, limit, kindNoun(k.Kind()))
 	}
 	if err != nil {
 		return NewKey{}, err
@@ -65,14 +69,25 @@ func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, erro
 
 // List returns the account's keys, oldest first.
 func (s *Keys) List(ctx context.Context, accountID string) ([]apikey.Key, error) {
-	return s.keys.KeysByAccount(ctx, accountID)
+	return s.keys.KeysByAccount(ctx, accountID, ports.KeyFilter{Kind: apikey.Standing})
 }
 
 // Revoke revokes one of the account's keys; it stops working at once.
 func (s *Keys) Revoke(ctx context.Context, accountID, keyID string) (apikey.Key, error) {
-	k, err := s.keys.RevokeKey(ctx, accountID, keyID, s.now())
+	return s.revoke(ctx, accountID, keyID, apikey.Standing)
+}
+
+func (s *Keys) revoke(ctx context.Context, accountID, keyID string, kind apikey.Kind) (apikey.Key, error) {
+	k, err := s.keys.RevokeKey(ctx, accountID, keyID, kind, s.now())
 	if errors.Is(err, ports.ErrNotFound) {
-		return apikey.Key{}, fmt.Errorf("%w: this account has no key %q", ports.ErrNotFound, keyID)
+		return apikey.Key{}, fmt.Errorf("%w: this account has no %s %q", ports.ErrNotFound, kindNoun(kind), keyID)
 	}
 	return k, err
+}
+
+func kindNoun(kind apikey.Kind) string {
+	if kind == apikey.Browser {
+		return "browser credential"
+	}
+	return "key"
 }

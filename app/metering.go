@@ -61,7 +61,10 @@ func (m *Metering) Authenticate(ctx context.Context, raw string) (apikey.Key, er
 		return apikey.Key{}, err
 	}
 	if k.RevokedAt != nil {
-		return apikey.Key{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
+		return apikey.Key{}, fmt.Errorf("%w: %s %s was revoked", ErrUnauthorized, credentialNoun(k), k.Prefix)
+	}
+	if k.Expired(m.now()) {
+		return apikey.Key{}, fmt.Errorf("%w: browser credential %s expired; mint another", ErrUnauthorized, k.Prefix)
 	}
 	return k, nil
 }
@@ -103,7 +106,11 @@ func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID st
 	}
 	bal, err := m.ledger.Debit(ctx, e)
 	if errors.Is(err, ports.ErrKeyRevoked) {
-		// Revoked after it was authenticated, perhaps on another node.
+		// Revoked after it was authenticated, perhaps on another node, or
+		// a browser credential that expired meanwhile.
+		if k.Kind() == apikey.Browser {
+			return Charge{}, fmt.Errorf("%w: browser credential %s was revoked or has expired", ErrUnauthorized, k.Prefix)
+		}
 		return Charge{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
 	}
 	if err != nil {
@@ -121,4 +128,11 @@ func (m *Metering) Refund(ctx context.Context, c Charge) (int64, error) {
 // Balance returns the account's balance.
 func (m *Metering) Balance(ctx context.Context, accountID string) (int64, error) {
 	return m.ledger.Balance(ctx, accountID)
+}
+
+func credentialNoun(k apikey.Key) string {
+	if k.Kind() == apikey.Browser {
+		return "browser credential"
+	}
+	return "API key"
 }

@@ -32,6 +32,7 @@ func TestPostgresContracts(t *testing.T) {
 	t.Run("accounts", func(t *testing.T) { porttest.RunAccounts(t, newPlatform) })
 	t.Run("keys", func(t *testing.T) { porttest.RunKeys(t, newPlatform) })
 	t.Run("ledger", func(t *testing.T) { porttest.RunLedger(t, newPlatform) })
+	t.Run("browser credentials", func(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) })
 	t.Run("key watch", func(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) })
 	t.Run("rate buckets", func(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) })
 }

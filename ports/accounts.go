@@ -30,23 +30,37 @@ type SessionStore interface {
 	// DeleteExpiredSessions removes the sessions expired at now (ExpiresAt
 	// not after it) and returns how many it removed.
 	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
+	// DeleteSession removes the session with that token digest (a sign-out);
+	// an unknown digest is not an error.
+	DeleteSession(ctx context.Context, tokenHash string) error
+}
+
+// KeyFilter selects an account's credentials by kind. For browser
+// credentials, a LiveAt that is not zero keeps only those that have not
+// expired at that instant; standing keys never expire.
+type KeyFilter struct {
+	Kind   apikey.Kind
+	LiveAt time.Time
 }
 
 // KeyStore holds API keys.
 type KeyStore interface {
 	// CreateKey stores k unless its account already holds maxActive keys
-	// that are not revoked, which is ErrLimitReached, at any concurrency.
-	// ErrConflict if its id or digest exists; ErrNotFound for an unknown
-	// account.
+	// of k's kind that are live when k is created (not revoked, and not
+	// expired at k.CreatedAt), which is ErrLimitReached, at any
+	// concurrency. ErrConflict if its id or digest exists; ErrNotFound for
+	// an unknown account.
 	CreateKey(ctx context.Context, k apikey.Key, maxActive int) error
-	// KeysByAccount lists an account's keys, oldest first.
-	KeysByAccount(ctx context.Context, accountID string) ([]apikey.Key, error)
+	// KeysByAccount lists the account's keys the filter selects, oldest
+	// first.
+	KeysByAccount(ctx context.Context, accountID string, f KeyFilter) ([]apikey.Key, error)
 	// KeyByHash returns the key with that digest, revoked or not, or ErrNotFound.
 	KeyByHash(ctx context.Context, hash string) (apikey.Key, error)
-	// RevokeKey marks the account's key revoked at the given time and returns
-	// it. A key that is already revoked keeps its first revocation time. A key
-	// of another account, or an unknown id, is ErrNotFound.
-	RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (apikey.Key, error)
+	// RevokeKey marks the account's key of that kind revoked at the given
+	// time and returns it. A key that is already revoked keeps its first
+	// revocation time. A key of another account or of the other kind, or an
+	// unknown id, is ErrNotFound.
+	RevokeKey(ctx context.Context, accountID, keyID string, kind apikey.Kind, at time.Time) (apikey.Key, error)
 	// TouchKey records that the key was used at the given time.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
 	// SetKeyScope adds the permission to the key's scopes (held) or removes

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/ledger"
 )
@@ -21,7 +22,8 @@ import (
 type Ledger interface {
 	// Debit appends a debit entry (negative amount) if and only if the balance
 	// covers it and the API key it names (KeyID) is a key of the account
-	// that is not revoked, and returns the balance after it. It returns
+	// that is live at the entry's CreatedAt (not revoked, and for a browser
+	// credential not expired), and returns the balance after it. It returns
 	// ErrInsufficientCredits or ErrKeyRevoked, writing nothing, when not.
 	// The key is checked in the debit's own atomic step, so a debit can
 	// never be applied after the revocation of its key has returned: that
@@ -44,6 +46,11 @@ type Ledger interface {
 	// concurrent debit is in all three or in none. An unknown account is
 	// ErrNotFound.
 	Statement(ctx context.Context, accountID string, limit, offset int) (ledger.Statement, error)
+	// Usage returns what the account spent per UTC day and route on the
+	// days from since (a UTC midnight) on: debits less refunds, by the day
+	// each entry was written, ordered by day then route, omitting a day and
+	// route whose sum is zero. An unknown account has none.
+	Usage(ctx context.Context, accountID string, since time.Time) ([]ledger.Usage, error)
 	// Verify compares every account's balance with the sum of its entries and
 	// returns the accounts where they differ.
 	Verify(ctx context.Context) ([]ledger.Mismatch, error)

@@ -90,7 +90,7 @@ func TestRefusalsBeforeTheChargeReachNoStore(t *testing.T) {
 	full, narrow := mint("key_full", "china:read"), mint("key_narrow", "us:read")
 	inactive, invalid := mint("key_inactive", "china:read"), mint("key_invalid", "china:read")
 	revoked := mint("key_revoked", "china:read")
-	if _, err := p.RevokeKey(ctx, acc.ID, "key_revoked", now()); err != nil {
+	if _, err := p.RevokeKey(ctx, acc.ID, "key_revoked", apikey.Standing, now()); err != nil {
 		t.Fatal(err)
 	}
 	unknown, err := apikey.Generate(rand.Reader)

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
@@ -23,7 +24,7 @@ func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
 		return p.replay(held, e)
 	}
 	// Under the lock RevokeKey takes: no debit follows a revocation.
-	if k, ok := p.keys[e.KeyID]; !ok || k.AccountID != e.AccountID || k.RevokedAt != nil {
+	if k, ok := p.keys[e.KeyID]; !ok || k.AccountID != e.AccountID || !k.Live(e.CreatedAt) {
 		return bal, ports.ErrKeyRevoked
 	}
 	if bal+e.Amount < 0 {
@@ -127,6 +128,36 @@ func (p *Platform) Statement(_ context.Context, accountID string, limit, offset 
 	start := min(max(offset, 0), len(newest))
 	end := min(start+max(limit, 0), len(newest))
 	return ledger.Statement{Balance: bal, Entries: newest[start:end], Total: len(all)}, nil
+}
+
+// Usage sums the account's debits and refunds per UTC day and route from
+// since on.
+func (p *Platform) Usage(_ context.Context, accountID string, since time.Time) ([]ledger.Usage, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	type cell struct {
+		day   time.Time
+		route string
+	}
+	sums := map[cell]int64{}
+	for _, e := range p.entries[accountID] {
+		if e.Kind != ledger.Grant && !e.CreatedAt.Before(since) {
+			sums[cell{ledger.Day(e.CreatedAt), e.Route}] -= e.Amount
+		}
+	}
+	out := []ledger.Usage{}
+	for c, n := range sums {
+		if n != 0 {
+			out = append(out, ledger.Usage{Day: c.day, Route: c.route, Credits: n})
+		}
+	}
+	slices.SortFunc(out, func(a, b ledger.Usage) int {
+		if c := a.Day.Compare(b.Day); c != 0 {
+			return c
+		}
+		return compareStrings(a.Route, b.Route)
+	})
+	return out, nil
 }
 
 // Verify compares each balance with the sum of its entries.

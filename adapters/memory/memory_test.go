@@ -21,6 +21,8 @@ func TestKeys(t *testing.T) { porttest.RunKeys(t, newPlatform) }
 
 func TestLedger(t *testing.T) { porttest.RunLedger(t, newPlatform) }
 
+func TestBrowserCredentials(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) }
+
 func TestKeyWatch(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) }
 
 func TestSecurities(t *testing.T) {

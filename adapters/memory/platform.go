@@ -141,7 +141,7 @@ func (p *Platform) CreateKey(_ context.Context, k apikey.Key, maxActive int) err
 	if _, known := p.accounts[k.AccountID]; !known {
 		return ports.ErrNotFound
 	}
-	if p.liveKeys(k.AccountID) >= maxActive {
+	if p.liveKeys(k) >= maxActive {
 		return ports.ErrLimitReached
 	}
 	k.Scopes = slices.Clone(k.Scopes)
@@ -150,13 +150,13 @@ func (p *Platform) CreateKey(_ context.Context, k apikey.Key, maxActive int) err
 	return nil
 }
 
-// KeysByAccount lists the account's keys, oldest first.
-func (p *Platform) KeysByAccount(_ context.Context, accountID string) ([]apikey.Key, error) {
+// KeysByAccount lists the account's keys the filter selects, oldest first.
+func (p *Platform) KeysByAccount(_ context.Context, accountID string, f ports.KeyFilter) ([]apikey.Key, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	out := []apikey.Key{}
 	for _, k := range p.keys {
-		if k.AccountID == accountID {
+		if k.AccountID == accountID && k.Kind() == f.Kind && (f.LiveAt.IsZero() || !k.Expired(f.LiveAt)) {
 			out = append(out, copyKey(k))
 		}
 	}
@@ -180,21 +180,21 @@ func (p *Platform) KeyByHash(_ context.Context, hash string) (apikey.Key, error)
 	return copyKey(p.keys[id]), nil
 }
 
-// RevokeKey marks the account's key revoked, keeping the first revocation
-// time, and tells the watchers before it returns.
-func (p *Platform) RevokeKey(_ context.Context, accountID, keyID string, at time.Time) (apikey.Key, error) {
-	k, changed, err := p.revokeKey(accountID, keyID, at)
+// RevokeKey marks the account's key of that kind revoked, keeping the first
+// revocation time, and tells the watchers before it returns.
+func (p *Platform) RevokeKey(_ context.Context, accountID, keyID string, kind apikey.Kind, at time.Time) (apikey.Key, error) {
+	k, changed, err := p.revokeKey(accountID, keyID, kind, at)
 	if changed {
 		p.changed(k.Hash)
 	}
 	return k, err
 }
 
-func (p *Platform) revokeKey(accountID, keyID string, at time.Time) (apikey.Key, bool, error) {
+func (p *Platform) revokeKey(accountID, keyID string, kind apikey.Kind, at time.Time) (apikey.Key, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k, ok := p.keys[keyID]
-	if !ok || k.AccountID != accountID {
+	if !ok || k.AccountID != accountID || k.Kind() != kind {
 		return apikey.Key{}, false, ports.ErrNotFound
 	}
 	changed := k.RevokedAt == nil
@@ -282,15 +282,24 @@ func (p *Platform) DeleteExpiredSessions(_ context.Context, now time.Time) (int6
 	return n, nil
 }
 
-// liveKeys counts the account's keys that are not revoked.
-func (p *Platform) liveKeys(accountID string) int {
+// liveKeys counts the keys of k's account and kind that are live when k is
+// created.
+func (p *Platform) liveKeys(k apikey.Key) int {
 	n := 0
-	for _, k := range p.keys {
-		if k.AccountID == accountID && k.RevokedAt == nil {
+	for _, o := range p.keys {
+		if o.AccountID == k.AccountID && o.Kind() == k.Kind() && o.Live(k.CreatedAt) {
 			n++
 		}
 	}
 	return n
+}
+
+// DeleteSession removes the session with that digest, if any.
+func (p *Platform) DeleteSession(_ context.Context, tokenHash string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.sessions, tokenHash)
+	return nil
 }
 
 func copyKey(k apikey.Key) apikey.Key {

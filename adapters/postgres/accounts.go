@@ -82,6 +82,14 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64
 	return tag.RowsAffected(), nil
 }
 
+// DeleteSession removes the session with that token digest, if any.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash); err != nil {
+		return translate("delete session", err)
+	}
+	return nil
+}
+
 // SessionByHash returns the session with that token digest, expired or not,
 // or ports.ErrNotFound.
 func (s *Store) SessionByHash(ctx context.Context, tokenHash string) (account.Session, error) {

@@ -36,10 +36,11 @@ const maxBatch = 256
 // others, so it needs a bound of its own against a database that hangs.
 const batchTimeout = 10 * time.Second
 
-// lockKeysSQL share-locks the batch's keys that are live, before the
-// account, as debitTry does: the batch refuses the debits of the others, and
-// a revocation waits for the batch to commit.
-const lockKeysSQL = `SELECT id FROM api_keys WHERE id = ANY ($2) AND account_id = $1 AND revoked_at IS NULL FOR SHARE`
+// lockKeysSQL share-locks the batch's keys that are not revoked, before the
+// account, as debitTry does, and reads their expiry: the batch refuses the
+// debits of the others and those written after their key expired, and a
+// revocation waits for the batch to commit.
+const lockKeysSQL = `SELECT id, expires_at FROM api_keys WHERE id = ANY ($2) AND account_id = $1 AND revoked_at IS NULL FOR SHARE`
 
 // lockBalanceSQL reads the balance under the row lock, which holds off other
 // instances' batches and single debits or refunds until this one commits.
@@ -235,13 +236,15 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 			keyIDs = append(keyIDs, r.entry.KeyID)
 		}
 	}
-	live := make(map[string]bool, len(keyIDs))
+	// unrevoked holds each unrevoked key's expiry (nil for a standing key).
+	unrevoked := make(map[string]*time.Time, len(keyIDs))
 	open := &pgx.Batch{}
 	open.Queue("BEGIN")
 	open.Queue(lockKeysSQL, accountID, keyIDs).Query(func(rows pgx.Rows) error {
 		var id string
-		_, err := pgx.ForEachRow(rows, []any{&id}, func() error {
-			live[id] = true
+		var expires *time.Time
+		_, err := pgx.ForEachRow(rows, []any{&id, &expires}, func() error {
+			unrevoked[id] = expires
 			return nil
 		})
 		return err
@@ -268,7 +271,8 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 	times := make([]time.Time, 0, n)
 	for i, r := range batch {
 		e := r.entry
-		if !live[e.KeyID] || balance+e.Amount < 0 {
+		expires, ok := unrevoked[e.KeyID]
+		if !ok || (expires != nil && !e.CreatedAt.Before(*expires)) || balance+e.Amount < 0 {
 			results[i].refused = true
 			continue
 		}

@@ -12,13 +12,23 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-const keyColumns = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at`
+const keyColumns = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at, expires_at`
 
-// insertKeySQL inserts the key while its account holds fewer than $10 live
-// keys.
-const insertKeySQL = `INSERT INTO api_keys (` + keyColumns + `)
-SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
-WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND revoked_at IS NULL) < $10`
+// kindSQL is true of the rows of the kind $kind names ('key' or 'browser').
+func kindSQL(param string) string {
+	return `((expires_at IS NOT NULL) = (` + param + ` = '` + string(apikey.Browser) + `'))`
+}
+
+// liveSQL is true of a key live at the instant param names.
+func liveSQL(param string) string {
+	return `(revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ` + param + `))`
+}
+
+// insertKeySQL inserts the key while its account holds fewer than $12 keys
+// of its kind ($11) that are live when it is created ($7).
+var insertKeySQL = `INSERT INTO api_keys (` + keyColumns + `)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND ` + kindSQL("$11::text") + ` AND ` + liveSQL("$7") + `) < $12`
 
 // CreateKey stores the key within the account's limit of live keys:
 // ports.ErrLimitReached past it, ports.ErrConflict if its id or digest
@@ -36,7 +46,8 @@ func (s *Store) CreateKey(ctx context.Context, k apikey.Key, maxActive int) erro
 			return err
 		}
 		tag, err := tx.Exec(ctx, insertKeySQL,
-			k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, scopes, k.CreatedAt, k.LastUsedAt, k.RevokedAt, maxActive)
+			k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, scopes, k.CreatedAt, k.LastUsedAt, k.RevokedAt, k.ExpiresAt,
+			string(k.Kind()), maxActive)
 		if err == nil && tag.RowsAffected() == 0 {
 			return fmt.Errorf("postgres: account %s holds %d live keys: %w", k.AccountID, maxActive, ports.ErrLimitReached)
 		}
@@ -48,11 +59,16 @@ func (s *Store) CreateKey(ctx context.Context, k apikey.Key, maxActive int) erro
 	return err
 }
 
-// KeysByAccount lists the account's keys, oldest first; an unknown account
-// has none.
-func (s *Store) KeysByAccount(ctx context.Context, accountID string) ([]apikey.Key, error) {
-	rows, err := s.pool.Query(ctx,
-		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+// KeysByAccount lists the account's keys the filter selects, oldest first;
+// an unknown account has none.
+func (s *Store) KeysByAccount(ctx context.Context, accountID string, f ports.KeyFilter) ([]apikey.Key, error) {
+	var liveAt *time.Time
+	if !f.LiveAt.IsZero() {
+		liveAt = &f.LiveAt
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+keyColumns+` FROM api_keys
+		WHERE account_id = $1 AND `+kindSQL("$2::text")+` AND ($3::timestamptz IS NULL OR expires_at IS NULL OR expires_at > $3)
+		ORDER BY created_at, id`, accountID, string(f.Kind), liveAt)
 	if err != nil {
 		return nil, translate("keys of account "+accountID, err)
 	}
@@ -69,14 +85,15 @@ func (s *Store) KeyByHash(ctx context.Context, hash string) (apikey.Key, error) 
 	return s.oneKey(ctx, "key by hash", `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1`, hash)
 }
 
-// RevokeKey marks the account's key revoked at the given time, keeping the
-// first revocation time if it already was, and returns it. Another account's
-// key, or an unknown id, is ports.ErrNotFound.
-func (s *Store) RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) (apikey.Key, error) {
+// RevokeKey marks the account's key of that kind revoked at the given time,
+// keeping the first revocation time if it already was, and returns it.
+// Another account's key, one of the other kind, or an unknown id, is
+// ports.ErrNotFound.
+func (s *Store) RevokeKey(ctx context.Context, accountID, keyID string, kind apikey.Kind, at time.Time) (apikey.Key, error) {
 	return s.oneKey(ctx, "revoke key "+keyID, `
 		UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
-		WHERE id = $1 AND account_id = $2
-		RETURNING `+keyColumns, keyID, accountID, at)
+		WHERE id = $1 AND account_id = $2 AND `+kindSQL("$4::text")+`
+		RETURNING `+keyColumns, keyID, accountID, at, string(kind))
 }
 
 // TouchKey records that the key was used at the given time, or returns
@@ -120,8 +137,8 @@ func (s *Store) oneKey(ctx context.Context, op, sql string, args ...any) (apikey
 // scanKey reads a row of keyColumns, with every time in UTC.
 func scanKey(row pgx.CollectableRow) (apikey.Key, error) {
 	var k apikey.Key
-	err := row.Scan(&k.ID, &k.AccountID, &k.Name, &k.Prefix, &k.Hash, &k.Scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt)
-	k.CreatedAt, k.LastUsedAt, k.RevokedAt = k.CreatedAt.UTC(), utc(k.LastUsedAt), utc(k.RevokedAt)
+	err := row.Scan(&k.ID, &k.AccountID, &k.Name, &k.Prefix, &k.Hash, &k.Scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt, &k.ExpiresAt)
+	k.CreatedAt, k.LastUsedAt, k.RevokedAt, k.ExpiresAt = k.CreatedAt.UTC(), utc(k.LastUsedAt), utc(k.RevokedAt), utc(k.ExpiresAt)
 	return k, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,7 +16,7 @@ import (
 const debitSQL = `
 WITH k AS (
 	SELECT 1 FROM api_keys
-	WHERE id = $5 AND account_id = $1 AND revoked_at IS NULL
+	WHERE id = $5 AND account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $7)
 	FOR SHARE
 ), a AS (
 	UPDATE accounts SET balance = balance + $2
@@ -147,8 +148,9 @@ func (s *Store) refusedDebit(ctx context.Context, e ledger.Entry) (int64, error)
 	}
 	var known, live bool
 	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1),
-		EXISTS (SELECT 1 FROM api_keys WHERE id = $2 AND account_id = $1 AND revoked_at IS NULL)`,
-		e.AccountID, e.KeyID).Scan(&known, &live)
+		EXISTS (SELECT 1 FROM api_keys WHERE id = $2 AND account_id = $1 AND revoked_at IS NULL
+			AND (expires_at IS NULL OR expires_at > $3))`,
+		e.AccountID, e.KeyID, e.CreatedAt).Scan(&known, &live)
 	switch {
 	case err != nil:
 		return 0, err
@@ -264,6 +266,36 @@ func (s *Store) Statement(ctx context.Context, accountID string, limit, offset i
 		return ledger.Statement{}, translate(op, err)
 	}
 	return st, nil
+}
+
+// usageSQL sums debits and refunds per UTC day and route; the history index
+// serves the account's entries from since on.
+const usageSQL = `
+SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, route, -sum(amount)::bigint
+FROM ledger_entries
+WHERE account_id = $1 AND created_at >= $2 AND kind <> 'grant'
+GROUP BY day, route
+HAVING sum(amount) <> 0
+ORDER BY day, route`
+
+// Usage returns what the account spent per UTC day and route from since on.
+func (s *Store) Usage(ctx context.Context, accountID string, since time.Time) ([]ledger.Usage, error) {
+	rows, err := s.pool.Query(ctx, usageSQL, accountID, since)
+	if err != nil {
+		return nil, translate("usage of "+accountID, err)
+	}
+	usage, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ledger.Usage, error) {
+		var u ledger.Usage
+		var day time.Time
+		err := row.Scan(&day, &u.Route, &u.Credits)
+		// timestamp without time zone: its wall clock is the UTC day.
+		u.Day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
+		return u, err
+	})
+	if err != nil {
+		return nil, translate("usage of "+accountID, err)
+	}
+	return usage, nil
 }
 
 // Verify compares every account's balance with the sum of its entries and

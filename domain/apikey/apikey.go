@@ -92,7 +92,9 @@ func checksum(body string) string {
 	return string(out)
 }
 
-// Key is an API key record; only the key's digest is held.
+// Key is an API key record; only the key's digest is held. A browser
+// credential is a Key too, one that expires: it is stored, cached, watched
+// and checked by the debit exactly like a key.
 type Key struct {
 	ID         string
 	AccountID  string
@@ -103,4 +105,34 @@ type Key struct {
 	CreatedAt  time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
+	// ExpiresAt is nil for a key, which lives until it is revoked, and set
+	// for a browser credential.
+	ExpiresAt *time.Time
 }
+
+// Kind tells a standing API key from a short-lived browser credential.
+type Kind string
+
+// The two kinds of credential sent in X-API-KEY.
+const (
+	Standing Kind = "key"
+	Browser  Kind = "browser"
+)
+
+// Kind returns what the key is: a credential that expires is a browser
+// credential.
+func (k Key) Kind() Kind {
+	if k.ExpiresAt != nil {
+		return Browser
+	}
+	return Standing
+}
+
+// Expired reports whether the key had expired at t; a standing key never
+// expires.
+func (k Key) Expired(t time.Time) bool {
+	return k.ExpiresAt != nil && !t.Before(*k.ExpiresAt)
+}
+
+// Live reports whether the key may be used at t: not revoked and not expired.
+func (k Key) Live(t time.Time) bool { return k.RevokedAt == nil && !k.Expired(t) }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/apikey"
 )
@@ -63,4 +64,25 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("accepted key of length %d", len(s))
 		}
 	})
+}
+
+func TestKindAndLife(t *testing.T) {
+	t0 := time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC)
+	exp := t0.Add(10 * time.Minute)
+	standing := apikey.Key{CreatedAt: t0}
+	browser := apikey.Key{CreatedAt: t0, ExpiresAt: &exp}
+	if standing.Kind() != apikey.Standing || browser.Kind() != apikey.Browser {
+		t.Fatalf("kinds %q %q", standing.Kind(), browser.Kind())
+	}
+	if !standing.Live(t0.Add(1000*time.Hour)) || standing.Expired(t0.Add(1000*time.Hour)) {
+		t.Fatal("a standing key expired")
+	}
+	if !browser.Live(exp.Add(-time.Nanosecond)) || browser.Live(exp) || !browser.Expired(exp) {
+		t.Fatal("a browser credential is live before its expiry and not at it")
+	}
+	revoked := t0
+	browser.RevokedAt = &revoked
+	if browser.Live(t0) {
+		t.Fatal("a revoked credential is live")
+	}
 }

@@ -112,3 +112,17 @@ type Mismatch struct {
 	Balance   int64
 	Sum       int64
 }
+
+// Usage is what an account spent on one route in one UTC day: the debits of
+// that day less the refunds written that day of the route's debits.
+type Usage struct {
+	Day     time.Time // midnight UTC
+	Route   string
+	Credits int64
+}
+
+// Day returns the UTC midnight that starts t's day.
+func Day(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}

@@ -70,3 +70,30 @@ func FromStrings(ss []string) []Permission {
 	}
 	return out
 }
+
+// ErrEmpty and ErrRepeated report a set of permissions that names none, or
+// one twice.
+var (
+	ErrEmpty    = errors.New("no permission named")
+	ErrRepeated = errors.New("permission named twice")
+)
+
+// ParseSet parses a non-empty set of wire names, each named once, keeping
+// their order.
+func ParseSet(names []string) ([]Permission, error) {
+	if len(names) == 0 {
+		return nil, ErrEmpty
+	}
+	out := make([]Permission, 0, len(names))
+	for _, n := range names {
+		p, err := Parse(n)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(out, p) {
+			return nil, fmt.Errorf("%w: %q", ErrRepeated, n)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

@@ -88,4 +88,14 @@ func RunAccounts(t *testing.T, newPlatform NewPlatform) {
 		_, err = p.Sessions.SessionByHash(ctx, "unknown")
 		wantErr(t, "SessionByHash unknown", err, ports.ErrNotFound)
 	})
+	t.Run("a session is deleted at sign-out", func(t *testing.T) {
+		p := newPlatform(t)
+		a := provision(t, p, 1)
+		s := account.Session{TokenHash: id("hash"), AccountID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(8 * time.Hour)}
+		must(t, "CreateSession", p.Sessions.CreateSession(ctx, s))
+		must(t, "DeleteSession", p.Sessions.DeleteSession(ctx, s.TokenHash))
+		_, err := p.Sessions.SessionByHash(ctx, s.TokenHash)
+		wantErr(t, "SessionByHash after DeleteSession", err, ports.ErrNotFound)
+		must(t, "DeleteSession again", p.Sessions.DeleteSession(ctx, s.TokenHash))
+	})
 }

@@ -29,7 +29,7 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		must(t, "CreateKey", p.Keys.CreateKey(ctx, k2, 10))
 		must(t, "CreateKey", p.Keys.CreateKey(ctx, k1, 10))
 		wantErr(t, "CreateKey duplicate", p.Keys.CreateKey(ctx, k1, 10), ports.ErrConflict)
-		keys, err := p.Keys.KeysByAccount(ctx, a.ID)
+		keys, err := p.Keys.KeysByAccount(ctx, a.ID, ports.KeyFilter{Kind: apikey.Standing})
 		must(t, "KeysByAccount", err)
 		if len(keys) != 2 || keys[0].ID != k1.ID || keys[1].ID != k2.ID || keys[1].Name != "ci" {
 			t.Fatalf("KeysByAccount = %+v", keys)
@@ -42,7 +42,7 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		}
 		_, err = p.Keys.KeyByHash(ctx, "nope")
 		wantErr(t, "KeyByHash unknown", err, ports.ErrNotFound)
-		other, err := p.Keys.KeysByAccount(ctx, "acc_other")
+		other, err := p.Keys.KeysByAccount(ctx, "acc_other", ports.KeyFilter{Kind: apikey.Standing})
 		must(t, "KeysByAccount other", err)
 		if len(other) != 0 {
 			t.Fatalf("another account sees %d keys", len(other))
@@ -53,17 +53,17 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		a, b := provision(t, p, 1), provision(t, p, 1)
 		k := newKey(a.ID, t0)
 		must(t, "CreateKey", p.Keys.CreateKey(ctx, k, 10))
-		_, err := p.Keys.RevokeKey(ctx, b.ID, k.ID, t0)
+		_, err := p.Keys.RevokeKey(ctx, b.ID, k.ID, apikey.Standing, t0)
 		wantErr(t, "RevokeKey by another account", err, ports.ErrNotFound)
-		_, err = p.Keys.RevokeKey(ctx, a.ID, "key_unknown", t0)
+		_, err = p.Keys.RevokeKey(ctx, a.ID, "key_unknown", apikey.Standing, t0)
 		wantErr(t, "RevokeKey unknown", err, ports.ErrNotFound)
 		at := t0.Add(time.Minute)
-		got, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, at)
+		got, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, apikey.Standing, at)
 		must(t, "RevokeKey", err)
 		if got.RevokedAt == nil || !got.RevokedAt.Equal(at) {
 			t.Fatalf("RevokedAt = %v, want %v", got.RevokedAt, at)
 		}
-		again, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, at.Add(time.Hour))
+		again, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, apikey.Standing, at.Add(time.Hour))
 		must(t, "RevokeKey again", err)
 		if !again.RevokedAt.Equal(at) {
 			t.Fatalf("second revoke moved RevokedAt to %v", again.RevokedAt)
@@ -102,9 +102,9 @@ func RunKeys(t *testing.T, newPlatform NewPlatform) {
 		if got[nil] != 10 || got[ports.ErrLimitReached] != 20 {
 			t.Fatalf("created %d, refused %d of 30; want 10 and 20", got[nil], got[ports.ErrLimitReached])
 		}
-		keys, err := p.Keys.KeysByAccount(ctx, a.ID)
+		keys, err := p.Keys.KeysByAccount(ctx, a.ID, ports.KeyFilter{Kind: apikey.Standing})
 		must(t, "KeysByAccount", err)
-		_, err = p.Keys.RevokeKey(ctx, a.ID, keys[0].ID, t0)
+		_, err = p.Keys.RevokeKey(ctx, a.ID, keys[0].ID, apikey.Standing, t0)
 		must(t, "RevokeKey", err)
 		must(t, "CreateKey after a revocation", p.Keys.CreateKey(ctx, newKey(a.ID, t0), 10))
 		wantErr(t, "CreateKey for an unknown account", p.Keys.CreateKey(ctx, newKey("acc_missing", t0), 10), ports.ErrNotFound)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -78,7 +79,7 @@ func RunKeyWatch(t *testing.T, newPlatform NewPlatform) {
 		must(t, "CreateKey", p.Keys.CreateKey(ctx, k1, 10))
 		must(t, "CreateKey", p.Keys.CreateKey(ctx, k2, 10))
 		must(t, "TouchKey", p.Keys.TouchKey(ctx, k1.ID, t0))
-		_, err := p.Keys.RevokeKey(ctx, a.ID, k2.ID, t0)
+		_, err := p.Keys.RevokeKey(ctx, a.ID, k2.ID, apikey.Standing, t0)
 		must(t, "RevokeKey", err)
 		// Neither the creations nor the touch were reported: the first
 		// news is the revocation.
@@ -101,9 +102,9 @@ func RunKeyWatch(t *testing.T, newPlatform NewPlatform) {
 		w.expectWatching(t, true)
 		// The store's own sessions were broken too: the write may need a
 		// second try, as a caller's retry would.
-		_, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, t0)
+		_, err := p.Keys.RevokeKey(ctx, a.ID, k.ID, apikey.Standing, t0)
 		if err != nil {
-			_, err = p.Keys.RevokeKey(ctx, a.ID, k.ID, t0)
+			_, err = p.Keys.RevokeKey(ctx, a.ID, k.ID, apikey.Standing, t0)
 		}
 		must(t, "RevokeKey", err)
 		w.expectChanged(t, "RevokeKey after the watch resumed", k.Hash)

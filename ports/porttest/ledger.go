@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/domain/account"
+	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -269,7 +270,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 		unknown.KeyID = "key_unknown"
 		_, err = p.Ledger.Debit(ctx, unknown)
 		wantErr(t, "Debit with an unknown key", err, ports.ErrKeyRevoked)
-		_, err = p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), t0)
+		_, err = p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), apikey.Standing, t0)
 		must(t, "RevokeKey", err)
 		_, err = p.Ledger.Debit(ctx, debit(a.ID, 1))
 		wantErr(t, "Debit with a revoked key", err, ports.ErrKeyRevoked)
@@ -306,7 +307,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			if refusal == ports.ErrKeyRevoked {
 				_, err := p.Ledger.Grant(ctx, ledger.Entry{ID: id("led"), AccountID: a.ID, Kind: ledger.Grant, Amount: 100, Reason: "test", CreatedAt: t0})
 				must(t, "Grant", err)
-				_, err = p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), t0)
+				_, err = p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), apikey.Standing, t0)
 				must(t, "RevokeKey", err)
 			}
 			var mu sync.Mutex
@@ -372,7 +373,7 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 				})
 			}
 			time.Sleep(20 * time.Millisecond)
-			_, err := p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), t0)
+			_, err := p.Keys.RevokeKey(ctx, a.ID, keyOf(a.ID), apikey.Standing, t0)
 			must(t, "RevokeKey", err)
 			revoked.Store(true)
 			wg.Wait()
