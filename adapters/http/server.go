@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/julienschmidt/httprouter"
 	"go.uber.org/fx"
@@ -35,6 +36,7 @@ type Deps struct {
 	Metering     *app.Metering
 	Limiter      *app.RateLimiter
 	Availability *app.Availability
+	Clock        app.Clock     `optional:"true"`
 	Handlers     []DataHandler `group:"handlers"`
 	Readiness    []Readiness   `group:"readiness"`
 	Log          *zap.Logger
@@ -66,6 +68,8 @@ func NewServer(d Deps) (*Server, error) {
 	s.router.NotFound = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errRouteNotFound) })
 	s.router.MethodNotAllowed = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errMethodNotAllowed) })
 	s.routeAccount()
+	s.routeBrowserCredentials()
+	s.routeConsole()
 	s.routeOps()
 	s.routeData()
 	return s, nil
@@ -92,6 +96,14 @@ func checkHandlers(handlers []DataHandler) error {
 		seen[route] = true
 	}
 	return nil
+}
+
+// now is the service's clock, the system's when none was given.
+func (s *Server) now() time.Time {
+	if s.d.Clock == nil {
+		return app.SystemClock()
+	}
+	return s.d.Clock()
 }
 
 // ServeHTTP implements http.Handler.

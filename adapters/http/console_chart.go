@@ -1,0 +1,127 @@
+package http
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/quarrydata/quarry/app"
+)
+
+// Geometry of the usage chart, in SVG user units.
+const (
+	chartWidth   = 760
+	chartHeight  = 260
+	chartLeft    = 56
+	chartRight   = 12
+	chartTop     = 12
+	chartBottom  = 36
+	chartColours = 8 // classes s0 to s7 in console.css
+)
+
+// usageChart is the stacked bar chart of credits spent per day by route,
+// laid out here and drawn by the credits template as inline SVG: no script
+// draws it.
+type usageChart struct {
+	Width, Height int
+	Left, Right   float64
+	Top, Bottom   float64
+	// TickX is where the value labels end; LabelY where day labels sit.
+	TickX, LabelY float64
+	From, To      string
+	Total         int64
+	Bars          []chartBar
+	YTicks        []chartTick
+	XTicks        []chartTick
+	Legend        []chartLegend
+}
+
+// chartBar is one route's part of one day's bar.
+type chartBar struct {
+	X, Y, W, H float64
+	Class      string
+	Title      string
+}
+
+// chartTick is a labelled position on an axis.
+type chartTick struct {
+	Pos   float64
+	Label string
+}
+
+// chartLegend names a route's colour and what it cost over the period.
+type chartLegend struct {
+	Class   string
+	Route   string
+	Credits int64
+}
+
+// newUsageChart lays out the usage of app.UsageDays days starting at From.
+func newUsageChart(u app.Usage) usageChart {
+	c := usageChart{
+		Width: chartWidth, Height: chartHeight,
+		Left: chartLeft, Right: chartWidth - chartRight, Top: chartTop, Bottom: chartHeight - chartBottom,
+		TickX: chartLeft - 6, LabelY: chartHeight - chartBottom + 18,
+		From: u.From.Format("2006-01-02"), To: u.From.AddDate(0, 0, app.UsageDays-1).Format("2006-01-02"),
+	}
+	routes, perRoute := []string{}, map[string]int64{}
+	daily := make([]int64, app.UsageDays)
+	for _, row := range u.Rows {
+		day := int(row.Day.Sub(u.From).Hours() / 24)
+		if day < 0 || day >= app.UsageDays {
+			continue
+		}
+		if _, seen := perRoute[row.Route]; !seen {
+			routes = append(routes, row.Route)
+		}
+		perRoute[row.Route] += row.Credits
+		daily[day] += row.Credits
+		c.Total += row.Credits
+	}
+	slices.Sort(routes)
+	class := map[string]string{}
+	for i, rt := range routes {
+		class[rt] = fmt.Sprintf("s%d", i%chartColours)
+		c.Legend = append(c.Legend, chartLegend{Class: class[rt], Route: rt, Credits: perRoute[rt]})
+	}
+	top := niceCeiling(slices.Max(daily))
+	scale := (c.Bottom - c.Top) / float64(top)
+	slot := (c.Right - c.Left) / app.UsageDays
+	stacked := make([]float64, app.UsageDays)
+	for _, row := range u.Rows {
+		day := int(row.Day.Sub(u.From).Hours() / 24)
+		if day < 0 || day >= app.UsageDays || row.Credits <= 0 {
+			continue // a day whose refunds outweigh its debits draws nothing
+		}
+		h := float64(row.Credits) * scale
+		stacked[day] += h
+		c.Bars = append(c.Bars, chartBar{
+			X: c.Left + float64(day)*slot + slot*0.1, Y: c.Bottom - stacked[day], W: slot * 0.8, H: h,
+			Class: class[row.Route], Title: fmt.Sprintf("%s: %s, %s credits", row.Day.Format("2006-01-02"), row.Route, formatCredits(row.Credits)),
+		})
+	}
+	for i := range 5 {
+		v := top * int64(i) / 4
+		c.YTicks = append(c.YTicks, chartTick{Pos: c.Bottom - float64(v)*scale, Label: formatCredits(v)})
+	}
+	for day := 0; day < app.UsageDays; day += 7 {
+		c.XTicks = append(c.XTicks, chartTick{Pos: c.Left + (float64(day)+0.5)*slot, Label: u.From.AddDate(0, 0, day).Format("Jan 2")})
+	}
+	return c
+}
+
+// niceCeiling is the smallest of 4, 8, 20, 40, 80, 200... (four ticks of 1,
+// 2 or 5 times a power of ten) at or above n.
+func niceCeiling(n int64) int64 {
+	if n <= 4 {
+		return 4
+	}
+	for p := int64(1); p <= math.MaxInt64/50; p *= 10 {
+		for _, m := range []int64{4, 8, 20} {
+			if m*p >= n {
+				return m * p
+			}
+		}
+	}
+	return n
+}
