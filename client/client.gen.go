@@ -294,6 +294,27 @@ func (e AvailabilityReason) Valid() bool {
 	}
 }
 
+// Defines values for BrowserCredentialEntryStatus.
+const (
+	BrowserCredentialEntryStatusActive  BrowserCredentialEntryStatus = "active"
+	BrowserCredentialEntryStatusExpired BrowserCredentialEntryStatus = "expired"
+	BrowserCredentialEntryStatusRevoked BrowserCredentialEntryStatus = "revoked"
+)
+
+// Valid indicates whether the value is a known member of the BrowserCredentialEntryStatus enum.
+func (e BrowserCredentialEntryStatus) Valid() bool {
+	switch e {
+	case BrowserCredentialEntryStatusActive:
+		return true
+	case BrowserCredentialEntryStatusExpired:
+		return true
+	case BrowserCredentialEntryStatusRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CatalogVersion.
 const (
 	N20260720 CatalogVersion = "2026-07-20"
@@ -773,16 +794,16 @@ func (e JudgmentPartyRole) Valid() bool {
 
 // Defines values for KeyEntryStatus.
 const (
-	Active  KeyEntryStatus = "active"
-	Revoked KeyEntryStatus = "revoked"
+	KeyEntryStatusActive  KeyEntryStatus = "active"
+	KeyEntryStatusRevoked KeyEntryStatus = "revoked"
 )
 
 // Valid indicates whether the value is a known member of the KeyEntryStatus enum.
 func (e KeyEntryStatus) Valid() bool {
 	switch e {
-	case Active:
+	case KeyEntryStatusActive:
 		return true
-	case Revoked:
+	case KeyEntryStatusRevoked:
 		return true
 	default:
 		return false
@@ -1301,6 +1322,40 @@ type BalanceSheetsResponse struct {
 	Meta Meta `json:"meta"`
 }
 
+// BrowserCredentialEntry A browser credential as listed. Never includes the secret.
+type BrowserCredentialEntry struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// CredentialId Identifier of a browser credential: `bcr_` followed by a ULID.
+	CredentialId CredentialId `json:"credential_id"`
+	ExpiresAt    time.Time    `json:"expires_at"`
+
+	// KeyPrefix The first 12 characters of the key, for recognition.
+	KeyPrefix KeyPrefix `json:"key_prefix"`
+
+	// LastUsedAt When the credential last authenticated a request; null if never. Updated at most once a minute.
+	LastUsedAt *time.Time `json:"last_used_at"`
+
+	// RevokedAt When the credential was first revoked; null otherwise.
+	RevokedAt *time.Time                   `json:"revoked_at"`
+	Scopes    []Permission                 `json:"scopes"`
+	Status    BrowserCredentialEntryStatus `json:"status"`
+}
+
+// BrowserCredentialEntryStatus defines model for BrowserCredentialEntry.Status.
+type BrowserCredentialEntryStatus string
+
+// BrowserCredentialList defines model for BrowserCredentialList.
+type BrowserCredentialList struct {
+	// BrowserCredentials The account's browser credentials that have not expired, oldest first.
+	BrowserCredentials []BrowserCredentialEntry `json:"browser_credentials"`
+}
+
+// BrowserCredentialRequest The permissions the credential carries: at least one, each once, self-serve only.
+type BrowserCredentialRequest struct {
+	Scopes []Permission `json:"scopes"`
+}
+
 // CashFlowStatement defines model for CashFlowStatement.
 type CashFlowStatement struct {
 	// AccessionNumber EDGAR accession number.
@@ -1522,6 +1577,23 @@ type CostEntry struct {
 	Request string `json:"request"`
 }
 
+// CreatedBrowserCredential A newly minted browser credential, with its secret. The secret is shown only here.
+type CreatedBrowserCredential struct {
+	// ApiKey The secret, sent in `X-API-KEY`; the same format as an API key.
+	ApiKey    string    `json:"api_key"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// CredentialId Identifier of a browser credential: `bcr_` followed by a ULID.
+	CredentialId CredentialId `json:"credential_id"`
+
+	// ExpiresAt 10 minutes after `created_at`; from then on the credential gets `401`.
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// KeyPrefix The first 12 characters of the key, for recognition.
+	KeyPrefix KeyPrefix    `json:"key_prefix"`
+	Scopes    []Permission `json:"scopes"`
+}
+
 // CreatedKey A newly created key, with its secret. The secret is shown only here.
 type CreatedKey struct {
 	// ApiKey The full secret: `qk_`, 32 base62 characters, and a 6-character base62 CRC-32 checksum. Returned only once.
@@ -1539,6 +1611,9 @@ type CreatedKey struct {
 	Name    string       `json:"name"`
 	Scopes  []Permission `json:"scopes"`
 }
+
+// CredentialId Identifier of a browser credential: `bcr_` followed by a ULID.
+type CredentialId = string
 
 // CreditStatement defines model for CreditStatement.
 type CreditStatement struct {
@@ -1972,7 +2047,7 @@ type LedgerEntry struct {
 	// EntryId `led_` followed by a ULID.
 	EntryId string `json:"entry_id"`
 
-	// KeyId The key that made the charged request; null on grants.
+	// KeyId The key (`key_...`) or browser credential (`bcr_...`) that made the charged request; null on grants.
 	KeyId *string `json:"key_id"`
 
 	// Kind `grant`: credits added (sign-up or operator top-up). `debit`: a request charged. `refund`: a charged request that ended in an error, reversed.
@@ -2325,6 +2400,9 @@ type ChinaCodeQuery = string
 // CikQuery defines model for CikQuery.
 type CikQuery = string
 
+// CredentialIdPath defines model for CredentialIdPath.
+type CredentialIdPath = string
+
 // EndDate defines model for EndDate.
 type EndDate = openapi_types.Date
 
@@ -2652,6 +2730,9 @@ type GetUsSecurityFundHoldersParams struct {
 	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
 }
 
+// CreateBrowserCredentialJSONRequestBody defines body for CreateBrowserCredential for application/json ContentType.
+type CreateBrowserCredentialJSONRequestBody = BrowserCredentialRequest
+
 // AccountLoginJSONRequestBody defines body for AccountLogin for application/json ContentType.
 type AccountLoginJSONRequestBody = LoginRequest
 
@@ -2802,6 +2883,46 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// ListBrowserCredentials List the account's browser credentials that have not expired
+	//
+	// Lists the account's browser credentials that have not expired, revoked ones included, oldest first. Expired ones are not listed; their debits stay in the ledger under their `credential_id`. The secrets are never returned.
+	//
+	// Requires a session bearer token. Free.
+	//
+	// Corresponds with GET /account/browser-credentials (the `ListBrowserCredentials` operationId).
+	ListBrowserCredentials(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBrowserCredentialWithBody Mint a short-lived browser credential
+	//
+	// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+	//
+	// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+	CreateBrowserCredentialWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBrowserCredential Mint a short-lived browser credential
+	//
+	// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+	//
+	// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+	CreateBrowserCredential(ctx context.Context, body CreateBrowserCredentialJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeBrowserCredential Revoke a browser credential
+	//
+	// Revokes one of the account's browser credentials before it expires, with the same immediacy as revoking a key: no request sent with it after this call returned is charged or served data. Revoking again returns the original `revoked_at`. An API key's id is `404` here, and a credential's id is `404` at `DELETE /account/keys/{key_id}`.
+	//
+	// Requires a session bearer token. Free.
+	//
+	// Corresponds with DELETE /account/browser-credentials/{credential_id} (the `RevokeBrowserCredential` operationId).
+	RevokeBrowserCredential(ctx context.Context, credentialId CredentialIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetAccountCredits Read the balance and the ledger that explains it
 	//
@@ -3100,6 +3221,86 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /us/security-fund-holders (the `GetUsSecurityFundHolders` operationId).
 	GetUsSecurityFundHolders(ctx context.Context, params *GetUsSecurityFundHoldersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListBrowserCredentials List the account's browser credentials that have not expired
+//
+// Lists the account's browser credentials that have not expired, revoked ones included, oldest first. Expired ones are not listed; their debits stay in the ledger under their `credential_id`. The secrets are never returned.
+//
+// Requires a session bearer token. Free.
+//
+// Corresponds with GET /account/browser-credentials (the `ListBrowserCredentials` operationId).
+func (c *Client) ListBrowserCredentials(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBrowserCredentialsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBrowserCredentialWithBody Mint a short-lived browser credential
+//
+// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+//
+// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+func (c *Client) CreateBrowserCredentialWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBrowserCredentialRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBrowserCredential Mint a short-lived browser credential
+//
+// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+//
+// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+func (c *Client) CreateBrowserCredential(ctx context.Context, body CreateBrowserCredentialJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBrowserCredentialRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeBrowserCredential Revoke a browser credential
+//
+// Revokes one of the account's browser credentials before it expires, with the same immediacy as revoking a key: no request sent with it after this call returned is charged or served data. Revoking again returns the original `revoked_at`. An API key's id is `404` here, and a credential's id is `404` at `DELETE /account/keys/{key_id}`.
+//
+// Requires a session bearer token. Free.
+//
+// Corresponds with DELETE /account/browser-credentials/{credential_id} (the `RevokeBrowserCredential` operationId).
+func (c *Client) RevokeBrowserCredential(ctx context.Context, credentialId CredentialIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeBrowserCredentialRequest(c.Server, credentialId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // GetAccountCredits Read the balance and the ledger that explains it
@@ -3698,6 +3899,107 @@ func (c *Client) GetUsSecurityFundHolders(ctx context.Context, params *GetUsSecu
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListBrowserCredentialsRequest constructs an http.Request for the ListBrowserCredentials method
+func NewListBrowserCredentialsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/account/browser-credentials")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateBrowserCredentialRequest calls the generic CreateBrowserCredential builder with application/json body
+func NewCreateBrowserCredentialRequest(server string, body CreateBrowserCredentialJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBrowserCredentialRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateBrowserCredentialRequestWithBody constructs an http.Request for the CreateBrowserCredential method, with any body, and a specified content type
+func NewCreateBrowserCredentialRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/account/browser-credentials")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokeBrowserCredentialRequest constructs an http.Request for the RevokeBrowserCredential method
+func NewRevokeBrowserCredentialRequest(server string, credentialId CredentialIdPath) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "credential_id", credentialId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/account/browser-credentials/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewGetAccountCreditsRequest constructs an http.Request for the GetAccountCredits method
@@ -5382,6 +5684,50 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListBrowserCredentialsWithResponse List the account's browser credentials that have not expired
+	//
+	// Lists the account's browser credentials that have not expired, revoked ones included, oldest first. Expired ones are not listed; their debits stay in the ledger under their `credential_id`. The secrets are never returned.
+	//
+	// Requires a session bearer token. Free.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /account/browser-credentials (the `ListBrowserCredentials` operationId).
+	ListBrowserCredentialsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBrowserCredentialsResponse, error)
+
+	// CreateBrowserCredentialWithBodyWithResponse Mint a short-lived browser credential
+	//
+	// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+	//
+	// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+	CreateBrowserCredentialWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBrowserCredentialResponse, error)
+
+	// CreateBrowserCredentialWithResponse Mint a short-lived browser credential
+	//
+	// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+	//
+	// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+	CreateBrowserCredentialWithResponse(ctx context.Context, body CreateBrowserCredentialJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBrowserCredentialResponse, error)
+
+	// RevokeBrowserCredentialWithResponse Revoke a browser credential
+	//
+	// Revokes one of the account's browser credentials before it expires, with the same immediacy as revoking a key: no request sent with it after this call returned is charged or served data. Revoking again returns the original `revoked_at`. An API key's id is `404` here, and a credential's id is `404` at `DELETE /account/keys/{key_id}`.
+	//
+	// Requires a session bearer token. Free.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /account/browser-credentials/{credential_id} (the `RevokeBrowserCredential` operationId).
+	RevokeBrowserCredentialWithResponse(ctx context.Context, credentialId CredentialIdPath, reqEditors ...RequestEditorFn) (*RevokeBrowserCredentialResponse, error)
+
 	// GetAccountCreditsWithResponse Read the balance and the ledger that explains it
 	//
 	// Returns the balance and one page of the append-only credit ledger, newest entry first. The balance always equals the sum of every entry's `amount`.
@@ -5719,6 +6065,318 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /us/security-fund-holders (the `GetUsSecurityFundHolders` operationId).
 	GetUsSecurityFundHoldersWithResponse(ctx context.Context, params *GetUsSecurityFundHoldersParams, reqEditors ...RequestEditorFn) (*GetUsSecurityFundHoldersResponse, error)
+}
+
+// ListBrowserCredentialsResponse200Headers the declared response headers of an HTTP 200 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse200Headers struct {
+	XRequestID RequestId
+}
+
+// ListBrowserCredentialsResponse401Headers the declared response headers of an HTTP 401 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// ListBrowserCredentialsResponse413Headers the declared response headers of an HTTP 413 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse413Headers struct {
+	XRequestID RequestId
+}
+
+// ListBrowserCredentialsResponse500Headers the declared response headers of an HTTP 500 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse500Headers struct {
+	XRequestID RequestId
+}
+
+type ListBrowserCredentialsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrowserCredentialList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *SessionUnauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListBrowserCredentialsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListBrowserCredentialsResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListBrowserCredentialsResponse413Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListBrowserCredentialsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON200() *BrowserCredentialList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON401() *SessionUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBrowserCredentialsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBrowserCredentialsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBrowserCredentialsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBrowserCredentialsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBrowserCredentialResponse201Headers the declared response headers of an HTTP 201 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse201Headers struct {
+	XRequestID RequestId
+}
+
+// CreateBrowserCredentialResponse400Headers the declared response headers of an HTTP 400 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse400Headers struct {
+	XRequestID RequestId
+}
+
+// CreateBrowserCredentialResponse401Headers the declared response headers of an HTTP 401 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// CreateBrowserCredentialResponse413Headers the declared response headers of an HTTP 413 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse413Headers struct {
+	XRequestID RequestId
+}
+
+// CreateBrowserCredentialResponse422Headers the declared response headers of an HTTP 422 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse422Headers struct {
+	XRequestID RequestId
+}
+
+// CreateBrowserCredentialResponse500Headers the declared response headers of an HTTP 500 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse500Headers struct {
+	XRequestID RequestId
+}
+
+type CreateBrowserCredentialResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CreatedBrowserCredential
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *SessionUnauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateBrowserCredentialResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateBrowserCredentialResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateBrowserCredentialResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateBrowserCredentialResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateBrowserCredentialResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateBrowserCredentialResponse500Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON201() *CreatedBrowserCredential {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON401() *SessionUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBrowserCredentialResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBrowserCredentialResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBrowserCredentialResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBrowserCredentialResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeBrowserCredentialResponse200Headers the declared response headers of an HTTP 200 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse200Headers struct {
+	XRequestID RequestId
+}
+
+// RevokeBrowserCredentialResponse401Headers the declared response headers of an HTTP 401 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// RevokeBrowserCredentialResponse404Headers the declared response headers of an HTTP 404 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse404Headers struct {
+	XRequestID RequestId
+}
+
+// RevokeBrowserCredentialResponse413Headers the declared response headers of an HTTP 413 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse413Headers struct {
+	XRequestID RequestId
+}
+
+// RevokeBrowserCredentialResponse500Headers the declared response headers of an HTTP 500 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse500Headers struct {
+	XRequestID RequestId
+}
+
+type RevokeBrowserCredentialResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrowserCredentialEntry
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *SessionUnauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RevokeBrowserCredentialResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RevokeBrowserCredentialResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RevokeBrowserCredentialResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *RevokeBrowserCredentialResponse413Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RevokeBrowserCredentialResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON200() *BrowserCredentialEntry {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON401() *SessionUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeBrowserCredentialResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeBrowserCredentialResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeBrowserCredentialResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeBrowserCredentialResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // GetAccountCreditsResponse200Headers the declared response headers of an HTTP 200 response for GetAccountCredits
@@ -9697,6 +10355,74 @@ func (r GetUsSecurityFundHoldersResponse) ContentType() string {
 	return ""
 }
 
+// ListBrowserCredentialsWithResponse List the account's browser credentials that have not expired
+//
+// Lists the account's browser credentials that have not expired, revoked ones included, oldest first. Expired ones are not listed; their debits stay in the ledger under their `credential_id`. The secrets are never returned.
+//
+// Requires a session bearer token. Free.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /account/browser-credentials (the `ListBrowserCredentials` operationId).
+func (c *ClientWithResponses) ListBrowserCredentialsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBrowserCredentialsResponse, error) {
+	rsp, err := c.ListBrowserCredentials(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBrowserCredentialsResponse(rsp)
+}
+
+// CreateBrowserCredentialWithBodyWithResponse Mint a short-lived browser credential
+//
+// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+//
+// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+func (c *ClientWithResponses) CreateBrowserCredentialWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBrowserCredentialResponse, error) {
+	rsp, err := c.CreateBrowserCredentialWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBrowserCredentialResponse(rsp)
+}
+
+// CreateBrowserCredentialWithResponse Mint a short-lived browser credential
+//
+// Mints a credential for a web page to send in `X-API-KEY` instead of an API key (spec §5.8). It carries exactly the permissions named in `scopes`, which must be self-serve permissions (`resale:read` is refused), lives 10 minutes from now, and is charged to the account like a key. A data request it lacks a permission for gets `403` before any charge. The secret is in this response only. An account holds at most 20 browser credentials that are neither revoked nor expired; minting another is `422`.
+//
+// Requires a session bearer token: an API key or a browser credential cannot mint one. Free.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /account/browser-credentials (the `CreateBrowserCredential` operationId).
+func (c *ClientWithResponses) CreateBrowserCredentialWithResponse(ctx context.Context, body CreateBrowserCredentialJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBrowserCredentialResponse, error) {
+	rsp, err := c.CreateBrowserCredential(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBrowserCredentialResponse(rsp)
+}
+
+// RevokeBrowserCredentialWithResponse Revoke a browser credential
+//
+// Revokes one of the account's browser credentials before it expires, with the same immediacy as revoking a key: no request sent with it after this call returned is charged or served data. Revoking again returns the original `revoked_at`. An API key's id is `404` here, and a credential's id is `404` at `DELETE /account/keys/{key_id}`.
+//
+// Requires a session bearer token. Free.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /account/browser-credentials/{credential_id} (the `RevokeBrowserCredential` operationId).
+func (c *ClientWithResponses) RevokeBrowserCredentialWithResponse(ctx context.Context, credentialId CredentialIdPath, reqEditors ...RequestEditorFn) (*RevokeBrowserCredentialResponse, error) {
+	rsp, err := c.RevokeBrowserCredential(ctx, credentialId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeBrowserCredentialResponse(rsp)
+}
+
 // GetAccountCreditsWithResponse Read the balance and the ledger that explains it
 //
 // Returns the balance and one page of the append-only credit ledger, newest entry first. The balance always equals the sum of every entry's `amount`.
@@ -10213,6 +10939,327 @@ func (c *ClientWithResponses) GetUsSecurityFundHoldersWithResponse(ctx context.C
 		return nil, err
 	}
 	return ParseGetUsSecurityFundHoldersResponse(rsp)
+}
+
+// ParseListBrowserCredentialsResponse parses an HTTP response from a ListBrowserCredentialsWithResponse call
+func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCredentialsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBrowserCredentialsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrowserCredentialList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest SessionUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListBrowserCredentialsResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListBrowserCredentialsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListBrowserCredentialsResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListBrowserCredentialsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBrowserCredentialResponse parses an HTTP response from a CreateBrowserCredentialWithResponse call
+func ParseCreateBrowserCredentialResponse(rsp *http.Response) (*CreateBrowserCredentialResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBrowserCredentialResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CreatedBrowserCredential
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest SessionUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateBrowserCredentialResponse201Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateBrowserCredentialResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateBrowserCredentialResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateBrowserCredentialResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateBrowserCredentialResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateBrowserCredentialResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeBrowserCredentialResponse parses an HTTP response from a RevokeBrowserCredentialWithResponse call
+func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCredentialResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeBrowserCredentialResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrowserCredentialEntry
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest SessionUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RevokeBrowserCredentialResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RevokeBrowserCredentialResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers RevokeBrowserCredentialResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers RevokeBrowserCredentialResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 500:
+		var headers RevokeBrowserCredentialResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseGetAccountCreditsResponse parses an HTTP response from a GetAccountCreditsWithResponse call
