@@ -251,7 +251,7 @@ func (s *Server) tryPage(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		routes = append(routes, catalogRoutes(ds.Routes)...)
 	}
 	s.render(w, r, http.StatusOK, "try", s.pageFor(r, u, "Try it", "try", tryData{
-		Scopes: scope.Strings(scope.SelfServe()), Routes: routes, Lifetime: app.BrowserCredentialTTL.String(),
+		Scopes: scope.Strings(scope.SelfServe()), Routes: routes, Lifetime: fmt.Sprintf("%d minutes", int(app.BrowserCredentialTTL.Minutes())),
 	}))
 }
 

@@ -1,0 +1,211 @@
+package http_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/app"
+)
+
+// console is a server on memory stores with a signed-in console session.
+type console struct {
+	t       *testing.T
+	srv     http.Handler
+	session *http.Cookie
+	csrf    string
+}
+
+func newConsole(t *testing.T) *console {
+	t.Helper()
+	p := memory.NewPlatform()
+	now := app.SystemClock
+	srv, err := httpadapter.NewServer(httpadapter.Deps{
+		Accounts:     app.NewAccounts(p, p, p, app.AccountsConfig{InitialCredits: 100000, SessionTTL: time.Hour}, now),
+		Keys:         app.NewKeys(p, now),
+		Credits:      app.NewCredits(p, now),
+		Metering:     app.NewMetering(p, p, now),
+		Limiter:      app.NewRateLimiter(50, 100, now),
+		Availability: app.NewAvailability(nil),
+		Log:          zap.NewNop(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &console{t: t, srv: srv}
+	form := c.send(httptest.NewRequest("GET", "/console/signup", nil))
+	signin := cookie(t, form, "quarry_console_signin")
+	token := csrfIn(t, form.Body.String())
+	r := postForm("/console/signup", url.Values{"csrf": {token}, "email": {"ana@example.com"}, "password": {"a long enough passphrase"}})
+	r.AddCookie(signin)
+	w := c.send(r)
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/console/keys?welcome=1" {
+		t.Fatalf("sign-up answered %d to %q: %s", w.Code, w.Header().Get("Location"), w.Body)
+	}
+	c.session = cookie(t, w, "quarry_console")
+	c.csrf = csrfIn(t, c.get("/console/keys").Body.String())
+	return c
+}
+
+func (c *console) send(r *http.Request) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	c.srv.ServeHTTP(w, r)
+	return w
+}
+
+func (c *console) get(path string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", path, nil)
+	r.AddCookie(c.session)
+	return c.send(r)
+}
+
+func postForm(path string, v url.Values) *http.Request {
+	r := httptest.NewRequest("POST", path, strings.NewReader(v.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return r
+}
+
+func cookie(t *testing.T, w *httptest.ResponseRecorder, name string) *http.Cookie {
+	t.Helper()
+	for _, c := range w.Result().Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no %s cookie in %v", name, w.Header()["Set-Cookie"])
+	return nil
+}
+
+var csrfMeta = regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)">`)
+
+func csrfIn(t *testing.T, page string) string {
+	t.Helper()
+	m := csrfMeta.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token in the page")
+	}
+	return m[1]
+}
+
+func TestConsoleCookieAndHeaders(t *testing.T) {
+	c := newConsole(t)
+	if !c.session.HttpOnly || c.session.SameSite != http.SameSiteStrictMode || c.session.Path != "/console" || c.session.Secure {
+		t.Fatalf("session cookie over plain HTTP: %+v", c.session)
+	}
+	w := c.get("/console/keys")
+	for name, want := range map[string]string{
+		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'",
+		"X-Frame-Options":         "DENY",
+		"X-Content-Type-Options":  "nosniff",
+		"Cache-Control":           "no-store",
+	} {
+		if got := w.Header().Get(name); !strings.HasPrefix(got, want) {
+			t.Errorf("%s = %q, want %q...", name, got, want)
+		}
+	}
+	if strings.Contains(w.Header().Get("Content-Security-Policy"), "unsafe") {
+		t.Error("the CSP allows something unsafe")
+	}
+	if body := w.Body.String(); strings.Contains(body, "<script>") || strings.Contains(body, " style=") || strings.Contains(body, " onclick=") {
+		t.Error("a page holds inline script or style, which the CSP would block")
+	}
+
+	// Over TLS the cookie is Secure.
+	tls := httptest.NewRequest("GET", "https://quarry.test/console/signup", nil)
+	if got := cookie(t, c.send(tls), "quarry_console_signin"); !got.Secure {
+		t.Fatalf("cookie set over TLS is not Secure: %+v", got)
+	}
+}
+
+func TestConsoleFormsNeedTheirCSRFToken(t *testing.T) {
+	c := newConsole(t)
+	mint := func(token string, header http.Header) *httptest.ResponseRecorder {
+		r := postForm("/console/keys", url.Values{"csrf": {token}, "name": {"ci"}})
+		r.AddCookie(c.session)
+		for k, v := range header {
+			r.Header[k] = v
+		}
+		return c.send(r)
+	}
+	for name, tc := range map[string]struct {
+		token  string
+		header http.Header
+	}{
+		"no token":          {"", nil},
+		"another token":     {strings.Repeat("A", len(c.csrf)), nil},
+		"cross-site fetch":  {c.csrf, http.Header{"Sec-Fetch-Site": {"cross-site"}}},
+		"another origin":    {c.csrf, http.Header{"Origin": {"https://evil.example"}}},
+		"an opaque origin":  {c.csrf, http.Header{"Origin": {"null"}}},
+		"same-site sibling": {c.csrf, http.Header{"Sec-Fetch-Site": {"same-site"}}},
+	} {
+		if w := mint(tc.token, tc.header); w.Code != http.StatusForbidden {
+			t.Errorf("%s: %d, want 403", name, w.Code)
+		}
+	}
+	if keys := c.get("/console/keys").Body.String(); strings.Contains(keys, "<td>ci</td>") {
+		t.Fatal("a refused form minted a key")
+	}
+	w := mint(c.csrf, http.Header{"Origin": {"http://example.com"}, "Sec-Fetch-Site": {"same-origin"}})
+	if w.Code != http.StatusCreated || !regexp.MustCompile(`qk_[0-9A-Za-z]{38}`).MatchString(w.Body.String()) {
+		t.Fatalf("a good form: %d", w.Code)
+	}
+	if again := c.get("/console/keys").Body.String(); regexp.MustCompile(`qk_[0-9A-Za-z]{38}`).MatchString(again) {
+		t.Fatal("the key is shown again")
+	}
+
+	// The sign-up form needs its own double-submit token.
+	r := postForm("/console/signup", url.Values{"csrf": {"forged"}, "email": {"eve@example.com"}, "password": {"a long enough passphrase"}})
+	r.AddCookie(&http.Cookie{Name: "quarry_console_signin", Value: "other"})
+	w = c.send(r)
+	if w.Code != http.StatusForbidden {
+		t.Fatalf("sign-up with a forged token: %d", w.Code)
+	}
+	for _, ck := range w.Result().Cookies() {
+		if ck.Name == "quarry_console" {
+			t.Fatal("a forged sign-up opened a session")
+		}
+	}
+}
+
+func TestConsoleCredentialsNeedTheHeaderToken(t *testing.T) {
+	c := newConsole(t)
+	mint := func(token string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", "/console/credentials", strings.NewReader(`{"scopes":["china:read"]}`))
+		r.AddCookie(c.session)
+		if token != "" {
+			r.Header.Set("X-CSRF-Token", token)
+		}
+		return c.send(r)
+	}
+	if w := mint(""); w.Code != http.StatusForbidden {
+		t.Fatalf("without the header: %d", w.Code)
+	}
+	if w := mint(c.csrf); w.Code != http.StatusCreated || !strings.Contains(w.Body.String(), `"credential_id":"bcr_`) {
+		t.Fatalf("with the header: %d %s", w.Code, w.Body)
+	}
+	// A signed-out browser, and the API's own route with the cookie, get 401.
+	r := httptest.NewRequest("POST", "/account/browser-credentials", strings.NewReader(`{"scopes":["china:read"]}`))
+	r.AddCookie(c.session)
+	if w := c.send(r); w.Code != http.StatusUnauthorized {
+		t.Fatalf("the API route took the console's cookie: %d", w.Code)
+	}
+	signout := postForm("/console/signout", url.Values{"csrf": {c.csrf}})
+	signout.AddCookie(c.session)
+	if w := c.send(signout); w.Code != http.StatusSeeOther {
+		t.Fatalf("sign out: %d", w.Code)
+	}
+	if w := mint(c.csrf); w.Code != http.StatusUnauthorized {
+		t.Fatalf("after sign-out: %d", w.Code)
+	}
+	if w := c.get("/console/keys"); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/console/signup" {
+		t.Fatalf("a page after sign-out: %d to %q", w.Code, w.Header().Get("Location"))
+	}
+}
