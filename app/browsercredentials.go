@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/apikey"
@@ -18,6 +19,7 @@ const (
 	BrowserCredentialTTL      = 10 * time.Minute
 	MaxLiveBrowserCredentials = 20
 	browserCredentialName     = "browser"
+	browserCredentialIDPrefix = "bcr_"
 )
 
 // CreateBrowserCredential mints a short-lived credential carrying the named
@@ -35,7 +37,7 @@ func (s *Keys) CreateBrowserCredential(ctx context.Context, accountID string, na
 	now := s.now()
 	expires := now.Add(BrowserCredentialTTL)
 	return s.mint(ctx, apikey.Key{
-		ID: NewID("bcr"), AccountID: accountID, Name: browserCredentialName,
+		ID: NewID(strings.TrimSuffix(browserCredentialIDPrefix, "_")), AccountID: accountID, Name: browserCredentialName,
 		Scopes: scope.Strings(perms), CreatedAt: now, ExpiresAt: &expires,
 	}, MaxLiveBrowserCredentials)
 }

@@ -64,6 +64,10 @@ func (o *Operators) SetKeyScope(ctx context.Context, keyID, permission string, h
 	if err != nil {
 		return apikey.Key{}, fmt.Errorf("%w: %w", ErrValidation, err)
 	}
+	if strings.HasPrefix(keyID, browserCredentialIDPrefix) {
+		// A browser credential carries what it was minted with, no more.
+		return apikey.Key{}, fmt.Errorf("%w: %q is a browser credential, whose permissions are fixed when it is minted", ErrValidation, keyID)
+	}
 	k, err := o.keys.SetKeyScope(ctx, keyID, string(p), held)
 	if errors.Is(err, ports.ErrNotFound) {
 		return apikey.Key{}, fmt.Errorf("%w: no key %q", ports.ErrNotFound, keyID)
