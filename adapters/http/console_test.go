@@ -29,11 +29,11 @@ func newConsole(t *testing.T) *console {
 	p := memory.NewPlatform()
 	now := app.SystemClock
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
-		Accounts:     app.NewAccounts(p, p, p, app.AccountsConfig{InitialCredits: 100000, SessionTTL: time.Hour}, now),
+		Accounts:     app.NewAccounts(p, p, p, memory.NewLimits(), memory.NewLimits(), app.AccountsConfig{InitialCredits: 100000, SessionTTL: time.Hour}, now),
 		Keys:         app.NewKeys(p, now),
 		Credits:      app.NewCredits(p, now),
 		Metering:     app.NewMetering(p, p, now),
-		Limiter:      app.NewRateLimiter(50, 100, now),
+		Limiter:      app.NewRateLimiter(memory.NewLimits(), 50, 100, now),
 		Availability: app.NewAvailability(nil),
 		Log:          zap.NewNop(),
 	})
