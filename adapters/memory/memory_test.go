@@ -44,3 +44,7 @@ func TestVault(t *testing.T) {
 func TestJudgments(t *testing.T) {
 	porttest.RunJudgments(t, func(*testing.T) ports.JudgmentStore { return memory.NewJudgments() })
 }
+
+func TestIndiaPricesContract(t *testing.T) {
+	porttest.RunIndiaPrices(t, func(*testing.T) ports.IndiaPriceStore { return memory.NewIndiaPrices() })
+}

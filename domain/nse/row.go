@@ -1,0 +1,199 @@
+// Package nse holds the rules of NSE capital-market daily rows (the
+// bhavcopy): what a row is, when it became known, which version of it is
+// in effect at a moment, how an ISIN is checked, and the exact unit
+// conversions of the exchange's files. It does no I/O.
+package nse
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Row is one trading day of one NSE security in one series, as the
+// exchange published it: prices in INR per share, volume in shares,
+// turnover in INR (unscaled) and the number of trades.
+type Row struct {
+	// Symbol is the exchange's trading symbol on Date; a renamed security
+	// keeps its ISIN and changes its symbol.
+	Symbol string
+	// Series is the NSE series, such as EQ, BE or SM.
+	Series string
+	// ISIN is the stable identifier rows are stored by.
+	ISIN string
+	// Date is the trading day, YYYY-MM-DD.
+	Date                         string
+	Open, High, Low, Close, Last float64
+	// PrevClose is the exchange's previous close.
+	PrevClose float64
+	Volume    int64
+	// Turnover is in INR.
+	Turnover float64
+	Trades   int64
+	// Source names the file the row was read from.
+	Source string
+	// KnownAt is when the row became known: KnownAt gives the rule.
+	KnownAt time.Time
+}
+
+// India is Indian Standard Time (UTC+5:30, no daylight saving).
+var India = time.FixedZone("IST", 5*60*60+30*60)
+
+// CloseTime is the end of NSE's normal market, 15:30 India time, on a
+// trading day.
+func CloseTime(date string) (time.Time, error) {
+	d, err := time.ParseInLocation(time.DateOnly, date, India)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("date %q is not YYYY-MM-DD", date)
+	}
+	return d.Add(15*time.Hour + 30*time.Minute).UTC(), nil
+}
+
+// KnownAt is when a row of date read from a file retrieved at retrieved
+// became known: at the close of its trading day, or at the retrieval when
+// that is later, rounded up to the millisecond stores keep. Nothing is
+// claimed to have been known before Quarry held it.
+func KnownAt(date string, retrieved time.Time) (time.Time, error) {
+	closing, err := CloseTime(date)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if !retrieved.After(closing) {
+		return closing, nil
+	}
+	if t := retrieved.Truncate(time.Millisecond); !t.Equal(retrieved) {
+		retrieved = t.Add(time.Millisecond)
+	}
+	return retrieved.UTC(), nil
+}
+
+// Visible yields, of one security's versions in one series ordered by
+// date then KnownAt, the version in effect at asOf for each date: the one
+// with the latest KnownAt not after asOf. A date none of whose versions
+// was known at asOf is left out. It holds one version at a time, so a
+// stream of any length is read in constant memory; an error of versions
+// is passed on and ends the sequence.
+func Visible(versions iter.Seq2[Row, error], asOf time.Time) iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		var pick Row
+		held := false
+		for v, err := range versions {
+			if err != nil {
+				yield(Row{}, err)
+				return
+			}
+			if held && v.Date != pick.Date {
+				if !yield(pick, nil) {
+					return
+				}
+				held = false
+			}
+			if !v.KnownAt.After(asOf) {
+				pick, held = v, true
+			}
+		}
+		if held {
+			yield(pick, nil)
+		}
+	}
+}
+
+// SameValues reports whether two rows publish the same figures under the
+// same symbol, whatever their source and time.
+func (r Row) SameValues(o Row) bool {
+	return r.Symbol == o.Symbol && r.Series == o.Series && r.ISIN == o.ISIN && r.Date == o.Date &&
+		r.Open == o.Open && r.High == o.High && r.Low == o.Low && r.Close == o.Close && r.Last == o.Last &&
+		r.PrevClose == o.PrevClose && r.Volume == o.Volume && r.Turnover == o.Turnover && r.Trades == o.Trades
+}
+
+// Check reports the first figure of the row that cannot be right: a price
+// that is not positive, a high below another price or a low above one, or
+// a negative volume, turnover or trade count.
+func (r Row) Check() error {
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"open", r.Open}, {"high", r.High}, {"low", r.Low}, {"close", r.Close}, {"last", r.Last}, {"prev_close", r.PrevClose}} {
+		if !(p.v > 0) || math.IsInf(p.v, 0) {
+			return fmt.Errorf("%s %v is not a positive price", p.name, p.v)
+		}
+	}
+	if r.High < max(r.Open, r.Close, r.Last, r.Low) {
+		return fmt.Errorf("high %v is below the open, close, last or low", r.High)
+	}
+	if r.Low > min(r.Open, r.Close, r.Last) {
+		return fmt.Errorf("low %v is above the open, close or last", r.Low)
+	}
+	if r.Volume < 0 || r.Trades < 0 || !(r.Turnover >= 0) || math.IsInf(r.Turnover, 0) {
+		return errors.New("volume, turnover and trades must not be negative")
+	}
+	return nil
+}
+
+// ParseDecimal reads a plain non-negative decimal ("2045.05", "12"): no
+// sign, exponent, NaN or infinity.
+func ParseDecimal(name, s string) (float64, error) {
+	if _, err := shiftDecimal(s, 0); err != nil {
+		return 0, fmt.Errorf("%s %q: %w", name, s, err)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s %q is out of range", name, s)
+	}
+	return v, nil
+}
+
+// ParseCount reads a whole non-negative number, such as a volume.
+func ParseCount(name, s string) (int64, error) {
+	if s == "" || !allDigits(s) || len(s) > 18 {
+		return 0, fmt.Errorf("%s %q is not a whole number", name, s)
+	}
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n, nil
+}
+
+// RupeesFromLakhs converts a turnover in lakhs (1 lakh = 100,000 INR), a
+// decimal such as "4685.65", into INR (468565000), moving the decimal
+// point five places in the text so no binary rounding enters before the
+// one conversion to the nearest double.
+func RupeesFromLakhs(s string) (float64, error) {
+	shifted, err := shiftDecimal(s, 5)
+	if err != nil {
+		return 0, fmt.Errorf("turnover %q lakhs: %w", s, err)
+	}
+	return strconv.ParseFloat(shifted, 64)
+}
+
+var errNotDecimal = errors.New("not a plain decimal number")
+
+// shiftDecimal multiplies a plain decimal by 10^places in its text.
+func shiftDecimal(s string, places int) (string, error) {
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || !allDigits(whole) || !allDigits(frac) || (dot && frac == "") || len(s) > 40 {
+		return "", errNotDecimal
+	}
+	frac += strings.Repeat("0", max(0, places-len(frac)))
+	whole += frac[:places]
+	frac = frac[places:]
+	whole = strings.TrimLeft(whole, "0")
+	if whole == "" {
+		whole = "0"
+	}
+	if frac == "" {
+		return whole, nil
+	}
+	return whole + "." + frac, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
