@@ -38,6 +38,7 @@ func (s *IndiaPrices) Add(_ context.Context, rows []nse.Row) error {
 	byKey := map[indiaKey][]nse.Row{}
 	for _, r := range rows {
 		r.KnownAt = r.KnownAt.Truncate(time.Millisecond).UTC()
+		r.TurnoverInLakhs = false // not stored, as on MongoDB
 		k := indiaKey{r.ISIN, r.Series}
 		byKey[k] = append(byKey[k], r)
 	}

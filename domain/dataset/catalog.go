@@ -65,6 +65,7 @@ func Catalog() []Dataset {
 			read("GET", "/china/prices", "get_china_prices", CostStandardRead, scope.ChinaRead),
 		}},
 		{ID: IndiaPrices, Title: "India exchange prices (bhavcopy)", Jurisdiction: "IN", Licence: internalOnly("NSE and BSE bhavcopy"), Routes: []Route{
+			read("GET", "/india/prices", "get_india_prices", CostStandardRead, scope.IndiaRead),
 			read("GET", "/india/prices.csv", "get_india_prices_csv", CostPricesCSV, scope.IndiaRead),
 		}},
 		{ID: IndiaSearch, Title: "India document search", Jurisdiction: "IN", Licence: indiaCourts, Routes: []Route{

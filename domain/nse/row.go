@@ -26,13 +26,21 @@ type Row struct {
 	// ISIN is the stable identifier rows are stored by.
 	ISIN string
 	// Date is the trading day, YYYY-MM-DD.
-	Date                         string
-	Open, High, Low, Close, Last float64
+	Date                   string
+	Open, High, Low, Close float64
+	// Last is the last traded price; 0 when the file gives none, as NSE's
+	// files do for some debt series.
+	Last float64
 	// PrevClose is the exchange's previous close.
 	PrevClose float64
 	Volume    int64
 	// Turnover is in INR.
 	Turnover float64
+	// TurnoverInLakhs is set by readers of files that state turnover in
+	// lakhs to two decimals (NSE's full bhavcopy), so exact only to ±500
+	// INR. It is not stored: ingestion uses it (Agrees) to keep an exact
+	// figure already held.
+	TurnoverInLakhs bool
 	Trades   int64
 	// Source names the file the row was read from.
 	Source string
@@ -110,23 +118,50 @@ func (r Row) SameValues(o Row) bool {
 		r.PrevClose == o.PrevClose && r.Volume == o.Volume && r.Turnover == o.Turnover && r.Trades == o.Trades
 }
 
-// Check reports the first figure of the row that cannot be right: a price
-// that is not positive, a high below another price or a low above one, or
-// a negative volume, turnover or trade count.
+// lakhRounding is half the last unit of a turnover stated in lakhs to two
+// decimals, in INR.
+const lakhRounding = 500
+
+// Agrees reports whether r, read from a file, adds nothing to held, the
+// version in effect: the same figures, or, for a row whose turnover is
+// stated in lakhs, the same figures but a turnover that rounds to it. So
+// the full bhavcopy of a day already held from the legacy or UDiFF
+// bhavcopy, which state turnover in INR, never replaces the exact figure.
+func (r Row) Agrees(held Row) bool {
+	if r.SameValues(held) {
+		return true
+	}
+	if !r.TurnoverInLakhs {
+		return false
+	}
+	close := math.Abs(r.Turnover-held.Turnover) <= lakhRounding
+	r.Turnover = held.Turnover
+	return close && r.SameValues(held)
+}
+
+// Check reports the first figure of the row that cannot be right: an
+// open, high, low, close or previous close that is not positive, an open
+// or last price outside the day's low and high, or a negative volume,
+// turnover or trade count. The close is not held to the day's range: NSE
+// closes some series (T0, settled the same day) at the normal market's
+// close, which their own few trades need not reach.
 func (r Row) Check() error {
 	for _, p := range []struct {
 		name string
 		v    float64
-	}{{"open", r.Open}, {"high", r.High}, {"low", r.Low}, {"close", r.Close}, {"last", r.Last}, {"prev_close", r.PrevClose}} {
+	}{{"open", r.Open}, {"high", r.High}, {"low", r.Low}, {"close", r.Close}, {"prev_close", r.PrevClose}} {
 		if !(p.v > 0) || math.IsInf(p.v, 0) {
 			return fmt.Errorf("%s %v is not a positive price", p.name, p.v)
 		}
 	}
-	if r.High < max(r.Open, r.Close, r.Last, r.Low) {
-		return fmt.Errorf("high %v is below the open, close, last or low", r.High)
+	if r.Low > r.High {
+		return fmt.Errorf("low %v is above high %v", r.Low, r.High)
 	}
-	if r.Low > min(r.Open, r.Close, r.Last) {
-		return fmt.Errorf("low %v is above the open, close or last", r.Low)
+	if r.Open < r.Low || r.Open > r.High {
+		return fmt.Errorf("open %v is outside the low %v and high %v", r.Open, r.Low, r.High)
+	}
+	if r.Last != 0 && (r.Last < r.Low || r.Last > r.High || math.IsNaN(r.Last)) {
+		return fmt.Errorf("last %v is outside the low %v and high %v", r.Last, r.Low, r.High)
 	}
 	if r.Volume < 0 || r.Trades < 0 || !(r.Turnover >= 0) || math.IsInf(r.Turnover, 0) {
 		return errors.New("volume, turnover and trades must not be negative")
