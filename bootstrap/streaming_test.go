@@ -69,12 +69,27 @@ func writeRows(w io.Writer, fail string) error {
 // answered as an error; one that fails after it is charged and reaches the
 // client visibly truncated.
 func TestStreamedBodiesAreChargedFromTheirFirstByte(t *testing.T) {
-	srv, session, key := memoryServer(t,
-		fx.Provide(fx.Annotate(streamedCSV, fx.ResultTags(`group:"handlers"`))),
-		fx.Provide(fx.Annotate(func() app.DatasetProbe {
-			return app.DatasetProbe{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}
-		}, fx.ResultTags(`group:"probes"`))),
-	)
+	// The real GET /india/prices.csv handler gives way to the test route,
+	// whose body fails on demand.
+	srv, session, key := memoryServer(t, fx.Decorate(fx.Annotate(func(hs []httpadapter.DataHandler) []httpadapter.DataHandler {
+		out := []httpadapter.DataHandler{streamedCSV()}
+		for _, h := range hs {
+			if h.Path != "/india/prices.csv" {
+				out = append(out, h)
+			}
+		}
+		return out
+	}, fx.ParamTags(`group:"handlers"`), fx.ResultTags(`group:"handlers"`))),
+		// The dataset serves whether or not its sample is loaded.
+		fx.Decorate(fx.Annotate(func(ps []app.DatasetProbe) []app.DatasetProbe {
+			out := []app.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}}
+			for _, p := range ps {
+				if p.Dataset != dataset.IndiaPrices {
+					out = append(out, p)
+				}
+			}
+			return out
+		}, fx.ParamTags(`group:"probes"`), fx.ResultTags(`group:"probes"`))))
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	for _, tc := range []struct {

@@ -1,0 +1,126 @@
+package bootstrap
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.uber.org/fx"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/nsebhavcopy"
+	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+func init() {
+	register(wiring{
+		name:    "india-prices",
+		sources: "NSE capital-market bhavcopy: legacy cmDDMONYYYYbhav.csv, UDiFF BhavCopy_NSE_CM_…csv or full sec_bhavdata_full_DDMMYYYY.csv (ISINs from same-day bhavcopy rows or an EQUITY_L.csv in the run), zipped or not",
+		sample:  sampleOf(LoadIndiaPricesSample),
+		serve:   indiaPrices,
+		stores:  indiaPriceStore,
+		ingester: skippingIngester(func(s ports.IndiaPriceStore) func(context.Context, *IngestFiles) (Ingested, error) {
+			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+				return ingestIndiaPrices(ctx, app.NewIndiaPrices(s, app.SystemClock), files)
+			}
+		}),
+	})
+}
+
+// indiaPrices wires the India prices dataset: its store (memory or
+// MongoDB), use case, probe and handlers. Rows are not cached: a page or a
+// CSV stream reads its own range.
+func indiaPrices(cfg Config) fx.Option {
+	return fx.Options(
+		indiaPriceStore(cfg),
+		fx.Provide(
+			app.NewIndiaPrices,
+			probe((*app.IndiaPrices).Probe),
+			handlers(httpadapter.IndiaPricesHandlers),
+		),
+	)
+}
+
+func indiaPriceStore(cfg Config) fx.Option {
+	return documentStore(cfg,
+		func() ports.IndiaPriceStore { return memory.NewIndiaPrices() },
+		func(db *mongodrv.Database) ports.IndiaPriceStore { return mongo.NewIndiaPrices(db) })
+}
+
+// LoadIndiaPricesSample ingests the bundled zips of real NSE files,
+// retrieved at sampledata.IndiaPricesRetrievedAt, and returns how many
+// versions it added (none when they are held already).
+func LoadIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (int, error) {
+	entries, err := fs.ReadDir(sampledata.IndiaPrices, sampledata.IndiaPricesDir)
+	if err != nil {
+		return 0, err
+	}
+	var files []nsebhavcopy.File
+	for _, e := range entries {
+		name := path.Join(sampledata.IndiaPricesDir, e.Name())
+		data, err := fs.ReadFile(sampledata.IndiaPrices, name)
+		if err != nil {
+			return 0, err
+		}
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, entry := range zr.File {
+			files = append(files, nsebhavcopy.File{Name: name + ":" + entry.Name, Open: entry.Open, RetrievedAt: sampledata.IndiaPricesRetrievedAt})
+		}
+	}
+	res, err := ingestNSE(ctx, prices, files)
+	return res.Records, err
+}
+
+// ingestIndiaPrices loads NSE files, or the bundled sample without files.
+// A file's retrieval time is its modification time: its rows are known
+// from then, or from their day's close when that is later (nse.KnownAt).
+func ingestIndiaPrices(ctx context.Context, prices *app.IndiaPrices, given *IngestFiles) (Ingested, error) {
+	if given.none() {
+		n, err := LoadIndiaPricesSample(ctx, prices)
+		return Ingested{Records: n}, err
+	}
+	in, err := given.expand(csvEntry)
+	if err != nil {
+		return Ingested{}, err
+	}
+	defer in.close()
+	var files []nsebhavcopy.File
+	for _, f := range in.files {
+		open := func() (io.ReadCloser, error) { return in.open(f.name) }
+		files = append(files, nsebhavcopy.File{Name: f.name, Open: open, RetrievedAt: f.modTime.UTC()})
+	}
+	return ingestNSE(ctx, prices, files)
+}
+
+// ingestNSE reads every file before it writes anything, so a bad file
+// leaves the store as it was.
+func ingestNSE(ctx context.Context, prices *app.IndiaPrices, files []nsebhavcopy.File) (Ingested, error) {
+	set, err := nsebhavcopy.Read(files)
+	if err != nil {
+		return Ingested{}, err
+	}
+	res, err := prices.Ingest(ctx, set.Rows, set.Listings)
+	out := Ingested{Records: res.Added}
+	var notes []string
+	if res.Unchanged > 0 {
+		notes = append(notes, fmt.Sprintf("%d rows already held", res.Unchanged))
+	}
+	if res.NoISIN > 0 {
+		notes = append(notes, fmt.Sprintf("%d full-bhavcopy rows without an ISIN (no same-day bhavcopy row or EQUITY_L entry for their symbol)", res.NoISIN))
+	}
+	out.Skipped = strings.Join(notes, "; ")
+	return out, err
+}
