@@ -446,19 +446,19 @@ func (e ChinaSecurityBoard) Valid() bool {
 
 // Defines values for ChinaSecurityExchange.
 const (
-	ChinaSecurityExchangeBSE  ChinaSecurityExchange = "BSE"
-	ChinaSecurityExchangeSSE  ChinaSecurityExchange = "SSE"
-	ChinaSecurityExchangeSZSE ChinaSecurityExchange = "SZSE"
+	BSE  ChinaSecurityExchange = "BSE"
+	SSE  ChinaSecurityExchange = "SSE"
+	SZSE ChinaSecurityExchange = "SZSE"
 )
 
 // Valid indicates whether the value is a known member of the ChinaSecurityExchange enum.
 func (e ChinaSecurityExchange) Valid() bool {
 	switch e {
-	case ChinaSecurityExchangeBSE:
+	case BSE:
 		return true
-	case ChinaSecurityExchangeSSE:
+	case SSE:
 		return true
-	case ChinaSecurityExchangeSZSE:
+	case SZSE:
 		return true
 	default:
 		return false
@@ -1086,24 +1086,6 @@ func (e ValidationFailedErrorError) Valid() bool {
 	}
 }
 
-// Defines values for IndiaExchange.
-const (
-	IndiaExchangeBSE IndiaExchange = "BSE"
-	IndiaExchangeNSE IndiaExchange = "NSE"
-)
-
-// Valid indicates whether the value is a known member of the IndiaExchange enum.
-func (e IndiaExchange) Valid() bool {
-	switch e {
-	case IndiaExchangeBSE:
-		return true
-	case IndiaExchangeNSE:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for GetChinaPricesParamsAdjust.
 const (
 	Backward GetChinaPricesParamsAdjust = "backward"
@@ -1119,24 +1101,6 @@ func (e GetChinaPricesParamsAdjust) Valid() bool {
 	case Forward:
 		return true
 	case None:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GetIndiaPricesCsvParamsExchange.
-const (
-	GetIndiaPricesCsvParamsExchangeBSE GetIndiaPricesCsvParamsExchange = "BSE"
-	GetIndiaPricesCsvParamsExchangeNSE GetIndiaPricesCsvParamsExchange = "NSE"
-)
-
-// Valid indicates whether the value is a known member of the GetIndiaPricesCsvParamsExchange enum.
-func (e GetIndiaPricesCsvParamsExchange) Valid() bool {
-	switch e {
-	case GetIndiaPricesCsvParamsExchangeBSE:
-		return true
-	case GetIndiaPricesCsvParamsExchangeNSE:
 		return true
 	default:
 		return false
@@ -1894,6 +1858,42 @@ type IndiaMeta struct {
 // IndiaMetaJurisdiction defines model for IndiaMeta.Jurisdiction.
 type IndiaMetaJurisdiction string
 
+// IndiaPriceRow One trading day of one NSE security in one series, as the exchange published it.
+type IndiaPriceRow struct {
+	Close float32            `json:"close"`
+	Date  openapi_types.Date `json:"date"`
+	High  float32            `json:"high"`
+	Isin  string             `json:"isin"`
+
+	// Last Last traded price; null when the exchange's file gives none.
+	Last *float32 `json:"last"`
+	Low  float32  `json:"low"`
+	Open float32  `json:"open"`
+
+	// PrevClose The exchange's previous close.
+	PrevClose float32 `json:"prev_close"`
+	Series    string  `json:"series"`
+
+	// Symbol The NSE symbol the security traded under on `date`.
+	Symbol string `json:"symbol"`
+
+	// Trades Number of trades.
+	Trades int `json:"trades"`
+
+	// Turnover Turnover in INR, unscaled.
+	Turnover float32 `json:"turnover"`
+
+	// Volume Shares traded.
+	Volume int `json:"volume"`
+}
+
+// IndiaPricesResponse One page of a security's daily rows, oldest first.
+type IndiaPricesResponse struct {
+	// Meta Metadata of an India response: `Meta` with jurisdiction `IN`.
+	Meta IndiaMeta       `json:"meta"`
+	Rows []IndiaPriceRow `json:"rows"`
+}
+
 // IndiaSearchRequest defines model for IndiaSearchRequest.
 type IndiaSearchRequest struct {
 	// Court Keep one court, by its full name, case-insensitively.
@@ -2415,8 +2415,11 @@ type FundHoldersLimit = int
 // Identifier defines model for Identifier.
 type Identifier = string
 
-// IndiaExchange defines model for IndiaExchange.
-type IndiaExchange string
+// IndiaISIN defines model for IndiaISIN.
+type IndiaISIN = string
+
+// IndiaSeries defines model for IndiaSeries.
+type IndiaSeries = string
 
 // IndiaSymbol defines model for IndiaSymbol.
 type IndiaSymbol = string
@@ -2556,23 +2559,53 @@ type GetChinaPricesParams struct {
 // GetChinaPricesParamsAdjust defines parameters for GetChinaPrices.
 type GetChinaPricesParamsAdjust string
 
-// GetIndiaPricesCsvParams defines parameters for GetIndiaPricesCsv.
-type GetIndiaPricesCsvParams struct {
-	// Symbol Exchange symbol to restrict to (provisional).
+// GetIndiaPricesParams defines parameters for GetIndiaPrices.
+type GetIndiaPricesParams struct {
+	// Symbol NSE trading symbol, such as `RELIANCE` or `M&M` (case-insensitive; letters, digits, `&`, `-` and `_`, at most 32). Give exactly one of `symbol` and `isin`. See the operation's description for how a symbol resolves across a rename.
 	Symbol *IndiaSymbol `form:"symbol,omitempty" json:"symbol,omitempty"`
 
-	// Exchange Exchange to restrict to (provisional).
-	Exchange *GetIndiaPricesCsvParamsExchange `form:"exchange,omitempty" json:"exchange,omitempty"`
+	// Isin ISIN of the security, such as `INE002A01018` (case-insensitive; its check digit is verified, `422` otherwise). Give exactly one of `symbol` and `isin`.
+	Isin *IndiaISIN `form:"isin,omitempty" json:"isin,omitempty"`
+
+	// Series NSE series, such as `EQ`, `BE`, `SM` or `GS` (case-insensitive; letters and digits, at most 4).
+	Series *IndiaSeries `form:"series,omitempty" json:"series,omitempty"`
 
 	// StartDate First date included. A `start_date` after `end_date` is `400`.
 	StartDate *StartDate `form:"start_date,omitempty" json:"start_date,omitempty"`
 
 	// EndDate Last date included.
 	EndDate *EndDate `form:"end_date,omitempty" json:"end_date,omitempty"`
+
+	// AsOf Point in time: answer with only what had been filed by then. Either a date (meaning the end of that day, UTC) or an RFC 3339 date-time. Defaults to now.
+	AsOf *AsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
+
+	// Limit Page size.
+	Limit *FundHoldersLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Offset Number of items to skip.
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
 }
 
-// GetIndiaPricesCsvParamsExchange defines parameters for GetIndiaPricesCsv.
-type GetIndiaPricesCsvParamsExchange string
+// GetIndiaPricesCsvParams defines parameters for GetIndiaPricesCsv.
+type GetIndiaPricesCsvParams struct {
+	// Symbol NSE trading symbol, such as `RELIANCE` or `M&M` (case-insensitive; letters, digits, `&`, `-` and `_`, at most 32). Give exactly one of `symbol` and `isin`. See the operation's description for how a symbol resolves across a rename.
+	Symbol *IndiaSymbol `form:"symbol,omitempty" json:"symbol,omitempty"`
+
+	// Isin ISIN of the security, such as `INE002A01018` (case-insensitive; its check digit is verified, `422` otherwise). Give exactly one of `symbol` and `isin`.
+	Isin *IndiaISIN `form:"isin,omitempty" json:"isin,omitempty"`
+
+	// Series NSE series, such as `EQ`, `BE`, `SM` or `GS` (case-insensitive; letters and digits, at most 4).
+	Series *IndiaSeries `form:"series,omitempty" json:"series,omitempty"`
+
+	// StartDate First date included. A `start_date` after `end_date` is `400`.
+	StartDate *StartDate `form:"start_date,omitempty" json:"start_date,omitempty"`
+
+	// EndDate Last date included.
+	EndDate *EndDate `form:"end_date,omitempty" json:"end_date,omitempty"`
+
+	// AsOf Point in time: answer with only what had been filed by then. Either a date (meaning the end of that day, UTC) or an RFC 3339 date-time. Defaults to now.
+	AsOf *AsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
+}
 
 // GetUsFinancialsParams defines parameters for GetUsFinancials.
 type GetUsFinancialsParams struct {
@@ -3090,9 +3123,30 @@ type ClientInterface interface {
 	// Corresponds with GET /india/judgments/{judgment_id}/pdf (the `GetIndiaJudgmentPdf` operationId).
 	GetIndiaJudgmentPdf(ctx context.Context, judgmentId JudgmentIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetIndiaPricesCsv India exchange prices as CSV (not yet activated)
+	// GetIndiaPrices NSE daily rows of a security, point in time
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The parameters and the CSV columns are provisional. The source (NSE and BSE bhavcopy) is internal-only: no redistribution licence is held.
+	// Daily rows (bhavcopy) of one NSE security in one series, oldest first, as known at `as_of`, one page at a time.
+	//
+	// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+	//
+	// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+	//
+	// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
+	//
+	// Cost: 1 credit per request. Requires permission: `india:read`.
+	//
+	// Corresponds with GET /india/prices (the `GetIndiaPrices` operationId).
+	GetIndiaPrices(ctx context.Context, params *GetIndiaPricesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetIndiaPricesCsv NSE daily rows of a security as a CSV download, point in time
+	//
+	// The whole date range of `GET /india/prices` as one `text/csv` download, streamed: a header line `symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades`, then one line per row, oldest first, in the same columns and order as the JSON rows (`last` empty where it is null; numbers as the JSON writes them). It is not paged; the server holds a bounded number of rows however long the range. The credits are charged before the first byte; a failure before it is refunded and answered as an error, one after it leaves the body visibly truncated (B18).
+	//
+	// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+	//
+	// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+	//
+	// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 	//
 	// Cost: 25 credits per request. Requires permission: `india:read`.
 	//
@@ -3629,9 +3683,40 @@ func (c *Client) GetIndiaJudgmentPdf(ctx context.Context, judgmentId JudgmentIdP
 	return c.Client.Do(req)
 }
 
-// GetIndiaPricesCsv India exchange prices as CSV (not yet activated)
+// GetIndiaPrices NSE daily rows of a security, point in time
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The parameters and the CSV columns are provisional. The source (NSE and BSE bhavcopy) is internal-only: no redistribution licence is held.
+// Daily rows (bhavcopy) of one NSE security in one series, oldest first, as known at `as_of`, one page at a time.
+//
+// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+//
+// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+//
+// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
+//
+// Cost: 1 credit per request. Requires permission: `india:read`.
+//
+// Corresponds with GET /india/prices (the `GetIndiaPrices` operationId).
+func (c *Client) GetIndiaPrices(ctx context.Context, params *GetIndiaPricesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIndiaPricesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIndiaPricesCsv NSE daily rows of a security as a CSV download, point in time
+//
+// The whole date range of `GET /india/prices` as one `text/csv` download, streamed: a header line `symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades`, then one line per row, oldest first, in the same columns and order as the JSON rows (`last` empty where it is null; numbers as the JSON writes them). It is not paged; the server holds a bounded number of rows however long the range. The credits are charged before the first byte; a failure before it is refunded and answered as an error, one after it leaves the body visibly truncated (B18).
+//
+// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+//
+// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+//
+// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 //
 // Cost: 25 credits per request. Requires permission: `india:read`.
 //
@@ -4581,6 +4666,144 @@ func NewGetIndiaJudgmentPdfRequest(server string, judgmentId JudgmentIdPath) (*h
 	return req, nil
 }
 
+// NewGetIndiaPricesRequest constructs an http.Request for the GetIndiaPrices method
+func NewGetIndiaPricesRequest(server string, params *GetIndiaPricesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/india/prices")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Symbol != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "symbol", *params.Symbol, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Isin != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "isin", *params.Isin, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Series != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "series", *params.Series, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start_date", *params.StartDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EndDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end_date", *params.EndDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetIndiaPricesCsvRequest constructs an http.Request for the GetIndiaPricesCsv method
 func NewGetIndiaPricesCsvRequest(server string, params *GetIndiaPricesCsvParams) (*http.Request, error) {
 	var err error
@@ -4621,9 +4844,21 @@ func NewGetIndiaPricesCsvRequest(server string, params *GetIndiaPricesCsvParams)
 
 		}
 
-		if params.Exchange != nil {
+		if params.Isin != nil {
 
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exchange", *params.Exchange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "isin", *params.Isin, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Series != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "series", *params.Series, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4648,6 +4883,18 @@ func NewGetIndiaPricesCsvRequest(server string, params *GetIndiaPricesCsvParams)
 		if params.EndDate != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end_date", *params.EndDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -5914,9 +6161,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /india/judgments/{judgment_id}/pdf (the `GetIndiaJudgmentPdf` operationId).
 	GetIndiaJudgmentPdfWithResponse(ctx context.Context, judgmentId JudgmentIdPath, reqEditors ...RequestEditorFn) (*GetIndiaJudgmentPdfResponse, error)
 
-	// GetIndiaPricesCsvWithResponse India exchange prices as CSV (not yet activated)
+	// GetIndiaPricesWithResponse NSE daily rows of a security, point in time
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The parameters and the CSV columns are provisional. The source (NSE and BSE bhavcopy) is internal-only: no redistribution licence is held.
+	// Daily rows (bhavcopy) of one NSE security in one series, oldest first, as known at `as_of`, one page at a time.
+	//
+	// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+	//
+	// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+	//
+	// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
+	//
+	// Cost: 1 credit per request. Requires permission: `india:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /india/prices (the `GetIndiaPrices` operationId).
+	GetIndiaPricesWithResponse(ctx context.Context, params *GetIndiaPricesParams, reqEditors ...RequestEditorFn) (*GetIndiaPricesResponse, error)
+
+	// GetIndiaPricesCsvWithResponse NSE daily rows of a security as a CSV download, point in time
+	//
+	// The whole date range of `GET /india/prices` as one `text/csv` download, streamed: a header line `symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades`, then one line per row, oldest first, in the same columns and order as the JSON rows (`last` empty where it is null; numbers as the JSON writes them). It is not paged; the server holds a bounded number of rows however long the range. The credits are charged before the first byte; a failure before it is refunded and answered as an error, one after it leaves the body visibly truncated (B18).
+	//
+	// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+	//
+	// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+	//
+	// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 	//
 	// Cost: 25 credits per request. Requires permission: `india:read`.
 	//
@@ -8267,11 +8537,224 @@ func (r GetIndiaJudgmentPdfResponse) ContentType() string {
 	return ""
 }
 
-// GetIndiaPricesCsvResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPricesCsv
-type GetIndiaPricesCsvResponse200Headers struct {
+// GetIndiaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPrices
+type GetIndiaPricesResponse200Headers struct {
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPrices
+type GetIndiaPricesResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse401Headers the declared response headers of an HTTP 401 response for GetIndiaPrices
+type GetIndiaPricesResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// GetIndiaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPrices
+type GetIndiaPricesResponse402Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse403Headers the declared response headers of an HTTP 403 response for GetIndiaPrices
+type GetIndiaPricesResponse403Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPrices
+type GetIndiaPricesResponse404Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPrices
+type GetIndiaPricesResponse413Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPrices
+type GetIndiaPricesResponse422Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPrices
+type GetIndiaPricesResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
+}
+
+// GetIndiaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPrices
+type GetIndiaPricesResponse500Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// GetIndiaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPrices
+type GetIndiaPricesResponse503Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+type GetIndiaPricesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IndiaPricesResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *KeyUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *InsufficientCredits
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *DataNotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *DataPayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DataUnprocessable
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *DataInternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *DatasetUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetIndiaPricesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetIndiaPricesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetIndiaPricesResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *GetIndiaPricesResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetIndiaPricesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetIndiaPricesResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetIndiaPricesResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetIndiaPricesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetIndiaPricesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetIndiaPricesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetIndiaPricesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON200() *IndiaPricesResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON401() *KeyUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON402() *InsufficientCredits {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON404() *DataNotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON413() *DataPayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON422() *DataUnprocessable {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON500() *DataInternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetIndiaPricesResponse) GetJSON503() *DatasetUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIndiaPricesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIndiaPricesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIndiaPricesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIndiaPricesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetIndiaPricesCsvResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPricesCsv
+type GetIndiaPricesCsvResponse200Headers struct {
+	ContentDisposition string
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
 }
 
 // GetIndiaPricesCsvResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPricesCsv
@@ -10705,9 +11188,38 @@ func (c *ClientWithResponses) GetIndiaJudgmentPdfWithResponse(ctx context.Contex
 	return ParseGetIndiaJudgmentPdfResponse(rsp)
 }
 
-// GetIndiaPricesCsvWithResponse India exchange prices as CSV (not yet activated)
+// GetIndiaPricesWithResponse NSE daily rows of a security, point in time
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The parameters and the CSV columns are provisional. The source (NSE and BSE bhavcopy) is internal-only: no redistribution licence is held.
+// Daily rows (bhavcopy) of one NSE security in one series, oldest first, as known at `as_of`, one page at a time.
+//
+// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+//
+// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+//
+// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
+//
+// Cost: 1 credit per request. Requires permission: `india:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /india/prices (the `GetIndiaPrices` operationId).
+func (c *ClientWithResponses) GetIndiaPricesWithResponse(ctx context.Context, params *GetIndiaPricesParams, reqEditors ...RequestEditorFn) (*GetIndiaPricesResponse, error) {
+	rsp, err := c.GetIndiaPrices(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIndiaPricesResponse(rsp)
+}
+
+// GetIndiaPricesCsvWithResponse NSE daily rows of a security as a CSV download, point in time
+//
+// The whole date range of `GET /india/prices` as one `text/csv` download, streamed: a header line `symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades`, then one line per row, oldest first, in the same columns and order as the JSON rows (`last` empty where it is null; numbers as the JSON writes them). It is not paged; the server holds a bounded number of rows however long the range. The credits are charged before the first byte; a failure before it is refunded and answered as an error, one after it leaves the body visibly truncated (B18).
+//
+// `symbol` or `isin` names the security, exactly one of them (neither or both is `400`). Rows are stored by ISIN, the stable identifier. A `symbol` resolves to the ISIN that carried it, in `series`, on the latest date on or before `end_date` (without one, the `as_of` day in India time) among the rows known at `as_of`; that ISIN's whole history in the range is served, each row carrying the symbol of its own day, so a security renamed by the exchange (NIITTECH to COFORGE, ZOMATO to ETERNAL) keeps its history under either symbol, and a symbol later reused by another security means the one that carried it by `end_date`. A symbol no row carried by then, or an `isin` with no row in `series`, is `404`. `series` is the NSE series (default `EQ`).
+//
+// **Point in time.** Each row is known from its trading day's close (15:30 India time) or from when Quarry retrieved its file, whichever is later; `as_of` hides rows not known then, and a row corrected later is served with its first published values before the correction was known.
+//
+// Prices are INR per share; `volume` is in shares; `turnover` in INR, unscaled (the full bhavcopy states lakhs, converted exactly at ingestion); `last` is null when the exchange's file gives no last price (some debt series). The source is internal-only: no redistribution licence is held (`meta.provenance.licence`).
 //
 // Cost: 25 credits per request. Requires permission: `india:read`.
 //
@@ -14098,6 +14610,383 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	return response, nil
 }
 
+// ParseGetIndiaPricesResponse parses an HTTP response from a GetIndiaPricesWithResponse call
+func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIndiaPricesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IndiaPricesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest KeyUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest InsufficientCredits
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest DataNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest DataPayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DataUnprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest DataInternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest DatasetUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetIndiaPricesResponse200Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetIndiaPricesResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetIndiaPricesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers GetIndiaPricesResponse402Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetIndiaPricesResponse403Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetIndiaPricesResponse404Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetIndiaPricesResponse413Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetIndiaPricesResponse422Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetIndiaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetIndiaPricesResponse500Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetIndiaPricesResponse503Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetIndiaPricesCsvResponse parses an HTTP response from a GetIndiaPricesCsvWithResponse call
 func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -14187,6 +15076,13 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaPricesCsvResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {

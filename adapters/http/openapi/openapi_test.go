@@ -93,6 +93,7 @@ var routeStatuses = map[string][]string{
 	"get_us_security_fund_holders": {"400", "404", "422"},
 	"get_china_security":           {"404", "422"},
 	"get_china_prices":             {"400", "404", "422"},
+	"get_india_prices":             {"400", "404", "422"},
 	"get_india_prices_csv":         {"400", "404", "422"},
 	"search_india_documents":       {"400", "422"},
 	"get_india_judgment":           {"404", "422"},
@@ -391,7 +392,8 @@ func TestResponseValidation(t *testing.T) {
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"}}`, false},
 		{"metrics", "GET", "/metrics", 200, map[string]string{"Content-Type": "text/plain; version=0.0.4; charset=utf-8"}, "# HELP x y\n", false},
 		{"judgment pdf", "GET", "/india/judgments/j1/pdf", 200, map[string]string{"Content-Type": "application/pdf"}, "%PDF-1.7", false},
-		{"prices csv", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv"}, "symbol,close\nINFY,1500\n", false},
+		{"prices csv", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv", "Content-Disposition": `attachment; filename="NSE_INFY_EQ_all_all.csv"`}, "symbol,close\nINFY,1500\n", false},
+		{"prices csv without its file name", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv"}, "symbol,close\nINFY,1500\n", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
