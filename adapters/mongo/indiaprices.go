@@ -87,17 +87,43 @@ func (d indiaRowDoc) row() nse.Row {
 		Source: d.Source, KnownAt: d.KnownAt.UTC()}
 }
 
-// ensureIndexes creates the secondary indexes once per process; creating
-// an index that exists is a no-op.
+// indiaIndexes are the secondary indexes of the collection, by the names
+// MongoDB gives them.
+var indiaIndexes = map[string]bson.D{
+	"d_1":          {{Key: "d", Value: 1}},
+	"y_1_s_1_d_-1": {{Key: "y", Value: 1}, {Key: "s", Value: 1}, {Key: "d", Value: -1}},
+}
+
+// ensureIndexes creates the secondary indexes missing, once per process.
+// It lists them first: FerretDB 1.24 drops the connection when asked to
+// create an index that exists on a collection holding documents.
 func (s *IndiaPrices) ensureIndexes(ctx context.Context) error {
 	s.indexed.Do(func() {
-		_, err := s.rows.Indexes().CreateMany(ctx, []mongodrv.IndexModel{
-			{Keys: bson.D{{Key: "d", Value: 1}}},
-			{Keys: bson.D{{Key: "y", Value: 1}, {Key: "s", Value: 1}, {Key: "d", Value: -1}}},
-		})
-		s.ixErr = translate("create india price indexes", err)
+		s.ixErr = s.createMissingIndexes(ctx)
 	})
 	return s.ixErr
+}
+
+func (s *IndiaPrices) createMissingIndexes(ctx context.Context) error {
+	specs, err := s.rows.Indexes().ListSpecifications(ctx)
+	if err != nil {
+		return translate("list india price indexes", err)
+	}
+	have := map[string]bool{}
+	for _, sp := range specs {
+		have[sp.Name] = true
+	}
+	var models []mongodrv.IndexModel
+	for name, keys := range indiaIndexes {
+		if !have[name] {
+			models = append(models, mongodrv.IndexModel{Keys: keys, Options: options.Index().SetName(name)})
+		}
+	}
+	if len(models) == 0 {
+		return nil
+	}
+	_, err = s.rows.Indexes().CreateMany(ctx, models)
+	return translate("create india price indexes", err)
 }
 
 // Add inserts the versions with unordered InsertMany calls (the driver

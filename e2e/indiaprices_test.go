@@ -1,0 +1,370 @@
+package e2e
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/source"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/ports/porttest"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// TestMongoContractsIndiaPrices runs the IndiaPriceStore contract on the
+// MongoDB adapter.
+func TestMongoContractsIndiaPrices(t *testing.T) {
+	porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore {
+		return mongo.NewIndiaPrices(mongoDatabase(t))
+	})
+}
+
+type indiaRow struct {
+	Symbol    string   `json:"symbol"`
+	Series    string   `json:"series"`
+	ISIN      string   `json:"isin"`
+	Date      string   `json:"date"`
+	Open      float64  `json:"open"`
+	High      float64  `json:"high"`
+	Low       float64  `json:"low"`
+	Close     float64  `json:"close"`
+	Last      *float64 `json:"last"`
+	PrevClose float64  `json:"prev_close"`
+	Volume    int64    `json:"volume"`
+	Turnover  float64  `json:"turnover"`
+	Trades    int64    `json:"trades"`
+}
+
+type indiaBody struct {
+	Rows []indiaRow `json:"rows"`
+	Meta struct {
+		Jurisdiction string `json:"jurisdiction"`
+		Count        int    `json:"count"`
+		NextOffset   *int   `json:"next_offset"`
+		AsOf         string `json:"as_of"`
+		Provenance   struct {
+			RetrievedAt string `json:"retrieved_at"`
+			Licence     string `json:"licence"`
+		} `json:"provenance"`
+	} `json:"meta"`
+}
+
+func (b indiaBody) dates() string {
+	var d []string
+	for _, r := range b.Rows {
+		d = append(d, r.Symbol+"@"+r.Date)
+	}
+	return strings.Join(d, " ")
+}
+
+func indiaGetter(t *testing.T, c *client, key string) func(path string) indiaBody {
+	return func(path string) indiaBody {
+		t.Helper()
+		var b indiaBody
+		c.do("GET", path, nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &b)
+		return b
+	}
+}
+
+// coforge is the ISIN of Coforge Ltd, traded as NIITTECH until its 2020
+// rename: the sample holds it under both symbols (legacy bhavcopy, Dec
+// 2017 and May-Jun 2021).
+const coforge = "INE591G01017"
+
+// The figures below are real rows of the bundled sample.
+func TestIndiaPrices(t *testing.T) {
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			c, _ := startApp(t, s)
+			_, key := signIn(t, c, "asha@example.com")
+			get := indiaGetter(t, c, key)
+			t.Run("a row as published, turnover in rupees", func(t *testing.T) {
+				b := get("/india/prices?symbol=coforge&start_date=2021-06-01&end_date=2021-06-01")
+				last := 3594.0
+				want := indiaRow{Symbol: "COFORGE", Series: "EQ", ISIN: coforge, Date: "2021-06-01", Open: 3540, High: 3598, Low: 3505.9,
+					Close: 3588.6, Last: &last, PrevClose: 3529.4, Volume: 428643, Turnover: 1524532297.95, Trades: 26472}
+				if len(b.Rows) != 1 || b.Rows[0].Last == nil || *b.Rows[0].Last != last {
+					t.Fatalf("rows = %+v", b.Rows)
+				}
+				b.Rows[0].Last = &last
+				if b.Rows[0] != want {
+					t.Fatalf("2021-06-01 = %+v\nwant %+v", b.Rows[0], want)
+				}
+				m := b.Meta
+				if m.Jurisdiction != "IN" || m.Count != 1 || m.NextOffset != nil || m.Provenance.RetrievedAt != "2026-11-26T00:00:00Z" ||
+					!strings.Contains(m.Provenance.Licence, "internal use only") {
+					t.Fatalf("meta = %+v", m)
+				}
+			})
+			t.Run("a renamed security keeps its history under either symbol and its ISIN", func(t *testing.T) {
+				byNew := get("/india/prices?symbol=COFORGE&limit=1000")
+				byOld := get("/india/prices?symbol=NIITTECH&limit=1000")
+				byISIN := get("/india/prices?isin=ine591g01017&limit=1000")
+				want := "NIITTECH@2017-12-01 NIITTECH@2017-12-04 NIITTECH@2017-12-05 NIITTECH@2017-12-06 NIITTECH@2017-12-07 NIITTECH@2017-12-08 " +
+					"COFORGE@2021-05-31 COFORGE@2021-06-01 COFORGE@2021-06-02 COFORGE@2021-06-03 COFORGE@2021-06-04"
+				for _, b := range []indiaBody{byNew, byOld, byISIN} {
+					if b.dates() != want {
+						t.Fatalf("history = %s", b.dates())
+					}
+				}
+				// Before the rename, COFORGE named nothing yet.
+				r := c.do("GET", "/india/prices?symbol=COFORGE&end_date=2017-12-31", nil, apiKey(key)).expect(t, http.StatusNotFound)
+				if !strings.Contains(string(r.Body), "COFORGE") {
+					t.Fatalf("404 says %s", r.Body)
+				}
+				if b := get("/india/prices?symbol=NIITTECH&end_date=2017-12-31"); len(b.Rows) != 6 {
+					t.Fatalf("NIITTECH to 2017: %s", b.dates())
+				}
+			})
+			t.Run("series", func(t *testing.T) {
+				if b := get("/india/prices?isin=INE002A01018&series=eq&limit=1"); len(b.Rows) != 1 || b.Rows[0].Series != "EQ" {
+					t.Fatalf("series=eq: %+v", b.Rows)
+				}
+			})
+			t.Run("pages, oldest first", func(t *testing.T) {
+				b := get("/india/prices?isin=" + coforge + "&limit=2&offset=5")
+				if b.dates() != "NIITTECH@2017-12-08 COFORGE@2021-05-31" || b.Meta.NextOffset == nil || *b.Meta.NextOffset != 7 {
+					t.Fatalf("page = %s meta %+v", b.dates(), b.Meta)
+				}
+				if b := get("/india/prices?isin=" + coforge + "&limit=4&offset=7"); len(b.Rows) != 4 || b.Meta.NextOffset != nil {
+					t.Fatalf("last page = %s meta %+v", b.dates(), b.Meta)
+				}
+			})
+			t.Run("as_of before the sample was retrieved", func(t *testing.T) {
+				b := get("/india/prices?isin=" + coforge + "&as_of=2026-11-25")
+				if len(b.Rows) != 0 || b.Meta.AsOf != "2026-11-25T23:59:59.999999Z" {
+					t.Fatalf("as_of 2026-11-25 = %+v", b)
+				}
+				// No row carrying the symbol was known then.
+				c.do("GET", "/india/prices?symbol=COFORGE&as_of=2026-11-25", nil, apiKey(key)).expect(t, http.StatusNotFound)
+			})
+			t.Run("CSV: the whole range streamed, as the JSON rows", func(t *testing.T) {
+				r := c.do("GET", "/india/prices.csv?symbol=NIITTECH", nil, apiKey(key)).expect(t, http.StatusOK)
+				if r.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+					r.Header.Get("Content-Disposition") != `attachment; filename="NSE_NIITTECH_EQ_all_all.csv"` || r.Header.Get("X-Credits-Cost") != "25" {
+					t.Fatalf("headers %v", r.Header)
+				}
+				lines := strings.Split(strings.TrimSuffix(string(r.Body), "\n"), "\n")
+				if len(lines) != 12 || lines[0] != "symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades" ||
+					lines[8] != "COFORGE,EQ,INE591G01017,2021-06-01,3540,3598,3505.9,3588.6,3594,3529.4,428643,1524532297.95,26472" {
+					t.Fatalf("CSV:\n%s", r.Body)
+				}
+				r = c.do("GET", "/india/prices.csv?isin="+coforge+"&start_date=2021-06-02&end_date=2021-06-03", nil, apiKey(key)).expect(t, http.StatusOK)
+				if n := strings.Count(string(r.Body), "\n"); n != 3 ||
+					r.Header.Get("Content-Disposition") != `attachment; filename="NSE_INE591G01017_EQ_2021-06-02_2021-06-03.csv"` {
+					t.Fatalf("ranged CSV (%q):\n%s", r.Header.Get("Content-Disposition"), r.Body)
+				}
+				// A debt row without a last price leaves the field empty.
+				r = c.do("GET", "/india/prices.csv?isin=INE881J08623&series=NT&start_date=2021-06-01&end_date=2021-06-01", nil, apiKey(key)).expect(t, http.StatusOK)
+				if !strings.Contains(string(r.Body), "\nSREIBNPNCD,NT,INE881J08623,2021-06-01,547,547,381,381,,456,18,9348,6\n") {
+					t.Fatalf("NT row:\n%s", r.Body)
+				}
+			})
+		})
+	}
+}
+
+func TestIndiaPricesRefusalsAreNotCharged(t *testing.T) {
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			c, _ := startApp(t, s)
+			session, key := signIn(t, c, "ravi@example.com")
+			var cases []refusal
+			for _, route := range []string{"/india/prices", "/india/prices.csv"} {
+				cases = append(cases,
+					refusal{route, http.StatusBadRequest, "exactly one of symbol"},
+					refusal{route + "?symbol=TCS&isin=INE467B01029", http.StatusBadRequest, "exactly one of symbol"},
+					refusal{route + "?symbol=TCS&start_date=2021-06-04&end_date=2021-06-01", http.StatusBadRequest, "after end_date"},
+					refusal{route + "?isin=INE467B01028", http.StatusUnprocessableEntity, "check digit"},
+					refusal{route + "?isin=TCS", http.StatusUnprocessableEntity, "isin"},
+					refusal{route + "?symbol=TCS%21", http.StatusUnprocessableEntity, "symbol"},
+					refusal{route + "?symbol=TCS&series=EQUITY", http.StatusUnprocessableEntity, "series"},
+					refusal{route + "?symbol=TCS&start_date=01-06-2021", http.StatusUnprocessableEntity, "start_date"},
+					refusal{route + "?symbol=TCS&as_of=soon", http.StatusUnprocessableEntity, "as_of"},
+					refusal{route + "?symbol=NOSUCHCO", http.StatusNotFound, "NOSUCHCO"},
+					refusal{route + "?isin=INE467B01029&series=BE", http.StatusNotFound, "INE467B01029"},
+				)
+			}
+			cases = append(cases,
+				refusal{"/india/prices?symbol=TCS&limit=0", http.StatusUnprocessableEntity, "limit"},
+				refusal{"/india/prices?symbol=TCS&limit=1001", http.StatusUnprocessableEntity, "limit"},
+				refusal{"/india/prices?symbol=TCS&offset=-1", http.StatusUnprocessableEntity, "offset"},
+			)
+			expectUncharged(t, c, key, 100000, cases)
+			st := credits(t, c, session)
+			// The four 404s were debited and refunded.
+			if st.Balance != 100000 || len(st.Ledger) != 9 || st.Ledger[0].Kind != "refund" {
+				t.Fatalf("statement after failures = %+v", st)
+			}
+			r := c.do("GET", "/india/prices?symbol=TCS", nil, apiKey(key)).expect(t, http.StatusOK)
+			if r.Header.Get("X-Credits-Cost") != "1" || r.Header.Get("X-Credits-Remaining") != "99999" {
+				t.Fatalf("success credit headers %q/%q", r.Header.Get("X-Credits-Cost"), r.Header.Get("X-Credits-Remaining"))
+			}
+		})
+	}
+}
+
+// TestIndiaPricesNeedIndiaRead revokes india:read from a key: both routes
+// then answer 403 and charge nothing.
+func TestIndiaPricesNeedIndiaRead(t *testing.T) {
+	c, cfg := startApp(t, onDatabases)
+	session, key := signIn(t, c, "meera@example.com")
+	c.do("GET", "/india/prices?symbol=TCS", nil, apiKey(key)).expect(t, http.StatusOK)
+	if err := bootstrap.SetKeyScope(context.Background(), cfg, onlyKey(t, c, session).KeyID, "india:read", false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// The revocation reaches the key cache through PostgreSQL's
+	// notification; wait for it.
+	deadline := time.Now().Add(10 * time.Second)
+	for c.do("GET", "/india/prices?symbol=TCS", nil, apiKey(key)).Status == http.StatusOK && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	before := credits(t, c, session).Balance
+	for _, path := range []string{"/india/prices?symbol=TCS", "/india/prices.csv?symbol=TCS"} {
+		r := c.do("GET", path, nil, apiKey(key)).expect(t, http.StatusForbidden)
+		if !strings.Contains(string(r.Body), "india:read") || r.Header.Get("X-Credits-Cost") != "0" {
+			t.Fatalf("%s: %s (cost %q)", path, r.Body, r.Header.Get("X-Credits-Cost"))
+		}
+	}
+	if after := credits(t, c, session).Balance; after != before {
+		t.Fatalf("balance %d → %d", before, after)
+	}
+}
+
+// sampleFile writes one file of the bundled sample's zips to dir,
+// modified (retrieved) at mtime.
+func sampleFile(t *testing.T, dir, archive, name string, mtime time.Time) string {
+	t.Helper()
+	data, err := fs.ReadFile(sampledata.IndiaPrices, sampledata.IndiaPricesDir+"/"+archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := zr.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	body, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestIndiaPricesPointInTime ingests real NSE day files retrieved an hour
+// after each close, in both layouts for the same days, into MongoDB: each
+// day is known from its retrieval, the two layouts give the same rows, and
+// a second run changes nothing.
+func TestIndiaPricesPointInTime(t *testing.T) {
+	c, cfg := startApp(t, onDatabases)
+	_, key := signIn(t, c, "kiran@example.com")
+	get := indiaGetter(t, c, key)
+	dir := t.TempDir()
+	// 16:30 India time is 11:00 UTC.
+	day3 := time.Date(2021, 6, 3, 11, 0, 0, 0, time.UTC)
+	day4 := day3.Add(24 * time.Hour)
+	files := []string{
+		sampleFile(t, dir, "nse_legacy_bhavcopy.zip", "cm03JUN2021bhav.csv", day3),
+		sampleFile(t, dir, "nse_full_bhavcopy.zip", "sec_bhavdata_full_03062021.csv", day3),
+		sampleFile(t, dir, "nse_full_bhavcopy.zip", "sec_bhavdata_full_04062021.csv", day4),
+		sampleFile(t, dir, "nse_legacy_bhavcopy.zip", "cm04JUN2021bhav.csv", day4),
+	}
+	var outs []string
+	for range 2 {
+		var out bytes.Buffer
+		if err := bootstrap.Ingest(context.Background(), cfg, "india-prices", files, &out, nil); err != nil {
+			t.Fatalf("ingest: %v\n%s", err, out.String())
+		}
+		outs = append(outs, out.String())
+	}
+	if !strings.Contains(outs[1], "ingested 0 records") {
+		t.Fatalf("the second run wrote something:\n%s", outs[1])
+	}
+	const q = "/india/prices?isin=INE002A01018&start_date=2021-06-01&end_date=2021-06-04&as_of="
+	if b := get(q + "2021-06-03T10:59:59Z"); len(b.Rows) != 0 {
+		t.Fatalf("before the first file was retrieved: %s", b.dates())
+	}
+	b := get(q + "2021-06-03")
+	// Both layouts hold the day; the full bhavcopy's turnover (lakhs)
+	// agrees with the legacy's rupees, which are served.
+	if len(b.Rows) != 1 || b.Rows[0].Date != "2021-06-03" || b.Rows[0].Turnover != legacyTurnover(t, files[0], "RELIANCE,EQ,") {
+		t.Fatalf("as of 2021-06-03: %+v", b.Rows)
+	}
+	if b := get(q + "2021-06-04"); b.dates() != "RELIANCE@2021-06-03 RELIANCE@2021-06-04" {
+		t.Fatalf("as of 2021-06-04: %s", b.dates())
+	}
+	// The sample's 2026 copies change nothing that is served now.
+	if b := get(q[:len(q)-len("&as_of=")]); len(b.Rows) != 4 {
+		t.Fatalf("now: %s", b.dates())
+	}
+}
+
+// legacyTurnover reads TOTTRDVAL of the row starting with prefix.
+func legacyTurnover(t *testing.T, path, prefix string) float64 {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, prefix) {
+			v, err := strconv.ParseFloat(strings.Split(line, ",")[9], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("no %s row in %s", prefix, path)
+	return 0
+}
+
+// TestIndiaPricesIngestRefusesBadFiles shows a truncated file refused with
+// its name, line and reason, and nothing of the run written.
+func TestIndiaPricesIngestRefusesBadFiles(t *testing.T) {
+	c, cfg := startApp(t, onDatabases)
+	_, key := signIn(t, c, "dev@example.com")
+	dir := t.TempDir()
+	good := sampleFile(t, dir, "nse_legacy_bhavcopy.zip", "cm03JUN2021bhav.csv", time.Date(2021, 6, 3, 11, 0, 0, 0, time.UTC))
+	whole := sampleFile(t, dir, "nse_legacy_bhavcopy.zip", "cm04JUN2021bhav.csv", time.Date(2021, 6, 4, 11, 0, 0, 0, time.UTC))
+	body, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "cm04JUN2021bhav_cut.csv")
+	if err := os.WriteFile(bad, body[:len(body)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = bootstrap.Ingest(context.Background(), cfg, "india-prices", []string{good, bad}, io.Discard, nil)
+	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "cm04JUN2021bhav_cut.csv:") {
+		t.Fatalf("ingest of a truncated file = %v", err)
+	}
+	var b indiaBody
+	c.do("GET", "/india/prices?isin=INE002A01018&as_of=2021-06-30", nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &b)
+	if len(b.Rows) != 0 {
+		t.Fatalf("rows written by a refused run: %s", b.dates())
+	}
+}
