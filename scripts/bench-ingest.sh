@@ -3,6 +3,7 @@
 # (cmd/benchinput; nothing generated is committed), then times
 # `bin/quarry ingest` on a MongoDB-wire server: the bundled real Tushare
 # stock_basic list (5,524 listings) and the SZSE's A股列表.xlsx (2,880), and
+# the bundled real NSE bhavcopy files and Tushare daily bars, and
 # BENCH_COMPANIES companyfacts documents (copies of the samples under
 # synthetic CIKs) as a folder and as companyfacts.zip,
 # each into a fresh database and then again unchanged. Prints files, rows
@@ -68,5 +69,17 @@ measure "china-securities SZSE .xlsx, new" "${run}_s" 1 2880 china-securities "$
 measure "china-securities SZSE .xlsx, over it" "${run}_l" 1 2880 china-securities "$SZSE_LIST"
 measure "us-financials folder, new" "${run}_f" "$COMPANIES" "$facts" us-financials "$work/company_tickers.json" "$work/companyfacts"
 measure "us-financials folder, unchanged" "${run}_f" "$COMPANIES" "$facts" us-financials "$work/company_tickers.json" "$work/companyfacts"
+# The bundled real NSE files (11 legacy days, 5 full-bhavcopy days of the
+# same dates, which agree and add nothing) as a folder, and the China
+# sample (Tushare daily).
+mkdir -p "$work/nse"
+for z in sampledata/india_prices/*.zip; do unzip -q -o "$z" -d "$work/nse"; done
+nse_rows=$(awk 'FNR > 1' "$work"/nse/*.csv | wc -l)
+nse_files=$(ls "$work"/nse/*.csv | wc -l)
+china_rows=$(awk 'FNR > 1' sampledata/china_prices/*.csv | wc -l)
+china_files=$(ls sampledata/china_prices/*.csv | wc -l)
+measure "india-prices NSE bhavcopy folder, new" "${run}_n" "$nse_files" "$nse_rows" india-prices "$work/nse"
+measure "india-prices NSE bhavcopy folder, unchanged" "${run}_n" "$nse_files" "$nse_rows" india-prices "$work/nse"
+measure "china-prices Tushare daily, new" "${run}_c" "$china_files" "$china_rows" china-prices sampledata/china_prices
 measure "us-financials companyfacts.zip, new" "${run}_z" "$COMPANIES" "$facts" us-financials "$work/companyfacts.zip" "$work/company_tickers.json"
 exit $failed

@@ -46,6 +46,15 @@ func (s *IndiaPrices) Add(_ context.Context, rows []nse.Row) error {
 	defer s.mu.Unlock()
 	for k, add := range byKey {
 		held := s.series[k]
+		slices.SortStableFunc(add, compareIndiaVersion)
+		add = compactKeepLast(add)
+		if len(held) == 0 || compareIndiaVersion(held[len(held)-1], add[0]) < 0 {
+			// Appending: readers hold slices of the held length and never
+			// see what is written past it, so spare capacity may be used.
+			s.series[k] = append(held, add...)
+			s.count += int64(len(add))
+			continue
+		}
 		// Held versions first, so a stable sort puts an added version
 		// after the one it replaces and Compact keeps the last of equals.
 		merged := append(slices.Clip(slices.Clone(held)), add...)
@@ -67,7 +76,7 @@ func compactKeepLast(rows []nse.Row) []nse.Row {
 		}
 		out = append(out, r)
 	}
-	return slices.Clip(out)
+	return out
 }
 
 // OnDate finds the date in every series by binary search.
