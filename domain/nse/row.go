@@ -41,7 +41,7 @@ type Row struct {
 	// INR. It is not stored: ingestion uses it (Agrees) to keep an exact
 	// figure already held.
 	TurnoverInLakhs bool
-	Trades   int64
+	Trades          int64
 	// Source names the file the row was read from.
 	Source string
 	// KnownAt is when the row became known: KnownAt gives the rule.
@@ -134,9 +134,9 @@ func (r Row) Agrees(held Row) bool {
 	if !r.TurnoverInLakhs {
 		return false
 	}
-	close := math.Abs(r.Turnover-held.Turnover) <= lakhRounding
+	near := math.Abs(r.Turnover-held.Turnover) <= lakhRounding
 	r.Turnover = held.Turnover
-	return close && r.SameValues(held)
+	return near && r.SameValues(held)
 }
 
 // Check reports the first figure of the row that cannot be right: an
