@@ -51,8 +51,11 @@ const (
 	// /india/search. Only its tokenized sample loads in a test server:
 	// judgment files need the vault key, which a serving process refuses.
 	IndiaJudgments = "india-judgments"
-	USFinancials   = "us-financials"
-	USFilings      = "us-filings"
+	// IndiaPrices is the NSE daily rows behind /india/prices and
+	// /india/prices.csv.
+	IndiaPrices  = "india-prices"
+	USFinancials = "us-financials"
+	USFilings    = "us-filings"
 	// USHoldings is the 13F filings behind /us/security-fund-holders.
 	USHoldings = "us-holdings"
 	// USSecurities is the securities master that /us/security-fund-holders
