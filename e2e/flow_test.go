@@ -257,7 +257,7 @@ func TestCatalogAndOperations(t *testing.T) {
 	for _, d := range cat.Datasets {
 		avail[d.Dataset] = d.Availability
 	}
-	if cat.Version != "2026-07-20" || avail["china_securities"] != "available" || avail["us_financials"] != "available" || avail["china_prices"] != "available" || avail["india_prices"] != "not_backfilled" {
+	if cat.Version != "2026-07-20" || avail["china_securities"] != "available" || avail["us_financials"] != "available" || avail["china_prices"] != "available" || avail["india_prices"] != "available" {
 		t.Fatalf("catalog = %+v", cat)
 	}
 	c.do("GET", "/healthz", nil).expect(t, http.StatusOK)

@@ -15,6 +15,7 @@ func TestValidatorChecksBodiesThatAreNotJSON(t *testing.T) {
 		"X-Request-Id":        {"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"},
 		"X-Credits-Cost":      {"25"},
 		"X-Credits-Remaining": {"99975"},
+		"Content-Disposition": {`attachment; filename="NSE_TCS_EQ_all_all.csv"`},
 	}
 	with := func(name, value string) http.Header {
 		h := good.Clone()
@@ -36,6 +37,7 @@ func TestValidatorChecksBodiesThatAreNotJSON(t *testing.T) {
 		{"undocumented status", http.StatusAccepted, good, "202"},
 		{"missing request id", http.StatusOK, with("X-Request-Id", ""), "X-Request-ID"},
 		{"malformed credit header", http.StatusOK, with("X-Credits-Cost", "-1"), "X-Credits-Cost"},
+		{"no file name", http.StatusOK, with("Content-Disposition", ""), "Content-Disposition"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest("GET", "http://quarry/india/prices.csv?symbol=TCS", nil)
