@@ -150,6 +150,21 @@ func TestChinaPrices(t *testing.T) {
 					t.Fatalf("Ping An 2022-07-21 forward = %+v", p.Bars)
 				}
 			})
+			t.Run("a Beijing listing across its 2022-06-01 bonus-share ex-date", func(t *testing.T) {
+				// 3572.93 lots = 357,293 shares; 2866.02 thousand CNY.
+				b := get("/china/prices?code=bj830799&start_date=2022-06-01&end_date=2022-06-01")
+				want := priceBar{Code: "BSE.830799", TradeDate: "2022-06-01", Open: 7.78, High: 8.27, Low: 7.7, Close: 7.97,
+					PreClose: 7.71, Change: 0.26, PctChange: 3.3722, Volume: 357293, Amount: 2866020, Currency: "CNY", AdjustFactor: 1}
+				if len(b.Bars) != 1 || b.Bars[0] != want {
+					t.Fatalf("830799 2022-06-01 = %+v", b.Bars)
+				}
+				// Both later ex-dates scale the day before the first:
+				// 11.79 × 7.71/11.79 × 8.23/8.41 = 7.544982… → 7.545.
+				f := get("/china/prices?code=830799.BJ&start_date=2022-05-31&end_date=2022-05-31&adjust=forward")
+				if len(f.Bars) != 1 || f.Bars[0].Close != 7.545 {
+					t.Fatalf("830799 2022-05-31 forward = %+v", f.Bars)
+				}
+			})
 			t.Run("backward adjustment from the first bar held", func(t *testing.T) {
 				b := get("/china/prices?code=600519.SH&start_date=2021-06-01&end_date=2022-07-01&adjust=backward&limit=1000")
 				if x := b.bar(t, "2021-06-24"); x.Close != 2068.05 || x.AdjustFactor != 1 {
