@@ -353,14 +353,30 @@ func hasHan(s string) bool {
 	return false
 }
 
-// financialQuestion is "What was AAPL's revenue in fiscal 2023?".
+// financialQuestion is "What was AAPL's revenue in fiscal 2023?", "…in
+// Q2 fiscal 2024?" or "What was Apple's trailing twelve months revenue?".
 type financialQuestion struct {
 	company string
 	field   financials.Field
+	period  financials.Period
+	// year and quarter ("Q1".."Q4") select the row of an annual or a
+	// quarterly question; a ttm question takes the latest row known.
 	year    int
+	quarter string
 }
 
-var financialQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
+// The three forms of a financial question; each captures the subject
+// ("Apple's revenue") and what selects the row.
+var (
+	annualQuestionRE  = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+) (?:in|for) (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
+	quarterQuestionRE = regexp.MustCompile(`(?i)^what (?:was|were) (?:the )?(.+) (?:in|for) (?:the )?(?:q([1-4])|(first|second|third|fourth) (?:fiscal )?quarter)(?: of)? (?:fiscal year|fiscal|fy) ?(\d{4})\s*\??$`)
+	ttmQuestionRE     = regexp.MustCompile(`(?i)^what (?:was|were|is) (?:the )?(.+?)\s*\??$`)
+	// ttmPhrase marks a question about the trailing twelve months.
+	ttmPhrase = regexp.MustCompile(`(?i)\s*(?:\b(?:over|for|in) the )?(?:\bttm\b|\btrailing (?:twelve|12)[- ]months?\b|\blast (?:twelve|12) months\b)`)
+)
+
+// quarterWords are the ordinal names of fiscal quarters.
+var quarterWords = map[string]string{"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
 
 // metricNames are the phrases naming the concept map's fields.
 var metricNames = map[string]string{
@@ -381,18 +397,32 @@ var metricNames = map[string]string{
 }
 
 func parseFinancialQuestion(q string) *financialQuestion {
-	m := financialQuestionRE.FindStringSubmatch(q)
-	if m == nil {
+	var fq financialQuestion
+	var subject string
+	if m := quarterQuestionRE.FindStringSubmatch(q); m != nil {
+		subject, fq.period, fq.quarter = m[1], financials.Quarterly, "Q"+m[2]
+		if m[2] == "" {
+			fq.quarter = quarterWords[strings.ToLower(m[3])]
+		}
+		fq.year, _ = strconv.Atoi(m[4])
+	} else if m := annualQuestionRE.FindStringSubmatch(q); m != nil {
+		subject, fq.period = m[1], financials.Annual
+		fq.year, _ = strconv.Atoi(m[2])
+	} else if m := ttmQuestionRE.FindStringSubmatch(q); m != nil && ttmPhrase.MatchString(m[1]) {
+		subject, fq.period = strings.TrimSpace(ttmPhrase.ReplaceAllString(m[1], "")), financials.TTM
+	} else {
 		return nil
 	}
-	company, name := splitMetric(m[1])
+	company, name := splitMetric(subject)
 	if company == "" {
 		return nil
 	}
-	year, _ := strconv.Atoi(m[2])
 	for _, f := range financials.Fields {
-		if f.Name == name {
-			return &financialQuestion{company: company, field: f, year: year}
+		// A balance is held at a moment, not over twelve months: a ttm
+		// question about one has no answer to give.
+		if f.Name == name && (fq.period != financials.TTM || f.Measure != financials.Stock) {
+			fq.company, fq.field = company, f
+			return &fq
 		}
 	}
 	return nil
@@ -417,14 +447,15 @@ func splitMetric(subject string) (company, field string) {
 	return "", ""
 }
 
-// figure answers a financial question from the annual statement known at
-// asOf, in a sentence rendered from the cited row (spec-gaps A37).
+// figure answers a financial question from the statement row known at
+// asOf that it selects, in a sentence rendered from the cited row
+// (spec-gaps A37).
 func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) ([]sentence, error) {
 	p, err := a.company(ctx, fq.company)
 	if err != nil || p == nil {
 		return nil, err
 	}
-	p.Period, p.AsOf, p.Limit = "annual", asOf.Format(time.RFC3339Nano), 1000
+	p.Period, p.AsOf, p.Limit = string(fq.period), asOf.Format(time.RFC3339Nano), 1000
 	sq, err := ParseStatementsQuery(*p, asOf)
 	if err != nil {
 		return nil, nil
@@ -436,35 +467,67 @@ func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) 
 		return nil, err
 	}
 	for _, r := range st.Pages[fq.field.Statement].Rows {
-		v, ok := r.Values[fq.field.Name]
-		if r.FiscalYear != fq.year || !ok {
-			continue
+		if _, ok := r.Values[fq.field.Name]; ok && fq.selects(r) {
+			return []sentence{renderFigure(fq, st, r, asOf)}, nil
 		}
-		unit := r.Currency
-		if fq.field.Measure == financials.PerShare {
-			unit += " per share"
-		}
-		value := strconv.FormatFloat(v, 'f', -1, 64)
-		fields := map[string]string{
-			"ticker": st.Ticker, "cik": st.CIK, "field": fq.field.Name, "fiscal_year": strconv.Itoa(r.FiscalYear),
-			"period_start": r.Start, "period_end": r.End, "value": value, "currency": r.Currency,
-			"accession_number": r.Accession, "filed": r.Filed,
-		}
-		period := fmt.Sprintf("(%s to %s)", r.Start, r.End)
-		if fq.field.Measure == financials.Stock {
-			period = "(at " + r.End + ")"
-			delete(fields, "period_start")
-		}
-		text := fmt.Sprintf("%s %s for fiscal year %d %s was %s %s, as filed on %s in %s.",
-			st.Ticker, fq.field.Name, r.FiscalYear, period, value, unit, r.Filed, r.Accession)
-		route := fmt.Sprintf("GET /us/financials/%s?ticker=%s&period=annual&as_of=%s", strings.ReplaceAll(string(fq.field.Statement), "_", "-"), st.Ticker, asOf.Format(time.RFC3339))
-		return []sentence{{text: text, cite: Citation{
-			Dataset: dataset.USFinancials, DocumentID: r.Accession + ":" + r.End,
-			Title:   fmt.Sprintf("%s %s, fiscal year %d", st.Ticker, fq.field.Statement, r.FiscalYear),
-			Snippet: recordSnippet(fields), Fields: fields, Route: route,
-		}}}, nil
 	}
 	return nil, nil
+}
+
+// selects reports whether a row is the one the question asks for: its
+// fiscal year (and quarter), or for ttm the newest row, rows coming newest
+// first.
+func (fq financialQuestion) selects(r financials.Row) bool {
+	switch fq.period {
+	case financials.Quarterly:
+		return r.FiscalYear == fq.year && r.FiscalPeriod == fq.quarter
+	case financials.TTM:
+		return true
+	default:
+		return r.FiscalYear == fq.year
+	}
+}
+
+// renderFigure writes the figure's sentence and its citation, every
+// number of the sentence a number of the cited row's fields.
+func renderFigure(fq financialQuestion, st Statements, r financials.Row, asOf time.Time) sentence {
+	value := strconv.FormatFloat(r.Values[fq.field.Name], 'f', -1, 64)
+	unit := r.Currency
+	if fq.field.Measure == financials.PerShare {
+		unit += " per share"
+	}
+	fields := map[string]string{
+		"ticker": st.Ticker, "cik": st.CIK, "field": fq.field.Name, "fiscal_year": strconv.Itoa(r.FiscalYear),
+		"fiscal_period": r.FiscalPeriod, "period_start": r.Start, "period_end": r.End, "value": value,
+		"currency": r.Currency, "accession_number": r.Accession, "filed": r.Filed,
+	}
+	span := fmt.Sprintf("(%s to %s)", r.Start, r.End)
+	if fq.field.Measure == financials.Stock {
+		span = "(at " + r.End + ")"
+		delete(fields, "period_start")
+	}
+	var text, title string
+	switch fq.period {
+	case financials.Quarterly:
+		title = fmt.Sprintf("%s %s, %s of fiscal year %d", st.Ticker, fq.field.Statement, r.FiscalPeriod, r.FiscalYear)
+		text = fmt.Sprintf("%s %s for %s of fiscal year %d %s was %s %s, as filed on %s in %s.",
+			st.Ticker, fq.field.Name, r.FiscalPeriod, r.FiscalYear, span, value, unit, r.Filed, r.Accession)
+	case financials.TTM:
+		title = fmt.Sprintf("%s %s, trailing twelve months to %s", st.Ticker, fq.field.Statement, r.End)
+		text = fmt.Sprintf("%s %s for the trailing twelve months %s was %s %s, computed from the filings known then, the latest filed on %s in %s.",
+			st.Ticker, fq.field.Name, span, value, unit, r.Filed, r.Accession)
+	default:
+		delete(fields, "fiscal_period")
+		title = fmt.Sprintf("%s %s, fiscal year %d", st.Ticker, fq.field.Statement, r.FiscalYear)
+		text = fmt.Sprintf("%s %s for fiscal year %d %s was %s %s, as filed on %s in %s.",
+			st.Ticker, fq.field.Name, r.FiscalYear, span, value, unit, r.Filed, r.Accession)
+	}
+	route := fmt.Sprintf("GET /us/financials/%s?ticker=%s&period=%s&as_of=%s",
+		strings.ReplaceAll(string(fq.field.Statement), "_", "-"), st.Ticker, fq.period, asOf.Format(time.RFC3339))
+	return sentence{text: text, cite: Citation{
+		Dataset: dataset.USFinancials, DocumentID: r.Accession + ":" + r.End,
+		Title: title, Snippet: recordSnippet(fields), Fields: fields, Route: route,
+	}}
 }
 
 // company resolves the company a question names: digits are a CIK; a word
