@@ -1,6 +1,7 @@
 package exportfile
 
 import (
+	"archive/zip"
 	"context"
 	"fmt"
 	"io"
@@ -64,7 +65,14 @@ func (x XLSX) Encode(ctx context.Context, w io.Writer, src ports.TableSource) er
 	if err := s.sw.Flush(); err != nil {
 		return err
 	}
-	_, err = f.WriteTo(w)
+	// File.WriteTo would assemble the whole zip in a bytes.Buffer (the
+	// size of the file, doubled as it grows); the zip writer excelize is
+	// given writes to w instead, part by part, and the buffer it returns
+	// stays empty. excelize's rewrite of local headers for entries over
+	// 4 GiB works on that buffer and so is skipped; archive/zip writes the
+	// zip64 records such an entry needs itself.
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
+	_, err = f.WriteToBuffer()
 	return err
 }
 
