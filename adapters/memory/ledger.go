@@ -16,6 +16,11 @@ func (p *Platform) Debit(_ context.Context, e ledger.Entry) (int64, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.debit(e)
+}
+
+// debit applies a debit under p.mu.
+func (p *Platform) debit(e ledger.Entry) (int64, error) {
 	bal, ok := p.balances[e.AccountID]
 	if !ok {
 		return 0, ports.ErrNotFound

@@ -10,7 +10,7 @@ import (
 
 func newPlatform(*testing.T) porttest.Platform {
 	p, l := memory.NewPlatform(), memory.NewLimits()
-	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p, Buckets: l, Signins: l}
+	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p, Buckets: l, Signins: l, Idempotency: p}
 }
 
 func TestRateBuckets(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) }
@@ -22,6 +22,8 @@ func TestKeys(t *testing.T) { porttest.RunKeys(t, newPlatform) }
 func TestLedger(t *testing.T) { porttest.RunLedger(t, newPlatform) }
 
 func TestBrowserCredentials(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) }
+
+func TestIdempotency(t *testing.T) { porttest.RunIdempotency(t, newPlatform) }
 
 func TestKeyWatch(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) }
 

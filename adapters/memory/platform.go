@@ -6,6 +6,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"github.com/quarrydata/quarry/domain/idempotency"
 	"slices"
 	"sync"
 	"time"
@@ -31,6 +32,8 @@ type Platform struct {
 	debits   map[string]ledger.Entry   // debit id -> entry
 	byID     map[string]ledger.Entry   // every entry by id, unique like a primary key
 	refunded map[string]bool           // debit id -> refunded
+	claims   map[claimID]idempotency.Record
+	bodies   map[claimID][]byte
 
 	// watchMu guards watchers, apart from mu, so that watchers are told
 	// of a change after mu is released.
@@ -39,11 +42,12 @@ type Platform struct {
 }
 
 var (
-	_ ports.AccountStore = (*Platform)(nil)
-	_ ports.SessionStore = (*Platform)(nil)
-	_ ports.KeyStore     = (*Platform)(nil)
-	_ ports.Ledger       = (*Platform)(nil)
-	_ ports.KeyWatch     = (*Platform)(nil)
+	_ ports.AccountStore     = (*Platform)(nil)
+	_ ports.SessionStore     = (*Platform)(nil)
+	_ ports.KeyStore         = (*Platform)(nil)
+	_ ports.Ledger           = (*Platform)(nil)
+	_ ports.KeyWatch         = (*Platform)(nil)
+	_ ports.IdempotencyStore = (*Platform)(nil)
 )
 
 // NewPlatform returns empty account-side stores.
@@ -59,6 +63,8 @@ func NewPlatform() *Platform {
 		debits:   map[string]ledger.Entry{},
 		byID:     map[string]ledger.Entry{},
 		refunded: map[string]bool{},
+		claims:   map[claimID]idempotency.Record{},
+		bodies:   map[claimID][]byte{},
 		watchers: map[*ports.KeyWatcher]ports.KeyWatcher{},
 	}
 }

@@ -30,6 +30,9 @@ type Platform struct {
 	// process; RunRateBuckets tests them.
 	Buckets ports.RateBuckets
 	Signins ports.SigninHistory
+	// Idempotency, when set, holds Idempotency-Key claims in the ledger's
+	// store; RunIdempotency tests it.
+	Idempotency ports.IdempotencyStore
 	// Disrupt, when set, breaks the store's sessions the way a failing
 	// server does (PostgreSQL: terminate its backends) and returns how many
 	// it broke. The fault cases run with it between concurrent writes.
