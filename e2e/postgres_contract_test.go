@@ -24,7 +24,7 @@ func TestPostgresContracts(t *testing.T) {
 		s := postgres.New(pool)
 		t.Cleanup(s.Close)
 		return porttest.Platform{
-			Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s,
+			Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s, Idempotency: s,
 			Disrupt: func(t *testing.T) int { return terminateBackends(t, pool.Config().ConnConfig.Database) },
 			Close:   s.Close,
 		}
@@ -35,6 +35,7 @@ func TestPostgresContracts(t *testing.T) {
 	t.Run("browser credentials", func(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) })
 	t.Run("key watch", func(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) })
 	t.Run("rate buckets", func(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) })
+	t.Run("idempotency", func(t *testing.T) { porttest.RunIdempotency(t, newPlatform) })
 }
 
 // TestPostgresSchema checks what the contracts cannot see: migrating is

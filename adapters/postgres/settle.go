@@ -19,6 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/quarrydata/quarry/domain/idempotency"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -78,7 +79,8 @@ func finish(op string, err error) error {
 }
 
 func isSentinel(err error) bool {
-	for _, s := range []error{ports.ErrNotFound, ports.ErrConflict, ports.ErrInsufficientCredits, ports.ErrKeyRevoked, ports.ErrUnavailable, ledger.ErrInvalidEntry} {
+	for _, s := range []error{ports.ErrNotFound, ports.ErrConflict, ports.ErrInsufficientCredits, ports.ErrKeyRevoked, ports.ErrUnavailable,
+		ledger.ErrInvalidEntry, idempotency.ErrKeyReused, idempotency.ErrInProgress} {
 		if errors.Is(err, s) {
 			return true
 		}
