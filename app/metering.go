@@ -100,10 +100,7 @@ type Charge struct {
 // Charge debits cost credits for one request, atomically refusing an
 // overdraft with ports.ErrInsufficientCredits.
 func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID string, cost int64) (Charge, error) {
-	e := ledger.Entry{
-		ID: NewID("led"), AccountID: k.AccountID, Kind: ledger.Debit, Amount: -cost,
-		Route: route, KeyID: k.ID, RequestID: requestID, CreatedAt: m.now(),
-	}
+	e := debitEntry(k, route, requestID, cost, m.now())
 	bal, err := m.ledger.Debit(ctx, e)
 	if errors.Is(err, ports.ErrKeyRevoked) {
 		// Revoked after it was authenticated, perhaps on another node, or
@@ -117,6 +114,14 @@ func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID st
 		return Charge{}, err
 	}
 	return Charge{Entry: e, Balance: bal}, nil
+}
+
+// debitEntry is the debit of one request.
+func debitEntry(k apikey.Key, route, requestID string, cost int64, at time.Time) ledger.Entry {
+	return ledger.Entry{
+		ID: NewID("led"), AccountID: k.AccountID, Kind: ledger.Debit, Amount: -cost,
+		Route: route, KeyID: k.ID, RequestID: requestID, CreatedAt: at,
+	}
 }
 
 // Refund reverses a charge whose request ended in an error and returns the

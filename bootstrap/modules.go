@@ -66,7 +66,8 @@ func platformStores(cfg Config) fx.Option {
 		return fx.Provide(
 			fx.Annotate(memory.NewPlatform,
 				fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
-				fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch))),
+				fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch)),
+				fx.As(new(ports.IdempotencyStore))),
 			fx.Annotate(memory.NewLimits, fx.As(new(ports.RateBuckets)), fx.As(new(ports.SigninHistory))),
 		)
 	}
@@ -174,7 +175,7 @@ var useCases = fx.Module("app",
 		func(cfg Config, buckets ports.RateBuckets, now app.Clock) *app.RateLimiter {
 			return app.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)
 		},
-		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering,
+		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering, app.NewIdempotency,
 		fx.Annotate(app.NewAvailability, fx.ParamTags(`group:"probes"`)),
 	),
 )

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/idempotency"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -56,6 +57,10 @@ func status(err error) (int, string) {
 		return http.StatusRequestEntityTooLarge, "payload_too_large"
 	case errors.Is(err, app.ErrValidation):
 		return http.StatusUnprocessableEntity, "validation_failed"
+	case errors.Is(err, idempotency.ErrKeyReused):
+		return http.StatusUnprocessableEntity, "idempotency_key_reused"
+	case errors.Is(err, idempotency.ErrInProgress), errors.Is(err, idempotency.ErrNotKept):
+		return http.StatusConflict, "idempotency_key_in_use"
 	case errors.As(err, &rl):
 		return http.StatusTooManyRequests, "rate_limited"
 	case errors.As(err, &un):

@@ -29,6 +29,8 @@ type DataHandler struct {
 	Method  string
 	Path    string
 	Prepare Prepare
+	// Idempotent routes honour the Idempotency-Key header (idempotent.go).
+	Idempotent bool
 }
 
 // notActivated never runs: a route without a handler has no probe, so the
@@ -40,7 +42,7 @@ func notActivated(*http.Request, httprouter.Params) (Serve, error) {
 // metered runs the checks in the interface's order: 401, 403, 429, 503,
 // 400/422, 402, then the handler. Only the atomic debit writes to the
 // ledger, and any error after it is refunded.
-func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httprouter.Handle {
+func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprouter.Handle {
 	route := rt.Method + " " + rt.Path
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		rec := recordOf(r)
@@ -56,13 +58,17 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, prepare Prepare) httpr
 		if err := s.d.Metering.Touch(r.Context(), key); err != nil {
 			s.log.Warn("last use of key not recorded", zap.String("request_id", rec.id), zap.String("key_id", key.ID), zap.Error(err))
 		}
-		serve, err := s.admit(r, p, key, id, rt, prepare)
+		serve, keyed, err := s.admit(r, p, key, id, rt, h)
 		if err != nil {
 			// Refused before the charge: it cost nothing, which is known
 			// without asking the ledger, and the balance is not read, so
 			// that a refusal costs no database round trip (spec-gaps B12).
 			w.Header().Set("X-Credits-Cost", "0")
 			writeError(w, r, err)
+			return
+		}
+		if keyed != nil {
+			s.chargedOnce(w, r, key, route, rt.Cost, serve, *keyed)
 			return
 		}
 		s.charged(w, r, key, route, rt.Cost, serve)
@@ -77,18 +83,23 @@ func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 	return k, ok
 }
 
-// admit runs the checks that come before the debit.
-func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, prepare Prepare) (Serve, error) {
+// admit runs the checks that come before the debit. On an idempotent route
+// sent an Idempotency-Key it also says which keyed request this is.
+func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *app.Keyed, error) {
 	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.d.Limiter.Allow(r.Context(), key.ID); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.d.Availability.Require(r.Context(), id); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return prepare(r, p)
+	if !h.Idempotent || len(r.Header.Values(idempotencyHeader)) == 0 {
+		serve, err := h.Prepare(r, p)
+		return serve, nil, err
+	}
+	return prepareKeyed(r, p, rt.Method+" "+rt.Path, h.Prepare)
 }
 
 // charged debits, serves, and refunds on error. Money moves on a context
@@ -106,17 +117,25 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 		return
 	}
 	s.metrics.debited.Add(float64(cost))
+	if resp, ok := s.serveCharged(w, r, charge, cost, serve); ok {
+		s.stream(w, r, charge, cost, resp)
+	}
+}
+
+// serveCharged runs a charged request's handler, refunding it when it
+// fails; it reports whether there is a response to stream.
+func (s *Server) serveCharged(w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64, serve Serve) (Response, bool) {
 	var resp Response
-	err = s.recovered(r, func() (err error) {
+	err := s.recovered(r, func() (err error) {
 		resp, err = serve(r.Context())
 		return err
 	})
 	if err != nil {
-		s.refund(ctx, w, r, charge, cost)
+		s.refund(context.WithoutCancel(r.Context()), w, r, charge, cost)
 		writeError(w, r, err)
-		return
+		return Response{}, false
 	}
-	s.stream(w, r, charge, cost, resp)
+	return resp, true
 }
 
 // stream writes a charged request's response. The request stays charged
@@ -124,21 +143,22 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 // refunded and answered with its error. One failing after it is logged with
 // the request id, and the connection is aborted without the body's proper
 // end (HTTP/1.1's last chunk, HTTP/2's END_STREAM), so that the client sees
-// a truncated body, never a complete-looking one.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64, resp Response) {
+// a truncated body, never a complete-looking one. It reports whether the
+// whole body was written.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64, resp Response) bool {
 	setCredits(w, cost, charge.Balance)
 	body := &bodyWriter{w: w, resp: resp}
 	err := s.recovered(r, func() error { return resp.Body(r.Context(), body) })
 	switch {
 	case err == nil && !body.started():
 		body.commit() // an empty body is a complete answer
-		return
+		return true
 	case err == nil:
-		return
+		return true
 	case !body.started():
 		s.refund(context.WithoutCancel(r.Context()), w, r, charge, cost)
 		writeError(w, r, err)
-		return
+		return false
 	}
 	recordOf(r).err = err
 	s.metrics.truncated.Inc()

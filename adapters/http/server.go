@@ -34,6 +34,7 @@ type Deps struct {
 	Keys         *app.Keys
 	Credits      *app.Credits
 	Metering     *app.Metering
+	Idempotency  *app.Idempotency
 	Limiter      *app.RateLimiter
 	Availability *app.Availability
 	Clock        app.Clock     `optional:"true"`
@@ -128,7 +129,7 @@ func (s *Server) routeData() {
 			if !ok {
 				h = DataHandler{Method: rt.Method, Path: rt.Path, Prepare: notActivated}
 			}
-			s.handle(rt.Method, rt.Path, s.metered(ds.ID, rt, h.Prepare))
+			s.handle(rt.Method, rt.Path, s.metered(ds.ID, rt, h))
 		}
 	}
 }

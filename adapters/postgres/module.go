@@ -18,7 +18,7 @@ type Config struct {
 
 // Module provides the connection pool, closed when the application stops, and
 // the Store as itself and as the account, session, key, ledger, key
-// watch, rate-bucket and sign-in history ports. It
+// watch, rate-bucket, sign-in history and idempotency ports. It
 // needs a Config in the graph. On stop the Store's debit batchers stop
 // before the pool closes.
 var Module = fx.Module("postgres",
@@ -33,6 +33,7 @@ var Module = fx.Module("postgres",
 			fx.As(new(ports.KeyWatch)),
 			fx.As(new(ports.RateBuckets)),
 			fx.As(new(ports.SigninHistory)),
+			fx.As(new(ports.IdempotencyStore)),
 		),
 	),
 )

@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/apikey"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/scope"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// ExportDataset is one dataset POST /india/exports writes. A dataset
+// contributes it from its own wiring, over its own use case, so that its
+// filters are exactly its list route's and are validated the same way.
+type ExportDataset struct {
+	// Name is the dataset's name in a request, such as "india.prices".
+	Name string
+	// ID is the catalog dataset whose availability the export needs.
+	ID dataset.ID
+	// Permissions are required beyond the route's own (data:export and
+	// india:read), such as litigation:read for judgments.
+	Permissions []scope.Permission
+	// Filters names the filters the dataset takes: its list route's
+	// query parameters, paging left out.
+	Filters []string
+	// Plan validates the filters as the list route does (ErrValidation
+	// for a malformed value, ErrInvalidRequest for a combination) without
+	// reading the store, and returns how to open the export.
+	Plan func(filters map[string]string) (ExportPlan, error)
+}
+
+// ExportPlan opens a validated export once it is charged: it may read the
+// store (an unknown security is ports.ErrNotFound, refunded).
+type ExportPlan func(ctx context.Context) (Export, error)
+
+// Export is an opened export: its rows, the as_of its rows were read at,
+// and a descriptive file name without its extension.
+type Export struct {
+	Source ports.TableSource
+	AsOf   time.Time
+	Stem   string
+}
+
+// ExportRequest is the body of POST /india/exports.
+type ExportRequest struct {
+	Dataset string
+	Format  string
+	Filters map[string]string
+}
+
+// PreparedExport is a validated export request, ready to run once charged.
+type PreparedExport struct {
+	Encoder ports.TableEncoder
+	plan    ExportPlan
+}
+
+// Open opens the export.
+func (p PreparedExport) Open(ctx context.Context) (Export, error) { return p.plan(ctx) }
+
+// Exports validates export requests against the datasets that can be
+// exported and the file formats there are encoders for.
+type Exports struct {
+	datasets     map[string]ExportDataset
+	encoders     map[string]ports.TableEncoder
+	availability *Availability
+}
+
+// NewExports wires the use case.
+func NewExports(datasets []ExportDataset, encoders []ports.TableEncoder, availability *Availability) *Exports {
+	e := &Exports{datasets: map[string]ExportDataset{}, encoders: map[string]ports.TableEncoder{}, availability: availability}
+	for _, d := range datasets {
+		e.datasets[d.Name] = d
+	}
+	for _, enc := range encoders {
+		e.encoders[enc.Format()] = enc
+	}
+	return e
+}
+
+// Prepare checks a request in the interface's order: the dataset and
+// format (422), the filters' names (400), the dataset's own permissions
+// (403) and availability (503), then the filters' values as the dataset's
+// list route checks them.
+func (e *Exports) Prepare(ctx context.Context, k apikey.Key, req ExportRequest) (PreparedExport, error) {
+	ds, ok := e.datasets[req.Dataset]
+	if !ok {
+		return PreparedExport{}, fmt.Errorf("%w: dataset %q: want one of %s", ErrValidation, req.Dataset, names(e.datasets))
+	}
+	enc, ok := e.encoders[req.Format]
+	if !ok {
+		return PreparedExport{}, fmt.Errorf("%w: format %q: want one of %s", ErrValidation, req.Format, names(e.encoders))
+	}
+	for name := range req.Filters {
+		if !slices.Contains(ds.Filters, name) {
+			return PreparedExport{}, fmt.Errorf("%w: unknown filter %q for %s: want %s", ErrInvalidRequest, name, ds.Name, strings.Join(ds.Filters, ", "))
+		}
+	}
+	if missing := scope.Missing(scope.FromStrings(k.Scopes), ds.Permissions); len(missing) > 0 {
+		return PreparedExport{}, fmt.Errorf("%w: exporting %s requires %v", ErrForbidden, ds.Name, scope.Strings(missing))
+	}
+	if err := e.availability.Require(ctx, ds.ID); err != nil {
+		return PreparedExport{}, err
+	}
+	plan, err := ds.Plan(req.Filters)
+	if err != nil {
+		return PreparedExport{}, err
+	}
+	return PreparedExport{Encoder: enc, plan: plan}, nil
+}
+
+// Probe makes the export route available once any dataset it exports is.
+func (e *Exports) Probe() DatasetProbe {
+	return DatasetProbe{Dataset: dataset.IndiaExports, Probe: func(ctx context.Context) (bool, error) {
+		for _, d := range e.datasets {
+			st, err := e.availability.Status(ctx, d.ID)
+			if err != nil {
+				return false, err
+			}
+			if st.Serving() {
+				return true, nil
+			}
+		}
+		return false, nil
+	}}
+}
+
+func names[V any](m map[string]V) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
