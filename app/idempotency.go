@@ -75,5 +75,8 @@ func (i *Idempotency) WriteBody(ctx context.Context, r idempotency.Record, w io.
 	return i.store.WriteBody(ctx, r, w)
 }
 
-// Sweep forgets the records that have expired.
-func (i *Idempotency) Sweep(ctx context.Context) (int, error) { return i.store.Sweep(ctx, i.now()) }
+// Sweep forgets the records that have expired, bodies included.
+func (i *Idempotency) Sweep(ctx context.Context) (int64, error) {
+	n, err := i.store.Sweep(ctx, i.now())
+	return int64(n), err
+}

@@ -16,14 +16,16 @@ import (
 const sessionSweepEvery = 10 * time.Minute
 
 // sweepSessions deletes expired sessions, sign-in history older than the
-// throttle keeps, and rate-limit buckets that have refilled, every
+// throttle keeps, rate-limit buckets that have refilled, and expired
+// Idempotency-Key records with their kept responses, every
 // sessionSweepEvery while the service runs; several nodes sweeping one table
 // only repeat a harmless DELETE.
-var sweepSessions = fx.Invoke(func(lc fx.Lifecycle, accounts *app.Accounts, limiter *app.RateLimiter, log *zap.Logger) {
+var sweepSessions = fx.Invoke(func(lc fx.Lifecycle, accounts *app.Accounts, limiter *app.RateLimiter, idem *app.Idempotency, log *zap.Logger) {
 	periodic(lc, sessionSweepEvery, func(ctx context.Context) {
 		sweep(ctx, log, "expired sessions", accounts.SweepSessions)
 		sweep(ctx, log, "old sign-in history", accounts.SweepSignins)
 		sweep(ctx, log, "refilled rate-limit buckets", limiter.Sweep)
+		sweep(ctx, log, "expired Idempotency-Key records", idem.Sweep)
 	})
 })
 
