@@ -512,17 +512,19 @@ func (e DatasetId) Valid() bool {
 
 // Defines values for ErrorCode.
 const (
-	ErrorCodeDatasetUnavailable  ErrorCode = "dataset_unavailable"
-	ErrorCodeForbidden           ErrorCode = "forbidden"
-	ErrorCodeInsufficientCredits ErrorCode = "insufficient_credits"
-	ErrorCodeInternal            ErrorCode = "internal"
-	ErrorCodeInvalidRequest      ErrorCode = "invalid_request"
-	ErrorCodeMethodNotAllowed    ErrorCode = "method_not_allowed"
-	ErrorCodeNotFound            ErrorCode = "not_found"
-	ErrorCodePayloadTooLarge     ErrorCode = "payload_too_large"
-	ErrorCodeRateLimited         ErrorCode = "rate_limited"
-	ErrorCodeUnauthorized        ErrorCode = "unauthorized"
-	ErrorCodeValidationFailed    ErrorCode = "validation_failed"
+	ErrorCodeDatasetUnavailable   ErrorCode = "dataset_unavailable"
+	ErrorCodeForbidden            ErrorCode = "forbidden"
+	ErrorCodeIdempotencyKeyInUse  ErrorCode = "idempotency_key_in_use"
+	ErrorCodeIdempotencyKeyReused ErrorCode = "idempotency_key_reused"
+	ErrorCodeInsufficientCredits  ErrorCode = "insufficient_credits"
+	ErrorCodeInternal             ErrorCode = "internal"
+	ErrorCodeInvalidRequest       ErrorCode = "invalid_request"
+	ErrorCodeMethodNotAllowed     ErrorCode = "method_not_allowed"
+	ErrorCodeNotFound             ErrorCode = "not_found"
+	ErrorCodePayloadTooLarge      ErrorCode = "payload_too_large"
+	ErrorCodeRateLimited          ErrorCode = "rate_limited"
+	ErrorCodeUnauthorized         ErrorCode = "unauthorized"
+	ErrorCodeValidationFailed     ErrorCode = "validation_failed"
 )
 
 // Valid indicates whether the value is a known member of the ErrorCode enum.
@@ -531,6 +533,10 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeDatasetUnavailable:
 		return true
 	case ErrorCodeForbidden:
+		return true
+	case ErrorCodeIdempotencyKeyInUse:
+		return true
+	case ErrorCodeIdempotencyKeyReused:
 		return true
 	case ErrorCodeInsufficientCredits:
 		return true
@@ -549,6 +555,24 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeUnauthorized:
 		return true
 	case ErrorCodeValidationFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportUnprocessableErrorError.
+const (
+	ExportUnprocessableErrorErrorIdempotencyKeyReused ExportUnprocessableErrorError = "idempotency_key_reused"
+	ExportUnprocessableErrorErrorValidationFailed     ExportUnprocessableErrorError = "validation_failed"
+)
+
+// Valid indicates whether the value is a known member of the ExportUnprocessableErrorError enum.
+func (e ExportUnprocessableErrorError) Valid() bool {
+	switch e {
+	case ExportUnprocessableErrorErrorIdempotencyKeyReused:
+		return true
+	case ExportUnprocessableErrorErrorValidationFailed:
 		return true
 	default:
 		return false
@@ -657,6 +681,39 @@ func (e FundHolderPutCall) Valid() bool {
 	case CALL:
 		return true
 	case PUT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IdempotencyConflictErrorError.
+const (
+	IdempotencyConflictErrorErrorIdempotencyKeyInUse IdempotencyConflictErrorError = "idempotency_key_in_use"
+)
+
+// Valid indicates whether the value is a known member of the IdempotencyConflictErrorError enum.
+func (e IdempotencyConflictErrorError) Valid() bool {
+	switch e {
+	case IdempotencyConflictErrorErrorIdempotencyKeyInUse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IndiaExportRequestDataset.
+const (
+	IndiaExportRequestDatasetIndiaJudgments IndiaExportRequestDataset = "india.judgments"
+	IndiaExportRequestDatasetIndiaPrices    IndiaExportRequestDataset = "india.prices"
+)
+
+// Valid indicates whether the value is a known member of the IndiaExportRequestDataset enum.
+func (e IndiaExportRequestDataset) Valid() bool {
+	switch e {
+	case IndiaExportRequestDatasetIndiaJudgments:
+		return true
+	case IndiaExportRequestDatasetIndiaPrices:
 		return true
 	default:
 		return false
@@ -1594,12 +1651,12 @@ type CreditStatement struct {
 // DatasetId Identifier of a dataset in the catalog.
 type DatasetId string
 
-// ErrorCode Machine-readable error class. Each HTTP status uses one value (see the table in the introduction).
+// ErrorCode Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request (see the table in the introduction).
 type ErrorCode string
 
 // ErrorResponse The body of every error response except a data operation's `503` and the readiness report.
 type ErrorResponse struct {
-	// Error Machine-readable error class. Each HTTP status uses one value (see the table in the introduction).
+	// Error Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request (see the table in the introduction).
 	Error ErrorCode `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
@@ -1608,6 +1665,20 @@ type ErrorResponse struct {
 	// RequestId The request's `X-Request-ID`.
 	RequestId *string `json:"request_id,omitempty"`
 }
+
+// ExportUnprocessableError An `ErrorResponse` whose `error` is `validation_failed` or `idempotency_key_reused`.
+type ExportUnprocessableError struct {
+	Error ExportUnprocessableErrorError `json:"error"`
+
+	// Message Human-readable explanation, safe to show to the caller.
+	Message string `json:"message"`
+
+	// RequestId The request's `X-Request-ID`.
+	RequestId *string `json:"request_id,omitempty"`
+}
+
+// ExportUnprocessableErrorError defines model for ExportUnprocessableError.Error.
+type ExportUnprocessableErrorError string
 
 // FilingFile defines model for FilingFile.
 type FilingFile struct {
@@ -1721,6 +1792,20 @@ type FundSecurity struct {
 	Ticker string `json:"ticker"`
 }
 
+// IdempotencyConflictError An `ErrorResponse` whose `error` is `idempotency_key_in_use`.
+type IdempotencyConflictError struct {
+	Error IdempotencyConflictErrorError `json:"error"`
+
+	// Message Human-readable explanation, safe to show to the caller.
+	Message string `json:"message"`
+
+	// RequestId The request's `X-Request-ID`.
+	RequestId *string `json:"request_id,omitempty"`
+}
+
+// IdempotencyConflictErrorError defines model for IdempotencyConflictError.Error.
+type IdempotencyConflictErrorError string
+
 // IncomeStatement defines model for IncomeStatement.
 type IncomeStatement struct {
 	// AccessionNumber EDGAR accession number.
@@ -1780,18 +1865,21 @@ type IncomeStatementsResponse struct {
 	Meta Meta `json:"meta"`
 }
 
-// IndiaExportRequest Fields other than `format` are provisional.
+// IndiaExportRequest An export request. Unknown fields are 400.
 type IndiaExportRequest struct {
-	EndDate   *openapi_types.Date      `json:"end_date,omitempty"`
-	Format    IndiaExportRequestFormat `json:"format"`
-	StartDate *openapi_types.Date      `json:"start_date,omitempty"`
+	// Dataset `india.judgments` exports the judgments' metadata with party tokens, never text originals, and needs `litigation:read` as well.
+	Dataset IndiaExportRequestDataset `json:"dataset"`
+
+	// Filters Exactly the query parameters of the dataset's list route, paging left out, as strings, validated as that route validates them (422 for a malformed value, 400 for a combination). India prices: `symbol` or `isin`, `series`, `start_date`, `end_date`, `as_of`. Judgments: `court`, `decided_from`, `decided_to`. An unknown filter is 400.
+	Filters *map[string]string       `json:"filters,omitempty"`
+	Format  IndiaExportRequestFormat `json:"format"`
 }
+
+// IndiaExportRequestDataset `india.judgments` exports the judgments' metadata with party tokens, never text originals, and needs `litigation:read` as well.
+type IndiaExportRequestDataset string
 
 // IndiaExportRequestFormat defines model for IndiaExportRequest.Format.
 type IndiaExportRequestFormat string
-
-// IndiaExportResponse The export. Provisional, not yet activated: expected to carry an export identifier, its `format` and where to fetch the file.
-type IndiaExportResponse = map[string]interface{}
 
 // IndiaJudgment defines model for IndiaJudgment.
 type IndiaJudgment struct {
@@ -2412,6 +2500,9 @@ type FinancialsLimit = int
 // FundHoldersLimit defines model for FundHoldersLimit.
 type FundHoldersLimit = int
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // Identifier defines model for Identifier.
 type Identifier = string
 
@@ -2558,6 +2649,12 @@ type GetChinaPricesParams struct {
 
 // GetChinaPricesParamsAdjust defines parameters for GetChinaPrices.
 type GetChinaPricesParamsAdjust string
+
+// CreateIndiaExportParams defines parameters for CreateIndiaExport.
+type CreateIndiaExportParams struct {
+	// IdempotencyKey Makes the request safe to retry (IETF httpapi draft "The Idempotency-Key HTTP Header Field"): 1 to 255 printable ASCII characters, bare or as a Structured Field string; malformed, or given twice, is 400. Scoped to the account. The same key and body within 24 hours replays the first file byte for byte with `Idempotent-Replayed: true` and `X-Credits-Cost: 0`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A request that fails is refunded and frees its key.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
 
 // GetIndiaPricesParams defines parameters for GetIndiaPrices.
 type GetIndiaPricesParams struct {
@@ -3079,27 +3176,27 @@ type ClientInterface interface {
 	// Corresponds with GET /healthz (the `GetHealthz` operationId).
 	GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// CreateIndiaExportWithBody Export India data as CSV, XLSX or Parquet (not yet activated)
+	// CreateIndiaExportWithBody Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+	// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 	//
-	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-	CreateIndiaExportWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateIndiaExportWithBody(ctx context.Context, params *CreateIndiaExportParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// CreateIndiaExport Export India data as CSV, XLSX or Parquet (not yet activated)
+	// CreateIndiaExport Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+	// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 	//
-	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-	CreateIndiaExport(ctx context.Context, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateIndiaExport(ctx context.Context, params *CreateIndiaExportParams, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetIndiaJudgment One India court judgment, parties as tokens
 	//
@@ -3599,17 +3696,17 @@ func (c *Client) GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) 
 	return c.Client.Do(req)
 }
 
-// CreateIndiaExportWithBody Export India data as CSV, XLSX or Parquet (not yet activated)
+// CreateIndiaExportWithBody Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 //
-// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-func (c *Client) CreateIndiaExportWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateIndiaExportRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateIndiaExportWithBody(ctx context.Context, params *CreateIndiaExportParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateIndiaExportRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3620,17 +3717,17 @@ func (c *Client) CreateIndiaExportWithBody(ctx context.Context, contentType stri
 	return c.Client.Do(req)
 }
 
-// CreateIndiaExport Export India data as CSV, XLSX or Parquet (not yet activated)
+// CreateIndiaExport Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 //
-// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-func (c *Client) CreateIndiaExport(ctx context.Context, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateIndiaExportRequest(c.Server, body)
+func (c *Client) CreateIndiaExport(ctx context.Context, params *CreateIndiaExportParams, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateIndiaExportRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4559,18 +4656,18 @@ func NewGetHealthzRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateIndiaExportRequest calls the generic CreateIndiaExport builder with application/json body
-func NewCreateIndiaExportRequest(server string, body CreateIndiaExportJSONRequestBody) (*http.Request, error) {
+func NewCreateIndiaExportRequest(server string, params *CreateIndiaExportParams, body CreateIndiaExportJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateIndiaExportRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateIndiaExportRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateIndiaExportRequestWithBody constructs an http.Request for the CreateIndiaExport method, with any body, and a specified content type
-func NewCreateIndiaExportRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateIndiaExportRequestWithBody(server string, params *CreateIndiaExportParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -4594,6 +4691,21 @@ func NewCreateIndiaExportRequestWithBody(server string, contentType string, body
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -6113,27 +6225,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /healthz (the `GetHealthz` operationId).
 	GetHealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetHealthzResponse, error)
 
-	// CreateIndiaExportWithBodyWithResponse Export India data as CSV, XLSX or Parquet (not yet activated)
+	// CreateIndiaExportWithBodyWithResponse Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+	// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 	//
-	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-	CreateIndiaExportWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error)
+	CreateIndiaExportWithBodyWithResponse(ctx context.Context, params *CreateIndiaExportParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error)
 
-	// CreateIndiaExportWithResponse Export India data as CSV, XLSX or Parquet (not yet activated)
+	// CreateIndiaExportWithResponse Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 	//
-	// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+	// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 	//
-	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+	// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-	CreateIndiaExportWithResponse(ctx context.Context, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error)
+	CreateIndiaExportWithResponse(ctx context.Context, params *CreateIndiaExportParams, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error)
 
 	// GetIndiaJudgmentWithResponse One India court judgment, parties as tokens
 	//
@@ -7942,9 +8054,12 @@ func (r GetHealthzResponse) ContentType() string {
 
 // CreateIndiaExportResponse200Headers the declared response headers of an HTTP 200 response for CreateIndiaExport
 type CreateIndiaExportResponse200Headers struct {
-	XCreditsCost      *int64
-	XCreditsRemaining *int64
-	XRequestID        RequestId
+	ContentDisposition *string
+	IdempotentReplayed *string
+	XAsOf              *time.Time
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
 }
 
 // CreateIndiaExportResponse400Headers the declared response headers of an HTTP 400 response for CreateIndiaExport
@@ -7975,6 +8090,13 @@ type CreateIndiaExportResponse403Headers struct {
 
 // CreateIndiaExportResponse404Headers the declared response headers of an HTTP 404 response for CreateIndiaExport
 type CreateIndiaExportResponse404Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// CreateIndiaExportResponse409Headers the declared response headers of an HTTP 409 response for CreateIndiaExport
+type CreateIndiaExportResponse409Headers struct {
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8022,8 +8144,6 @@ type CreateIndiaExportResponse503Headers struct {
 type CreateIndiaExportResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *IndiaExportResponse
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -8034,10 +8154,12 @@ type CreateIndiaExportResponse struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *DataNotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *IdempotencyConflictError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *DataPayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
-	JSON422 *DataUnprocessable
+	JSON422 *ExportUnprocessableError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -8056,6 +8178,8 @@ type CreateIndiaExportResponse struct {
 	Headers403 *CreateIndiaExportResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *CreateIndiaExportResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateIndiaExportResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *CreateIndiaExportResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -8066,11 +8190,6 @@ type CreateIndiaExportResponse struct {
 	Headers500 *CreateIndiaExportResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateIndiaExportResponse503Headers
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r CreateIndiaExportResponse) GetJSON200() *IndiaExportResponse {
-	return r.JSON200
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -8098,13 +8217,18 @@ func (r CreateIndiaExportResponse) GetJSON404() *DataNotFound {
 	return r.JSON404
 }
 
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateIndiaExportResponse) GetJSON409() *IdempotencyConflictError {
+	return r.JSON409
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateIndiaExportResponse) GetJSON413() *DataPayloadTooLarge {
 	return r.JSON413
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
-func (r CreateIndiaExportResponse) GetJSON422() *DataUnprocessable {
+func (r CreateIndiaExportResponse) GetJSON422() *ExportUnprocessableError {
 	return r.JSON422
 }
 
@@ -11116,34 +11240,34 @@ func (c *ClientWithResponses) GetHealthzWithResponse(ctx context.Context, reqEdi
 	return ParseGetHealthzResponse(rsp)
 }
 
-// CreateIndiaExportWithBodyWithResponse Export India data as CSV, XLSX or Parquet (not yet activated)
+// CreateIndiaExportWithBodyWithResponse Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 //
-// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-func (c *ClientWithResponses) CreateIndiaExportWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error) {
-	rsp, err := c.CreateIndiaExportWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateIndiaExportWithBodyWithResponse(ctx context.Context, params *CreateIndiaExportParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error) {
+	rsp, err := c.CreateIndiaExportWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
 	return ParseCreateIndiaExportResponse(rsp)
 }
 
-// CreateIndiaExportWithResponse Export India data as CSV, XLSX or Parquet (not yet activated)
+// CreateIndiaExportWithResponse Export India prices or judgments as CSV, XLSX or Parquet (not yet activated)
 //
-// **Not yet activated:** the dataset is not backfilled, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until it is. The request fields other than `format` and the `200` shape are provisional. The source is internal-only: no redistribution licence is held.
+// **Not yet activated:** no export dataset is wired yet, so this operation answers `503` (`availability` `not_backfilled`, `reason` `normalization_not_backfilled`) until one is. The answer is the file, streamed and charged before its first byte, with `Content-Disposition: attachment` naming it and `X-As-Of` giving the instant its rows were read at. Columns are typed: dates as Excel dates in XLSX and `DATE` in Parquet, amounts as numbers (`DOUBLE` in Parquet); an XLSX longer than 1,048,575 rows goes on in further sheets (`data_2`, ...); no rows is a header-only file, charged as any export. An optional `Idempotency-Key` makes the request safe to retry. The source is internal-only: no redistribution licence is held.
 //
-// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read`.
+// Cost: 50 credits per request. Requires permissions: `data:export`, `india:read` (and `litigation:read` for `india.judgments`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /india/exports (the `CreateIndiaExport` operationId).
-func (c *ClientWithResponses) CreateIndiaExportWithResponse(ctx context.Context, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error) {
-	rsp, err := c.CreateIndiaExport(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateIndiaExportWithResponse(ctx context.Context, params *CreateIndiaExportParams, body CreateIndiaExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateIndiaExportResponse, error) {
+	rsp, err := c.CreateIndiaExport(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -13562,13 +13686,6 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest IndiaExportResponse
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest DataBadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13604,6 +13721,13 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflictError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest DataPayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13612,7 +13736,7 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest DataUnprocessable
+		var dest ExportUnprocessableError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -13644,6 +13768,27 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 	switch {
 	case rsp.StatusCode == 200:
 		var headers CreateIndiaExportResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-As-Of"); len(values) > 0 {
+			var value time.Time
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-As-Of", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			}
+			headers.XAsOf = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13772,6 +13917,30 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 			headers.XRequestID = value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateIndiaExportResponse409Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateIndiaExportResponse413Headers
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {

@@ -98,7 +98,7 @@ var routeStatuses = map[string][]string{
 	"search_india_documents":       {"400", "422"},
 	"get_india_judgment":           {"404", "422"},
 	"get_india_judgment_pdf":       {"404", "422"},
-	"create_india_export":          {"400", "404", "422"},
+	"create_india_export":          {"400", "404", "409", "422"},
 	"ask":                          {"400", "422"},
 }
 
