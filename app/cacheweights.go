@@ -6,6 +6,7 @@ import (
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/domain/judgment"
 )
 
 // The weighers below estimate, in bytes, the memory a cached value holds:
@@ -62,3 +63,15 @@ func heldRowsWeight(h heldRows) int {
 	}
 	return n
 }
+
+func judgmentWeight(j judgment.Judgment) int {
+	var p judgment.Party
+	n := int(unsafe.Sizeof(j)) + stringBytes(j.ID, j.Court, j.Bench, j.CaseNumber, j.Title, j.DecisionDate, j.Language, j.Text)
+	n += cap(j.Parties) * int(unsafe.Sizeof(p))
+	for _, p := range j.Parties {
+		n += stringBytes(p.Token, string(p.Role))
+	}
+	return n + cap(j.Judges)*stringHeader + stringBytes(j.Judges...) + cap(j.Citations)*stringHeader + stringBytes(j.Citations...)
+}
+
+func bytesWeight(b []byte) int { return int(unsafe.Sizeof(b)) + cap(b) }

@@ -140,11 +140,13 @@ func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodr
 // stores need none.
 func cachesDocuments(cfg Config) bool { return cfg.MongoURI != "" && cfg.CacheBytes > 0 }
 
-// readCache provides the one ReadCache that the datasets' document caches
-// share, with one budget of QUARRY_CACHE_BYTES: a split per dataset would
-// leave a quiet dataset's share idle while a busy one evicts.
+// readCache provides the one ReadCache that the datasets' caches share,
+// with one budget of QUARRY_CACHE_BYTES: a split per dataset would leave a
+// quiet dataset's share idle while a busy one evicts. It is provided on
+// memory storage too, for what is derived from the documents (rendered
+// judgments), though documents themselves are cached only on MongoDB.
 func readCache(cfg Config) fx.Option {
-	if !cachesDocuments(cfg) {
+	if cfg.CacheBytes <= 0 {
 		return fx.Options()
 	}
 	return fx.Provide(func(now app.Clock) (*app.ReadCache, error) {
@@ -157,6 +159,16 @@ func readCache(cfg Config) fx.Option {
 // would make the document store the hot path.
 func documentCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option {
 	if !cachesDocuments(cfg) {
+		return fx.Options()
+	}
+	return fx.Decorate(wrap)
+}
+
+// renderCache keeps what a dataset derives from its documents, such as
+// rendered PDFs, in the shared ReadCache, on any storage, unless
+// QUARRY_CACHE_BYTES is 0.
+func renderCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option {
+	if cfg.CacheBytes <= 0 {
 		return fx.Options()
 	}
 	return fx.Decorate(wrap)

@@ -53,8 +53,9 @@ type judgmentIngestDeps struct {
 }
 
 // indiaJudgments wires the India judgments, their PDFs and India search:
-// the store (memory or MongoDB), the bleve index, the PDF renderer, the
-// use case, its probes and handlers, and a start hook that loads the
+// the store (memory or MongoDB, read through the shared cache on MongoDB),
+// the bleve index, the PDF renderer (each judgment's PDF kept once
+// rendered), the use case, its probes and handlers, and a start hook that loads the
 // sample when asked and builds the search index from the store.
 func indiaJudgments(cfg Config) fx.Option {
 	return fx.Options(
@@ -67,6 +68,12 @@ func indiaJudgments(cfg Config) fx.Option {
 			probe((*app.Judgments).SearchProbe),
 			handlers(httpadapter.IndiaJudgmentHandlers),
 		),
+		documentCache(cfg, func(s ports.JudgmentStore, c *app.ReadCache) ports.JudgmentStore {
+			return app.NewJudgmentCache(s, c)
+		}),
+		renderCache(cfg, func(r ports.JudgmentRenderer, c *app.ReadCache) ports.JudgmentRenderer {
+			return app.NewRenderCache(r, c)
+		}),
 		fx.Invoke(func(lc fx.Lifecycle, u *app.Judgments, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
 			if cfg.MongoURI != "" {

@@ -30,6 +30,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		platformStores(cfg),
 		keyCache,
 		documentDatabase(cfg),
+		readCache(cfg),
 		useCases,
 		sweepSessions,
 		// Sample data loads before the server listens, so no request sees
@@ -126,7 +127,6 @@ func documentDatabase(cfg Config) fx.Option {
 	return fx.Options(
 		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
 		mongo.Module,
-		readCache(cfg),
 		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
 			return func(ctx context.Context) error { return c.Ping(ctx, nil) }
 		})),

@@ -14,6 +14,7 @@ import (
 func TestEveryStorageCombinationWires(t *testing.T) {
 	combos := map[string]map[string]string{
 		"memory":           {},
+		"memory uncached":  {bootstrap.EnvCacheBytes: "0"},
 		"postgres":         {bootstrap.EnvPostgresURL: "postgres://u:p@db/quarry", bootstrap.EnvAutoMigrate: "true"},
 		"mongo":            {bootstrap.EnvMongoURI: "mongodb://db:27017"},
 		"mongo uncached":   {bootstrap.EnvMongoURI: "mongodb://db:27017", bootstrap.EnvCacheBytes: "0"},

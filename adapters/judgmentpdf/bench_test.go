@@ -4,17 +4,27 @@ import (
 	"context"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/adapters/judgmentpdf"
+	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
 )
 
-// BenchmarkRenderLongest renders the sample's longest judgment.
-func BenchmarkRenderLongest(b *testing.B) {
+func sample(b *testing.B) []judgment.Judgment {
+	b.Helper()
 	js, err := bootstrap.LoadJudgmentsSample()
 	if err != nil {
 		b.Fatal(err)
 	}
+	return js
+}
+
+// BenchmarkRenderLongest renders the sample's longest judgment.
+func BenchmarkRenderLongest(b *testing.B) {
+	js := sample(b)
 	longest := js[0]
 	for _, j := range js {
 		if len(j.Text) > len(longest.Text) {
@@ -27,5 +37,32 @@ func BenchmarkRenderLongest(b *testing.B) {
 		if err := r.Render(context.Background(), io.Discard, longest); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRenderSample renders the sample's judgments in turn, one per
+// iteration, as GET /india/judgments/{id}/pdf did before its documents
+// were kept.
+func BenchmarkRenderSample(b *testing.B) { renderSample(b, judgmentpdf.New()) }
+
+// BenchmarkRenderSampleCached is BenchmarkRenderSample through the cache
+// the service puts in front of the renderer (app.RenderCache): each
+// judgment is rendered once, then served from memory.
+func BenchmarkRenderSampleCached(b *testing.B) {
+	shared, err := app.NewReadCache(256<<20, time.Hour, app.SystemClock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	renderSample(b, app.NewRenderCache(judgmentpdf.New(), shared))
+}
+
+func renderSample(b *testing.B, r ports.JudgmentRenderer) {
+	js := sample(b)
+	i := 0
+	for b.Loop() {
+		if err := r.Render(context.Background(), io.Discard, js[i%len(js)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

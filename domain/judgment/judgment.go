@@ -7,8 +7,10 @@ package judgment
 import (
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -119,4 +121,34 @@ func ParseID(s string) (string, error) {
 		}
 	}
 	return s, nil
+}
+
+// Digest returns a digest of every field of j: two judgments have the same
+// digest exactly when they hold the same contents, so what is derived from
+// a judgment, such as its rendered PDF, can be kept under its id and digest
+// and never outlive a change. Fields are written length-prefixed, so no
+// two judgments' fields run together the same way.
+func (j Judgment) Digest() string {
+	h := sha256.New()
+	var n [binary.MaxVarintLen64]byte
+	field := func(s string) {
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		h.Write([]byte(s))
+	}
+	for _, s := range []string{j.ID, j.Court, j.Bench, j.CaseNumber, j.Title, j.DecisionDate, j.Language, j.Text,
+		strconv.Itoa(j.PageCount), j.RetrievedAt.UTC().Format(time.RFC3339Nano)} {
+		field(s)
+	}
+	for _, list := range [][]string{j.Judges, j.Citations} {
+		field(strconv.Itoa(len(list)))
+		for _, s := range list {
+			field(s)
+		}
+	}
+	field(strconv.Itoa(len(j.Parties)))
+	for _, p := range j.Parties {
+		field(p.Token)
+		field(string(p.Role))
+	}
+	return idEncoding.EncodeToString(h.Sum(nil)[:20])
 }

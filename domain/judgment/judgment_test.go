@@ -2,8 +2,10 @@ package judgment_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
@@ -74,5 +76,54 @@ func TestTokenizeReplacesPartiesEverywhere(t *testing.T) {
 	src.Parties = nil
 	if _, _, err := judgment.Tokenize(key, src); err == nil {
 		t.Fatal("a judgment without parties was tokenized")
+	}
+}
+
+// TestDigestChangesWithEveryField changes each field of a judgment in
+// turn, and moves text between two fields: each change gives another
+// digest, and an equal copy the same one.
+func TestDigestChangesWithEveryField(t *testing.T) {
+	base := judgment.Judgment{
+		ID: "inj_aaaaaaaaaaaaaaaa", Court: "Supreme Court of India", Bench: "", CaseNumber: "C.A. 1/2020", Title: "PTY_A v. PTY_B",
+		Parties: []judgment.Party{{Token: "PTY_A", Role: "appellant"}, {Token: "PTY_B", Role: "respondent"}},
+		Judges:  []string{"A", "B"}, DecisionDate: "2020-01-02", Citations: []string{"(2020) 1 SCC 1"}, Language: "en",
+		PageCount: 3, Text: "1. Text.", RetrievedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+	clone := func() judgment.Judgment {
+		j := base
+		j.Parties = slices.Clone(base.Parties)
+		j.Judges = slices.Clone(base.Judges)
+		j.Citations = slices.Clone(base.Citations)
+		return j
+	}
+	if clone().Digest() != base.Digest() {
+		t.Fatal("an equal copy has another digest")
+	}
+	changes := map[string]func(*judgment.Judgment){
+		"court":        func(j *judgment.Judgment) { j.Court += "." },
+		"bench":        func(j *judgment.Judgment) { j.Bench = "Lucknow" },
+		"case number":  func(j *judgment.Judgment) { j.CaseNumber += "." },
+		"title":        func(j *judgment.Judgment) { j.Title += "." },
+		"party token":  func(j *judgment.Judgment) { j.Parties[0].Token = "PTY_C" },
+		"party role":   func(j *judgment.Judgment) { j.Parties[1].Role = "appellee" },
+		"judges":       func(j *judgment.Judgment) { j.Judges = []string{"AB"} },
+		"date":         func(j *judgment.Judgment) { j.DecisionDate = "2020-01-03" },
+		"citations":    func(j *judgment.Judgment) { j.Citations = nil },
+		"language":     func(j *judgment.Judgment) { j.Language = "hi" },
+		"pages":        func(j *judgment.Judgment) { j.PageCount = 4 },
+		"text":         func(j *judgment.Judgment) { j.Text += " More." },
+		"retrieved at": func(j *judgment.Judgment) { j.RetrievedAt = j.RetrievedAt.Add(time.Millisecond) },
+		"text moved":   func(j *judgment.Judgment) { j.Court, j.Bench = "Supreme Court", " of India" },
+		"judge moved":  func(j *judgment.Judgment) { j.Judges, j.Citations = []string{"A"}, []string{"B", "(2020) 1 SCC 1"} },
+	}
+	seen := map[string]string{base.Digest(): "base"}
+	for name, change := range changes {
+		j := clone()
+		change(&j)
+		d := j.Digest()
+		if other, ok := seen[d]; ok {
+			t.Errorf("%s: same digest as %s", name, other)
+		}
+		seen[d] = name
 	}
 }

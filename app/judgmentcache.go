@@ -1,0 +1,127 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// JudgmentCache is a read-through cache in front of a JudgmentStore.
+// Judgments change only when they are ingested, and on MongoDB a read of
+// one is a round trip carrying its whole text, so serving it from memory
+// takes the document store off the hot path of GET /india/judgments/{id}
+// and of India search, which reads the judgments of a page of hits.
+//
+// A write through this cache forgets the judgments written. A write by
+// another process (quarry ingest) is learnt from the versions the store
+// reports: every call of JudgmentVersions, which the serving process makes
+// each QUARRY_MONGO_REFRESH to bring its search index up to date, forgets
+// the judgments whose version changed since the last call, before the
+// index reads them again. The TTL bounds the rest.
+type JudgmentCache struct {
+	ports.JudgmentStore
+	judgments *cacheSpace[judgment.Judgment]
+	mu        sync.Mutex
+	// versions are the versions the last JudgmentVersions returned.
+	versions map[string]string
+}
+
+// NewJudgmentCache wraps store, keeping judgments in shared.
+func NewJudgmentCache(store ports.JudgmentStore, shared *ReadCache) *JudgmentCache {
+	return &JudgmentCache{JudgmentStore: store, judgments: newCacheSpace(shared, judgmentWeight), versions: map[string]string{}}
+}
+
+// Judgment returns the judgment, from the cache while it is fresh. The
+// value is shared with other readers and must not be changed.
+func (c *JudgmentCache) Judgment(ctx context.Context, id string) (judgment.Judgment, error) {
+	return c.judgments.get(ctx, id, c.JudgmentStore.Judgment)
+}
+
+// JudgmentsByID returns the judgments held under ids, ordered by id, each
+// from the cache while it is fresh.
+func (c *JudgmentCache) JudgmentsByID(ctx context.Context, ids []string) ([]judgment.Judgment, error) {
+	sorted := slices.Compact(slices.Sorted(slices.Values(ids)))
+	out := make([]judgment.Judgment, 0, len(sorted))
+	for _, id := range sorted {
+		j, err := c.Judgment(ctx, id)
+		switch {
+		case err == nil:
+			out = append(out, j)
+		case !errors.Is(err, ports.ErrNotFound):
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// UpsertJudgments writes through, then forgets the judgments written.
+func (c *JudgmentCache) UpsertJudgments(ctx context.Context, js []judgment.Judgment) (int, error) {
+	n, err := c.JudgmentStore.UpsertJudgments(ctx, js)
+	// Forgotten even when the write failed: it may have applied in part.
+	for _, j := range js {
+		c.judgments.forget(j.ID)
+	}
+	return n, err
+}
+
+// JudgmentVersions returns the store's versions, and forgets every
+// judgment whose version is not the one the previous call returned.
+func (c *JudgmentCache) JudgmentVersions(ctx context.Context) (map[string]string, error) {
+	versions, err := c.JudgmentStore.JudgmentVersions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, v := range versions {
+		if c.versions[id] != v {
+			c.judgments.forget(id)
+		}
+	}
+	for id := range c.versions {
+		if _, ok := versions[id]; !ok {
+			c.judgments.forget(id)
+		}
+	}
+	c.versions = versions
+	return versions, nil
+}
+
+// RenderCache is a JudgmentRenderer that renders each version of a
+// judgment once and keeps the document: a PDF takes tens of milliseconds
+// to lay out and compress, and a judgment is read far more often than it
+// changes. Documents are kept under the judgment's id and digest
+// (judgment.Digest), so a changed judgment is rendered again on its first
+// read, whichever process wrote it; the TTL and the shared budget bound
+// the memory they hold.
+type RenderCache struct {
+	ports.JudgmentRenderer
+	documents *cacheSpace[[]byte]
+}
+
+// NewRenderCache wraps r, keeping its documents in shared.
+func NewRenderCache(r ports.JudgmentRenderer, shared *ReadCache) *RenderCache {
+	return &RenderCache{JudgmentRenderer: r, documents: newCacheSpace(shared, bytesWeight)}
+}
+
+// Render writes j's document to w, rendered once per version.
+func (c *RenderCache) Render(ctx context.Context, w io.Writer, j judgment.Judgment) error {
+	doc, err := c.documents.get(ctx, j.ID+"@"+j.Digest(), func(ctx context.Context, _ string) ([]byte, error) {
+		var buf bytes.Buffer
+		if err := c.JudgmentRenderer.Render(ctx, &buf, j); err != nil {
+			return nil, err
+		}
+		return slices.Clip(buf.Bytes()), nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(doc)
+	return err
+}
