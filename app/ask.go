@@ -14,7 +14,9 @@ import (
 
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/scope"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -35,7 +37,17 @@ const (
 // askSources are the datasets Ask reads, each with the permissions its own
 // routes require: Ask never shows a credential what the dataset's route
 // would refuse it.
-var askSources = []dataset.ID{dataset.USFinancials, dataset.USSearch, dataset.ChinaSecurities}
+var askSources = []dataset.ID{dataset.USFinancials, dataset.USSearch, dataset.ChinaSecurities, dataset.IndiaJudgments, dataset.IndiaSearch}
+
+// askTogether pairs the datasets Ask reads only as one: India judgments
+// are found through India search's index of their tokenized text and
+// cited as judgments, so a question reads them when both may be read
+// (india:read, litigation:read and search:read), and naming either in
+// datasets names both.
+var askTogether = map[dataset.ID]dataset.ID{dataset.IndiaJudgments: dataset.IndiaSearch, dataset.IndiaSearch: dataset.IndiaJudgments}
+
+// Governance says on every answer what Ask never reads.
+const GovernanceStatement = "Parties and PANs in India judgments are tokens (PTY_, PAN_); Ask searches the tokenized text only, and the PII vault is never read: a party's real name finds nothing of theirs."
 
 // AskRequest is an Ask body as the client sent it.
 type AskRequest struct {
@@ -110,10 +122,13 @@ type Citation struct {
 	Route      string
 }
 
-// PassageOffsets locate a cited passage in a section's text, in code
-// points, end exclusive.
+// PassageOffsets locate a cited passage in a section's or a judgment's
+// stored text, in code points, end exclusive.
 type PassageOffsets struct {
-	Section    string
+	// Section is the filing section's id, for a 10-K passage.
+	Section string
+	// Judgment is the judgment's id, for a passage of a judgment.
+	Judgment   string
 	Start, End int
 }
 
@@ -131,6 +146,8 @@ type Answer struct {
 	Citations []Citation
 	Searched  []dataset.ID
 	Excluded  []Exclusion
+	// Statement is GovernanceStatement.
+	Statement string
 	AsOf      time.Time
 	// Answerer names what wrote the answer: AnswererVersion, or the
 	// model answerer's name (chat-v1:<model>).
@@ -140,10 +157,11 @@ type Answer struct {
 // Ask answers questions from the datasets a credential may read, citing
 // every sentence (spec-gaps A37).
 type Ask struct {
-	fin      *Financials
-	china    *China
-	sections ports.SectionRetriever
-	sources  []DatasetProbe
+	fin       *Financials
+	china     *China
+	sections  ports.SectionRetriever
+	judgments ports.JudgmentRetriever
+	sources   []DatasetProbe
 	// model, when set, answers text questions from retrieved passages;
 	// its sentences are kept only where the cited passage supports them.
 	model ports.Answerer
@@ -153,6 +171,14 @@ type Ask struct {
 // extractive answerer, which remains the fallback when model fails.
 func (a *Ask) WithModel(model ports.Answerer) *Ask {
 	a.model = model
+	return a
+}
+
+// WithJudgments makes a answer text questions from the India judgments'
+// tokenized text too, found through j's index.
+func (a *Ask) WithJudgments(j *Judgments) *Ask {
+	a.judgments = j
+	a.sources = append(a.sources, j.JudgmentsProbe(), j.SearchProbe())
 	return a
 }
 
@@ -187,8 +213,8 @@ func (a *Ask) Probe() DatasetProbe {
 // is either searched or excluded with its reason.
 func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st Statuses) ([]dataset.ID, []Exclusion, error) {
 	held := scope.FromStrings(scopes)
-	var searched []dataset.ID
-	var excluded []Exclusion
+	var ids []dataset.ID
+	reasons := map[dataset.ID]string{}
 	for _, d := range dataset.Catalog() {
 		if d.ID == dataset.AskRetrieval {
 			continue
@@ -197,10 +223,19 @@ func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st St
 		if err != nil {
 			return nil, nil, err
 		}
+		ids, reasons[d.ID] = append(ids, d.ID), reason
+	}
+	var searched []dataset.ID
+	var excluded []Exclusion
+	for _, id := range ids {
+		reason := reasons[id]
+		if partner, ok := askTogether[id]; ok && reason == "" {
+			reason = reasons[partner] // read as one: what excludes one excludes both
+		}
 		if reason == "" {
-			searched = append(searched, d.ID)
+			searched = append(searched, id)
 		} else {
-			excluded = append(excluded, Exclusion{Dataset: d.ID, Reason: reason})
+			excluded = append(excluded, Exclusion{Dataset: id, Reason: reason})
 		}
 	}
 	return searched, excluded, nil
@@ -208,7 +243,7 @@ func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st St
 
 func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset, statuses Statuses) (string, error) {
 	switch {
-	case len(q.Datasets) > 0 && !slices.Contains(q.Datasets, d.ID),
+	case len(q.Datasets) > 0 && !slices.Contains(q.Datasets, d.ID) && !slices.Contains(q.Datasets, askTogether[d.ID]),
 		len(q.Jurisdictions) > 0 && !slices.Contains(q.Jurisdictions, d.Jurisdiction):
 		return ExcludedNotRequested, nil
 	case !d.Licence.RedistributionAllowed:
@@ -242,7 +277,7 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 	if err != nil {
 		return Answer{}, err
 	}
-	ans := Answer{Searched: searched, Excluded: excluded, AsOf: q.AsOf, Answerer: AnswererVersion}
+	ans := Answer{Searched: searched, Excluded: excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
 	var cited []sentence
 	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
 	case lq != "":
@@ -254,8 +289,8 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 			cited, err = a.figure(ctx, *fq, q.AsOf)
 		}
 	default:
-		if slices.Contains(searched, dataset.USSearch) {
-			cited, err = a.text(ctx, q, &ans)
+		if slices.Contains(searched, dataset.USSearch) || slices.Contains(searched, dataset.IndiaJudgments) {
+			cited, err = a.text(ctx, q, searched, &ans)
 		}
 	}
 	if err != nil {
@@ -272,7 +307,7 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 	for i, s := range cited {
 		key := s.cite.DocumentID
 		if o := s.cite.Offsets; o != nil {
-			key = fmt.Sprintf("%s:%d:%d", o.Section, o.Start, o.End)
+			key = fmt.Sprintf("%s%s:%d:%d", o.Section, o.Judgment, o.Start, o.End)
 		}
 		n, ok := markers[key]
 		if !ok {
@@ -579,13 +614,10 @@ const (
 	minMatched  = 2
 )
 
-// passages answers from the best-matching sentences of retrieved sections.
-func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
-	hits, err := a.sections.Retrieve(ctx, ports.RetrievalQuery{Text: q.Question, AsOf: q.AsOf, Limit: retrievedSections})
-	if err != nil {
-		return nil, err
-	}
-	hits, named, err := a.mentioned(ctx, q.Question, hits)
+// passages answers from the best-matching sentences of the retrieved
+// documents.
+func (a *Ask) passages(ctx context.Context, q AskQuery, searched []dataset.ID) ([]sentence, error) {
+	docs, named, err := a.retrieve(ctx, q, searched)
 	if err != nil {
 		return nil, err
 	}
@@ -605,15 +637,16 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 	topical := slices.DeleteFunc(slices.Clone(words), isNumber)
 	needTopical := min(need, len(topical))
 	type candidate struct {
-		hit        ports.SectionHit
+		doc        retrieved
 		start, end int
 		score      float64
 	}
 	var best []candidate
-	for _, h := range hits {
+	for _, d := range docs {
 		var top *candidate
-		for _, sp := range Sentences(h.Section.Text) {
-			text := string([]rune(h.Section.Text)[sp[0]:sp[1]])
+		rs := []rune(d.text)
+		for _, sp := range d.split(d.text) {
+			text := d.say(string(rs[sp[0]:sp[1]]))
 			stems := contentStems(text)
 			n := matched(words, stems)
 			score := float64(n) / float64(len(words))
@@ -621,7 +654,7 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 				continue
 			}
 			if top == nil || score > top.score {
-				top = &candidate{hit: h, start: sp[0], end: sp[1], score: score}
+				top = &candidate{doc: d, start: sp[0], end: sp[1], score: score}
 			}
 		}
 		if top != nil {
@@ -644,21 +677,82 @@ func (a *Ask) passages(ctx context.Context, q AskQuery) ([]sentence, error) {
 	}
 	var out []sentence
 	for _, c := range best {
-		s := c.hit.Section
-		text := string([]rune(s.Text)[c.start:c.end])
+		span := string([]rune(c.doc.text)[c.start:c.end])
+		text := c.doc.say(span)
 		// Later sentences must cover the question as well as the first,
 		// and say something the answer does not already say.
 		if len(out) == limit || c.score < best[0].score || slices.ContainsFunc(out, func(o sentence) bool { return o.text == text }) {
 			continue
 		}
-		out = append(out, sentence{text: text, cite: Citation{
-			Dataset: dataset.USSearch, DocumentID: s.ID,
-			Title:   fmt.Sprintf("%s %s %s, Item %s. %s", s.Ticker, s.Form, s.Accession, s.ItemNumber, s.ItemName),
-			Snippet: text, Offsets: &PassageOffsets{Section: s.ID, Start: c.start, End: c.end},
-			Route: "POST /us/search",
-		}})
+		out = append(out, sentence{text: text, cite: c.doc.cite(c.start, c.end, span)})
 	}
 	return out, nil
+}
+
+// retrieved is a document retrieved for a text question, a 10-K section or
+// a judgment: its stored text, how that splits into sentences, and how a
+// span of it is cited.
+type retrieved struct {
+	text  string
+	title string
+	split func(string) [][2]int
+	// say writes a span of text as a sentence of an answer.
+	say func(string) string
+	// cite cites the span [start, end) of text, whose text is snippet.
+	cite func(start, end int, snippet string) Citation
+}
+
+// retrieve returns the documents retrieved for q from the datasets
+// searched: the 10-K sections, kept to the companies the question names
+// (mentioned), then the judgments, unless the question names a company.
+// It also returns the stems of the naming words.
+func (a *Ask) retrieve(ctx context.Context, q AskQuery, searched []dataset.ID) ([]retrieved, map[string]bool, error) {
+	rq := ports.RetrievalQuery{Text: q.Question, AsOf: q.AsOf, Limit: retrievedSections}
+	var docs []retrieved
+	named := map[string]bool{}
+	if slices.Contains(searched, dataset.USSearch) {
+		hits, err := a.sections.Retrieve(ctx, rq)
+		if err != nil {
+			return nil, nil, err
+		}
+		if hits, named, err = a.mentioned(ctx, q.Question, hits); err != nil {
+			return nil, nil, err
+		}
+		for _, h := range hits {
+			docs = append(docs, sectionDoc(h.Section))
+		}
+	}
+	if a.judgments == nil || len(named) > 0 || !slices.Contains(searched, dataset.IndiaJudgments) {
+		return docs, named, nil
+	}
+	hits, err := a.judgments.Retrieve(ctx, rq)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, h := range hits {
+		docs = append(docs, judgmentDoc(h.Judgment))
+	}
+	return docs, named, nil
+}
+
+func sectionDoc(s filing.Section) retrieved {
+	title := fmt.Sprintf("%s %s %s, Item %s. %s", s.Ticker, s.Form, s.Accession, s.ItemNumber, s.ItemName)
+	return retrieved{text: s.Text, title: title, split: Sentences, say: func(s string) string { return s }, cite: func(start, end int, snippet string) Citation {
+		return Citation{
+			Dataset: dataset.USSearch, DocumentID: s.ID, Title: title, Snippet: snippet,
+			Offsets: &PassageOffsets{Section: s.ID, Start: start, End: end}, Route: "POST /us/search",
+		}
+	}}
+}
+
+func judgmentDoc(j judgment.Judgment) retrieved {
+	title := fmt.Sprintf("%s, %s, %s (decided %s)", j.Title, j.Court, j.CaseNumber, j.DecisionDate)
+	return retrieved{text: j.Text, title: title, split: JudgmentSentences, say: spoken, cite: func(start, end int, snippet string) Citation {
+		return Citation{
+			Dataset: dataset.IndiaJudgments, DocumentID: j.ID, Title: title, Snippet: snippet,
+			Offsets: &PassageOffsets{Judgment: j.ID, Start: start, End: end}, Route: "GET /india/judgments/" + j.ID,
+		}
+	}}
 }
 
 // mentioned keeps the hits of the companies the question names, by ticker
@@ -709,6 +803,89 @@ func (a *Ask) mentioned(ctx context.Context, question string, hits []ports.Secti
 // six words or more, ending in a full stop, question or exclamation mark.
 func proseSentence(s string) bool {
 	return len(strings.Fields(s)) >= 6 && strings.ContainsAny(s[len(s)-1:], ".?!")
+}
+
+// JudgmentSentences splits a judgment's text into sentences, as
+// code-point ranges [start, end) with surrounding spaces left out. The text
+// was extracted from a PDF, so its lines are the printed lines: a sentence
+// ends at '.', '?' or '!' followed by white space, and at a line break
+// unless the line before it ends in a lower-case letter, a comma, a
+// semicolon, a hyphen or an opening bracket, which a printed sentence
+// running on to the next line does. Headings, page numbers and neutral
+// citations (2015:BHC-OS:12420-DB) end at their line. A full stop ending
+// an abbreviation the courts write (No., Ltd., i.e., Rs.) or an initial
+// (D. Desai) ends no sentence.
+func JudgmentSentences(text string) [][2]int {
+	rs := []rune(text)
+	var out [][2]int
+	start := 0
+	flush := func(end int) {
+		for start < end && unicode.IsSpace(rs[start]) {
+			start++
+		}
+		e := end
+		for e > start && unicode.IsSpace(rs[e-1]) {
+			e--
+		}
+		if e > start {
+			out = append(out, [2]int{start, e})
+		}
+		start = end
+	}
+	for i, r := range rs {
+		switch {
+		case r == '\n' && (i == 0 || !runsOn(rs[i-1])):
+			flush(i)
+		case (r == '.' || r == '?' || r == '!') && i+1 < len(rs) && unicode.IsSpace(rs[i+1]) && (r != '.' || !abbreviated(rs[:i])):
+			flush(i + 1)
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// courtAbbreviations are the words judgments abbreviate with a full stop,
+// lower-cased, without it.
+var courtAbbreviations = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`no nos mr mrs ms dr sr jr smt shri sri ltd pvt co corp inc anr ors vs v viz i.e e.g
+		etc rs m/s art arts sec secs cl para paras vol p pp j jj cj hon'ble st govt dept`) {
+		courtAbbreviations[w] = true
+	}
+}
+
+// abbreviated reports whether the word that text ends with is an
+// abbreviation or an initial, so a full stop after it ends no sentence.
+// "etc." is one, though it often ends a sentence: a sentence that goes on
+// is the lesser harm, since an answer's sentence must still end well.
+func abbreviated(text []rune) bool {
+	i := len(text)
+	for i > 0 && !unicode.IsSpace(text[i-1]) && text[i-1] != '(' {
+		i--
+	}
+	word := string(text[i:])
+	if rs := []rune(word); len(rs) == 1 && unicode.IsUpper(rs[0]) {
+		return true
+	}
+	return courtAbbreviations[strings.ToLower(word)]
+}
+
+// runsOn reports whether a line ending in r may run on to the next line.
+func runsOn(r rune) bool {
+	return unicode.IsLower(r) || strings.ContainsRune(",;-–(", r)
+}
+
+// spoken writes a cited span of a judgment as an answer's sentence: each
+// line break, tab or form feed (the breaks of the printed lines and pages)
+// as one space, so the sentence has the span's length in code points.
+func spoken(span string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune("\t\n\v\f\r", r) {
+			return ' '
+		}
+		return r
+	}, span)
 }
 
 // Sentences splits text into sentences, as code-point ranges [start, end)

@@ -15,7 +15,6 @@ import (
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/dataset"
-	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/scope"
 )
 
@@ -30,8 +29,9 @@ func (allActive) Status(context.Context, dataset.ID) (dataset.Status, error) {
 }
 
 // sampleAsk is Ask over memory stores holding the bundled samples, and the
-// sections by id, to check citations against.
-func sampleAsk(t *testing.T) (*app.Ask, map[string]filing.Section) {
+// stored text of every section and judgment by id, to check citations
+// against.
+func sampleAsk(t *testing.T) (*app.Ask, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	fin := app.NewFinancials(memory.NewFinancials(), func() time.Time { return evalNow })
@@ -55,11 +55,26 @@ func sampleAsk(t *testing.T) (*app.Ask, map[string]filing.Section) {
 	if err := filings.Store(ctx, fs, sections); err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]filing.Section{}
+	byID := map[string]string{}
 	for _, s := range sections {
-		byID[s.ID] = s
+		byID[s.ID] = s.Text
 	}
-	return app.NewAsk(fin, app.NewChina(secs), filings), byID
+	jidx, err := bleveadapter.NewJudgments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	judgments := app.NewJudgments(memory.NewJudgments(), jidx, nil)
+	js, err := bootstrap.LoadJudgmentsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := judgments.Store(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range js {
+		byID[j.ID] = j.Text
+	}
+	return app.NewAsk(fin, app.NewChina(secs), filings).WithJudgments(judgments), byID
 }
 
 // evalCase is one question of testdata/ask_eval.json and what it must get.
@@ -102,7 +117,7 @@ func ask(t *testing.T, a *app.Ask, c evalCase) app.Answer {
 // TestAskEvaluation runs the evaluation set and asserts every answer, its
 // cited documents, and that every sentence is supported by its citation.
 func TestAskEvaluation(t *testing.T) {
-	a, sections := sampleAsk(t)
+	a, texts := sampleAsk(t)
 	cases := loadEval(t)
 	refused, exact, sentences, supported := 0, 0, 0, 0
 	for _, c := range cases {
@@ -137,7 +152,7 @@ func TestAskEvaluation(t *testing.T) {
 		if got.Text == c.Answer && slices.Equal(docs, c.Documents) {
 			exact++
 		}
-		n, ok := checkSupported(t, c.Question, got, sections)
+		n, ok := checkSupported(t, c.Question, got, texts)
 		sentences, supported = sentences+n, supported+ok
 	}
 	// The benchmark reads this line (scripts/bench.sh).
@@ -157,7 +172,7 @@ var numberToken = regexp.MustCompile(`[0-9](?:[0-9.\-]*[0-9])?`)
 // date, accession number) that is not a number of a field of the cited
 // record, read the same way. It returns how many sentences it checked and
 // how many were supported.
-func checkSupported(t *testing.T, question string, got app.Answer, sections map[string]filing.Section) (sentences, supported int) {
+func checkSupported(t *testing.T, question string, got app.Answer, texts map[string]string) (sentences, supported int) {
 	t.Helper()
 	if got.Text == "" {
 		return 0, 0
@@ -174,7 +189,7 @@ func checkSupported(t *testing.T, question string, got app.Answer, sections map[
 		return len(ms), 0
 	}
 	for _, m := range ms {
-		if supportedBy(t, question, m, got, sections) {
+		if supportedBy(t, question, m, got, texts) {
 			supported++
 		}
 	}
@@ -182,7 +197,7 @@ func checkSupported(t *testing.T, question string, got app.Answer, sections map[
 }
 
 // supportedBy checks one marked sentence against its citation.
-func supportedBy(t *testing.T, question string, m []string, got app.Answer, sections map[string]filing.Section) bool {
+func supportedBy(t *testing.T, question string, m []string, got app.Answer, texts map[string]string) bool {
 	t.Helper()
 	n := int(m[2][0] - '0')
 	if len(m[2]) > 1 || n < 1 || n > len(got.Citations) {
@@ -192,13 +207,16 @@ func supportedBy(t *testing.T, question string, m []string, got app.Answer, sect
 	c := got.Citations[n-1]
 	switch {
 	case c.Offsets != nil:
-		s, ok := sections[c.Offsets.Section]
-		if !ok {
-			t.Errorf("%q: cites unknown section %s", question, c.Offsets.Section)
+		id := c.Offsets.Section + c.Offsets.Judgment
+		text, ok := texts[id]
+		if !ok || c.Offsets.Section != "" && c.Offsets.Judgment != "" || c.DocumentID != id {
+			t.Errorf("%q: cites unknown document %+v", question, c.Offsets)
 			return false
 		}
-		span := string([]rune(s.Text)[c.Offsets.Start:c.Offsets.End])
-		if span != m[1] || c.Snippet != span {
+		span := string([]rune(text)[c.Offsets.Start:c.Offsets.End])
+		// A judgment's sentence is its span with the printed lines'
+		// breaks written as spaces, one for one; a section's is the span.
+		if sentence := strings.Map(lineBreakAsSpace, span); sentence != m[1] || c.Snippet != span {
 			t.Errorf("%q: sentence %q is not the cited span %q", question, m[1], span)
 			return false
 		}
@@ -221,4 +239,11 @@ func supportedBy(t *testing.T, question string, m []string, got app.Answer, sect
 		t.Errorf("%q: citation %d has neither offsets nor fields", question, n)
 		return false
 	}
+}
+
+func lineBreakAsSpace(r rune) rune {
+	if strings.ContainsRune("\t\n\v\f\r", r) {
+		return ' '
+	}
+	return r
 }

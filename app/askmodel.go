@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -22,9 +21,9 @@ const (
 // text answers a text question: through the model when one is set, else
 // (and when the model fails) with the extractive answerer. ans.Answerer
 // records which answered.
-func (a *Ask) text(ctx context.Context, q AskQuery, ans *Answer) ([]sentence, error) {
+func (a *Ask) text(ctx context.Context, q AskQuery, searched []dataset.ID, ans *Answer) ([]sentence, error) {
 	if a.model != nil {
-		cited, err := a.modelAnswer(ctx, q)
+		cited, err := a.modelAnswer(ctx, q, searched)
 		if err == nil {
 			ans.Answerer = a.model.Name()
 			return cited, nil
@@ -35,18 +34,14 @@ func (a *Ask) text(ctx context.Context, q AskQuery, ans *Answer) ([]sentence, er
 		// The endpoint failed or timed out: fall back to the extractive
 		// answerer rather than fail the request (spec-gaps A37).
 	}
-	return a.passages(ctx, q)
+	return a.passages(ctx, q, searched)
 }
 
 // modelAnswer gives the model the best passages retrieved for q, numbered,
 // and keeps each sentence of its answer only where the passage it cites
 // supports it (Supported).
-func (a *Ask) modelAnswer(ctx context.Context, q AskQuery) ([]sentence, error) {
-	hits, err := a.sections.Retrieve(ctx, ports.RetrievalQuery{Text: q.Question, AsOf: q.AsOf, Limit: retrievedSections})
-	if err != nil {
-		return nil, err
-	}
-	hits, named, err := a.mentioned(ctx, q.Question, hits)
+func (a *Ask) modelAnswer(ctx context.Context, q AskQuery, searched []dataset.ID) ([]sentence, error) {
+	docs, named, err := a.retrieve(ctx, q, searched)
 	if err != nil {
 		return nil, err
 	}
@@ -59,22 +54,17 @@ func (a *Ask) modelAnswer(ctx context.Context, q AskQuery) ([]sentence, error) {
 	}
 	var passages []ports.Passage
 	var cites []Citation
-	for _, h := range hits {
+	for _, d := range docs {
 		if len(passages) == min(maxModelPassages, q.MaxCitations) {
 			break
 		}
-		s := h.Section
-		start, end := passageWindow(s.Text, topical)
+		start, end := passageWindow(d.text, d.split, topical)
 		if end <= start {
 			continue
 		}
-		text := string([]rune(s.Text)[start:end])
-		title := fmt.Sprintf("%s %s %s, Item %s. %s", s.Ticker, s.Form, s.Accession, s.ItemNumber, s.ItemName)
-		passages = append(passages, ports.Passage{Marker: len(passages) + 1, Title: title, Text: text})
-		cites = append(cites, Citation{
-			Dataset: dataset.USSearch, DocumentID: s.ID, Title: title, Snippet: text,
-			Offsets: &PassageOffsets{Section: s.ID, Start: start, End: end}, Route: "POST /us/search",
-		})
+		text := string([]rune(d.text)[start:end])
+		passages = append(passages, ports.Passage{Marker: len(passages) + 1, Title: d.title, Text: d.say(text)})
+		cites = append(cites, d.cite(start, end, text))
 	}
 	if len(passages) == 0 {
 		return nil, nil
@@ -97,14 +87,15 @@ func (a *Ask) modelAnswer(ctx context.Context, q AskQuery) ([]sentence, error) {
 // passageWindow is the span of text, in code points, that starts at the
 // sentence holding most of words (the first such) and runs through the
 // sentences after it while the span stays within maxPassageRunes.
-func passageWindow(text string, words []string) (int, int) {
-	spans := Sentences(text)
+func passageWindow(text string, split func(string) [][2]int, words []string) (int, int) {
+	spans := split(text)
 	if len(spans) == 0 {
 		return 0, 0
 	}
 	best, bestN := 0, -1
+	rs := []rune(text)
 	for i, sp := range spans {
-		if n := matched(words, contentStems(string([]rune(text)[sp[0]:sp[1]]))); n > bestN {
+		if n := matched(words, contentStems(string(rs[sp[0]:sp[1]]))); n > bestN {
 			best, bestN = i, n
 		}
 	}

@@ -208,6 +208,14 @@ func (u *Judgments) Search(ctx context.Context, q ports.JudgmentQuery) ([]ports.
 	return hits, total, nil
 }
 
+// Retrieve returns the judgments best matching a question, decided on or
+// before q.AsOf's date, with their text (ports.JudgmentRetriever, for Ask).
+func (u *Judgments) Retrieve(ctx context.Context, q ports.RetrievalQuery) ([]ports.JudgmentHit, error) {
+	y, m, d := q.AsOf.UTC().Date()
+	hits, _, err := u.Search(ctx, ports.JudgmentQuery{Text: q.Text, DecidedTo: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), Limit: q.Limit})
+	return hits, err
+}
+
 // JudgmentsProbe reports the judgments dataset available once a judgment
 // is held.
 func (u *Judgments) JudgmentsProbe() DatasetProbe {

@@ -11,15 +11,15 @@ import (
 func init() { registerService(ask) }
 
 // ask wires POST /ask over the datasets it reads (US statements, US filing
-// sections, China listings). It has no store or ingester of its own, so it
+// sections, China listings, India judgments through their search index). It has no store or ingester of its own, so it
 // registers as a service, not as a dataset of `quarry ingest`. With
 // QUARRY_ASK_MODEL_URL set, text questions go to the chat-completions
 // answerer; LoadConfig has checked the URL and the model.
 func ask(c Config) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			func(fin *app.Financials, china *app.China, filings *app.Filings) (*app.Ask, error) {
-				a := app.NewAsk(fin, china, filings)
+			func(fin *app.Financials, china *app.China, filings *app.Filings, judgments *app.Judgments) (*app.Ask, error) {
+				a := app.NewAsk(fin, china, filings).WithJudgments(judgments)
 				if c.AskModelURL == "" {
 					return a, nil
 				}

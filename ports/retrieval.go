@@ -20,3 +20,12 @@ type RetrievalQuery struct {
 type SectionRetriever interface {
 	Retrieve(ctx context.Context, q RetrievalQuery) ([]SectionHit, error)
 }
+
+// JudgmentRetriever finds the judgments whose tokenized text best matches
+// a question, best first, among those decided on or before AsOf's date.
+// It is the seam of Ask's retrieval over India judgments, as
+// SectionRetriever is over 10-K sections; it reads no vault, so a party's
+// name finds nothing of theirs.
+type JudgmentRetriever interface {
+	Retrieve(ctx context.Context, q RetrievalQuery) ([]JudgmentHit, error)
+}

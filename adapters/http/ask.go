@@ -34,14 +34,24 @@ type askCitation struct {
 	DocumentID    string            `json:"document_id"`
 	Title         string            `json:"title"`
 	Snippet       string            `json:"snippet"`
-	SourceOffsets *sourceOffsets    `json:"source_offsets"`
+	SourceOffsets *askSourceOffsets `json:"source_offsets"`
 	Fields        map[string]string `json:"fields"`
 	Route         string            `json:"route"`
 }
 
+// askSourceOffsets locate a cited passage: in a 10-K section (section) or
+// in a judgment (judgment_id), never both.
+type askSourceOffsets struct {
+	Section    string `json:"section,omitempty"`
+	JudgmentID string `json:"judgment_id,omitempty"`
+	Start      int    `json:"start"`
+	End        int    `json:"end"`
+}
+
 type askGovernance struct {
-	Searched []dataset.ID   `json:"searched"`
-	Excluded []askExclusion `json:"excluded"`
+	Searched  []dataset.ID   `json:"searched"`
+	Excluded  []askExclusion `json:"excluded"`
+	Statement string         `json:"statement"`
 }
 
 type askExclusion struct {
@@ -82,7 +92,7 @@ func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []Dat
 func toAskResponse(a app.Answer) askResponse {
 	out := askResponse{
 		Citations:  make([]askCitation, len(a.Citations)),
-		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded))},
+		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded)), Statement: a.Statement},
 		Meta:       askMeta{AsOf: a.AsOf, Answerer: a.Answerer},
 	}
 	if out.Meta.Answerer == "" {
@@ -99,7 +109,7 @@ func toAskResponse(a app.Answer) askResponse {
 	for i, c := range a.Citations {
 		ac := askCitation{Marker: i + 1, Dataset: c.Dataset, DocumentID: c.DocumentID, Title: c.Title, Snippet: c.Snippet, Fields: c.Fields, Route: c.Route}
 		if c.Offsets != nil {
-			ac.SourceOffsets = &sourceOffsets{Section: c.Offsets.Section, Start: c.Offsets.Start, End: c.Offsets.End}
+			ac.SourceOffsets = &askSourceOffsets{Section: c.Offsets.Section, JudgmentID: c.Offsets.Judgment, Start: c.Offsets.Start, End: c.Offsets.End}
 		}
 		out.Citations[i] = ac
 	}
