@@ -21,13 +21,17 @@ type askAnswerBody struct {
 		DocumentID    string            `json:"document_id"`
 		Route         string            `json:"route"`
 		Fields        map[string]string `json:"fields"`
+		Title         string            `json:"title"`
+		Snippet       string            `json:"snippet"`
 		SourceOffsets *struct {
 			Section    string `json:"section"`
+			JudgmentID string `json:"judgment_id"`
 			Start, End int
 		} `json:"source_offsets"`
 	} `json:"citations"`
 	Governance struct {
-		Searched []string `json:"searched"`
+		Statement string   `json:"statement"`
+		Searched  []string `json:"searched"`
 		Excluded []struct {
 			Dataset string `json:"dataset"`
 			Reason  string `json:"reason"`
@@ -48,10 +52,19 @@ func (a askAnswerBody) excluded(dataset string) string {
 }
 
 // TestAsk asks POST /ask on memory and on PostgreSQL + MongoDB: listings by
-// Chinese name, a figure and its point in time, a 10-K passage, a refusal
+// Chinese name, a figure and its point in time, a 10-K passage, a passage
+// of a judgment and a party's real name that finds nothing, a refusal
 // (charged, spec-gaps A37), validation (not charged), and, on the
-// databases, a dataset left out once the key loses its permission.
+// databases, datasets left out once the key loses a permission.
 func TestAsk(t *testing.T) {
+	sample, err := bootstrap.LoadJudgmentsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	judgmentText := map[string]string{}
+	for _, j := range sample {
+		judgmentText[j.ID] = j.Text
+	}
 	for name, s := range stacks {
 		t.Run(name, func(t *testing.T) {
 			c, cfg := startApp(t, s)
@@ -78,13 +91,32 @@ func TestAsk(t *testing.T) {
 				len(got.Citations) != 1 || got.Citations[0].Route != "GET /china/securities/SSE.600519" || got.Citations[0].Fields["listing_date"] != "2001-08-27" {
 				t.Fatalf("listing answer = %+v", got)
 			}
-			for _, ds := range []string{"us_financials", "us_search", "china_securities"} {
+			for _, ds := range []string{"us_financials", "us_search", "china_securities", "india_judgments", "india_search"} {
 				if !slices.Contains(got.Governance.Searched, ds) {
 					t.Errorf("%s not searched: %+v", ds, got.Governance)
 				}
 			}
-			if got.excluded("china_prices") != "licence_internal_only" || got.excluded("india_judgments") != "not_indexed_for_ask" || got.excluded("india_search") != "not_indexed_for_ask" {
+			if got.excluded("china_prices") != "licence_internal_only" || got.excluded("us_filing_indexes") != "not_indexed_for_ask" ||
+				!strings.Contains(got.Governance.Statement, "vault is never read") {
 				t.Errorf("governance = %+v", got.Governance)
+			}
+
+			// A judgment's passage: cited by its id, exact offsets into the
+			// stored tokenized text, the judgment's route.
+			got = ask(map[string]any{"question": "What are the two new buzzwords?", "datasets": []string{"india_judgments"}}, http.StatusOK)
+			const kalawati = "inj_rjb53zhkumhjenma"
+			if got.Answer == nil || *got.Answer != `"Ease of business" and "enforcement of contract" are the two new buzzwords and rightly so. [1]` || len(got.Citations) != 1 {
+				t.Fatalf("judgment answer = %+v", got)
+			}
+			if ci, o := got.Citations[0], got.Citations[0].SourceOffsets; ci.Dataset != "india_judgments" || ci.DocumentID != kalawati ||
+				ci.Route != "GET /india/judgments/"+kalawati || !strings.HasPrefix(ci.Title, "PTY_") || o == nil || o.JudgmentID != kalawati || o.Section != "" ||
+				cutText(t, judgmentText[kalawati], o.Start, o.End) != ci.Snippet || got.excluded("us_search") != "not_requested" {
+				t.Fatalf("judgment citation = %+v", got)
+			}
+			// A party's real name finds nothing of theirs: the text holds tokens.
+			got = ask(map[string]any{"question": "Who is Rakesh Kumar?"}, http.StatusOK)
+			if got.Answer != nil || *got.Reason != "no_supported_answer" {
+				t.Fatalf("a party's name = %+v", got)
 			}
 
 			got = ask(map[string]any{"question": "What was AAPL's revenue in fiscal 2023?", "as_of": "2023-11-03"}, http.StatusOK)
@@ -116,8 +148,8 @@ func TestAsk(t *testing.T) {
 			} {
 				ask(bad, http.StatusUnprocessableEntity)
 			}
-			if st := credits(t, c, session); st.Balance != 100000-5*25 {
-				t.Fatalf("balance = %d, want 5 answers charged", st.Balance)
+			if st := credits(t, c, session); st.Balance != 100000-7*25 {
+				t.Fatalf("balance = %d, want 7 answers charged", st.Balance)
 			}
 
 			if !s.mongo {
@@ -140,6 +172,25 @@ func TestAsk(t *testing.T) {
 			}
 			if got.Answer != nil || *got.Reason != "no_supported_answer" || slices.Contains(got.Governance.Searched, "china_securities") {
 				t.Fatalf("without china:read = %+v", got)
+			}
+			// Without search:read, judgments are not read, through Ask
+			// either: India judgments and India search are read as one.
+			if err := bootstrap.SetKeyScope(context.Background(), cfg, keyID, "search:read", false, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			deadline = time.Now().Add(20 * time.Second)
+			for {
+				got = ask(map[string]any{"question": "What are the two new buzzwords?"}, http.StatusOK)
+				if got.excluded("india_judgments") == "permission_missing" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("search:read revoked, still = %+v", got)
+				}
+				time.Sleep(500 * time.Millisecond)
+			}
+			if got.Answer != nil || got.excluded("india_search") != "permission_missing" || got.excluded("us_search") != "permission_missing" {
+				t.Fatalf("without search:read = %+v", got)
 			}
 		})
 	}

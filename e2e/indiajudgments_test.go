@@ -324,6 +324,28 @@ func TestIndiaJudgmentsIngestion(t *testing.T) {
 			t.Errorf("the PDF holds %q: %s", original, text)
 		}
 	}
+
+	// The judgment ingested again with more of its text (its paragraph 2):
+	// the running server, which has cached the judgment and its PDF,
+	// serves the new version, in the PDF and in search.
+	write("kalawati.txt", "2. For ease of doing business insofar as justice delivery is concerned, it is time to introspect and introduce case management programmes.\n"+
+		string(must2(os.ReadFile(filepath.Join(dir, "kalawati.txt")))))
+	if out, err := ingest(ingestCfg, meta); err != nil || !strings.Contains(out, "ingested 1 records") {
+		t.Fatalf("ingest the new version: %q, %v", out, err)
+	}
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		var res indiaSearchBody
+		c.do("POST", "/india/search", map[string]any{"query": "introspect case management programmes"}, apiKey(key)).expect(t, http.StatusOK).JSON(t, &res)
+		pdf := pdfText(t, c.do("GET", "/india/judgments/"+id+"/pdf", nil, apiKey(key)).expect(t, http.StatusOK).Body)
+		if len(res.Results) > 0 && res.Results[0].JudgmentID == id && strings.Contains(strings.Join(strings.Fields(pdf), " "), "case management programmes") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the running server never served the judgment's new version")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func must2[T any](v T, err error) T {
