@@ -32,7 +32,7 @@ type askAnswerBody struct {
 	Governance struct {
 		Statement string   `json:"statement"`
 		Searched  []string `json:"searched"`
-		Excluded []struct {
+		Excluded  []struct {
 			Dataset string `json:"dataset"`
 			Reason  string `json:"reason"`
 		} `json:"excluded"`
