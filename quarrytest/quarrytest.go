@@ -166,9 +166,16 @@ func WithLogger(log *zap.Logger) Option {
 	return func(s *settings) { s.log = log }
 }
 
+// startTimeout bounds a server's start. Loading every sample takes about
+// 0.3 s on a quiet machine, and many times that under the race detector
+// with other test binaries running beside it.
+const startTimeout = 2 * time.Minute
+
 // Start starts a server configured by opts, as New does, and closes it
 // when t's cleanup runs; a failure to start fails t. Unless WithLogger
-// says otherwise, the service's warnings and errors go to t's log.
+// says otherwise, the service's warnings and errors go to t's log. Call it
+// from the test's own goroutine: t.Fatalf ends only the goroutine it is
+// called from.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	testLog := zaptest.NewLogger(t, zaptest.Level(zapcore.WarnLevel))
@@ -207,7 +214,7 @@ func New(opts ...Option) (*Server, error) {
 	s.cfg.HTTPAddr, s.cfg.Listener = ln.Addr().String(), ln
 	srv := &Server{URL: "http://" + ln.Addr().String()}
 	srv.app = fx.New(bootstrap.Options(s.cfg, s.log))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	if err := srv.app.Start(ctx); err != nil {
 		_ = ln.Close() // the start failed before the listener was served

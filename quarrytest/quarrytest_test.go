@@ -163,11 +163,20 @@ func TestParallelServersAreIndependent(t *testing.T) {
 	t.Parallel()
 	const n = 4
 	servers := make([]*quarrytest.Server, n)
+	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { servers[i] = quarrytest.Start(t, quarrytest.WithCredits(int64(10+i))) })
+		wg.Go(func() { servers[i], errs[i] = quarrytest.New(quarrytest.WithCredits(int64(10 + i))) })
 	}
 	wg.Wait()
+	for i, srv := range servers {
+		if srv != nil {
+			t.Cleanup(func() { _ = srv.Close() })
+		}
+		if errs[i] != nil {
+			t.Fatalf("server %d: %v", i, errs[i])
+		}
+	}
 	for i, srv := range servers {
 		if code, _ := get(t, srv, srv.APIKey, moutai); code != http.StatusOK {
 			t.Fatalf("server %d: %d", i, code)
