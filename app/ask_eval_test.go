@@ -63,7 +63,7 @@ func sampleAsk(t *testing.T) (*app.Ask, map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judgments := app.NewJudgments(memory.NewJudgments(), jidx, nil)
+	judgments := app.NewJudgments(memory.NewJudgments(), jidx, nil, app.SystemClock)
 	js, err := bootstrap.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -28,6 +29,9 @@ type ExportDataset struct {
 	// Filters names the filters the dataset takes: its list route's
 	// query parameters, paging left out.
 	Filters []string
+	// Held reports whether the dataset holds data: its own availability
+	// probe, which makes the export route available (ExportsProbe).
+	Held Probe
 	// Plan validates the filters as the list route does (ErrValidation
 	// for a malformed value, ErrInvalidRequest for a combination) without
 	// reading the store, and returns how to open the export.
@@ -113,19 +117,20 @@ func (e *Exports) Prepare(ctx context.Context, k apikey.Key, req ExportRequest) 
 	return PreparedExport{Encoder: enc, plan: plan}, nil
 }
 
-// Probe makes the export route available once any dataset it exports is.
-func (e *Exports) Probe() DatasetProbe {
+// ExportsProbe makes the export route available once any dataset it
+// exports holds data. It asks the datasets' own probes, not Availability:
+// Availability is built from every probe, this one among them.
+func ExportsProbe(datasets []ExportDataset) DatasetProbe {
 	return DatasetProbe{Dataset: dataset.IndiaExports, Probe: func(ctx context.Context) (bool, error) {
-		for _, d := range e.datasets {
-			st, err := e.availability.Status(ctx, d.ID)
-			if err != nil {
-				return false, err
-			}
-			if st.Serving() {
+		var errs []error
+		for _, d := range datasets {
+			held, err := d.Held(ctx)
+			if held {
 				return true, nil
 			}
+			errs = append(errs, err)
 		}
-		return false, nil
+		return false, errors.Join(errs...)
 	}}
 }
 

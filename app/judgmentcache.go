@@ -24,6 +24,9 @@ import (
 // each QUARRY_MONGO_REFRESH to bring its search index up to date, forgets
 // the judgments whose version changed since the last call, before the
 // index reads them again. The TTL bounds the rest.
+//
+// A listing (JudgmentList, an export's read) goes to the store: it reads
+// no text and each export reads it once.
 type JudgmentCache struct {
 	ports.JudgmentStore
 	judgments *cacheSpace[judgment.Judgment]

@@ -128,7 +128,7 @@ func TestJudgmentsRefreshReadsPastTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := app.NewJudgments(app.NewJudgmentCache(backing, shared), idx, app.NewRenderCache(textRenderer{}, shared))
+	u := app.NewJudgments(app.NewJudgmentCache(backing, shared), idx, app.NewRenderCache(textRenderer{}, shared), app.SystemClock)
 	if _, err := u.Store(ctx, js); err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,12 @@ type Judgments struct {
 	// indexed holds the version of every judgment in the index.
 	indexed   map[string]string
 	retrieved time.Time
+	now       Clock
 }
 
 // NewJudgments wires the India judgments use cases.
-func NewJudgments(s ports.JudgmentStore, x ports.JudgmentIndex, r ports.JudgmentRenderer) *Judgments {
-	return &Judgments{store: s, index: x, renderer: r, indexed: map[string]string{}}
+func NewJudgments(s ports.JudgmentStore, x ports.JudgmentIndex, r ports.JudgmentRenderer, now Clock) *Judgments {
+	return &Judgments{store: s, index: x, renderer: r, indexed: map[string]string{}, now: now}
 }
 
 // ParseJudgmentID validates a requested judgment id (422 when malformed).
@@ -147,31 +148,42 @@ type IndiaSearchRequest struct {
 // ErrValidation (422), decided_from after decided_to ErrInvalidRequest
 // (400).
 func ParseIndiaSearch(r IndiaSearchRequest) (ports.JudgmentQuery, error) {
-	q := ports.JudgmentQuery{Text: r.Query, Court: strings.Join(strings.Fields(r.Court), " "), Limit: 10}
+	q := ports.JudgmentQuery{Text: r.Query, Limit: 10}
 	if n := utf8.RuneCountInString(r.Query); strings.TrimSpace(r.Query) == "" || n > maxQueryChars {
 		return q, fmt.Errorf("%w: query must hold 1 to %d characters, not only spaces", ErrValidation, maxQueryChars)
 	}
-	if utf8.RuneCountInString(r.Court) > 200 {
-		return q, fmt.Errorf("%w: court must hold at most 200 characters", ErrValidation)
-	}
-	from, _, err := ParseDate("decided_from", r.DecidedFrom)
-	if err != nil {
+	var err error
+	if q.Court, q.DecidedFrom, q.DecidedTo, err = parseJudgmentFilters(r.Court, r.DecidedFrom, r.DecidedTo); err != nil {
 		return q, err
 	}
-	to, _, err := ParseDate("decided_to", r.DecidedTo)
-	if err != nil {
-		return q, err
-	}
-	if !from.IsZero() && !to.IsZero() && from.After(to) {
-		return q, fmt.Errorf("%w: decided_from %s is after decided_to %s", ErrInvalidRequest, r.DecidedFrom, r.DecidedTo)
-	}
-	q.DecidedFrom, q.DecidedTo = from, to
 	page := ports.SectionQuery{Limit: q.Limit}
 	if err := parsePage(SearchRequest{Limit: r.Limit, Offset: r.Offset}, &page); err != nil {
 		return q, err
 	}
 	q.Limit, q.Offset = page.Limit, page.Offset
 	return q, nil
+}
+
+// parseJudgmentFilters validates the court and decision-date filters of
+// India search and of a judgments export: the court, at most 200
+// characters, has its white space runs made one space; a malformed date
+// is ErrValidation, decided_from after decided_to ErrInvalidRequest.
+func parseJudgmentFilters(court, decidedFrom, decidedTo string) (string, time.Time, time.Time, error) {
+	if utf8.RuneCountInString(court) > 200 {
+		return "", time.Time{}, time.Time{}, fmt.Errorf("%w: court must hold at most 200 characters", ErrValidation)
+	}
+	from, _, err := ParseDate("decided_from", decidedFrom)
+	if err != nil {
+		return "", time.Time{}, time.Time{}, err
+	}
+	to, _, err := ParseDate("decided_to", decidedTo)
+	if err != nil {
+		return "", time.Time{}, time.Time{}, err
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return "", time.Time{}, time.Time{}, fmt.Errorf("%w: decided_from %s is after decided_to %s", ErrInvalidRequest, decidedFrom, decidedTo)
+	}
+	return strings.Join(strings.Fields(court), " "), from, to, nil
 }
 
 // Search runs a validated query and returns one page of hits and the

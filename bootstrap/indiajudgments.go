@@ -55,8 +55,9 @@ type judgmentIngestDeps struct {
 // indiaJudgments wires the India judgments, their PDFs and India search:
 // the store (memory or MongoDB, read through the shared cache on MongoDB),
 // the bleve index, the PDF renderer (each judgment's PDF kept once
-// rendered), the use case, its probes and handlers, and a start hook that loads the
-// sample when asked and builds the search index from the store.
+// rendered), the use case, its probes, handlers and export
+// (india.judgments), and a start hook that loads the sample when asked and
+// builds the search index from the store.
 func indiaJudgments(cfg Config) fx.Option {
 	return fx.Options(
 		judgmentStore(cfg),
@@ -67,6 +68,7 @@ func indiaJudgments(cfg Config) fx.Option {
 			probe((*app.Judgments).JudgmentsProbe),
 			probe((*app.Judgments).SearchProbe),
 			handlers(httpadapter.IndiaJudgmentHandlers),
+			exportDataset((*app.Judgments).ExportDataset),
 		),
 		documentCache(cfg, func(s ports.JudgmentStore, c *app.ReadCache) ports.JudgmentStore {
 			return app.NewJudgmentCache(s, c)

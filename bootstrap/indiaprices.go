@@ -38,7 +38,7 @@ func init() {
 }
 
 // indiaPrices wires the India prices dataset: its store (memory or
-// MongoDB), use case, probe and handlers. Rows are not cached: a page or a
+// MongoDB), use case, probe, handlers and export (india.prices). Rows are not cached: a page or a
 // CSV stream reads its own range.
 func indiaPrices(cfg Config) fx.Option {
 	return fx.Options(
@@ -47,6 +47,7 @@ func indiaPrices(cfg Config) fx.Option {
 			app.NewIndiaPrices,
 			probe((*app.IndiaPrices).Probe),
 			handlers(httpadapter.IndiaPricesHandlers),
+			exportDataset((*app.IndiaPrices).ExportDataset),
 		),
 	)
 }

@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 	"io"
+	"iter"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/judgment"
@@ -24,6 +25,21 @@ type JudgmentStore interface {
 	// changes whenever the judgment does, so an index can tell what to
 	// read again without reading every text.
 	JudgmentVersions(ctx context.Context) (map[string]string, error)
+	// JudgmentList yields the judgments q selects, ordered by decision
+	// date then id, without their text (Text is empty): an export lists
+	// their metadata. It streams: however many judgments match, it keeps
+	// a bounded number in memory and reads no text. Stopping early
+	// releases what it holds.
+	JudgmentList(ctx context.Context, q JudgmentListQuery) iter.Seq2[judgment.Judgment, error]
+}
+
+// JudgmentListQuery selects judgments by court and decision date. An
+// empty Court matches every court, and a court matches regardless of case
+// (as the search's court filter does); an empty date is unbounded, and
+// the bounds, YYYY-MM-DD, are inclusive.
+type JudgmentListQuery struct {
+	Court                  string
+	DecidedFrom, DecidedTo string
 }
 
 // JudgmentQuery is a full-text query over judgments with its filters. An

@@ -80,13 +80,13 @@ func newExportServer(t *testing.T) *exportServer {
 			return app.Export{Source: src, AsOf: exportNow, Stem: "TEST_rows"}, nil
 		}, nil
 	}
-	avail := app.NewAvailability([]app.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}})
-	exports := app.NewExports([]app.ExportDataset{
-		{Name: "test.rows", ID: dataset.IndiaPrices, Filters: []string{"n", "hold"}, Plan: plan},
-		{Name: "test.litigation", ID: dataset.IndiaPrices, Permissions: []scope.Permission{scope.LitigationRead}, Plan: plan},
-	}, exportfile.Encoders(), avail)
-	avail = app.NewAvailability([]app.DatasetProbe{
-		{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}, exports.Probe()})
+	held := func(context.Context) (bool, error) { return true, nil }
+	datasets := []app.ExportDataset{
+		{Name: "test.rows", ID: dataset.IndiaPrices, Filters: []string{"n", "hold"}, Held: held, Plan: plan},
+		{Name: "test.litigation", ID: dataset.IndiaPrices, Permissions: []scope.Permission{scope.LitigationRead}, Held: held, Plan: plan},
+	}
+	avail := app.NewAvailability([]app.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: held}, app.ExportsProbe(datasets)})
+	exports := app.NewExports(datasets, exportfile.Encoders(), avail)
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
 		Metering:     app.NewMetering(e.platform, e.platform, now),
 		Idempotency:  app.NewIdempotency(e.platform, now),

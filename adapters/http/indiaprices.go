@@ -3,7 +3,6 @@ package http
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -78,7 +77,7 @@ func IndiaPricesHandlers(prices *app.IndiaPrices) []DataHandler {
 				}
 				return Response{
 					MediaType: "text/csv; charset=utf-8",
-					Header:    http.Header{"Content-Disposition": {`attachment; filename="` + indiaCSVName(q, isin) + `"`}},
+					Header:    http.Header{"Content-Disposition": {`attachment; filename="` + q.FileStem(isin) + ".csv" + `"`}},
 					Body: func(ctx context.Context, w io.Writer) error {
 						return writeIndiaCSV(ctx, w, prices, isin, q)
 					},
@@ -94,23 +93,6 @@ func indiaParams(r *http.Request, limit, offset int) app.IndiaPricesParams {
 		Symbol: v.Get("symbol"), ISIN: v.Get("isin"), Series: v.Get("series"), StartDate: v.Get("start_date"),
 		EndDate: v.Get("end_date"), AsOf: v.Get("as_of"), Limit: limit, Offset: offset,
 	}
-}
-
-// indiaCSVName is the download's file name: the security as asked for,
-// the series and the date range ("all" for an open end), such as
-// NSE_ETERNAL_EQ_2025-04-01_all.csv.
-func indiaCSVName(q app.IndiaPricesQuery, isin string) string {
-	name := q.Symbol
-	if name == "" {
-		name = isin
-	}
-	bound := func(d string) string {
-		if d == "" {
-			return "all"
-		}
-		return d
-	}
-	return fmt.Sprintf("NSE_%s_%s_%s_%s.csv", name, q.Series, bound(q.From), bound(q.To))
 }
 
 // writeIndiaCSV streams the rows through one buffer: it allocates nothing

@@ -1,12 +1,15 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quarrydata/quarry/domain/judgment"
@@ -96,4 +99,31 @@ func cloneJudgment(j judgment.Judgment) judgment.Judgment {
 	j.Judges = slices.Clone(j.Judges)
 	j.Citations = slices.Clone(j.Citations)
 	return j
+}
+
+// JudgmentList yields the matching judgments without their text, by
+// decision date then id. The store is in memory already; the metadata of
+// the matches is copied under the lock and yielded after it.
+func (s *Judgments) JudgmentList(_ context.Context, q ports.JudgmentListQuery) iter.Seq2[judgment.Judgment, error] {
+	s.mu.RLock()
+	var out []judgment.Judgment
+	for _, v := range s.byID {
+		j := v.j
+		if (q.Court == "" || strings.EqualFold(j.Court, q.Court)) &&
+			(q.DecidedFrom == "" || j.DecisionDate >= q.DecidedFrom) && (q.DecidedTo == "" || j.DecisionDate <= q.DecidedTo) {
+			j.Text = ""
+			out = append(out, cloneJudgment(j))
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b judgment.Judgment) int {
+		return cmp.Or(strings.Compare(a.DecisionDate, b.DecisionDate), strings.Compare(a.ID, b.ID))
+	})
+	return func(yield func(judgment.Judgment, error) bool) {
+		for _, j := range out {
+			if !yield(j, nil) {
+				return
+			}
+		}
+	}
 }

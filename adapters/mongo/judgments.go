@@ -3,6 +3,8 @@ package mongo
 import (
 	"context"
 	"errors"
+	"iter"
+	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -24,7 +26,8 @@ import (
 // that index alone, never the documents and their texts (FerretDB 1.x
 // ignores it and scans, as it does for every filter but _id equality), and
 // {parties.token} finds the judgments of one party, so following a token
-// across judgments is an index seek.
+// across judgments is an index seek, and {decision_date, _id} orders an
+// export's listing (JudgmentList).
 const judgmentsCollection = "india_judgments"
 
 type judgmentPartyDoc struct {
@@ -68,6 +71,7 @@ func NewJudgments(db *mongodrv.Database) *Judgments {
 var judgmentIndexes = map[string]bson.D{
 	"versions":     {{Key: "_id", Value: 1}, {Key: digestField, Value: 1}},
 	"party_tokens": {{Key: "parties.token", Value: 1}},
+	"decided":      {{Key: "decision_date", Value: 1}, {Key: "_id", Value: 1}},
 }
 
 // ensureIndexes creates the indexes the collection lacks, once per store,
@@ -177,4 +181,64 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// listBatch is how many judgments' metadata a listing's cursor fetches at
+// a time.
+const listBatch = 500
+
+// JudgmentList yields the matching judgments' metadata by decision date
+// then id, read through a cursor that leaves the text out on the server:
+// FerretDB filters every field but _id after reading the documents, but
+// the texts never reach this process, and a batch of metadata at a time
+// is held. The court is matched case-insensitively by an anchored,
+// escaped regular expression; on MongoDB the "decided" index serves the
+// order.
+func (s *Judgments) JudgmentList(ctx context.Context, q ports.JudgmentListQuery) iter.Seq2[judgment.Judgment, error] {
+	return func(yield func(judgment.Judgment, error) bool) {
+		opts := options.Find().
+			SetProjection(bson.D{{Key: "text", Value: 0}, {Key: digestField, Value: 0}}).
+			SetSort(bson.D{{Key: "decision_date", Value: 1}, {Key: "_id", Value: 1}}).
+			SetBatchSize(listBatch)
+		cur, err := s.c.Find(ctx, judgmentListFilter(q), opts)
+		if err != nil {
+			yield(judgment.Judgment{}, translate("list judgments", err))
+			return
+		}
+		defer func() { _ = cur.Close(context.WithoutCancel(ctx)) }()
+		for cur.Next(ctx) {
+			var d judgmentDoc
+			if err := cur.Decode(&d); err != nil {
+				yield(judgment.Judgment{}, translate("decode judgment", err))
+				return
+			}
+			if !yield(fromJudgmentDoc(d), nil) {
+				return
+			}
+		}
+		if err := cur.Err(); err != nil {
+			yield(judgment.Judgment{}, translate("list judgments", err))
+		}
+	}
+}
+
+func judgmentListFilter(q ports.JudgmentListQuery) bson.D {
+	var f bson.D
+	if q.Court != "" {
+		f = append(f, bson.E{Key: "court", Value: bson.D{{Key: "$regex", Value: "^" + regexp.QuoteMeta(q.Court) + "$"}, {Key: "$options", Value: "i"}}})
+	}
+	date := bson.D{}
+	if q.DecidedFrom != "" {
+		date = append(date, bson.E{Key: "$gte", Value: q.DecidedFrom})
+	}
+	if q.DecidedTo != "" {
+		date = append(date, bson.E{Key: "$lte", Value: q.DecidedTo})
+	}
+	if len(date) > 0 {
+		f = append(f, bson.E{Key: "decision_date", Value: date})
+	}
+	if f == nil {
+		return bson.D{}
+	}
+	return f
 }

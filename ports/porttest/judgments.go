@@ -120,6 +120,57 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 			t.Fatalf("the change was not kept: %q", got.Text)
 		}
 	})
+	t.Run("listed by court and decision date, without text", func(t *testing.T) {
+		s := newStore(t)
+		js := judgmentFixtures(t) // decided 2018-02-16 and 2018-02-05
+		if _, err := s.UpsertJudgments(ctx, js); err != nil {
+			t.Fatal(err)
+		}
+		list := func(q ports.JudgmentListQuery) []judgment.Judgment {
+			t.Helper()
+			var out []judgment.Judgment
+			for j, err := range s.JudgmentList(ctx, q) {
+				must(t, "JudgmentList", err)
+				out = append(out, j)
+			}
+			return out
+		}
+		all := list(ports.JudgmentListQuery{})
+		if len(all) != 2 || all[0].ID != js[1].ID || all[1].ID != js[0].ID {
+			t.Fatalf("JudgmentList = %d judgments, want both, the earlier decision first", len(all))
+		}
+		for i, j := range []judgment.Judgment{js[1], js[0]} {
+			j.Text = ""
+			if !reflect.DeepEqual(all[i], j) {
+				t.Fatalf("listed\n%+v\nwant the judgment without its text\n%+v", all[i], j)
+			}
+		}
+		for _, tc := range []struct {
+			q    ports.JudgmentListQuery
+			want []string
+		}{
+			{ports.JudgmentListQuery{Court: "supreme court of INDIA"}, []string{js[1].ID, js[0].ID}},
+			{ports.JudgmentListQuery{Court: "Supreme Court"}, nil},
+			{ports.JudgmentListQuery{Court: "Supreme Court of India.*"}, nil},
+			{ports.JudgmentListQuery{Court: "High Court of Delhi"}, nil},
+			{ports.JudgmentListQuery{DecidedFrom: "2018-02-06"}, []string{js[0].ID}},
+			{ports.JudgmentListQuery{DecidedTo: "2018-02-05"}, []string{js[1].ID}},
+			{ports.JudgmentListQuery{Court: "Supreme Court of India", DecidedFrom: "2018-02-05", DecidedTo: "2018-02-16"}, []string{js[1].ID, js[0].ID}},
+			{ports.JudgmentListQuery{DecidedFrom: "2018-02-17"}, nil},
+		} {
+			var ids []string
+			for _, j := range list(tc.q) {
+				ids = append(ids, j.ID)
+			}
+			if !reflect.DeepEqual(ids, tc.want) {
+				t.Errorf("%+v: listed %v, want %v", tc.q, ids, tc.want)
+			}
+		}
+		for _, err := range s.JudgmentList(ctx, ports.JudgmentListQuery{}) {
+			must(t, "JudgmentList stopped early", err)
+			break
+		}
+	})
 	t.Run("concurrent writers of the same judgments", func(t *testing.T) {
 		s := newStore(t)
 		js := judgmentFixtures(t)

@@ -1,0 +1,31 @@
+package bootstrap
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/quarrydata/quarry/adapters/exportfile"
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/app"
+)
+
+func init() { registerService(exports) }
+
+// exports wires POST /india/exports over the datasets that contribute an
+// app.ExportDataset from their own wiring (exportDataset) and the file
+// formats of adapters/exportfile. It has no store of its own.
+func exports(Config) fx.Option {
+	return fx.Options(
+		fx.Provide(
+			exportfile.Encoders,
+			fx.Annotate(app.NewExports, fx.ParamTags(`group:"exports"`)),
+			fx.Annotate(app.ExportsProbe, fx.ParamTags(`group:"exports"`), fx.ResultTags(`group:"probes"`)),
+			handlers(httpadapter.ExportHandlers),
+		),
+	)
+}
+
+// exportDataset puts a dataset's export, a constructor or method returning
+// app.ExportDataset, in the "exports" group.
+func exportDataset(newExport any) any {
+	return fx.Annotate(newExport, fx.ResultTags(`group:"exports"`))
+}
