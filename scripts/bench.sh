@@ -3,11 +3,12 @@
 # GET /china/securities/SSE.600519 (authenticated + metered), and the US
 # rows GET /us/financials?ticker=AAPL, POST /us/search and
 # GET /us/security-fund-holders?identifier=AAPL and
-# GET /china/prices?code=000001.SZ&limit=1000, and the India rows
-# GET /india/judgments/{id}, its PDF and POST /india/search, first on
+# GET /china/prices?code=000001.SZ&limit=1000, POST /ask (a figure and a
+# text question), and the India rows GET /india/judgments/{id}, its PDF,
+# POST /india/search, GET /india/prices and POST /india/exports, first on
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
-# req/s, p50 and p99, and the metered/unmetered ratio measured in this run.
-# Timings are reported, never asserted.
+# req/s, p50 and p99, every route's ratio to healthz measured in this run,
+# and Ask's evaluation figures. Timings are reported, never asserted.
 #
 # BENCH_STACKS picks the stacks, by default "memory postgres durable":
 # memory storage; PostgreSQL + MongoDB with PostgreSQL's data on tmpfs; the
