@@ -91,6 +91,53 @@ func RunIndiaPrices(t *testing.T, newStore NewIndiaPriceStore) {
 			t.Fatalf("Holds = %v, %v", held, err)
 		}
 	})
+	t.Run("a range across years", func(t *testing.T) {
+		s := newStore(t)
+		// Real NSE EQ rows of Reliance Industries (legacy bhavcopy of the
+		// sample, turnover in INR).
+		rows := []nse.Row{
+			{Symbol: "RELIANCE", Date: "2017-12-01", PrevClose: 921.55, Open: 924.45, High: 931.25, Low: 907.7, Last: 909.5, Close: 910.1, Volume: 5081389, Turnover: 4665846806.05, Trades: 101581},
+			{Symbol: "RELIANCE", Date: "2017-12-08", PrevClose: 931.55, Open: 933.85, High: 936.95, Low: 919.05, Last: 921.3, Close: 921, Volume: 5588486, Turnover: 5172651632.2, Trades: 118138},
+			{Symbol: "RELIANCE", Date: "2021-05-31", PrevClose: 2094.8, Open: 2102, High: 2191.7, Low: 2085.05, Last: 2153.5, Close: 2160.3, Volume: 27285782, Turnover: 58781421578.65, Trades: 624166},
+		}
+		for i := range rows {
+			rows[i].Series, rows[i].ISIN, rows[i].Source, rows[i].KnownAt = "EQ", "INE002A01018", "bhav.csv", first
+		}
+		must(t, "Add 2021", s.Add(ctx, rows[2:]))
+		must(t, "Add 2017", s.Add(ctx, []nse.Row{rows[1], rows[0]}))
+		must(t, "Add all again", s.Add(ctx, rows))
+		q := ports.IndiaRowQuery{ISIN: "INE002A01018", Series: "EQ", AsOf: later}
+		if got := collect(t, s, q); !reflect.DeepEqual(got, rows) {
+			t.Fatalf("Rows = %+v\nwant %+v", got, rows)
+		}
+		for _, c := range []struct {
+			from, to string
+			want     []nse.Row
+		}{
+			{"2017-12-05", "2021-05-31", rows[1:]},
+			{"2018-01-01", "", rows[2:]},
+			{"", "2020-12-31", rows[:2]},
+			{"2018-01-01", "2021-05-30", nil},
+		} {
+			q.From, q.To = c.from, c.to
+			if got := collect(t, s, q); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("Rows %s to %s = %+v", c.from, c.to, got)
+			}
+		}
+		if n, err := s.Count(ctx); err != nil || n != 3 {
+			t.Fatalf("Count = %d, %v", n, err)
+		}
+		if got, err := s.ISINOf(ctx, "RELIANCE", "", "2019-06-30", later); err != nil || got != "INE002A01018" {
+			t.Fatalf("ISINOf by 2019 = %s, %v", got, err)
+		}
+		_, err := s.ISINOf(ctx, "RELIANCE", "EQ", "2017-11-30", later)
+		wantErr(t, "ISINOf before the first row", err, ports.ErrNotFound)
+		day, err := s.OnDate(ctx, "2017-12-08")
+		must(t, "OnDate", err)
+		if len(day) != 1 || day[0] != rows[1] {
+			t.Fatalf("OnDate = %+v", day)
+		}
+	})
 	t.Run("a stream stopped early", func(t *testing.T) {
 		s := newStore(t)
 		must(t, "Add", s.Add(ctx, eternalRows(first)))
