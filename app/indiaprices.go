@@ -196,11 +196,12 @@ type IndiaIngestResult struct {
 	Added, Unchanged, NoISIN int
 }
 
-// indiaFlush is how many new versions ingestion gathers, at most, before
-// it writes them in one call. It also writes at each change of calendar
-// year: a store that keeps a security's year together (MongoDB's buckets,
-// spec-gaps B28) then writes each year's documents once per run.
-const indiaFlush = 250_000
+// indiaFlush is how many new versions ingestion gathers before it writes
+// them in one call, at the next change of calendar year: a store that
+// keeps a security's year together (MongoDB's buckets, spec-gaps B28) then
+// writes each year's documents once per run. A run holds its rows in
+// memory already; a year of NSE rows is about 750,000.
+const indiaFlush = 100_000
 
 // Ingest stores rows read from NSE files, day by day. A full-bhavcopy row
 // (no ISIN) takes the ISIN of the legacy or UDiFF row of the same symbol,
@@ -224,7 +225,7 @@ func (c *IndiaPrices) Ingest(ctx context.Context, rows []nse.Row, listings map[s
 			return res, err
 		}
 		pending = append(pending, c.day(byDate[date], held, listings, &res)...)
-		if len(pending) >= indiaFlush || (i+1 < len(dates) && dates[i+1][:4] != date[:4]) {
+		if len(pending) >= indiaFlush && i+1 < len(dates) && dates[i+1][:4] != date[:4] {
 			if err := c.store.Add(ctx, pending); err != nil {
 				return res, err
 			}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
@@ -29,6 +31,47 @@ func TestMongoContractsIndiaPrices(t *testing.T) {
 	porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore {
 		return mongo.NewIndiaPrices(mongoDatabase(t))
 	})
+}
+
+// TestMongoIndiaPricesTwoWriters has a store write into a year bucket
+// another store created after it had read what was held, the path a batch
+// applied in part takes too: the bucket's insert fails as a duplicate, and
+// the store reads it and merges rather than losing either's versions.
+func TestMongoIndiaPricesTwoWriters(t *testing.T) {
+	ctx := context.Background()
+	db := mongoDatabase(t)
+	first, second := mongo.NewIndiaPrices(db), mongo.NewIndiaPrices(db)
+	at := time.Date(2021, 6, 10, 0, 0, 0, 0, time.UTC)
+	// Real NSE EQ rows of Reliance Industries (the sample's legacy
+	// bhavcopy, turnover in INR).
+	rows := []nse.Row{
+		{Symbol: "RELIANCE", Date: "2017-12-01", PrevClose: 921.55, Open: 924.45, High: 931.25, Low: 907.7, Last: 909.5, Close: 910.1, Volume: 5081389, Turnover: 4665846806.05, Trades: 101581},
+		{Symbol: "RELIANCE", Date: "2021-06-01", PrevClose: 2160.3, Open: 2166, High: 2202, Low: 2146.5, Last: 2164.3, Close: 2168.9, Volume: 12928379, Turnover: 28138892609, Trades: 390299},
+		{Symbol: "RELIANCE", Date: "2021-06-02", PrevClose: 2168.9, Open: 2157, High: 2209.5, Low: 2157, Last: 2207, Close: 2201.25, Volume: 11366816, Turnover: 24764187584.75, Trades: 258490},
+		{Symbol: "RELIANCE", Date: "2021-06-03", PrevClose: 2201.25, Open: 2221, High: 2250, Low: 2196.1, Last: 2208, Close: 2209.65, Volume: 11064116, Turnover: 24578878322.8, Trades: 341728},
+	}
+	for i := range rows {
+		rows[i].Series, rows[i].ISIN, rows[i].Source, rows[i].KnownAt = "EQ", "INE002A01018", "bhav.csv", at
+	}
+	must(t, first.Add(ctx, rows[:1]))
+	must(t, second.Add(ctx, rows[1:2]))
+	must(t, first.Add(ctx, rows[2:]))
+	for _, s := range []*mongo.IndiaPrices{first, second, mongo.NewIndiaPrices(db)} {
+		var got []nse.Row
+		for r, err := range s.Rows(ctx, ports.IndiaRowQuery{ISIN: "INE002A01018", Series: "EQ", AsOf: at}) {
+			must(t, err)
+			got = append(got, r)
+		}
+		if !reflect.DeepEqual(got, rows) {
+			t.Fatalf("Rows = %+v\nwant %+v", got, rows)
+		}
+		if n, err := s.Count(ctx); err != nil || n != 4 {
+			t.Fatalf("Count = %d, %v", n, err)
+		}
+		if isin, err := s.ISINOf(ctx, "RELIANCE", "EQ", "2021-06-02", at); err != nil || isin != "INE002A01018" {
+			t.Fatalf("ISINOf = %s, %v", isin, err)
+		}
+	}
 }
 
 type indiaRow struct {

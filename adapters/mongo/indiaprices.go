@@ -1,10 +1,12 @@
 package mongo
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"iter"
 	"maps"
 	"slices"
@@ -31,22 +33,30 @@ import (
 //     _id "INE002A01018|EQ|2021", holding every version of that year in
 //     date then KnownAt order (about 250 trading days, some 30 kB). A page
 //     or a CSV stream reads the years its range touches one at a time.
-//   - india_price_series: a document per security and series, _id
-//     "INE002A01018|EQ", naming its years and how many versions each
-//     holds: Rows reads it first, Holds reads it alone, Count adds it up.
 //   - india_price_days: a document per trading day, _id "2021-06-04",
 //     holding every version of that day of every security (about 3,000
 //     rows, some 400 kB): OnDate, which ingestion compares a file with.
-//   - india_price_symbols: a document per NSE symbol, _id "RELIANCE",
-//     naming each (ISIN, series, year) whose bucket holds a version
-//     carrying it: ISINOf reads it, then those buckets of the latest years.
+//   - india_price_index: 256 "series|xx" documents, each naming, for the
+//     securities and series whose "ISIN|SERIES" hashes to xx, the years
+//     held and how many versions each holds (Rows reads one before the
+//     buckets, Holds reads one alone, Count adds them all up); and 256
+//     "symbol|xx" documents naming, for each symbol hashing to xx, the
+//     (ISIN, series, year) buckets holding a version that carries it
+//     (ISINOf reads one, then those buckets of the latest years).
 //
-// A row is thus stored twice, in its security's year and in its day.
+// A row is thus stored twice, in its security's year and in its day. The
+// index is sharded rather than a document per security so that a write
+// replaces at most 512 small documents besides the buckets and days it
+// adds to: FerretDB 1.x takes some 20 ms per replacement, which made a
+// document per security and per symbol cost about 70 s for the sample's
+// second year.
 const (
 	indiaBucketsCollection = "india_price_years"
-	indiaSeriesCollection  = "india_price_series"
 	indiaDaysCollection    = "india_price_days"
-	indiaSymbolsCollection = "india_price_symbols"
+	indiaIndexCollection   = "india_price_index"
+	// indiaShards is how many series and how many symbol documents the
+	// index has.
+	indiaShards = 256
 )
 
 // IndiaPrices is the NSE daily rows store.
@@ -54,31 +64,29 @@ const (
 // Add merges new versions into the documents they belong to and writes
 // only the documents that change: new ones in one unordered InsertMany per
 // collection, changed ones by replacements in chunks (bulkChunk); adding
-// rows already held writes nothing. It writes buckets, then series, then
-// symbols, then days, and ingestion reads days to decide what is new, so a
-// batch that failed part way (there are no transactions on FerretDB) is
+// rows already held writes nothing. It writes buckets, then the index,
+// then days, and ingestion reads days to decide what is new, so a batch
+// that failed part way (there are no transactions on FerretDB) is
 // completed by adding it again. Writes of one store are serialised; the
-// series and symbol documents, which a write merges into, are read once at
-// the first write and kept up to date with this store's writes (see
-// readOnce on the limits of that), so a write reads only the buckets and
-// days it adds to.
+// index, which a write merges into, is read whole at the first write and
+// kept up to date with this store's writes (see readOnce on the limits of
+// that; a document another writer created meanwhile is read and merged),
+// so a write reads only the buckets and days it adds to.
 type IndiaPrices struct {
-	buckets, series, days, symbols *mongodrv.Collection
+	buckets, days, index *mongodrv.Collection
 
 	mu sync.Mutex
-	// loaded says heldSeries and heldSymbols hold the stored series and
-	// symbol documents, as of the first write plus this store's writes.
-	loaded      bool
-	heldSeries  map[string]indiaSeriesDoc
-	heldSymbols map[string]indiaSymbolDoc
+	// shards holds the index documents by _id, as of the first write plus
+	// this store's writes, once loaded.
+	shards map[string]indiaIndexDoc
 }
 
 var _ ports.IndiaPriceStore = (*IndiaPrices)(nil)
 
 // NewIndiaPrices returns the India prices store of db.
 func NewIndiaPrices(db *mongodrv.Database) *IndiaPrices {
-	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), series: db.Collection(indiaSeriesCollection),
-		days: db.Collection(indiaDaysCollection), symbols: db.Collection(indiaSymbolsCollection)}
+	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), days: db.Collection(indiaDaysCollection),
+		index: db.Collection(indiaIndexCollection)}
 }
 
 // indiaVersionDoc is one stored row version. In a bucket, ISIN and series
@@ -107,9 +115,17 @@ type indiaRowsDoc struct {
 	Rows []indiaVersionDoc `bson:"rows"`
 }
 
-// indiaSeriesDoc names the years of one security and series.
+// indiaIndexDoc is one document of the index: a series shard or a
+// symbol shard, entries sorted by their ID.
+type indiaIndexDoc struct {
+	ID      string           `bson:"_id"`
+	Series  []indiaSeriesDoc `bson:"series,omitempty"`
+	Symbols []indiaSymbolDoc `bson:"symbols,omitempty"`
+}
+
+// indiaSeriesDoc names the years of one security and series ("ISIN|SERIES").
 type indiaSeriesDoc struct {
-	ID    string         `bson:"_id"`
+	ID    string         `bson:"id"`
 	Years []indiaYearDoc `bson:"years"`
 }
 
@@ -121,7 +137,7 @@ type indiaYearDoc struct {
 
 // indiaSymbolDoc names the buckets holding versions that carry a symbol.
 type indiaSymbolDoc struct {
-	ID   string           `bson:"_id"`
+	ID   string           `bson:"id"`
 	Held []indiaHolderDoc `bson:"held"`
 }
 
@@ -130,6 +146,14 @@ type indiaHolderDoc struct {
 	ISIN   string `bson:"i"`
 	Series string `bson:"s"`
 	Year   int    `bson:"y"`
+}
+
+// indiaShard returns the _id of the index document of kind ("series" or
+// "symbol") holding key.
+func indiaShard(kind, key string) string {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return fmt.Sprintf("%s|%02x", kind, h.Sum32()%indiaShards)
 }
 
 func indiaSeriesID(isin, series string) string { return isin + "|" + series }
@@ -221,36 +245,25 @@ func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	if err != nil {
 		return err
 	}
-	if err := s.writeSeries(ctx, counts); err != nil {
-		return err
-	}
-	if err := s.writeSymbols(ctx, rows); err != nil {
+	if err := s.writeIndex(ctx, counts, rows); err != nil {
 		return err
 	}
 	return s.writeRows(ctx, s.days, "write india price days", days, nil)
 }
 
-// load reads every series and symbol document, once.
+// load reads the whole index, once.
 func (s *IndiaPrices) load(ctx context.Context) error {
-	if s.loaded {
+	if s.shards != nil {
 		return nil
 	}
-	series, err := readAll[indiaSeriesDoc](ctx, s.series)
+	all, err := readAll[indiaIndexDoc](ctx, s.index)
 	if err != nil {
-		return translate("read india price series", err)
+		return translate("read the india price index", err)
 	}
-	symbols, err := readAll[indiaSymbolDoc](ctx, s.symbols)
-	if err != nil {
-		return translate("read india price symbols", err)
+	s.shards = make(map[string]indiaIndexDoc, len(all))
+	for _, d := range all {
+		s.shards[d.ID] = d
 	}
-	s.heldSeries, s.heldSymbols = map[string]indiaSeriesDoc{}, map[string]indiaSymbolDoc{}
-	for _, d := range series {
-		s.heldSeries[d.ID] = d
-	}
-	for _, d := range symbols {
-		s.heldSymbols[d.ID] = d
-	}
-	s.loaded = true
 	return nil
 }
 
@@ -271,21 +284,17 @@ func (s *IndiaPrices) writeBuckets(ctx context.Context, buckets map[string][]ind
 	counts := map[string]int{}
 	held := func(id string) bool {
 		isin, series, year := splitIndiaBucketID(id)
-		_, ok := s.heldYear(indiaSeriesID(isin, series), year)
-		return ok
+		return s.heldYear(indiaSeriesID(isin, series), year)
 	}
 	err := s.writeRows(ctx, s.buckets, "write india price buckets", buckets, held, func(id string, n int) { counts[id] = n })
 	return counts, err
 }
 
-// heldYear returns the year's entry of a series as this store knows it.
-func (s *IndiaPrices) heldYear(seriesID string, year int) (indiaYearDoc, bool) {
-	for _, y := range s.heldSeries[seriesID].Years {
-		if y.Year == year {
-			return y, true
-		}
-	}
-	return indiaYearDoc{}, false
+// heldYear reports whether the index, as this store knows it, names a
+// year of a series.
+func (s *IndiaPrices) heldYear(seriesID string, year int) bool {
+	e, _ := findEntry(s.shards[indiaShard("series", seriesID)].Series, seriesID, seriesKey)
+	return slices.ContainsFunc(e.Years, func(y indiaYearDoc) bool { return y.Year == year })
 }
 
 // splitIndiaBucketID reads "ISIN|SERIES|YYYY" back; neither an ISIN nor
@@ -404,78 +413,111 @@ func mergeWrite[T any](ctx context.Context, c *mongodrv.Collection, op string, i
 	return bulkWrite(ctx, c, op, replaces)
 }
 
-// writeSeries records, for each bucket written, its year and number of
-// versions in its series document.
-func (s *IndiaPrices) writeSeries(ctx context.Context, counts map[string]int) error {
-	next := map[string]indiaSeriesDoc{}
+// indiaIndexChange is what one write changes in one index document.
+type indiaIndexChange struct {
+	// years gives, by series, the versions each year written holds.
+	years map[string]map[int]int64
+	// holders gives, by symbol, the buckets written holding it.
+	holders map[string][]indiaHolderDoc
+}
+
+// apply returns d with the change made, leaving d as it was.
+func (c indiaIndexChange) apply(d indiaIndexDoc) indiaIndexDoc {
+	d.Series, d.Symbols = slices.Clone(d.Series), slices.Clone(d.Symbols)
+	for id, years := range c.years {
+		e, i := findEntry(d.Series, id, seriesKey)
+		e.ID, e.Years = id, slices.Clone(e.Years)
+		for year, n := range years {
+			j, found := slices.BinarySearchFunc(e.Years, year, func(y indiaYearDoc, year int) int { return cmp.Compare(y.Year, year) })
+			if found {
+				e.Years[j].Versions = n
+			} else {
+				e.Years = slices.Insert(e.Years, j, indiaYearDoc{Year: year, Versions: n})
+			}
+		}
+		d.Series = putEntry(d.Series, i, e)
+	}
+	for symbol, held := range c.holders {
+		e, i := findEntry(d.Symbols, symbol, symbolKey)
+		e.ID, e.Held = symbol, slices.Clone(e.Held)
+		for _, h := range held {
+			if j, found := slices.BinarySearchFunc(e.Held, h, compareHolder); !found {
+				e.Held = slices.Insert(e.Held, j, h)
+			}
+		}
+		d.Symbols = putEntry(d.Symbols, i, e)
+	}
+	return d
+}
+
+func seriesKey(e indiaSeriesDoc) string { return e.ID }
+func symbolKey(e indiaSymbolDoc) string { return e.ID }
+
+// findEntry returns the entry of sorted entries with key id (the zero
+// entry when none) and where it is or would go: its index, or its
+// insertion point minus one, negated.
+func findEntry[E any](entries []E, id string, key func(E) string) (E, int) {
+	i, found := slices.BinarySearchFunc(entries, id, func(e E, id string) int { return cmp.Compare(key(e), id) })
+	if !found {
+		var zero E
+		return zero, -i - 1
+	}
+	return entries[i], i
+}
+
+// putEntry stores e at the place findEntry gave.
+func putEntry[E any](entries []E, i int, e E) []E {
+	if i < 0 {
+		return slices.Insert(entries, -i-1, e)
+	}
+	entries[i] = e
+	return entries
+}
+
+// writeIndex records, for each bucket written, its year and number of
+// versions, and the buckets holding each symbol of rows.
+func (s *IndiaPrices) writeIndex(ctx context.Context, counts map[string]int, rows []nse.Row) error {
+	changes := map[string]indiaIndexChange{}
+	change := func(id string) indiaIndexChange {
+		c, ok := changes[id]
+		if !ok {
+			c = indiaIndexChange{years: map[string]map[int]int64{}, holders: map[string][]indiaHolderDoc{}}
+			changes[id] = c
+		}
+		return c
+	}
 	for id, n := range counts {
 		isin, series, year := splitIndiaBucketID(id)
 		sid := indiaSeriesID(isin, series)
-		d, ok := next[sid]
-		if !ok {
-			d = indiaSeriesDoc{ID: sid, Years: slices.Clone(s.heldSeries[sid].Years)}
+		c := change(indiaShard("series", sid))
+		if c.years[sid] == nil {
+			c.years[sid] = map[int]int64{}
 		}
-		i, found := slices.BinarySearchFunc(d.Years, year, func(y indiaYearDoc, year int) int { return cmp.Compare(y.Year, year) })
-		if found {
-			d.Years[i].Versions = int64(n)
-		} else {
-			d.Years = slices.Insert(d.Years, i, indiaYearDoc{Year: year, Versions: int64(n)})
-		}
-		next[sid] = d
+		c.years[sid][year] = int64(n)
 	}
-	stored := map[string]indiaSeriesDoc{}
-	for id := range next {
-		if d, ok := s.heldSeries[id]; ok {
-			stored[id] = d
-		}
-	}
-	merge := func(id string, held indiaSeriesDoc) (indiaSeriesDoc, bool) {
-		d := next[id]
-		return d, !slices.Equal(d.Years, held.Years)
-	}
-	if err := mergeWrite(ctx, s.series, "write india price series", slices.Sorted(maps.Keys(next)), stored, merge); err != nil {
-		return err
-	}
-	maps.Copy(s.heldSeries, next)
-	return nil
-}
-
-// writeSymbols records the buckets that hold each symbol of rows.
-func (s *IndiaPrices) writeSymbols(ctx context.Context, rows []nse.Row) error {
-	next := map[string]indiaSymbolDoc{}
 	for _, r := range rows {
-		h := indiaHolderDoc{ISIN: r.ISIN, Series: r.Series, Year: yearOf(r.Date)}
-		d, ok := next[r.Symbol]
-		if !ok {
-			d = indiaSymbolDoc{ID: r.Symbol, Held: slices.Clone(s.heldSymbols[r.Symbol].Held)}
-		}
-		if i, found := slices.BinarySearchFunc(d.Held, h, compareHolder); !found {
-			d.Held = slices.Insert(d.Held, i, h)
-		}
-		next[r.Symbol] = d
+		c := change(indiaShard("symbol", r.Symbol))
+		c.holders[r.Symbol] = append(c.holders[r.Symbol], indiaHolderDoc{ISIN: r.ISIN, Series: r.Series, Year: yearOf(r.Date)})
 	}
-	stored := map[string]indiaSymbolDoc{}
-	for id := range next {
-		if d, ok := s.heldSymbols[id]; ok {
+	stored := map[string]indiaIndexDoc{}
+	for id := range changes {
+		if d, ok := s.shards[id]; ok {
 			stored[id] = d
 		}
 	}
-	merge := func(id string, held indiaSymbolDoc) (indiaSymbolDoc, bool) {
-		// held is what the store knew, or, for a symbol another writer
-		// stored meanwhile, what it stored: keep both.
-		d := next[id]
-		for _, h := range held.Held {
-			if i, found := slices.BinarySearchFunc(d.Held, h, compareHolder); !found {
-				d.Held = slices.Insert(d.Held, i, h)
-			}
-		}
-		next[id] = d
-		return d, !slices.Equal(d.Held, held.Held)
+	wrote := map[string]indiaIndexDoc{}
+	merge := func(id string, held indiaIndexDoc) (indiaIndexDoc, bool) {
+		d := changes[id].apply(held)
+		d.ID = id
+		wrote[id] = d
+		before, _ := bson.Marshal(held)
+		after, _ := bson.Marshal(d)
+		return d, !bytes.Equal(before, after)
 	}
-	if err := mergeWrite(ctx, s.symbols, "write india price symbols", slices.Sorted(maps.Keys(next)), stored, merge); err != nil {
+	if err := mergeWrite(ctx, s.index, "write the india price index", slices.Sorted(maps.Keys(changes)), stored, merge); err != nil {
 		return err
 	}
-	maps.Copy(s.heldSymbols, next)
+	maps.Copy(s.shards, wrote)
 	return nil
 }
 
@@ -497,9 +539,12 @@ func (s *IndiaPrices) OnDate(ctx context.Context, date string) ([]nse.Row, error
 	return out, nil
 }
 
-// seriesOf reads the series document of isin in series.
-func (s *IndiaPrices) seriesOf(ctx context.Context, isin, series string) (indiaSeriesDoc, bool, error) {
-	return findByID[indiaSeriesDoc](ctx, s.series, indiaSeriesID(isin, series))
+// seriesOf reads the index entry of isin in series.
+func (s *IndiaPrices) seriesOf(ctx context.Context, isin, series string) (indiaSeriesDoc, error) {
+	id := indiaSeriesID(isin, series)
+	d, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("series", id))
+	e, _ := findEntry(d.Series, id, seriesKey)
+	return e, err
 }
 
 // bucket reads the versions of isin in series in year, in order.
@@ -520,7 +565,7 @@ func (s *IndiaPrices) bucket(ctx context.Context, isin, series string, year int)
 // touches, one at a time: one year's versions are in memory at once.
 func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2[nse.Row, error] {
 	versions := func(yield func(nse.Row, error) bool) {
-		series, _, err := s.seriesOf(ctx, q.ISIN, q.Series)
+		series, err := s.seriesOf(ctx, q.ISIN, q.Series)
 		if err != nil {
 			yield(nse.Row{}, err)
 			return
@@ -544,13 +589,14 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 	return nse.Visible(versions, q.AsOf)
 }
 
-// ISINOf reads the symbol's document, then the buckets holding it, latest
-// year first, until a year has a version that matches.
+// ISINOf reads the symbol's index entry, then the buckets holding it,
+// latest year first, until a year has a version that matches.
 func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore string, asOf time.Time) (string, error) {
-	d, _, err := findByID[indiaSymbolDoc](ctx, s.symbols, symbol)
+	shard, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("symbol", symbol))
 	if err != nil {
 		return "", err
 	}
+	d, _ := findEntry(shard.Symbols, symbol, symbolKey)
 	last := yearOf(onOrBefore)
 	var best nse.Row
 	for i := len(d.Held) - 1; i >= 0; i-- {
@@ -578,22 +624,24 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 	return best.ISIN, nil
 }
 
-// Holds reads the series document.
+// Holds reads the series' index entry.
 func (s *IndiaPrices) Holds(ctx context.Context, isin, series string) (bool, error) {
-	d, found, err := s.seriesOf(ctx, isin, series)
-	return found && len(d.Years) > 0, err
+	e, err := s.seriesOf(ctx, isin, series)
+	return len(e.Years) > 0, err
 }
 
-// Count adds up the versions the series documents record.
+// Count adds up the versions the index records.
 func (s *IndiaPrices) Count(ctx context.Context) (int64, error) {
-	all, err := readAll[indiaSeriesDoc](ctx, s.series)
+	all, err := readAll[indiaIndexDoc](ctx, s.index)
 	if err != nil {
 		return 0, translate("count india price rows", err)
 	}
 	var n int64
 	for _, d := range all {
-		for _, y := range d.Years {
-			n += y.Versions
+		for _, e := range d.Series {
+			for _, y := range e.Years {
+				n += y.Versions
+			}
 		}
 	}
 	return n, nil
