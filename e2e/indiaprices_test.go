@@ -74,6 +74,40 @@ func TestMongoIndiaPricesTwoWriters(t *testing.T) {
 	}
 }
 
+// TestMongoIndiaPricesManyParts adds versions of one year in more writes
+// than a bucket keeps parts for, so the year is rewritten into one part:
+// every version stays readable, in its place, with the right count.
+func TestMongoIndiaPricesManyParts(t *testing.T) {
+	ctx := context.Background()
+	s := mongo.NewIndiaPrices(mongoDatabase(t))
+	at := time.Date(2021, 6, 10, 0, 0, 0, 0, time.UTC)
+	// Reliance's real 2021-06-01 EQ row, as if retrieved again at each of
+	// 12 moments a millisecond apart, each copy from a file of its own.
+	row := nse.Row{Symbol: "RELIANCE", Series: "EQ", ISIN: "INE002A01018", Date: "2021-06-01", PrevClose: 2160.3, Open: 2166, High: 2202,
+		Low: 2146.5, Last: 2164.3, Close: 2168.9, Volume: 12928379, Turnover: 28138892609, Trades: 390299}
+	for i := range 12 {
+		r := row
+		r.KnownAt, r.Source = at.Add(time.Duration(i)*time.Millisecond), "copy"+strconv.Itoa(i)+".csv"
+		must(t, s.Add(ctx, []nse.Row{r}))
+	}
+	for i := range 12 {
+		var got []nse.Row
+		for r, err := range s.Rows(ctx, ports.IndiaRowQuery{ISIN: row.ISIN, Series: "EQ", AsOf: at.Add(time.Duration(i) * time.Millisecond)}) {
+			must(t, err)
+			got = append(got, r)
+		}
+		if len(got) != 1 || got[0].Source != "copy"+strconv.Itoa(i)+".csv" {
+			t.Fatalf("as of copy %d: %+v", i, got)
+		}
+	}
+	if n, err := s.Count(ctx); err != nil || n != 12 {
+		t.Fatalf("Count = %d, %v", n, err)
+	}
+	if day, err := s.OnDate(ctx, row.Date); err != nil || len(day) != 12 {
+		t.Fatalf("OnDate held %d versions, %v", len(day), err)
+	}
+}
+
 type indiaRow struct {
 	Symbol    string   `json:"symbol"`
 	Series    string   `json:"series"`

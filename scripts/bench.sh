@@ -5,7 +5,7 @@
 # GET /us/security-fund-holders?identifier=AAPL and
 # GET /china/prices?code=000001.SZ&limit=1000, POST /ask (a figure and a
 # text question), and the India rows GET /india/judgments/{id}, its PDF,
-# POST /india/search, GET /india/prices and POST /india/exports, first on
+# POST /india/search, GET /india/prices, its CSV and POST /india/exports, first on
 # memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
 # req/s, p50 and p99, every route's ratio to healthz measured in this run,
 # and Ask's evaluation figures. Timings are reported, never asserted.
@@ -113,6 +113,8 @@ measure() {
     -body '{"query":"writ petition municipal corporation"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv  # RELIANCE's rows in the sample (16 days); the export is the same rows as
   # a typed Parquet file.
   ./bin/loadgen -label "$stack india prices" -url "http://$ADDR/india/prices?symbol=RELIANCE&limit=1000" \
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  ./bin/loadgen -label "$stack india csv" -url "http://$ADDR/india/prices.csv?symbol=RELIANCE" \
     -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
   ./bin/loadgen -label "$stack india export" -method POST -url "http://$ADDR/india/exports" \
     -body '{"dataset":"india.prices","format":"parquet","filters":{"symbol":"RELIANCE"}}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv

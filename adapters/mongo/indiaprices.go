@@ -31,25 +31,29 @@ import (
 //
 //   - india_price_years: a bucket per security, series and calendar year,
 //     _id "INE002A01018|EQ|2021", holding every version of that year in
-//     date then KnownAt order (about 250 trading days, some 30 kB). A page
-//     or a CSV stream reads the years its range touches one at a time.
+//     date then KnownAt order (about 250 trading days, some 50 kB), in up
+//     to indiaMaxParts part documents ("…|2021", "…|2021|1", …): a write
+//     adding to a year inserts a part rather than replacing the bucket. A
+//     page or a CSV stream reads the years its range touches one at a time.
 //   - india_price_days: a document per trading day, _id "2021-06-04",
 //     holding every version of that day of every security (about 3,000
-//     rows, some 400 kB): OnDate, which ingestion compares a file with.
+//     rows, some 600 kB): OnDate, which ingestion compares a file with,
+//     and what a write merges into first to learn which versions are new.
 //   - india_price_index: 256 "series|xx" documents, each naming, for the
 //     securities and series whose "ISIN|SERIES" hashes to xx, the years
-//     held and how many versions each holds (Rows reads one before the
-//     buckets, Holds reads one alone, Count adds them all up); and 256
-//     "symbol|xx" documents naming, for each symbol hashing to xx, the
-//     (ISIN, series, year) buckets holding a version that carries it
-//     (ISINOf reads one, then those buckets of the latest years).
+//     held and their parts (Rows reads one before the buckets, Holds reads
+//     one alone); 256 "symbol|xx" documents naming, for each symbol hashing
+//     to xx, the (ISIN, series, year) buckets holding a version that
+//     carries it (ISINOf reads one, then those buckets of the latest
+//     years); and a "days|YYYY" document per year giving each day's number
+//     of versions (Count adds them up).
 //
 // A row is thus stored twice, in its security's year and in its day. The
 // index is sharded rather than a document per security so that a write
-// replaces at most 512 small documents besides the buckets and days it
-// adds to: FerretDB 1.x takes some 20 ms per replacement, which made a
+// replaces few small documents besides the days it adds to: FerretDB 1.x
+// takes tens to hundreds of milliseconds per replacement, which made a
 // document per security and per symbol cost about 70 s for the sample's
-// second year.
+// second year, and replacing the buckets a correction touches minutes.
 const (
 	indiaBucketsCollection = "india_price_years"
 	indiaDaysCollection    = "india_price_days"
@@ -64,10 +68,10 @@ const (
 // Add merges new versions into the documents they belong to and writes
 // only the documents that change: new ones in one unordered InsertMany per
 // collection, changed ones by replacements in chunks (bulkChunk); adding
-// rows already held writes nothing. It writes buckets, then the index,
-// then days, and ingestion reads days to decide what is new, so a batch
-// that failed part way (there are no transactions on FerretDB) is
-// completed by adding it again. Writes of one store are serialised; the
+// rows already held writes nothing. It writes bucket parts, then the
+// index, then days; what is new is decided against the days, by ingestion
+// and by Add itself, so a batch that failed part way (there are no
+// transactions on FerretDB) is completed by adding it again. Writes of one store are serialised; the
 // index, which a write merges into, is read whole at the first write and
 // kept up to date with this store's writes (see readOnce on the limits of
 // that; a document another writer created meanwhile is read and merged),
@@ -121,6 +125,13 @@ type indiaIndexDoc struct {
 	ID      string           `bson:"_id"`
 	Series  []indiaSeriesDoc `bson:"series,omitempty"`
 	Symbols []indiaSymbolDoc `bson:"symbols,omitempty"`
+	Days    []indiaDayCount  `bson:"days,omitempty"`
+}
+
+// indiaDayCount is how many versions a day's document holds.
+type indiaDayCount struct {
+	Date     string `bson:"d"`
+	Versions int64  `bson:"n"`
 }
 
 // indiaSeriesDoc names the years of one security and series ("ISIN|SERIES").
@@ -129,10 +140,11 @@ type indiaSeriesDoc struct {
 	Years []indiaYearDoc `bson:"years"`
 }
 
-// indiaYearDoc is one year of a series and how many versions it holds.
+// indiaYearDoc is one year of a series and how many part documents its
+// bucket has (see indiaMaxParts).
 type indiaYearDoc struct {
-	Year     int   `bson:"y"`
-	Versions int64 `bson:"n"`
+	Year  int `bson:"y"`
+	Parts int `bson:"p"`
 }
 
 // indiaSymbolDoc names the buckets holding versions that carry a symbol.
@@ -183,11 +195,10 @@ func compareIndiaVersion(a, b indiaVersionDoc) int {
 }
 
 // mergeVersions returns held with add merged in, in order, a version of
-// add replacing the one held with the same key, and whether that changed
-// anything. held is not modified.
-func mergeVersions(held, add []indiaVersionDoc) ([]indiaVersionDoc, bool) {
+// add replacing the one held with the same key, and the versions of add
+// that changed something. held is not modified.
+func mergeVersions(held, add []indiaVersionDoc) (merged, added []indiaVersionDoc) {
 	out := slices.Clone(held)
-	changed := false
 	for _, d := range add {
 		i, found := slices.BinarySearchFunc(out, d, compareIndiaVersion)
 		switch {
@@ -198,9 +209,9 @@ func mergeVersions(held, add []indiaVersionDoc) ([]indiaVersionDoc, bool) {
 		default:
 			out[i] = d
 		}
-		changed = true
+		added = append(added, d)
 	}
-	return out, changed
+	return out, added
 }
 
 // findByID reads the document stored under id, reporting whether there is
@@ -217,7 +228,9 @@ func findByID[T any](ctx context.Context, c *mongodrv.Collection, id string) (T,
 	return d, true, nil
 }
 
-// Add merges the versions into their buckets, series, symbols and days.
+// Add merges the versions into their days and writes the versions new to
+// the days (none when the batch is held already) as parts of their year
+// buckets, then the index, then the days.
 func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	if len(rows) == 0 {
 		return nil
@@ -227,28 +240,41 @@ func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	if err := s.load(ctx); err != nil {
 		return err
 	}
-	buckets, days := map[string][]indiaVersionDoc{}, map[string][]indiaVersionDoc{}
+	days := map[string][]indiaVersionDoc{}
 	for _, r := range rows {
-		d := toIndiaVersion(r)
-		id := indiaBucketID(r.ISIN, r.Series, yearOf(r.Date))
-		inBucket := d
-		inBucket.ISIN, inBucket.Series = "", ""
-		buckets[id] = append(buckets[id], inBucket)
-		days[r.Date] = append(days[r.Date], d)
+		days[r.Date] = append(days[r.Date], toIndiaVersion(r))
 	}
-	for _, group := range []map[string][]indiaVersionDoc{buckets, days} {
-		for _, docs := range group {
-			slices.SortFunc(docs, compareIndiaVersion)
-		}
-	}
-	counts, err := s.writeBuckets(ctx, buckets)
+	stored, err := readEach[indiaRowsDoc](ctx, s.days, slices.Sorted(maps.Keys(days)))
 	if err != nil {
 		return err
 	}
-	if err := s.writeIndex(ctx, counts, rows); err != nil {
+	merged := map[string]indiaRowsDoc{}
+	buckets := map[string][]indiaVersionDoc{}
+	for date, add := range days {
+		slices.SortFunc(add, compareIndiaVersion)
+		rows, added := mergeVersions(stored[date].Rows, add)
+		merged[date] = indiaRowsDoc{ID: date, Rows: rows}
+		for _, d := range added {
+			id := indiaBucketID(d.ISIN, d.Series, yearOf(d.Date))
+			d.ISIN, d.Series = "", ""
+			buckets[id] = append(buckets[id], d)
+		}
+	}
+	parts, err := s.writeBuckets(ctx, buckets)
+	if err != nil {
 		return err
 	}
-	return s.writeRows(ctx, s.days, "write india price days", days, nil)
+	if err := s.writeIndex(ctx, parts, rows, merged); err != nil {
+		return err
+	}
+	if err := s.dropStaleParts(ctx, parts); err != nil {
+		return err
+	}
+	merge := func(id string, d indiaRowsDoc) (indiaRowsDoc, bool) {
+		rows, added := mergeVersions(d.Rows, days[id])
+		return indiaRowsDoc{ID: id, Rows: rows}, len(added) > 0
+	}
+	return mergeWrite(ctx, s.days, "write india price days", slices.Sorted(maps.Keys(merged)), stored, merge)
 }
 
 // load reads the whole index, once.
@@ -278,23 +304,93 @@ func readAll[T any](ctx context.Context, c *mongodrv.Collection) ([]T, error) {
 	return out, err
 }
 
-// writeBuckets merges versions into their buckets and returns, for each
-// bucket it wrote, how many versions the bucket holds.
-func (s *IndiaPrices) writeBuckets(ctx context.Context, buckets map[string][]indiaVersionDoc) (map[string]int, error) {
-	counts := map[string]int{}
-	held := func(id string) bool {
-		isin, series, year := splitIndiaBucketID(id)
-		return s.heldYear(indiaSeriesID(isin, series), year)
-	}
-	err := s.writeRows(ctx, s.buckets, "write india price buckets", buckets, held, func(id string, n int) { counts[id] = n })
-	return counts, err
+// indiaMaxParts is how many part documents a year bucket has at most.
+// The first write of a year inserts its part 0; each later write inserts
+// the versions it adds as the next part, so adding to a year is an insert
+// (FerretDB 1.x takes tens to hundreds of milliseconds per replacement,
+// growing with the collection); the write that would make a part more
+// than this rewrites the year into part 0 and deletes the others.
+const indiaMaxParts = 8
+
+// indiaParts says how a write left one year bucket.
+type indiaParts struct {
+	// parts is how many parts the year has after the write.
+	parts int
+	// stale is how many parts beyond the first a rewrite made obsolete.
+	stale int
 }
 
-// heldYear reports whether the index, as this store knows it, names a
-// year of a series.
-func (s *IndiaPrices) heldYear(seriesID string, year int) bool {
+// writeBuckets writes each bucket's new versions as its next part, or
+// rewrites the year when it has indiaMaxParts parts already, and returns
+// how it left each bucket.
+func (s *IndiaPrices) writeBuckets(ctx context.Context, add map[string][]indiaVersionDoc) (map[string]indiaParts, error) {
+	out := map[string]indiaParts{}
+	stored := map[string]indiaRowsDoc{}
+	var ids []string
+	for _, id := range slices.Sorted(maps.Keys(add)) {
+		isin, series, year := splitIndiaBucketID(id)
+		held := s.heldParts(indiaSeriesID(isin, series), year)
+		if held < indiaMaxParts {
+			ids = append(ids, indiaPartID(id, held))
+			out[id] = indiaParts{parts: held + 1}
+			continue
+		}
+		versions, err := s.year(ctx, isin, series, year, held)
+		if err != nil {
+			return nil, err
+		}
+		for i := range versions {
+			versions[i].ISIN, versions[i].Series = "", ""
+		}
+		ids = append(ids, id)
+		stored[id] = indiaRowsDoc{ID: id, Rows: versions}
+		out[id] = indiaParts{parts: 1, stale: held - 1}
+	}
+	base := func(partID string) string {
+		if _, ok := add[partID]; ok {
+			return partID
+		}
+		return partID[:strings.LastIndexByte(partID, '|')]
+	}
+	merge := func(id string, d indiaRowsDoc) (indiaRowsDoc, bool) {
+		rows, added := mergeVersions(d.Rows, add[base(id)])
+		return indiaRowsDoc{ID: id, Rows: rows}, len(added) > 0
+	}
+	return out, mergeWrite(ctx, s.buckets, "write india price buckets", ids, stored, merge)
+}
+
+// indiaPartID is the _id of part n of a bucket: the bucket's own for part
+// 0, then "ISIN|SERIES|YYYY|n".
+func indiaPartID(bucketID string, n int) string {
+	if n == 0 {
+		return bucketID
+	}
+	return bucketID + "|" + strconv.Itoa(n)
+}
+
+// dropStaleParts deletes the parts rewrites made obsolete. Until it runs
+// they are harmless: the index no longer names them, and a later write
+// that inserts a part of the same _id merges into it (mergeWrite).
+func (s *IndiaPrices) dropStaleParts(ctx context.Context, parts map[string]indiaParts) error {
+	var models []mongodrv.WriteModel
+	for id, p := range parts {
+		for n := 1; n <= p.stale; n++ {
+			models = append(models, mongodrv.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: indiaPartID(id, n)}}))
+		}
+	}
+	return bulkWrite(ctx, s.buckets, "delete stale india price parts", models)
+}
+
+// heldParts returns how many parts the index, as this store knows it,
+// names for a year of a series (0: the year is not held).
+func (s *IndiaPrices) heldParts(seriesID string, year int) int {
 	e, _ := findEntry(s.shards[indiaShard("series", seriesID)].Series, seriesID, seriesKey)
-	return slices.ContainsFunc(e.Years, func(y indiaYearDoc) bool { return y.Year == year })
+	for _, y := range e.Years {
+		if y.Year == year {
+			return max(y.Parts, 1)
+		}
+	}
+	return 0
 }
 
 // splitIndiaBucketID reads "ISIN|SERIES|YYYY" back; neither an ISIN nor
@@ -304,34 +400,6 @@ func splitIndiaBucketID(id string) (isin, series string, year int) {
 	isin, series, _ = strings.Cut(id[:at], "|")
 	year, _ = strconv.Atoi(id[at+1:])
 	return isin, series, year
-}
-
-// writeRows merges versions into the documents of c they belong to (by
-// _id) and writes the documents that change. A document held reports
-// false for is taken to be absent without reading it (nil: every one is
-// read). Each document written is reported to wrote with its number of
-// versions, when wrote is given.
-func (s *IndiaPrices) writeRows(ctx context.Context, c *mongodrv.Collection, op string, add map[string][]indiaVersionDoc,
-	held func(id string) bool, wrote ...func(id string, n int)) error {
-	ids := slices.Sorted(maps.Keys(add))
-	var read []string
-	for _, id := range ids {
-		if held == nil || held(id) {
-			read = append(read, id)
-		}
-	}
-	stored, err := readEach[indiaRowsDoc](ctx, c, read)
-	if err != nil {
-		return err
-	}
-	merge := func(id string, d indiaRowsDoc) (indiaRowsDoc, bool) {
-		rows, changed := mergeVersions(d.Rows, add[id])
-		for _, w := range wrote {
-			w(id, len(rows))
-		}
-		return indiaRowsDoc{ID: id, Rows: rows}, changed
-	}
-	return mergeWrite(ctx, c, op, ids, stored, merge)
 }
 
 // indiaReaders is how many documents a write reads at once.
@@ -415,8 +483,10 @@ func mergeWrite[T any](ctx context.Context, c *mongodrv.Collection, op string, i
 
 // indiaIndexChange is what one write changes in one index document.
 type indiaIndexChange struct {
-	// years gives, by series, the versions each year written holds.
-	years map[string]map[int]int64
+	// years gives, by series, the parts of each year written.
+	years map[string]map[int]int
+	// days gives, by date, the versions each day written holds.
+	days map[string]int64
 	// holders gives, by symbol, the buckets written holding it.
 	holders map[string][]indiaHolderDoc
 }
@@ -430,9 +500,9 @@ func (c indiaIndexChange) apply(d indiaIndexDoc) indiaIndexDoc {
 		for year, n := range years {
 			j, found := slices.BinarySearchFunc(e.Years, year, func(y indiaYearDoc, year int) int { return cmp.Compare(y.Year, year) })
 			if found {
-				e.Years[j].Versions = n
+				e.Years[j].Parts = n
 			} else {
-				e.Years = slices.Insert(e.Years, j, indiaYearDoc{Year: year, Versions: n})
+				e.Years = slices.Insert(e.Years, j, indiaYearDoc{Year: year, Parts: n})
 			}
 		}
 		d.Series = putEntry(d.Series, i, e)
@@ -447,11 +517,18 @@ func (c indiaIndexChange) apply(d indiaIndexDoc) indiaIndexDoc {
 		}
 		d.Symbols = putEntry(d.Symbols, i, e)
 	}
+	d.Days = slices.Clone(d.Days)
+	for date, n := range c.days {
+		e, i := findEntry(d.Days, date, dayKey)
+		e.Date, e.Versions = date, n
+		d.Days = putEntry(d.Days, i, e)
+	}
 	return d
 }
 
 func seriesKey(e indiaSeriesDoc) string { return e.ID }
 func symbolKey(e indiaSymbolDoc) string { return e.ID }
+func dayKey(e indiaDayCount) string     { return e.Date }
 
 // findEntry returns the entry of sorted entries with key id (the zero
 // entry when none) and where it is or would go: its index, or its
@@ -474,26 +551,29 @@ func putEntry[E any](entries []E, i int, e E) []E {
 	return entries
 }
 
-// writeIndex records, for each bucket written, its year and number of
-// versions, and the buckets holding each symbol of rows.
-func (s *IndiaPrices) writeIndex(ctx context.Context, counts map[string]int, rows []nse.Row) error {
+// writeIndex records the parts of each bucket written, the buckets
+// holding each symbol of rows, and the versions of each day.
+func (s *IndiaPrices) writeIndex(ctx context.Context, parts map[string]indiaParts, rows []nse.Row, days map[string]indiaRowsDoc) error {
 	changes := map[string]indiaIndexChange{}
 	change := func(id string) indiaIndexChange {
 		c, ok := changes[id]
 		if !ok {
-			c = indiaIndexChange{years: map[string]map[int]int64{}, holders: map[string][]indiaHolderDoc{}}
+			c = indiaIndexChange{years: map[string]map[int]int{}, holders: map[string][]indiaHolderDoc{}, days: map[string]int64{}}
 			changes[id] = c
 		}
 		return c
 	}
-	for id, n := range counts {
+	for id, p := range parts {
 		isin, series, year := splitIndiaBucketID(id)
 		sid := indiaSeriesID(isin, series)
 		c := change(indiaShard("series", sid))
 		if c.years[sid] == nil {
-			c.years[sid] = map[int]int64{}
+			c.years[sid] = map[int]int{}
 		}
-		c.years[sid][year] = int64(n)
+		c.years[sid][year] = p.parts
+	}
+	for date, d := range days {
+		change("days|" + date[:4]).days[date] = int64(len(d.Rows))
 	}
 	for _, r := range rows {
 		c := change(indiaShard("symbol", r.Symbol))
@@ -547,16 +627,24 @@ func (s *IndiaPrices) seriesOf(ctx context.Context, isin, series string) (indiaS
 	return e, err
 }
 
-// bucket reads the versions of isin in series in year, in order.
-func (s *IndiaPrices) bucket(ctx context.Context, isin, series string, year int) ([]nse.Row, error) {
-	d, _, err := findByID[indiaRowsDoc](ctx, s.buckets, indiaBucketID(isin, series, year))
-	if err != nil {
-		return nil, err
+// year reads the parts of a year bucket of isin in series and returns its
+// versions in order, a version of a later part replacing one of an earlier
+// part with the same key.
+func (s *IndiaPrices) year(ctx context.Context, isin, series string, year, parts int) ([]indiaVersionDoc, error) {
+	var out []indiaVersionDoc
+	for n := range max(parts, 1) {
+		d, _, err := findByID[indiaRowsDoc](ctx, s.buckets, indiaPartID(indiaBucketID(isin, series, year), n))
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			out = d.Rows
+			continue
+		}
+		out, _ = mergeVersions(out, d.Rows)
 	}
-	out := make([]nse.Row, len(d.Rows))
-	for i, v := range d.Rows {
-		v.ISIN, v.Series = isin, series
-		out[i] = v.row()
+	for i := range out {
+		out[i].ISIN, out[i].Series = isin, series
 	}
 	return out, nil
 }
@@ -574,13 +662,13 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 			if (q.From != "" && y.Year < yearOf(q.From)) || (q.To != "" && y.Year > yearOf(q.To)) {
 				continue
 			}
-			rows, err := s.bucket(ctx, q.ISIN, q.Series, y.Year)
+			versions, err := s.year(ctx, q.ISIN, q.Series, y.Year, y.Parts)
 			if err != nil {
 				yield(nse.Row{}, err)
 				return
 			}
-			for _, r := range rows {
-				if (q.From == "" || r.Date >= q.From) && (q.To == "" || r.Date <= q.To) && !yield(r, nil) {
+			for _, v := range versions {
+				if (q.From == "" || v.Date >= q.From) && (q.To == "" || v.Date <= q.To) && !yield(v.row(), nil) {
 					return
 				}
 			}
@@ -607,7 +695,7 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 		if best.ISIN != "" && h.Year < yearOf(best.Date) {
 			break
 		}
-		rows, err := s.bucket(ctx, h.ISIN, h.Series, h.Year)
+		rows, err := s.yearOfHolder(ctx, h)
 		if err != nil {
 			return "", err
 		}
@@ -624,6 +712,26 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 	return best.ISIN, nil
 }
 
+// yearOfHolder reads the year bucket a symbol's holder names.
+func (s *IndiaPrices) yearOfHolder(ctx context.Context, h indiaHolderDoc) ([]nse.Row, error) {
+	e, err := s.seriesOf(ctx, h.ISIN, h.Series)
+	if err != nil {
+		return nil, err
+	}
+	parts := 0
+	for _, y := range e.Years {
+		if y.Year == h.Year {
+			parts = y.Parts
+		}
+	}
+	versions, err := s.year(ctx, h.ISIN, h.Series, h.Year, parts)
+	out := make([]nse.Row, len(versions))
+	for i, v := range versions {
+		out[i] = v.row()
+	}
+	return out, err
+}
+
 // Holds reads the series' index entry.
 func (s *IndiaPrices) Holds(ctx context.Context, isin, series string) (bool, error) {
 	e, err := s.seriesOf(ctx, isin, series)
@@ -638,10 +746,8 @@ func (s *IndiaPrices) Count(ctx context.Context) (int64, error) {
 	}
 	var n int64
 	for _, d := range all {
-		for _, e := range d.Series {
-			for _, y := range e.Years {
-				n += y.Versions
-			}
+		for _, day := range d.Days {
+			n += day.Versions
 		}
 	}
 	return n, nil

@@ -13,17 +13,17 @@ func TestMergeVersions(t *testing.T) {
 	}
 	held := []indiaVersionDoc{v("2021-06-01", 2168.9, at), v("2021-06-03", 2209.65, at)}
 	kept := slices.Clone(held)
-	if got, changed := mergeVersions(held, []indiaVersionDoc{held[1], held[0]}); changed || !slices.Equal(got, held) {
-		t.Fatalf("merging what is held = %+v, changed %v", got, changed)
+	if got, added := mergeVersions(held, []indiaVersionDoc{held[1], held[0]}); len(added) != 0 || !slices.Equal(got, held) {
+		t.Fatalf("merging what is held = %+v, added %+v", got, added)
 	}
 	// RELIANCE EQ closes of the sample; 2209.7 stands for a corrected
 	// close (made up).
 	later := at.Add(time.Hour)
 	add := []indiaVersionDoc{v("2021-06-02", 2201.25, at), v("2021-06-01", 2168.9, later), v("2021-06-03", 2209.7, at)}
-	got, changed := mergeVersions(held, add)
+	got, added := mergeVersions(held, add)
 	want := []indiaVersionDoc{v("2021-06-01", 2168.9, at), v("2021-06-01", 2168.9, later), v("2021-06-02", 2201.25, at), v("2021-06-03", 2209.7, at)}
-	if !changed || !slices.Equal(got, want) {
-		t.Fatalf("merge = %+v, changed %v\nwant %+v", got, changed, want)
+	if !slices.Equal(got, want) || !slices.Equal(added, add) {
+		t.Fatalf("merge = %+v, added %+v\nwant %+v", got, added, want)
 	}
 	if !slices.Equal(held, kept) {
 		t.Fatalf("merge modified what is held: %+v", held)
