@@ -31,13 +31,13 @@ import (
 //
 //   - india_price_years: a bucket per security, series and calendar year,
 //     _id "INE002A01018|EQ|2021", holding every version of that year in
-//     date then KnownAt order (about 250 trading days, some 50 kB), in up
+//     date then KnownAt order (about 250 trading days, some 46 kB), in up
 //     to indiaMaxParts part documents ("…|2021", "…|2021|1", …): a write
 //     adding to a year inserts a part rather than replacing the bucket. A
 //     page or a CSV stream reads the years its range touches one at a time.
 //   - india_price_days: a document per trading day, _id "2021-06-04",
 //     holding every version of that day of every security (about 3,000
-//     rows, some 600 kB): OnDate, which ingestion compares a file with,
+//     rows, some 640 kB): OnDate, which ingestion compares a file with,
 //     and what a write merges into first to learn which versions are new.
 //   - india_price_index: 256 "series|xx" documents, each naming, for the
 //     securities and series whose "ISIN|SERIES" hashes to xx, the years
