@@ -252,8 +252,8 @@ func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	buckets := map[string][]indiaVersionDoc{}
 	for date, add := range days {
 		slices.SortFunc(add, compareIndiaVersion)
-		rows, added := mergeVersions(stored[date].Rows, add)
-		merged[date] = indiaRowsDoc{ID: date, Rows: rows}
+		held, added := mergeVersions(stored[date].Rows, add)
+		merged[date] = indiaRowsDoc{ID: date, Rows: held}
 		for _, d := range added {
 			id := indiaBucketID(d.ISIN, d.Series, yearOf(d.Date))
 			d.ISIN, d.Series = "", ""
