@@ -111,8 +111,11 @@ func (x *Index) Index(_ context.Context, sections []filing.Section) error {
 }
 
 // Count returns how many sections are indexed.
-func (x *Index) Count(context.Context) (int64, error) {
-	n, err := x.idx.DocCount()
+func (x *Index) Count(context.Context) (int64, error) { return count(x.idx) }
+
+// count returns how many documents idx holds.
+func count(idx blevesearch.Index) (int64, error) {
+	n, err := idx.DocCount()
 	if err != nil {
 		return 0, fmt.Errorf("bleve: count: %w: %v", ports.ErrUnavailable, err)
 	}
@@ -123,10 +126,16 @@ func (x *Index) Count(context.Context) (int64, error) {
 // section id, so pages are stable), with the byte range of each hit's
 // passage in the text that was indexed.
 func (x *Index) Search(ctx context.Context, q ports.SectionQuery) ([]ports.IndexHit, int, error) {
-	req := blevesearch.NewSearchRequestOptions(buildQuery(q), q.Limit, q.Offset, false)
+	return searchPage(ctx, x.idx, buildQuery(q), q.Limit, q.Offset)
+}
+
+// searchPage runs one page of q on idx, best first (ties by id), with the byte
+// range of each hit's passage in the indexed text, and the total.
+func searchPage(ctx context.Context, idx blevesearch.Index, q query.Query, limit, offset int) ([]ports.IndexHit, int, error) {
+	req := blevesearch.NewSearchRequestOptions(q, limit, offset, false)
 	req.IncludeLocations = true
 	req.SortBy([]string{"-_score", "_id"})
-	res, err := x.idx.SearchInContext(ctx, req)
+	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, 0, err

@@ -2,7 +2,6 @@ package bleve
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -88,33 +87,12 @@ func (x *Judgments) Index(_ context.Context, js []judgment.Judgment) error {
 }
 
 // Count returns how many judgments are indexed.
-func (x *Judgments) Count(context.Context) (int64, error) {
-	n, err := x.idx.DocCount()
-	if err != nil {
-		return 0, fmt.Errorf("bleve: count: %w: %v", ports.ErrUnavailable, err)
-	}
-	return int64(n), nil
-}
+func (x *Judgments) Count(context.Context) (int64, error) { return count(x.idx) }
 
 // Search runs the query and returns one page of hits, best first (ties by
 // id), with the byte range of each hit's passage in the indexed text.
 func (x *Judgments) Search(ctx context.Context, q ports.JudgmentQuery) ([]ports.IndexHit, int, error) {
-	req := blevesearch.NewSearchRequestOptions(judgmentQuery(q), q.Limit, q.Offset, false)
-	req.IncludeLocations = true
-	req.SortBy([]string{"-_score", "_id"})
-	res, err := x.idx.SearchInContext(ctx, req)
-	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, 0, err
-		}
-		return nil, 0, fmt.Errorf("bleve: search: %w: %v", ports.ErrUnavailable, err)
-	}
-	hits := make([]ports.IndexHit, len(res.Hits))
-	for i, h := range res.Hits {
-		start, end := passage(h.Locations[fieldText])
-		hits[i] = ports.IndexHit{ID: h.ID, Score: h.Score, Start: start, End: end}
-	}
-	return hits, int(res.Total), nil
+	return searchPage(ctx, x.idx, judgmentQuery(q), q.Limit, q.Offset)
 }
 
 // judgmentQuery matches the text and requires the court and date range
