@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/domain/judgment"
@@ -72,6 +73,10 @@ func judgmentWeight(j judgment.Judgment) int {
 		n += stringBytes(p.Token, string(p.Role))
 	}
 	return n + cap(j.Judges)*stringHeader + stringBytes(j.Judges...) + cap(j.Citations)*stringHeader + stringBytes(j.Citations...)
+}
+
+func sectionWeight(s filing.Section) int {
+	return int(unsafe.Sizeof(s)) + stringBytes(s.ID, s.Accession, s.CIK, s.Ticker, s.Form, s.ItemNumber, s.ItemName, s.Text)
 }
 
 func bytesWeight(b []byte) int { return int(unsafe.Sizeof(b)) + cap(b) }

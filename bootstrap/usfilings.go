@@ -53,12 +53,16 @@ type filingStores struct {
 }
 
 // usFilings wires the US filing index and filing-text search: the filing
-// and section stores (memory or MongoDB), the bleve index, the use case,
+// and section stores (memory, or MongoDB with the sections behind a read
+// cache), the bleve index, the use case,
 // its probes and handlers, and a start hook that loads the sample when
 // asked and then builds the search index from the stored sections.
 func usFilings(cfg Config) fx.Option {
 	return fx.Options(
 		usFilingStores(cfg),
+		documentCache(cfg, func(s ports.SectionStore, c *app.ReadCache) ports.SectionStore {
+			return app.NewSectionCache(s, c)
+		}),
 		fx.Provide(
 			fx.Annotate(bleveadapter.New, fx.As(new(ports.SectionIndex))),
 			app.NewFilings,
