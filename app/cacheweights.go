@@ -8,6 +8,8 @@ import (
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/nse"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // The weighers below estimate, in bytes, the memory a cached value holds:
@@ -80,3 +82,41 @@ func sectionWeight(s filing.Section) int {
 }
 
 func bytesWeight(b []byte) int { return int(unsafe.Sizeof(b)) + cap(b) }
+
+func barsWeight(bars []ashare.Bar) int {
+	var b ashare.Bar
+	n := int(unsafe.Sizeof(bars)) + cap(bars)*int(unsafe.Sizeof(b))
+	for _, b := range bars {
+		n += stringBytes(b.Code, b.TradeDate, b.Source)
+	}
+	return n
+}
+
+func stepsWeight(steps []ashare.Step) int {
+	var st ashare.Step
+	n := int(unsafe.Sizeof(steps)) + cap(steps)*int(unsafe.Sizeof(st))
+	for _, st := range steps {
+		n += len(st.Date)
+	}
+	return n
+}
+
+func intsWeight(ns []int) int { return int(unsafe.Sizeof(ns)) + cap(ns)*int(unsafe.Sizeof(0)) }
+
+func rowsWeight(rows []nse.Row) int {
+	var r nse.Row
+	n := int(unsafe.Sizeof(rows)) + cap(rows)*int(unsafe.Sizeof(r))
+	for _, r := range rows {
+		n += stringBytes(r.Symbol, r.Series, r.ISIN, r.Date, r.Source)
+	}
+	return n
+}
+
+func indiaBucketsWeight(bs []ports.IndiaBucket) int {
+	var b ports.IndiaBucket
+	n := int(unsafe.Sizeof(bs)) + cap(bs)*int(unsafe.Sizeof(b))
+	for _, b := range bs {
+		n += stringBytes(b.ISIN, b.Series)
+	}
+	return n
+}

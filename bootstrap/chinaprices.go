@@ -34,11 +34,14 @@ func init() {
 }
 
 // chinaPrices wires the China A-share daily prices dataset: its store
-// (memory or MongoDB), use case, probe and handler. Bars are not cached: a
-// page reads its own date range.
+// (memory, or MongoDB behind a read cache of each listing's versions), use
+// case, probe and handler.
 func chinaPrices(cfg Config) fx.Option {
 	return fx.Options(
 		chinaPriceStore(cfg),
+		documentCache(cfg, func(s ports.ChinaPriceStore, c *app.ReadCache) ports.ChinaPriceStore {
+			return app.NewChinaPriceCache(s, c)
+		}),
 		fx.Provide(
 			app.NewChinaPrices,
 			probe((*app.ChinaPrices).Probe),

@@ -37,12 +37,15 @@ func init() {
 	})
 }
 
-// indiaPrices wires the India prices dataset: its store (memory or
-// MongoDB), use case, probe, handlers and export (india.prices). Rows are not cached: a page or a
-// CSV stream reads its own range.
+// indiaPrices wires the India prices dataset: its store (memory, or
+// MongoDB behind a read cache of its year buckets), use case, probe,
+// handlers and export (india.prices).
 func indiaPrices(cfg Config) fx.Option {
 	return fx.Options(
 		indiaPriceStore(cfg),
+		documentCache(cfg, func(s ports.IndiaPriceStore, c *app.ReadCache) ports.IndiaPriceStore {
+			return app.NewIndiaPriceCache(s, c)
+		}),
 		fx.Provide(
 			app.NewIndiaPrices,
 			probe((*app.IndiaPrices).Probe),

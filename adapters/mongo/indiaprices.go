@@ -752,3 +752,35 @@ func (s *IndiaPrices) Count(ctx context.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// Years reads the series' index entry.
+func (s *IndiaPrices) Years(ctx context.Context, isin, series string) ([]int, error) {
+	e, err := s.seriesOf(ctx, isin, series)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(e.Years))
+	for i, y := range e.Years {
+		out[i] = y.Year
+	}
+	return out, nil
+}
+
+// YearVersions reads the series' index entry, then the year's parts.
+func (s *IndiaPrices) YearVersions(ctx context.Context, b ports.IndiaBucket) ([]nse.Row, error) {
+	return s.yearOfHolder(ctx, indiaHolderDoc{ISIN: b.ISIN, Series: b.Series, Year: b.Year})
+}
+
+// Carrying reads the symbol's index entry.
+func (s *IndiaPrices) Carrying(ctx context.Context, symbol string) ([]ports.IndiaBucket, error) {
+	shard, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("symbol", symbol))
+	if err != nil {
+		return nil, err
+	}
+	d, _ := findEntry(shard.Symbols, symbol, symbolKey)
+	out := make([]ports.IndiaBucket, len(d.Held))
+	for i, h := range d.Held {
+		out[i] = ports.IndiaBucket{ISIN: h.ISIN, Series: h.Series, Year: h.Year}
+	}
+	return out, nil
+}

@@ -1,0 +1,101 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// ChinaPriceCache is a read-through cache in front of a ChinaPriceStore.
+// Bars change only when a file is ingested, and on MongoDB a page reads a
+// listing's series document and its year buckets, each taking
+// milliseconds on FerretDB, so a listing's every version and its steps are
+// kept here and pages are cut from them in memory.
+//
+// The port has no read of every version, so the cache reads them through
+// UpdateSeries with a change that keeps what it is handed and fails, which
+// the contract says writes nothing: a miss thus reads the listing's whole
+// history (on MongoDB every year bucket, once), and waits for an update of
+// the same code in progress. Every version is kept, not a page's bars, so
+// one entry serves every date range, offset and as-of time.
+//
+// A write through this cache forgets the listing written; a write by
+// another process (quarry ingest) is seen once the entry's TTL has passed.
+type ChinaPriceCache struct {
+	ports.ChinaPriceStore
+	versions *cacheSpace[[]ashare.Bar]
+	steps    *cacheSpace[[]ashare.Step]
+}
+
+var _ ports.ChinaPriceStore = (*ChinaPriceCache)(nil)
+
+// NewChinaPriceCache wraps store, keeping versions and steps in shared.
+func NewChinaPriceCache(store ports.ChinaPriceStore, shared *ReadCache) *ChinaPriceCache {
+	return &ChinaPriceCache{ChinaPriceStore: store, versions: newCacheSpace(shared, barsWeight),
+		steps: newCacheSpace(shared, stepsWeight)}
+}
+
+// errReadOnly fails the change a read passes to UpdateSeries, so that it
+// writes nothing.
+var errReadOnly = errors.New("read only")
+
+// readVersions returns every version held for code, in trade date then
+// KnownAt order, or ErrNotFound when none is held (misses are not cached).
+func (c *ChinaPriceCache) readVersions(ctx context.Context, code string) ([]ashare.Bar, error) {
+	var held []ashare.Bar
+	err := c.ChinaPriceStore.UpdateSeries(ctx, code, func(h []ashare.Bar) ([]ashare.Bar, []ashare.Step, error) {
+		held = h
+		return nil, nil, errReadOnly
+	})
+	if !errors.Is(err, errReadOnly) {
+		return nil, err
+	}
+	if len(held) == 0 {
+		return nil, fmt.Errorf("china prices %s: %w", code, ports.ErrNotFound)
+	}
+	return held, nil
+}
+
+// Bars returns one page of the code's bars known at q.AsOf, cut from the
+// cached versions while they are fresh.
+func (c *ChinaPriceCache) Bars(ctx context.Context, q ports.BarQuery) ([]ashare.Bar, bool, error) {
+	versions, err := c.versions.get(ctx, q.Code, c.readVersions)
+	if errors.Is(err, ports.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var out []ashare.Bar
+	skip := q.Offset
+	for b := range ashare.Visible(versions, q.From, q.To, q.AsOf) {
+		if skip > 0 {
+			skip--
+			continue
+		}
+		if len(out) == q.Limit {
+			return out, true, nil
+		}
+		out = append(out, b)
+	}
+	return out, false, nil
+}
+
+// Steps returns the code's steps, from the cache while they are fresh.
+func (c *ChinaPriceCache) Steps(ctx context.Context, code string) ([]ashare.Step, error) {
+	steps, err := c.steps.get(ctx, code, c.ChinaPriceStore.Steps)
+	return slices.Clone(steps), err
+}
+
+// UpdateSeries writes through, then forgets the listing.
+func (c *ChinaPriceCache) UpdateSeries(ctx context.Context, code string, change func([]ashare.Bar) ([]ashare.Bar, []ashare.Step, error)) error {
+	err := c.ChinaPriceStore.UpdateSeries(ctx, code, change)
+	// Forgotten even when the write failed: it may have applied in part.
+	c.versions.forget(code)
+	c.steps.forget(code)
+	return err
+}
