@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/quarrydata/quarry/domain/ashare"
@@ -44,7 +43,7 @@ func NewChinaPriceCache(store ports.ChinaPriceStore, shared *ReadCache) *ChinaPr
 var errReadOnly = errors.New("read only")
 
 // readVersions returns every version held for code, in trade date then
-// KnownAt order, or ErrNotFound when none is held (misses are not cached).
+// KnownAt order, or errNoRows when none is held (misses are not cached).
 func (c *ChinaPriceCache) readVersions(ctx context.Context, code string) ([]ashare.Bar, error) {
 	var held []ashare.Bar
 	err := c.ChinaPriceStore.UpdateSeries(ctx, code, func(h []ashare.Bar) ([]ashare.Bar, []ashare.Step, error) {
@@ -55,7 +54,7 @@ func (c *ChinaPriceCache) readVersions(ctx context.Context, code string) ([]asha
 		return nil, err
 	}
 	if len(held) == 0 {
-		return nil, fmt.Errorf("china prices %s: %w", code, ports.ErrNotFound)
+		return nil, errNoRows
 	}
 	return held, nil
 }
@@ -64,7 +63,7 @@ func (c *ChinaPriceCache) readVersions(ctx context.Context, code string) ([]asha
 // cached versions while they are fresh.
 func (c *ChinaPriceCache) Bars(ctx context.Context, q ports.BarQuery) ([]ashare.Bar, bool, error) {
 	versions, err := c.versions.get(ctx, q.Code, c.readVersions)
-	if errors.Is(err, ports.ErrNotFound) {
+	if errors.Is(err, errNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {

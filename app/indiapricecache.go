@@ -47,25 +47,22 @@ func indiaBucketKey(b ports.IndiaBucket) string {
 	return indiaSeriesKey(b.ISIN, b.Series) + "|" + strconv.Itoa(b.Year)
 }
 
-// errNothingHeld makes a load that found nothing a miss, which is not
-// cached: what another process ingests first is then read on the next
-// request rather than after the TTL.
-var errNothingHeld = errors.New("nothing held")
-
-// unlessEmpty wraps a load so that an empty result is errNothingHeld.
+// unlessEmpty wraps a load so that an empty result is errNoRows, a miss,
+// which is not cached: what another process ingests first is then read on
+// the next request rather than after the TTL.
 func unlessEmpty[V any](load func(context.Context) ([]V, error)) func(context.Context, string) ([]V, error) {
 	return func(ctx context.Context, _ string) ([]V, error) {
 		got, err := load(ctx)
 		if err == nil && len(got) == 0 {
-			err = errNothingHeld
+			err = errNoRows
 		}
 		return got, err
 	}
 }
 
-// held returns what get returned, nothing for errNothingHeld.
+// held returns what get returned, nothing for errNoRows.
 func held[V any](got []V, err error) ([]V, error) {
-	if errors.Is(err, errNothingHeld) {
+	if errors.Is(err, errNoRows) {
 		return nil, nil
 	}
 	return got, err
