@@ -15,11 +15,8 @@ import (
 // milliseconds on FerretDB, so a listing's every version and its steps are
 // kept here and pages are cut from them in memory.
 //
-// The port has no read of every version, so the cache reads them through
-// UpdateSeries with a change that keeps what it is handed and fails, which
-// the contract says writes nothing: a miss thus reads the listing's whole
-// history (on MongoDB every year bucket, once), and waits for an update of
-// the same code in progress. Every version is kept, not a page's bars, so
+// A miss reads the listing's whole history (Versions: on MongoDB every
+// year bucket, once per TTL). Every version is kept, not a page's bars, so
 // one entry serves every date range, offset and as-of time.
 //
 // A write through this cache forgets the listing written; a write by
@@ -38,25 +35,24 @@ func NewChinaPriceCache(store ports.ChinaPriceStore, shared *ReadCache) *ChinaPr
 		steps: newCacheSpace(shared, stepsWeight)}
 }
 
-// errReadOnly fails the change a read passes to UpdateSeries, so that it
-// writes nothing.
-var errReadOnly = errors.New("read only")
-
-// readVersions returns every version held for code, in trade date then
-// KnownAt order, or errNoRows when none is held (misses are not cached).
+// readVersions returns every version held for code, or errNoRows when
+// none is held (misses are not cached).
 func (c *ChinaPriceCache) readVersions(ctx context.Context, code string) ([]ashare.Bar, error) {
-	var held []ashare.Bar
-	err := c.ChinaPriceStore.UpdateSeries(ctx, code, func(h []ashare.Bar) ([]ashare.Bar, []ashare.Step, error) {
-		held = h
-		return nil, nil, errReadOnly
-	})
-	if !errors.Is(err, errReadOnly) {
-		return nil, err
-	}
-	if len(held) == 0 {
+	held, err := c.ChinaPriceStore.Versions(ctx, code)
+	if err == nil && len(held) == 0 {
 		return nil, errNoRows
 	}
-	return held, nil
+	return held, err
+}
+
+// Versions returns every version held for code, from the cache while it
+// is fresh.
+func (c *ChinaPriceCache) Versions(ctx context.Context, code string) ([]ashare.Bar, error) {
+	held, err := c.versions.get(ctx, code, c.readVersions)
+	if errors.Is(err, errNoRows) {
+		return nil, nil
+	}
+	return slices.Clone(held), err
 }
 
 // Bars returns one page of the code's bars known at q.AsOf, cut from the

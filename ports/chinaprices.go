@@ -37,6 +37,9 @@ type ChinaPriceStore interface {
 	// with the latest KnownAt not after q.AsOf. It skips q.Offset bars,
 	// returns at most q.Limit, and more says whether another follows.
 	Bars(ctx context.Context, q BarQuery) (bars []ashare.Bar, more bool, err error)
+	// Versions returns every version held for code, in trade date then
+	// KnownAt order; none when no bar of the code is held.
+	Versions(ctx context.Context, code string) ([]ashare.Bar, error)
 	// Steps returns every step version of the code, or ErrNotFound when no
 	// bar of the code is held.
 	Steps(ctx context.Context, code string) ([]ashare.Step, error)

@@ -67,6 +67,16 @@ func (s *ChinaPrices) UpdateSeries(_ context.Context, code string, change func([
 	return nil
 }
 
+// Versions returns a copy of every version held for code.
+func (s *ChinaPrices) Versions(_ context.Context, code string) ([]ashare.Bar, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur := s.series[code]; cur != nil {
+		return slices.Clone(cur.versions), nil
+	}
+	return nil, nil
+}
+
 // Bars returns one page of the versions visible at q.AsOf.
 func (s *ChinaPrices) Bars(_ context.Context, q ports.BarQuery) ([]ashare.Bar, bool, error) {
 	s.mu.RLock()

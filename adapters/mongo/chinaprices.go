@@ -147,26 +147,44 @@ func (s *ChinaPrices) bucket(ctx context.Context, code string, year int) ([]barD
 // there is no transaction (FerretDB has none), so two processes ingesting
 // the same listing at once may lose one's versions, and a failed update
 // may leave buckets written and the steps stale until it is run again,
-// which completes it.
-func (s *ChinaPrices) UpdateSeries(ctx context.Context, code string, change func([]ashare.Bar) ([]ashare.Bar, []ashare.Step, error)) error {
-	mu, _ := s.locks.LoadOrStore(code, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
+
+// held reads the code's series document and every one of its year
+// buckets: the buckets by year, and every version in trade date then
+// KnownAt order.
+func (s *ChinaPrices) held(ctx context.Context, code string) (seriesDoc, map[int][]barDoc, []ashare.Bar, error) {
 	series, _, err := s.seriesOf(ctx, code)
 	if err != nil {
-		return err
+		return seriesDoc{}, nil, nil, err
 	}
 	buckets := map[int][]barDoc{}
 	var held []ashare.Bar
 	for _, y := range series.Years {
 		docs, err := s.bucket(ctx, code, y)
 		if err != nil {
-			return err
+			return seriesDoc{}, nil, nil, err
 		}
 		buckets[y] = docs
 		for _, d := range docs {
 			held = append(held, d.bar(code))
 		}
+	}
+	return series, buckets, held, nil
+}
+
+// Versions returns every version held for code, reading every year bucket.
+func (s *ChinaPrices) Versions(ctx context.Context, code string) ([]ashare.Bar, error) {
+	_, _, held, err := s.held(ctx, code)
+	return held, err
+}
+
+// which completes it.
+func (s *ChinaPrices) UpdateSeries(ctx context.Context, code string, change func([]ashare.Bar) ([]ashare.Bar, []ashare.Step, error)) error {
+	mu, _ := s.locks.LoadOrStore(code, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+	series, buckets, held, err := s.held(ctx, code)
+	if err != nil {
+		return err
 	}
 	add, steps, err := change(held)
 	if err != nil {

@@ -130,6 +130,14 @@ func RunChinaPrices(t *testing.T, newStore NewChinaPriceStore) {
 		if len(held) != 6 {
 			t.Fatalf("held %d versions, want 6", len(held))
 		}
+		versions, err := s.Versions(ctx, "SSE.600519")
+		must(t, "Versions", err)
+		if !reflect.DeepEqual(versions, held) {
+			t.Fatalf("Versions = %+v\nwant what UpdateSeries is handed, %+v", versions, held)
+		}
+		if none, err := s.Versions(ctx, "SZSE.000001"); err != nil || len(none) != 0 {
+			t.Fatalf("Versions of a code without bars = %v, %v", none, err)
+		}
 	})
 	t.Run("a failing change writes nothing", func(t *testing.T) {
 		s := newStore(t)
