@@ -71,6 +71,13 @@ func New() (*Index, error) {
 // are sorted by score and id only), and there is no composite _all field,
 // which would index the text a second time with term vectors of its own.
 func indexMapping() mapping.IndexMapping {
+	return textMapping(fieldTicker, fieldCIK, fieldForm, fieldItem, fieldFiled)
+}
+
+// textMapping is the mapping every index here uses: fieldText analysed in
+// English with term vectors, each filter an exact keyword, nothing stored,
+// no doc values, no _all field, BM25 scoring.
+func textMapping(filters ...string) mapping.IndexMapping {
 	text := blevesearch.NewTextFieldMapping()
 	text.Analyzer = en.AnalyzerName
 	text.IncludeTermVectors = true
@@ -83,14 +90,14 @@ func indexMapping() mapping.IndexMapping {
 	exact.IncludeTermVectors = false
 	exact.IncludeInAll = false
 	exact.DocValues = false
-	section := blevesearch.NewDocumentStaticMapping()
-	section.AddFieldMappingsAt(fieldText, text)
-	for _, f := range []string{fieldTicker, fieldCIK, fieldForm, fieldItem, fieldFiled} {
-		section.AddFieldMappingsAt(f, exact)
+	doc := blevesearch.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldText, text)
+	for _, f := range filters {
+		doc.AddFieldMappingsAt(f, exact)
 	}
-	section.AddSubDocumentMapping("_all", blevesearch.NewDocumentDisabledMapping())
+	doc.AddSubDocumentMapping("_all", blevesearch.NewDocumentDisabledMapping())
 	m := blevesearch.NewIndexMapping()
-	m.DefaultMapping = section
+	m.DefaultMapping = doc
 	m.ScoringModel = "bm25"
 	return m
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	blevesearch "github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -48,29 +47,7 @@ func NewJudgments() (*Judgments, error) {
 	return &Judgments{idx: idx}, nil
 }
 
-func judgmentMapping() mapping.IndexMapping {
-	text := blevesearch.NewTextFieldMapping()
-	text.Analyzer = en.AnalyzerName
-	text.IncludeTermVectors = true
-	text.Store = false
-	text.IncludeInAll = false
-	text.DocValues = false
-	exact := blevesearch.NewKeywordFieldMapping()
-	exact.Analyzer = keyword.Name
-	exact.Store = false
-	exact.IncludeTermVectors = false
-	exact.IncludeInAll = false
-	exact.DocValues = false
-	doc := blevesearch.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt(fieldText, text)
-	doc.AddFieldMappingsAt(fieldCourt, exact)
-	doc.AddFieldMappingsAt(fieldDecided, exact)
-	doc.AddSubDocumentMapping("_all", blevesearch.NewDocumentDisabledMapping())
-	m := blevesearch.NewIndexMapping()
-	m.DefaultMapping = doc
-	m.ScoringModel = "bm25"
-	return m
-}
+func judgmentMapping() mapping.IndexMapping { return textMapping(fieldCourt, fieldDecided) }
 
 // Index adds or replaces judgments by id.
 func (x *Judgments) Index(_ context.Context, js []judgment.Judgment) error {

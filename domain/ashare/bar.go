@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/decimal"
 )
 
 // Bar is one trading day of one A-share listing as the exchange published
@@ -144,7 +146,7 @@ func Round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 // fractions of a lot, but never of a share, so a third decimal that is not
 // zero is refused.
 func SharesFromLots(s string) (int64, error) {
-	shifted, err := shiftDecimal(s, 2)
+	shifted, err := decimal.Shift(s, 2)
 	if err != nil {
 		return 0, fmt.Errorf("volume %q: %w", s, err)
 	}
@@ -163,7 +165,7 @@ func SharesFromLots(s string) (int64, error) {
 // decimal such as "7984019.438", into CNY (7984019438), moving the decimal
 // point in the text so the result is the double nearest the exact value.
 func YuanFromThousands(s string) (float64, error) {
-	shifted, err := shiftDecimal(s, 3)
+	shifted, err := decimal.Shift(s, 3)
 	if err != nil {
 		return 0, fmt.Errorf("amount %q: %w", s, err)
 	}
@@ -173,7 +175,7 @@ func YuanFromThousands(s string) (float64, error) {
 // ParseDecimal reads a plain decimal price or amount ("2045.0", "12.78"):
 // no sign, exponent, NaN or infinity.
 func ParseDecimal(name, s string) (float64, error) {
-	if _, err := shiftDecimal(s, 0); err != nil {
+	if _, err := decimal.Shift(s, 0); err != nil {
 		return 0, fmt.Errorf("%s %q: %w", name, s, err)
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -181,34 +183,4 @@ func ParseDecimal(name, s string) (float64, error) {
 		return 0, fmt.Errorf("%s %q is out of range", name, s)
 	}
 	return v, nil
-}
-
-var errNotDecimal = errors.New("not a plain decimal number")
-
-// shiftDecimal multiplies a plain decimal by 10^places in its text.
-func shiftDecimal(s string, places int) (string, error) {
-	whole, frac, dot := strings.Cut(s, ".")
-	if whole == "" || !allDigits(whole) || !allDigits(frac) || (dot && frac == "") || len(s) > 40 {
-		return "", errNotDecimal
-	}
-	frac += strings.Repeat("0", max(0, places-len(frac)))
-	whole += frac[:places]
-	frac = frac[places:]
-	whole = strings.TrimLeft(whole, "0")
-	if whole == "" {
-		whole = "0"
-	}
-	if frac == "" {
-		return whole, nil
-	}
-	return whole + "." + frac, nil
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

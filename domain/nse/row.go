@@ -10,8 +10,9 @@ import (
 	"iter"
 	"math"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/decimal"
 )
 
 // Row is one trading day of one NSE security in one series, as the
@@ -172,7 +173,7 @@ func (r Row) Check() error {
 // ParseDecimal reads a plain non-negative decimal ("2045.05", "12"): no
 // sign, exponent, NaN or infinity.
 func ParseDecimal(name, s string) (float64, error) {
-	if _, err := shiftDecimal(s, 0); err != nil {
+	if _, err := decimal.Shift(s, 0); err != nil {
 		return 0, fmt.Errorf("%s %q: %w", name, s, err)
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -184,7 +185,7 @@ func ParseDecimal(name, s string) (float64, error) {
 
 // ParseCount reads a whole non-negative number, such as a volume.
 func ParseCount(name, s string) (int64, error) {
-	if s == "" || !allDigits(s) || len(s) > 18 {
+	if s == "" || !decimal.Digits(s) || len(s) > 18 {
 		return 0, fmt.Errorf("%s %q is not a whole number", name, s)
 	}
 	n, _ := strconv.ParseInt(s, 10, 64)
@@ -196,39 +197,9 @@ func ParseCount(name, s string) (int64, error) {
 // point five places in the text so no binary rounding enters before the
 // one conversion to the nearest double.
 func RupeesFromLakhs(s string) (float64, error) {
-	shifted, err := shiftDecimal(s, 5)
+	shifted, err := decimal.Shift(s, 5)
 	if err != nil {
 		return 0, fmt.Errorf("turnover %q lakhs: %w", s, err)
 	}
 	return strconv.ParseFloat(shifted, 64)
-}
-
-var errNotDecimal = errors.New("not a plain decimal number")
-
-// shiftDecimal multiplies a plain decimal by 10^places in its text.
-func shiftDecimal(s string, places int) (string, error) {
-	whole, frac, dot := strings.Cut(s, ".")
-	if whole == "" || !allDigits(whole) || !allDigits(frac) || (dot && frac == "") || len(s) > 40 {
-		return "", errNotDecimal
-	}
-	frac += strings.Repeat("0", max(0, places-len(frac)))
-	whole += frac[:places]
-	frac = frac[places:]
-	whole = strings.TrimLeft(whole, "0")
-	if whole == "" {
-		whole = "0"
-	}
-	if frac == "" {
-		return whole, nil
-	}
-	return whole + "." + frac, nil
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
