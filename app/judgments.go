@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -32,7 +33,10 @@ type Judgments struct {
 	// refreshing serialises Refresh.
 	refreshing sync.Mutex
 	// indexed holds the version of every judgment in the index.
-	indexed   map[string]string
+	indexed map[string]string
+	// resumed says whether the index's checkpoint was read: the first
+	// Refresh resumes from it.
+	resumed   bool
 	retrieved time.Time
 	now       Clock
 }
@@ -94,6 +98,9 @@ func (u *Judgments) Store(ctx context.Context, js []judgment.Judgment) (int, err
 func (u *Judgments) Refresh(ctx context.Context) (int, error) {
 	u.refreshing.Lock()
 	defer u.refreshing.Unlock()
+	if err := u.resume(ctx); err != nil {
+		return 0, err
+	}
 	versions, err := u.store.JudgmentVersions(ctx)
 	if err != nil {
 		return 0, err
@@ -117,14 +124,44 @@ func (u *Judgments) Refresh(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	u.mu.Lock()
-	defer u.mu.Unlock()
 	for _, j := range js {
 		u.indexed[j.ID] = versions[j.ID]
 		if j.RetrievedAt.After(u.retrieved) {
 			u.retrieved = j.RetrievedAt
 		}
 	}
-	return len(js), nil
+	cp := judgmentCheckpoint{Indexed: maps.Clone(u.indexed), Retrieved: u.retrieved}
+	u.mu.Unlock()
+	return len(js), saveCheckpoint(ctx, u.index, cp)
+}
+
+// judgmentCheckpoint is what the judgment index keeps of Judgments: the
+// version of every judgment it holds and the newest retrieval time.
+type judgmentCheckpoint struct {
+	Indexed   map[string]string `json:"indexed"`
+	Retrieved time.Time         `json:"retrieved"`
+}
+
+// resume reads the index's checkpoint once, before the first Refresh.
+func (u *Judgments) resume(ctx context.Context) error {
+	if u.resumed {
+		return nil
+	}
+	var cp judgmentCheckpoint
+	found, err := readCheckpoint(ctx, u.index, &cp)
+	if err != nil {
+		return err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.resumed = true
+	if found {
+		maps.Copy(u.indexed, cp.Indexed)
+		if cp.Retrieved.After(u.retrieved) {
+			u.retrieved = cp.Retrieved
+		}
+	}
+	return nil
 }
 
 // RetrievedAt is when the newest indexed judgment was retrieved.

@@ -34,6 +34,9 @@ type Filings struct {
 	refreshing sync.Mutex
 	// retrieved is the latest retrieval time of the indexed sections.
 	retrieved time.Time
+	// resumed says whether the index's checkpoint was read: the first
+	// Refresh resumes from it.
+	resumed bool
 	// mark is where the section store's changes were last read to: every
 	// section written before it is indexed.
 	mark int64
@@ -78,10 +81,14 @@ func (f *Filings) Store(ctx context.Context, fs []filing.Filing, secs []filing.S
 // in this process or another sharing the store (quarry ingest), and says
 // how many it indexed. The first call indexes every stored section; later
 // ones only what changed, so the index follows ingestion without being
-// rebuilt. Calls are serialised, so marks only move forward.
+// rebuilt. An index kept on disk resumes from the mark saved with it.
+// Calls are serialised, so marks only move forward.
 func (f *Filings) Refresh(ctx context.Context) (int, error) {
 	f.refreshing.Lock()
 	defer f.refreshing.Unlock()
+	if err := f.resume(ctx); err != nil {
+		return 0, err
+	}
 	f.mu.RLock()
 	mark := f.mark
 	f.mu.RUnlock()
@@ -94,8 +101,41 @@ func (f *Filings) Refresh(ctx context.Context) (int, error) {
 	}
 	f.mu.Lock()
 	f.mark = next
+	cp := sectionCheckpoint{Mark: next, Retrieved: f.retrieved}
 	f.mu.Unlock()
-	return len(secs), nil
+	if len(secs) == 0 {
+		return 0, nil
+	}
+	return len(secs), saveCheckpoint(ctx, f.index, cp)
+}
+
+// sectionCheckpoint is what the section index keeps of Filings: the mark
+// it has read the store to and the newest retrieval time it holds.
+type sectionCheckpoint struct {
+	Mark      int64     `json:"mark"`
+	Retrieved time.Time `json:"retrieved"`
+}
+
+// resume reads the index's checkpoint once, before the first Refresh.
+func (f *Filings) resume(ctx context.Context) error {
+	if f.resumed {
+		return nil
+	}
+	var cp sectionCheckpoint
+	found, err := readCheckpoint(ctx, f.index, &cp)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resumed = true
+	if found {
+		f.mark = cp.Mark
+		if cp.Retrieved.After(f.retrieved) {
+			f.retrieved = cp.Retrieved
+		}
+	}
+	return nil
 }
 
 func (f *Filings) indexSections(ctx context.Context, secs []filing.Section) error {

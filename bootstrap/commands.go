@@ -146,8 +146,8 @@ func SetKeyScope(ctx context.Context, cfg Config, keyID, permission string, held
 // ingest --quiet). A run that fails part way says how many records it
 // wrote before the failure.
 func Ingest(ctx context.Context, cfg Config, what string, files []string, out, progressOut io.Writer) error {
-	if cfg.MongoURI == "" {
-		return errors.New(EnvMongoURI + " is not set: ingest writes to MongoDB")
+	if !cfg.onMongo() {
+		return errors.New("neither " + EnvMongoURI + " nor " + EnvDataDir + " is set: ingest writes to MongoDB or to the data directory")
 	}
 	names, err := ingestNames(what, files)
 	if err != nil {
@@ -196,7 +196,7 @@ func ingestNames(what string, files []string) ([]string, error) {
 // ingestion wires every dataset's ingester on the configured document
 // store.
 func ingestion(cfg Config) fx.Option {
-	opts := []fx.Option{fx.Supply(cfg), documentDatabase(cfg)}
+	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg)}
 	for _, d := range datasets {
 		if d.stores != nil {
 			opts = append(opts, d.stores(cfg))
@@ -209,8 +209,12 @@ func ingestion(cfg Config) fx.Option {
 // withIngesters connects to MongoDB, wires every dataset's ingester and runs
 // fn with them by dataset name.
 func withIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester) error) error {
+	log, err := NewLogger(cfg)
+	if err != nil {
+		return err
+	}
 	var in ingesterGroup
-	fxApp := fx.New(fx.NopLogger, ingestion(cfg), fx.Populate(&in))
+	fxApp := fx.New(fx.NopLogger, fx.Supply(log), ingestion(cfg), fx.Populate(&in))
 	if err := fxApp.Start(ctx); err != nil {
 		return startError(err)
 	}

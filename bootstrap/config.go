@@ -9,6 +9,8 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +30,11 @@ type Config struct {
 	MigrateOnStart bool
 	MongoURI       string
 	MongoDB        string
+	// DataDir, when set, is the directory of the durable embedded backend:
+	// it serves every store that no PostgreSQL URL or MongoDB URI takes
+	// (SQLite for the platform, FerretDB over SQLite for the documents)
+	// and keeps the search indexes on disk.
+	DataDir        string
 	SampleData     bool
 	InitialCredits int64
 	RateLimitRPS   float64
@@ -76,6 +83,20 @@ type Config struct {
 	Listener net.Listener
 }
 
+// holdsDocuments reports whether dir is a data directory whose documents
+// were written by an earlier start or ingest.
+func holdsDocuments(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, dataDirDocuments))
+	return err == nil
+}
+
+// onMongo reports whether the documents live in a MongoDB-wire database:
+// the server at QUARRY_MONGO_URI, or FerretDB embedded in QUARRY_DATA_DIR.
+func (c Config) onMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
+
 // samples reports whether the bundled sample of the named dataset is
 // loaded at start: sample data is asked for, and the dataset is neither
 // left empty nor loaded from files.
@@ -91,6 +112,7 @@ const (
 	EnvAutoMigrate    = "QUARRY_AUTO_MIGRATE"
 	EnvMongoURI       = "QUARRY_MONGO_URI"
 	EnvMongoDB        = "QUARRY_MONGO_DB"
+	EnvDataDir        = "QUARRY_DATA_DIR"
 	EnvSampleData     = "QUARRY_SAMPLE_DATA"
 	EnvInitialCredits = "QUARRY_INITIAL_CREDITS"
 	EnvRateLimitRPS   = "QUARRY_RATE_LIMIT_RPS"
@@ -116,6 +138,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		PostgresURL:      getenv(EnvPostgresURL),
 		MongoURI:         getenv(EnvMongoURI),
 		MongoDB:          r.str(EnvMongoDB, "quarry"),
+		DataDir:          getenv(EnvDataDir),
 		InitialCredits:   r.int64(EnvInitialCredits, 100000, 0),
 		RateLimitRPS:     r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst:   int(r.int64(EnvRateLimitBurst, 100, 1)),
@@ -130,9 +153,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModel:         getenv(EnvAskModel),
 		AskModelKey:      getenv(EnvAskModelKey),
 	}
-	// Sample data fills the memory stores by default; a database is
-	// filled with `quarry ingest` unless asked for explicitly.
-	c.SampleData = r.bool(EnvSampleData, c.MongoURI == "")
+	// Sample data fills the memory stores by default, and a new data
+	// directory once, at its first start; a database is filled with
+	// `quarry ingest` unless asked for explicitly.
+	c.SampleData = r.bool(EnvSampleData, c.MongoURI == "" && !holdsDocuments(c.DataDir))
 	c.MigrateOnStart = r.bool(EnvAutoMigrate, false)
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil && r.err == nil {
 		r.err = fmt.Errorf("%s=%q: want host:port", EnvHTTPAddr, c.HTTPAddr)

@@ -129,7 +129,7 @@ func IngestDatasets() []IngestDataset {
 // documentStore provides a dataset's store S: from newMemory when no
 // MongoDB is configured, otherwise from newMongo on the configured database.
 func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodrv.Database) S) fx.Option {
-	if cfg.MongoURI == "" {
+	if !cfg.onMongo() {
 		return fx.Provide(newMemory)
 	}
 	return fx.Provide(newMongo)
@@ -138,7 +138,7 @@ func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodr
 // cachesDocuments reports whether a read-through cache stands in front of
 // the document stores: on MongoDB, unless QUARRY_CACHE_BYTES is 0. Memory
 // stores need none.
-func cachesDocuments(cfg Config) bool { return cfg.MongoURI != "" && cfg.CacheBytes > 0 }
+func cachesDocuments(cfg Config) bool { return cfg.onMongo() && cfg.CacheBytes > 0 }
 
 // readCache provides the one ReadCache that the datasets' caches share,
 // with one budget of QUARRY_CACHE_BYTES: a split per dataset would leave a

@@ -61,8 +61,8 @@ type judgmentIngestDeps struct {
 func indiaJudgments(cfg Config) fx.Option {
 	return fx.Options(
 		judgmentStore(cfg),
+		searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex)),
 		fx.Provide(
-			fx.Annotate(bleveadapter.NewJudgments, fx.As(new(ports.JudgmentIndex))),
 			fx.Annotate(judgmentpdf.New, fx.As(new(ports.JudgmentRenderer))),
 			app.NewJudgments,
 			probe((*app.Judgments).JudgmentsProbe),
@@ -78,7 +78,7 @@ func indiaJudgments(cfg Config) fx.Option {
 		}),
 		fx.Invoke(func(lc fx.Lifecycle, u *app.Judgments, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
-			if cfg.MongoURI != "" {
+			if cfg.onMongo() {
 				periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
 					n, err := u.Refresh(ctx)
 					switch {

@@ -27,6 +27,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 	return fx.Options(
 		fx.Supply(cfg, log),
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
+		dataDirectory(cfg),
 		platformStores(cfg),
 		keyCache,
 		documentDatabase(cfg),
@@ -121,11 +122,11 @@ func migrateOnStart(cfg Config) fx.Option {
 // documentDatabase connects to MongoDB when a URI is set; each dataset then
 // keeps its documents there rather than in memory.
 func documentDatabase(cfg Config) fx.Option {
-	if cfg.MongoURI == "" {
+	if !cfg.onMongo() {
 		return fx.Options()
 	}
 	return fx.Options(
-		fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB}),
+		mongoConfig(cfg),
 		mongo.Module,
 		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
 			return func(ctx context.Context) error { return c.Ping(ctx, nil) }

@@ -63,8 +63,8 @@ func usFilings(cfg Config) fx.Option {
 		documentCache(cfg, func(s ports.SectionStore, c *app.ReadCache) ports.SectionStore {
 			return app.NewSectionCache(s, c)
 		}),
+		searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
 		fx.Provide(
-			fx.Annotate(bleveadapter.New, fx.As(new(ports.SectionIndex))),
 			app.NewFilings,
 			probe((*app.Filings).IndexProbe),
 			probe((*app.Filings).SearchProbe),
@@ -72,7 +72,7 @@ func usFilings(cfg Config) fx.Option {
 		),
 		fx.Invoke(func(lc fx.Lifecycle, f *app.Filings, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
-			if cfg.MongoURI != "" {
+			if cfg.onMongo() {
 				refreshSearch(lc, cfg.MongoRefresh, f, log)
 			}
 		}),
@@ -98,7 +98,7 @@ func refreshSearch(lc fx.Lifecycle, every time.Duration, f *app.Filings, log *za
 
 func usFilingStores(cfg Config) fx.Option {
 	as := []fx.Annotation{fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))}
-	if cfg.MongoURI == "" {
+	if !cfg.onMongo() {
 		return fx.Provide(fx.Annotate(memory.NewFilings, as...))
 	}
 	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))

@@ -82,4 +82,10 @@ type SectionIndex interface {
 	Search(ctx context.Context, q SectionQuery) ([]IndexHit, int, error)
 	// Count returns how many sections are indexed.
 	Count(ctx context.Context) (int64, error)
+	// Checkpoint returns what SaveCheckpoint last stored with the index,
+	// nil if nothing. An index kept on disk says with it how far it has
+	// read its store, so a restart resumes there instead of rebuilding.
+	Checkpoint(ctx context.Context) ([]byte, error)
+	// SaveCheckpoint stores cp with the index.
+	SaveCheckpoint(ctx context.Context, cp []byte) error
 }

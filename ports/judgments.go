@@ -73,6 +73,12 @@ type JudgmentIndex interface {
 	Search(ctx context.Context, q JudgmentQuery) ([]IndexHit, int, error)
 	// Count returns how many judgments are indexed.
 	Count(ctx context.Context) (int64, error)
+	// Checkpoint returns what SaveCheckpoint last stored with the index,
+	// nil if nothing. An index kept on disk says with it how far it has
+	// read its store, so a restart resumes there instead of rebuilding.
+	Checkpoint(ctx context.Context) ([]byte, error)
+	// SaveCheckpoint stores cp with the index.
+	SaveCheckpoint(ctx context.Context, cp []byte) error
 }
 
 // JudgmentRenderer writes a judgment as a document, such as a PDF,

@@ -1,8 +1,10 @@
-// Package bleve is the full-text adapter of ports.SectionIndex: an in-memory
-// bleve index ranked with BM25, whose term locations give the exact range of
-// the passage each hit matched. The index holds no data of record and no
-// text: it is rebuilt from the section store at start, and a hit names its
-// section by id, for the caller to read from the store.
+// Package bleve is the full-text adapter of ports.SectionIndex and
+// ports.JudgmentIndex: bleve indexes ranked with BM25, whose term locations
+// give the exact range of the passage each hit matched, in memory or on
+// disk (scorch). An index holds no data of record and no text: it is derived
+// from its store (rebuilt at start in memory; on disk, resumed from the
+// checkpoint kept with it), and a hit names its document by id, for the
+// caller to read from the store.
 package bleve
 
 import (
@@ -47,22 +49,32 @@ type doc struct {
 	Filed  string `json:"filed"`
 }
 
-// Index is a SectionIndex in memory. It keeps the terms of each section
-// and where they occur, not the text: the section store holds that, and a
-// second copy here would double the memory the sections take.
+// Index is a SectionIndex. It keeps the terms of each section and where
+// they occur, not the text: the section store holds that, and a second copy
+// here would double the memory the sections take.
 type Index struct {
-	idx blevesearch.Index
+	kept
 }
 
 var _ ports.SectionIndex = (*Index)(nil)
 
-// New returns an empty index.
+// New returns an empty index in memory.
 func New() (*Index, error) {
 	idx, err := blevesearch.NewMemOnly(indexMapping())
 	if err != nil {
 		return nil, fmt.Errorf("bleve: new index: %w", err)
 	}
-	return &Index{idx: idx}, nil
+	return &Index{kept{idx}}, nil
+}
+
+// Open opens the index kept on disk at path, creating it if need be. Close
+// it when done.
+func Open(path string) (*Index, error) {
+	idx, err := openOnDisk(path, indexMapping())
+	if err != nil {
+		return nil, err
+	}
+	return &Index{kept{idx}}, nil
 }
 
 // indexMapping analyses the text in English (stemmed, stop words dropped)

@@ -29,22 +29,32 @@ type judgmentDoc struct {
 	Decided string `json:"decided"`
 }
 
-// Judgments is a JudgmentIndex in memory, set up as Index is: BM25, the
-// text analysed in English with term vectors, filters as exact keywords,
-// and no text kept.
+// Judgments is a JudgmentIndex, set up as Index is: BM25, the text
+// analysed in English with term vectors, filters as exact keywords, and no
+// text kept.
 type Judgments struct {
-	idx blevesearch.Index
+	kept
 }
 
 var _ ports.JudgmentIndex = (*Judgments)(nil)
 
-// NewJudgments returns an empty judgment index.
+// NewJudgments returns an empty judgment index in memory.
 func NewJudgments() (*Judgments, error) {
 	idx, err := blevesearch.NewMemOnly(judgmentMapping())
 	if err != nil {
 		return nil, fmt.Errorf("bleve: new judgment index: %w", err)
 	}
-	return &Judgments{idx: idx}, nil
+	return &Judgments{kept{idx}}, nil
+}
+
+// OpenJudgments opens the judgment index kept on disk at path, creating it
+// if need be. Close it when done.
+func OpenJudgments(path string) (*Judgments, error) {
+	idx, err := openOnDisk(path, judgmentMapping())
+	if err != nil {
+		return nil, err
+	}
+	return &Judgments{kept{idx}}, nil
 }
 
 func judgmentMapping() mapping.IndexMapping { return textMapping(fieldCourt, fieldDecided) }

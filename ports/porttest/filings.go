@@ -199,6 +199,7 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
 	ctx := context.Background()
 	secs := aaplSections()
+	t.Run("the last checkpoint saved is the one read", func(t *testing.T) { runCheckpoint(t, newIndex(t)) })
 	search := func(t *testing.T, x ports.SectionIndex, q ports.SectionQuery) ([]ports.IndexHit, int) {
 		t.Helper()
 		if q.Limit == 0 {

@@ -200,6 +200,7 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 func RunJudgmentIndex(t *testing.T, newIndex NewJudgmentIndex) {
 	ctx := context.Background()
 	js := judgmentFixtures(t)
+	t.Run("the last checkpoint saved is the one read", func(t *testing.T) { runCheckpoint(t, newIndex(t)) })
 	search := func(t *testing.T, x ports.JudgmentIndex, q ports.JudgmentQuery) ([]ports.IndexHit, int) {
 		t.Helper()
 		if q.Limit == 0 {

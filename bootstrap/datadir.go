@@ -1,0 +1,112 @@
+package bootstrap
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/quarrydata/quarry/adapters/ferretdb"
+	"github.com/quarrydata/quarry/adapters/mongo"
+)
+
+// dataDir is the directory of the durable embedded backend, held by one
+// process at a time: the SQLite files of the platform and of the documents
+// and the search indexes are each opened by one process only, so a second
+// process (a second `quarry serve`, or `quarry ingest` beside a running
+// server) is refused instead of corrupting them.
+type dataDir struct {
+	path string
+}
+
+// Paths inside the data directory.
+const (
+	dataDirLock      = "lock"
+	dataDirPlatform  = "platform.db"
+	dataDirDocuments = "documents"
+	dataDirIndexes   = "indexes"
+)
+
+// file returns the path of name inside the data directory.
+func (d dataDir) file(name string) string { return filepath.Join(d.path, name) }
+
+// dataDirectory provides the locked data directory when cfg names one.
+func dataDirectory(cfg Config) fx.Option {
+	if cfg.DataDir == "" {
+		return fx.Options()
+	}
+	return fx.Provide(openDataDir)
+}
+
+// openDataDir creates the directory if need be and locks it until stop.
+func openDataDir(lc fx.Lifecycle, cfg Config) (dataDir, error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return dataDir{}, fmt.Errorf("%s=%s: %w", EnvDataDir, cfg.DataDir, err)
+	}
+	lock, err := os.OpenFile(filepath.Join(cfg.DataDir, dataDirLock), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return dataDir{}, fmt.Errorf("%s=%s: %w", EnvDataDir, cfg.DataDir, err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		_ = lock.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return dataDir{}, fmt.Errorf("%s=%s is in use by another quarry process; stop it first (quarry ingest and the operator commands need the server stopped)", EnvDataDir, cfg.DataDir)
+		}
+		return dataDir{}, fmt.Errorf("%s=%s: lock: %w", EnvDataDir, cfg.DataDir, err)
+	}
+	lc.Append(fx.StopHook(func() error { return lock.Close() })) // closing releases the lock
+	return dataDir{path: cfg.DataDir}, nil
+}
+
+// mongoConfig says which MongoDB-wire database the documents use: the
+// server at QUARRY_MONGO_URI, else FerretDB embedded over SQLite files in
+// the data directory.
+func mongoConfig(cfg Config) fx.Option {
+	if cfg.MongoURI != "" {
+		return fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB})
+	}
+	return fx.Provide(startDocuments, func(s *ferretdb.Server) mongo.Config {
+		return mongo.Config{URI: s.URI(), Database: cfg.MongoDB}
+	})
+}
+
+// startDocuments starts the embedded FerretDB before the MongoDB client
+// connects to it and stops it after the client has disconnected: it is
+// built first, so its stop hook runs last.
+func startDocuments(lc fx.Lifecycle, dir dataDir, log *zap.Logger) (*ferretdb.Server, error) {
+	// FerretDB logs every connection at info and every refused command at
+	// warn (an absent collection, endSessions); its errors are what an
+	// operator needs from it.
+	quiet := log.Named("ferretdb").WithOptions(zap.IncreaseLevel(zapcore.ErrorLevel))
+	s, err := ferretdb.Start(dir.file(dataDirDocuments), slog.New(zapslog.NewHandler(quiet.Core())))
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StopHook(s.Close))
+	return s, nil
+}
+
+// searchIndex provides a dataset's search index as port: in memory, or
+// kept on disk under the data directory's indexes folder when cfg names
+// one, so a restart resumes it instead of rebuilding it. One on disk is
+// closed on stop, after the use case that writes it has stopped.
+func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory func() (X, error), onDisk func(string) (X, error), port any) fx.Option {
+	if cfg.DataDir == "" {
+		return fx.Provide(fx.Annotate(inMemory, fx.As(port)))
+	}
+	return fx.Provide(fx.Annotate(func(lc fx.Lifecycle, dir dataDir) (X, error) {
+		x, err := onDisk(filepath.Join(dir.file(dataDirIndexes), name))
+		if err != nil {
+			return x, err
+		}
+		lc.Append(fx.StopHook(x.Close))
+		return x, nil
+	}, fx.As(port)))
+}
