@@ -1,6 +1,7 @@
 package bootstrap
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -109,4 +110,22 @@ func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory
 		lc.Append(fx.StopHook(x.Close))
 		return x, nil
 	}, fx.As(port)))
+}
+
+// indexDocumentIDs has the embedded FerretDB's collections indexed by the
+// expression its reads by `_id` filter on (ferretdb.Server.IndexIDs): once
+// the datasets' start hooks have made their collections and loaded their
+// samples, then every QUARRY_MONGO_REFRESH for collections made later.
+func indexDocumentIDs(cfg Config) fx.Option {
+	if cfg.MongoURI != "" || cfg.DataDir == "" {
+		return fx.Options()
+	}
+	return fx.Invoke(func(lc fx.Lifecycle, s *ferretdb.Server, log *zap.Logger) {
+		lc.Append(fx.StartHook(func(ctx context.Context) error { return s.IndexIDs(ctx, cfg.MongoDB) }))
+		periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
+			if err := s.IndexIDs(ctx, cfg.MongoDB); err != nil && ctx.Err() == nil {
+				log.Warn("documents not indexed by id", zap.Error(err))
+			}
+		})
+	})
 }

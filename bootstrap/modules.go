@@ -37,6 +37,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
 		servedDatasets(cfg),
+		indexDocumentIDs(cfg),
 		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr, Listener: cfg.Listener}),
 		httpadapter.Module,
 		httpadapter.Run,

@@ -18,6 +18,7 @@ import (
 
 // Server is an embedded FerretDB serving one directory of SQLite files.
 type Server struct {
+	dir     string
 	uri     string
 	sockDir string
 	cancel  context.CancelFunc
@@ -54,6 +55,7 @@ func Start(dir string, log *slog.Logger) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
+		dir:     abs,
 		uri:     "mongodb://" + url.QueryEscape(sock) + "/",
 		sockDir: sockDir,
 		cancel:  cancel,

@@ -1,0 +1,68 @@
+package ferretdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	_ "modernc.org/sqlite" // the driver FerretDB's SQLite backend uses too
+)
+
+// IndexIDs gives every collection of database db an SQLite index on the
+// expression FerretDB v1.24.2 filters `_id` by. Its SQLite backend pushes
+// an `_id` equality down as `_ferretdb_sjson->'$._id' = ?`, but indexes
+// `_id` as `_ferretdb_sjson->"_id"`; SQLite matches index expressions by
+// their text, so every read by `_id` scanned the whole table (19 ms for one
+// of 1,000 documents of 20 kB, against 0.17 ms by an index). Call it once
+// the collections exist; it is idempotent.
+func (s *Server) IndexIDs(ctx context.Context, db string) error {
+	path := filepath.Join(s.dir, db+".sqlite")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil // no collection yet
+	}
+	conn, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: path,
+		RawQuery: "mode=rw&_pragma=busy_timeout(10000)"}).String())
+	if err != nil {
+		return fmt.Errorf("ferretdb: index ids: %w", err)
+	}
+	defer conn.Close()
+	tables, err := collectionTables(ctx, conn)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS "%s_quarry_id" ON "%s" (_ferretdb_sjson->'$._id')`, t, t)
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("ferretdb: index ids of %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// collectionTables lists the tables of the database's collections; none
+// when the database has not been created yet.
+func collectionTables(ctx context.Context, conn *sql.DB) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT table_name FROM _ferretdb_collections`)
+	if err != nil {
+		var n int
+		if conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = '_ferretdb_collections'`).Scan(&n) == nil && n == 0 {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("ferretdb: list collections: %w", err)
+	}
+	defer rows.Close()
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("ferretdb: list collections: %w", err)
+		}
+		tables = append(tables, t)
+	}
+	return tables, rows.Err()
+}
