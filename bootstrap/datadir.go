@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/quarrydata/quarry/adapters/ferretdb"
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/mongo"
 )
 
@@ -128,4 +129,25 @@ func indexDocumentIDs(cfg Config) fx.Option {
 			}
 		})
 	})
+}
+
+// storage names the backend cfg gives each kind of store.
+func storage(cfg Config) httpadapter.Storage {
+	s := httpadapter.Storage{Platform: "memory", Documents: "memory", Search: "memory"}
+	switch {
+	case cfg.PostgresURL != "":
+		s.Platform = "postgresql"
+	case cfg.DataDir != "":
+		s.Platform = "sqlite"
+	}
+	switch {
+	case cfg.MongoURI != "":
+		s.Documents = "mongodb"
+	case cfg.DataDir != "":
+		s.Documents = "ferretdb-embedded"
+	}
+	if cfg.DataDir != "" {
+		s.Search = "disk"
+	}
+	return s
 }

@@ -38,7 +38,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		// an empty store.
 		servedDatasets(cfg),
 		indexDocumentIDs(cfg),
-		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr, Listener: cfg.Listener}),
+		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr, Listener: cfg.Listener}, storage(cfg)),
 		httpadapter.Module,
 		httpadapter.Run,
 		fx.Supply(httpadapter.ProfileConfig{Addr: cfg.PprofAddr}),

@@ -27,14 +27,37 @@ func (s *Server) routeOps() {
 }
 
 type readiness struct {
-	Status string            `json:"status"`
-	Checks map[string]string `json:"checks"`
+	Status  string            `json:"status"`
+	Checks  map[string]string `json:"checks"`
+	Storage Storage           `json:"storage"`
+}
+
+// Storage names the backend of each kind of store, for /readyz and
+// /catalog to say which backend serves what.
+type Storage struct {
+	// Platform is memory, postgresql or sqlite.
+	Platform string `json:"platform"`
+	// Documents is memory, mongodb or ferretdb-embedded.
+	Documents string `json:"documents"`
+	// Search is memory or disk.
+	Search string `json:"search"`
+}
+
+// inMemory is the Storage of a service given none: everything in memory.
+var inMemory = Storage{Platform: "memory", Documents: "memory", Search: "memory"}
+
+// storage is the Storage the service was given, or inMemory.
+func (s *Server) storage() Storage {
+	if s.d.Storage == (Storage{}) {
+		return inMemory
+	}
+	return s.d.Storage
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	out := readiness{Status: "ready", Checks: map[string]string{}}
+	out := readiness{Status: "ready", Checks: map[string]string{}, Storage: s.storage()}
 	code := http.StatusOK
 	for _, c := range s.d.Readiness {
 		out.Checks[c.Name] = "ok"
@@ -48,6 +71,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 
 type catalogResponse struct {
 	Version  string          `json:"version"`
+	Storage  Storage         `json:"storage"`
 	Datasets []catalogEntry  `json:"datasets"`
 	Costs    []costTableItem `json:"costs"`
 }
@@ -98,7 +122,7 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 			Licence: ds.Licence, Routes: catalogRoutes(ds.Routes),
 		})
 	}
-	writeJSON(w, http.StatusOK, catalogResponse{Version: dataset.Version, Datasets: out, Costs: costTable})
+	writeJSON(w, http.StatusOK, catalogResponse{Version: dataset.Version, Storage: s.storage(), Datasets: out, Costs: costTable})
 }
 
 func catalogRoutes(rs []dataset.Route) []catalogRoute {

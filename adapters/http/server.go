@@ -40,6 +40,7 @@ type Deps struct {
 	Clock        app.Clock     `optional:"true"`
 	Handlers     []DataHandler `group:"handlers"`
 	Readiness    []Readiness   `group:"readiness"`
+	Storage      Storage       `optional:"true"`
 	Log          *zap.Logger
 }
 
