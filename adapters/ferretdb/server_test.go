@@ -126,3 +126,44 @@ func benchSQLite(b *testing.B) {
 		}
 	}
 }
+
+// TestBackup copies the documents while they are written and serves the
+// copy from a server of its own.
+func TestBackup(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "documents")
+	_, coll, stop := start(t, dir)
+	defer stop()
+	for i := range 50 {
+		if _, err := coll.InsertOne(ctx, benchDoc(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writing := make(chan error, 1)
+	go func() {
+		var err error
+		for i := 50; i < 100 && err == nil; i++ {
+			_, err = coll.InsertOne(ctx, benchDoc(i))
+		}
+		writing <- err
+	}()
+	dst := filepath.Join(t.TempDir(), "copy")
+	wrote, err := ferretdb.Backup(ctx, dir, dst)
+	if err != nil || len(wrote) != 1 {
+		t.Fatalf("Backup = %v, %v; want one file", wrote, err)
+	}
+	if err := <-writing; err != nil {
+		t.Fatal(err)
+	}
+
+	_, copied, stopCopy := start(t, dst)
+	defer stopCopy()
+	n, err := copied.CountDocuments(ctx, bson.D{})
+	if err != nil || n < 50 || n > 100 {
+		t.Fatalf("the copy holds %d documents (%v); want the 50 written before and some of the 50 written during the backup", n, err)
+	}
+	var got bson.M
+	if err := copied.FindOne(ctx, bson.D{{Key: "_id", Value: "doc000049"}}).Decode(&got); err != nil {
+		t.Fatalf("a document written before the backup: %v", err)
+	}
+}
