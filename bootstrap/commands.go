@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,9 +16,11 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/quarrydata/quarry/adapters/postgres"
+	"github.com/quarrydata/quarry/adapters/sqlite"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // InterfaceVersion is the version of the interface the binary serves.
@@ -82,12 +85,10 @@ func withPostgres(ctx context.Context, cfg Config, fn func(*pgxpool.Pool) error)
 }
 
 // VerifyLedger checks every account's balance against its entries and fails
-// when any differ.
+// when any differ. On the embedded backend it reads beside a running server.
 func VerifyLedger(ctx context.Context, cfg Config, out io.Writer) error {
 	var mismatches []ledger.Mismatch
-	err := withPostgres(ctx, cfg, func(pool *pgxpool.Pool) (err error) {
-		store := postgres.New(pool)
-		defer store.Close()
+	err := withPlatform(ctx, cfg, false, func(store operatorStore) (err error) {
 		mismatches, err = store.Verify(ctx)
 		return err
 	})
@@ -104,12 +105,51 @@ func VerifyLedger(ctx context.Context, cfg Config, out io.Writer) error {
 	return nil
 }
 
+// operatorStore is what the operator commands need of the platform store.
+type operatorStore interface {
+	ports.AccountStore
+	ports.KeyStore
+	ports.Ledger
+	Verify(ctx context.Context) ([]ledger.Mismatch, error)
+}
+
+// errNoPlatform refuses an operator command with no durable platform store.
+var errNoPlatform = errors.New("neither " + EnvPostgresURL + " nor " + EnvDataDir + " is set: this command works on PostgreSQL or on the data directory")
+
+// withPlatform runs fn on the configured platform store: PostgreSQL, else
+// SQLite in the data directory. A command that writes takes the data
+// directory's lock, so it is refused while a server holds it: that
+// server's key cache would not hear of the change.
+func withPlatform(ctx context.Context, cfg Config, writes bool, fn func(operatorStore) error) error {
+	switch {
+	case cfg.PostgresURL != "":
+		return withPostgres(ctx, cfg, func(pool *pgxpool.Pool) error {
+			store := postgres.New(pool)
+			defer store.Close()
+			return fn(store)
+		})
+	case cfg.DataDir != "":
+		if writes {
+			unlock, err := lockDataDir(cfg.DataDir)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = unlock() }()
+		}
+		store, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, dataDirPlatform))
+		if err != nil {
+			return err
+		}
+		defer func() { _ = store.Close() }()
+		return fn(store)
+	}
+	return errNoPlatform
+}
+
 // withOperators runs fn with the operator use cases on the configured
-// PostgreSQL.
+// platform store.
 func withOperators(ctx context.Context, cfg Config, fn func(*app.Operators) error) error {
-	return withPostgres(ctx, cfg, func(pool *pgxpool.Pool) error {
-		store := postgres.New(pool)
-		defer store.Close()
+	return withPlatform(ctx, cfg, true, func(store operatorStore) error {
 		return fn(app.NewOperators(store, store, store, app.SystemClock))
 	})
 }

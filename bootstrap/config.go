@@ -9,7 +9,6 @@ import (
 	"math"
 	"net"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -89,8 +88,7 @@ func holdsDocuments(dir string) bool {
 	if dir == "" {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(dir, dataDirDocuments))
-	return err == nil
+	return exists(filepath.Join(dir, dataDirDocuments))
 }
 
 // onMongo reports whether the documents live in a MongoDB-wire database:

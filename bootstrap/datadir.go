@@ -49,22 +49,32 @@ func dataDirectory(cfg Config) fx.Option {
 
 // openDataDir creates the directory if need be and locks it until stop.
 func openDataDir(lc fx.Lifecycle, cfg Config) (dataDir, error) {
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return dataDir{}, fmt.Errorf("%s=%s: %w", EnvDataDir, cfg.DataDir, err)
-	}
-	lock, err := os.OpenFile(filepath.Join(cfg.DataDir, dataDirLock), os.O_CREATE|os.O_RDWR, 0o600)
+	unlock, err := lockDataDir(cfg.DataDir)
 	if err != nil {
-		return dataDir{}, fmt.Errorf("%s=%s: %w", EnvDataDir, cfg.DataDir, err)
+		return dataDir{}, err
+	}
+	lc.Append(fx.StopHook(unlock))
+	return dataDir{path: cfg.DataDir}, nil
+}
+
+// lockDataDir creates the directory if need be and takes its lock, held
+// until unlock is called or the process ends.
+func lockDataDir(path string) (unlock func() error, err error) {
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		return nil, fmt.Errorf("%s=%s: %w", EnvDataDir, path, err)
+	}
+	lock, err := os.OpenFile(filepath.Join(path, dataDirLock), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: %w", EnvDataDir, path, err)
 	}
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		_ = lock.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return dataDir{}, fmt.Errorf("%s=%s is in use by another quarry process; stop it first (quarry ingest and the operator commands need the server stopped)", EnvDataDir, cfg.DataDir)
+			return nil, fmt.Errorf("%s=%s is in use by another quarry process; stop it first (quarry ingest and the operator commands that write need the server stopped)", EnvDataDir, path)
 		}
-		return dataDir{}, fmt.Errorf("%s=%s: lock: %w", EnvDataDir, cfg.DataDir, err)
+		return nil, fmt.Errorf("%s=%s: lock: %w", EnvDataDir, path, err)
 	}
-	lc.Append(fx.StopHook(func() error { return lock.Close() })) // closing releases the lock
-	return dataDir{path: cfg.DataDir}, nil
+	return lock.Close, nil // closing the file releases the lock
 }
 
 // mongoConfig says which MongoDB-wire database the documents use: the

@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres"
+	"github.com/quarrydata/quarry/adapters/sqlite"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -63,8 +64,16 @@ func refuseVault(cfg Config) error {
 	return nil
 }
 
-// platformStores picks PostgreSQL when a URL is set, memory otherwise.
+// platformStores picks PostgreSQL when a URL is set, else SQLite in the
+// data directory when one is named, memory otherwise.
 func platformStores(cfg Config) fx.Option {
+	if cfg.PostgresURL == "" && cfg.DataDir != "" {
+		return fx.Options(
+			fx.Provide(func(dir dataDir) sqlite.Config { return sqlite.Config{Path: dir.file(dataDirPlatform)} }),
+			sqlite.Module,
+			fx.Provide(readiness("sqlite", func(s *sqlite.Store) func(context.Context) error { return s.Ping })),
+		)
+	}
 	if cfg.PostgresURL == "" {
 		return fx.Provide(
 			fx.Annotate(memory.NewPlatform,

@@ -33,6 +33,8 @@ commands:
                                  Progress goes to stderr: a bar on a terminal, else one line per file;
                                  --quiet shows none
   ledger verify                  check that every balance equals the sum of its entries
+  backup DIR                     copy the data directory's stores (QUARRY_DATA_DIR) into the new directory DIR,
+                                 consistently, while a server may go on serving; serve DIR to restore it
   credits grant EMAIL AMOUNT --reason TEXT
                                  top up an account with a grant entry naming the reason
   keys grant-scope KEY_ID PERMISSION
@@ -102,6 +104,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			break
 		}
 		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out, progress)
+	case args[0] == "backup" && len(args) == 2:
+		return bootstrap.Backup(ctx, cfg, args[1], out)
 	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":
 		return bootstrap.VerifyLedger(ctx, cfg, out)
 	case args[0] == "credits" && len(args) == 6 && args[1] == "grant" && args[4] == "--reason":
