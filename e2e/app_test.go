@@ -19,6 +19,9 @@ import (
 type stack struct {
 	postgres bool
 	mongo    bool
+	// dataDir puts every store the databases do not take in a new data
+	// directory (QUARRY_DATA_DIR): the durable embedded backend.
+	dataDir bool
 	// credits, rps and burst override the defaults when non-zero.
 	credits int64
 	rps     float64
@@ -28,6 +31,10 @@ type stack struct {
 }
 
 var onDatabases = stack{postgres: true, mongo: true}
+
+// embedded is the durable embedded backend: SQLite and FerretDB over
+// SQLite in a data directory; it loads the samples at its first start.
+var embedded = stack{dataDir: true}
 
 // startApp starts the fx-wired service on the stack, with every bundled
 // sample ingested, and returns a validating client for it and its configuration.
@@ -61,6 +68,9 @@ func appConfig(t *testing.T, s stack) bootstrap.Config {
 	env := map[string]string{bootstrap.EnvHTTPAddr: freeAddr(t)}
 	if s.postgres {
 		env[bootstrap.EnvPostgresURL] = postgresDB(t)
+	}
+	if s.dataDir {
+		env[bootstrap.EnvDataDir] = t.TempDir() + "/data"
 	}
 	if s.mongo {
 		name := mongoDBName()

@@ -12,7 +12,7 @@ import (
 	"github.com/quarrydata/quarry/bootstrap"
 )
 
-var stacks = map[string]stack{"memory": {}, "postgres+mongo": onDatabases}
+var stacks = map[string]stack{"memory": {}, "postgres+mongo": onDatabases, "embedded": embedded}
 
 type creditsBody struct {
 	Balance int64 `json:"balance"`
