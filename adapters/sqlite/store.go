@@ -50,6 +50,7 @@ type Store struct {
 	// reader is a pool of connections for reads; in WAL mode they read a
 	// committed snapshot while the writer writes.
 	reader *sql.DB
+	stmts  *ledgerStmts
 
 	batch batchQueue
 
@@ -84,14 +85,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		_ = writer.Close()
 		return nil, err
 	}
-	reader, err := openDB(path, url.Values{"_pragma": {
-		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("query_only", 1),
-	}}, max(4, runtime.GOMAXPROCS(0)))
+	stmts, err := prepareLedger(ctx, writer)
 	if err != nil {
 		_ = writer.Close()
 		return nil, err
 	}
-	s := &Store{path: path, writer: writer, reader: reader, watchers: map[*ports.KeyWatcher]ports.KeyWatcher{}}
+	reader, err := openDB(path, url.Values{"_pragma": {
+		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("query_only", 1),
+	}}, max(4, runtime.GOMAXPROCS(0)))
+	if err != nil {
+		stmts.close()
+		_ = writer.Close()
+		return nil, err
+	}
+	s := &Store{path: path, writer: writer, reader: reader, stmts: stmts, watchers: map[*ports.KeyWatcher]ports.KeyWatcher{}}
 	s.batch.start(s)
 	return s, nil
 }
@@ -137,11 +144,14 @@ func checkWAL(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// Close stops the debit writer, once the batch in flight has committed, and
-// closes the database. Debits still queued are handed back to their callers
-// (see batchQueue.stop). It is safe to call more than once.
+// Close stops the debit writer, once the batch in flight has committed and
+// answered, and closes the database. Debits still queued go back to their
+// callers, who run them alone: applied if the database is still open, or
+// refused with ports.ErrUnavailable, whichever is the truth. It is safe to
+// call more than once.
 func (s *Store) Close() error {
 	s.batch.stop()
+	s.stmts.close()
 	werr, rerr := s.writer.Close(), s.reader.Close()
 	if werr != nil || rerr != nil {
 		return fmt.Errorf("sqlite: close %s: %w: %v %v", s.path, ports.ErrUnavailable, werr, rerr)
