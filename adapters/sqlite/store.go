@@ -70,24 +70,8 @@ var (
 // in WAL mode with synchronous=FULL, foreign keys on and a busy timeout.
 // A file that cannot be opened or migrated is ports.ErrUnavailable.
 func Open(ctx context.Context, path string) (*Store, error) {
-	writer, err := openDB(path, url.Values{"_txlock": {"immediate"}, "_pragma": {
-		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("foreign_keys", 1),
-		pragma("journal_mode", "WAL"), pragma("synchronous", "FULL"),
-	}}, 1)
+	writer, stmts, err := openWriter(ctx, path)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkWAL(ctx, writer); err != nil {
-		_ = writer.Close()
-		return nil, err
-	}
-	if err := migrate(ctx, writer); err != nil {
-		_ = writer.Close()
-		return nil, err
-	}
-	stmts, err := prepareLedger(ctx, writer)
-	if err != nil {
-		_ = writer.Close()
 		return nil, err
 	}
 	reader, err := openDB(path, url.Values{"_pragma": {
@@ -101,6 +85,31 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{path: path, writer: writer, reader: reader, stmts: stmts, watchers: map[*ports.KeyWatcher]ports.KeyWatcher{}}
 	s.batch.start(s)
 	return s, nil
+}
+
+// openWriter opens the one write connection, checks that it is in WAL
+// mode, migrates the file and prepares the ledger's statements on it.
+func openWriter(ctx context.Context, path string) (*sql.DB, *ledgerStmts, error) {
+	writer, err := openDB(path, url.Values{"_txlock": {"immediate"}, "_pragma": {
+		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("foreign_keys", 1),
+		pragma("journal_mode", "WAL"), pragma("synchronous", "FULL"),
+	}}, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = checkWAL(ctx, writer)
+	if err == nil {
+		err = migrate(ctx, writer)
+	}
+	var stmts *ledgerStmts
+	if err == nil {
+		stmts, err = prepareLedger(ctx, writer)
+	}
+	if err != nil {
+		_ = writer.Close()
+		return nil, nil, err
+	}
+	return writer, stmts, nil
 }
 
 // openDB opens a handle on the file with the given DSN parameters and at
