@@ -26,7 +26,7 @@ func (s *Store) Provision(ctx context.Context, a account.Account, grant ledger.E
 		if err != nil {
 			return err
 		}
-		l := newLedgerTx(tx)
+		l := s.newLedgerTx(ctx, tx)
 		_, err = l.append(ctx, grant)
 		return err
 	})

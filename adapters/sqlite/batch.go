@@ -168,7 +168,7 @@ func (s *Store) commitBatch(batch []*debitRequest) {
 		settleCtx, cancelSettle := context.WithTimeout(context.Background(), settleTimeout)
 		defer cancelSettle()
 		for i, r := range batch {
-			op, try := "debit "+r.entry.ID, debitTry(r.entry)
+			op, try := "debit "+r.entry.ID, s.debitTry(r.entry)
 			if outcomeUnknown(err) {
 				results[i].balance, results[i].err = s.settle(settleCtx, op, try)
 			} else {
@@ -188,7 +188,7 @@ func (s *Store) commitBatch(batch []*debitRequest) {
 func (s *Store) debitBatch(ctx context.Context, batch []*debitRequest) ([]debitResult, error) {
 	results := make([]debitResult, len(batch))
 	_, err := s.once(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
-		l := newLedgerTx(tx)
+		l := s.newLedgerTx(ctx, tx)
 		for i, r := range batch {
 			bal, err := l.debit(ctx, r.entry)
 			if err != nil && !isSentinel(err) {

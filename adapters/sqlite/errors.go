@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"modernc.org/sqlite"
+	modernc "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/quarrydata/quarry/domain/idempotency"
@@ -39,7 +39,7 @@ func classify(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ports.ErrNotFound
 	}
-	var sqlErr *sqlite.Error
+	var sqlErr *modernc.Error
 	if !errors.As(err, &sqlErr) {
 		return ports.ErrUnavailable
 	}

@@ -34,7 +34,7 @@ func (s *Store) Begin(ctx context.Context, c idempotency.Claim, debit ledger.Ent
 		return ports.Begun{}, fmt.Errorf("sqlite: claim of %s names debit %s, not %s: %w", c.AccountID, c.DebitID, debit.ID, ledger.ErrInvalidEntry)
 	}
 	var begun ports.Begun
-	bal, err := s.writeLedger(ctx, "idempotent debit "+debit.ID, claimTry(c, debit, &begun))
+	bal, err := s.writeLedger(ctx, "idempotent debit "+debit.ID, s.claimTry(c, debit, &begun))
 	if err != nil {
 		return ports.Begun{}, err
 	}
@@ -46,7 +46,7 @@ func (s *Store) Begin(ctx context.Context, c idempotency.Claim, debit ledger.Ent
 // record holds the key, apply the debit as Debit does and insert the claim.
 // A key held by a live record writes nothing and is answered as
 // idempotency.Decide says; a refused debit claims nothing.
-func claimTry(c idempotency.Claim, debit ledger.Entry, begun *ports.Begun) attempt {
+func (s *Store) claimTry(c idempotency.Claim, debit ledger.Entry, begun *ports.Begun) attempt {
 	return func(ctx context.Context, tx *sql.Tx) (int64, error) {
 		*begun = ports.Begun{}
 		_, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND expires_at <= ?`,
@@ -54,7 +54,7 @@ func claimTry(c idempotency.Claim, debit ledger.Entry, begun *ports.Begun) attem
 		if err != nil {
 			return 0, err
 		}
-		l := newLedgerTx(tx)
+		l := s.newLedgerTx(ctx, tx)
 		held, err := readClaim(ctx, tx, c.AccountID, c.Key)
 		switch {
 		case err == nil:

@@ -47,13 +47,13 @@ func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
 
 // debitAlone applies one debit in a transaction of its own.
 func (s *Store) debitAlone(ctx context.Context, e ledger.Entry) (int64, error) {
-	return s.writeLedger(ctx, "debit "+e.ID, debitTry(e))
+	return s.writeLedger(ctx, "debit "+e.ID, s.debitTry(e))
 }
 
 // debitTry is one attempt at a debit by itself.
-func debitTry(e ledger.Entry) attempt {
+func (s *Store) debitTry(e ledger.Entry) attempt {
 	return func(ctx context.Context, tx *sql.Tx) (int64, error) {
-		l := newLedgerTx(tx)
+		l := s.newLedgerTx(ctx, tx)
 		bal, err := l.debit(ctx, e)
 		if err != nil {
 			return 0, err
@@ -71,7 +71,7 @@ func (s *Store) Refund(ctx context.Context, e ledger.Entry) (int64, error) {
 		return 0, err
 	}
 	return s.writeLedger(ctx, "refund of debit "+e.RefundOf, func(ctx context.Context, tx *sql.Tx) (int64, error) {
-		l := newLedgerTx(tx)
+		l := s.newLedgerTx(ctx, tx)
 		if bal, held, err := l.replay(ctx, e); held || err != nil {
 			return bal, err
 		}
@@ -98,7 +98,7 @@ func (s *Store) Grant(ctx context.Context, e ledger.Entry) (int64, error) {
 		return 0, err
 	}
 	return s.writeLedger(ctx, "grant "+e.ID, func(ctx context.Context, tx *sql.Tx) (int64, error) {
-		l := newLedgerTx(tx)
+		l := s.newLedgerTx(ctx, tx)
 		if bal, held, err := l.replay(ctx, e); held || err != nil {
 			return bal, err
 		}

@@ -12,6 +12,34 @@ import (
 
 const entryColumns = `id, account_id, kind, amount, route, key_id, request_id, coalesce(refund_of, ''), reason, created_at`
 
+// ledgerStmts are the statements every entry runs, prepared once on the
+// writer connection: parsing them anew for each debit of a batch costs
+// more than running them.
+type ledgerStmts struct {
+	entry  *sql.Stmt // the entry with an id
+	insert *sql.Stmt // a new entry
+}
+
+func prepareLedger(ctx context.Context, db *sql.DB) (*ledgerStmts, error) {
+	entry, err := db.PrepareContext(ctx, `SELECT `+entryColumns+` FROM ledger_entries WHERE id = ?`)
+	if err != nil {
+		return nil, translate("prepare ledger statements", err)
+	}
+	insert, err := db.PrepareContext(ctx, `INSERT INTO ledger_entries
+		(id, account_id, kind, amount, route, key_id, request_id, refund_of, reason, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		_ = entry.Close()
+		return nil, translate("prepare ledger statements", err)
+	}
+	return &ledgerStmts{entry: entry, insert: insert}, nil
+}
+
+func (p *ledgerStmts) close() {
+	_ = p.entry.Close()
+	_ = p.insert.Close()
+}
+
 // ledgerTx writes ledger entries inside one write transaction. It reads
 // each account's balance and each key once, keeps the balances as its
 // entries change them, and writes them back in flush, so a batch of debits
@@ -19,10 +47,12 @@ const entryColumns = `id, account_id, kind, amount, route, key_id, request_id, c
 // sentinels for the refusals they decide, which write nothing, and driver
 // errors as they are.
 type ledgerTx struct {
-	tx       *sql.Tx
-	balances map[string]int64 // by account id, as this transaction leaves them
-	changed  map[string]bool
-	keys     map[string]keyState // by key id
+	tx         *sql.Tx
+	entryStmt  *sql.Stmt        // ledgerStmts.entry in tx
+	insertStmt *sql.Stmt        // ledgerStmts.insert in tx
+	balances   map[string]int64 // by account id, as this transaction leaves them
+	changed    map[string]bool
+	keys       map[string]keyState // by key id
 }
 
 // keyState is what a debit needs to know of the key it names.
@@ -33,8 +63,11 @@ type keyState struct {
 	expiresAt sql.NullInt64
 }
 
-func newLedgerTx(tx *sql.Tx) *ledgerTx {
-	return &ledgerTx{tx: tx, balances: map[string]int64{}, changed: map[string]bool{}, keys: map[string]keyState{}}
+func (s *Store) newLedgerTx(ctx context.Context, tx *sql.Tx) *ledgerTx {
+	return &ledgerTx{
+		tx: tx, entryStmt: tx.StmtContext(ctx, s.stmts.entry), insertStmt: tx.StmtContext(ctx, s.stmts.insert),
+		balances: map[string]int64{}, changed: map[string]bool{}, keys: map[string]keyState{},
+	}
 }
 
 // debit appends the debit if and only if the account exists, its key is a
@@ -66,7 +99,7 @@ func (l *ledgerTx) debit(ctx context.Context, e ledger.Entry) (int64, error) {
 // balance when the entry under that id is the same one (already applied),
 // ports.ErrConflict when it is another, and not held when the id is free.
 func (l *ledgerTx) replay(ctx context.Context, e ledger.Entry) (int64, bool, error) {
-	held, err := scanEntry(l.tx.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger_entries WHERE id = ?`, e.ID))
+	held, err := scanEntry(l.entryStmt.QueryRowContext(ctx, e.ID))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return 0, false, nil
@@ -124,10 +157,7 @@ func (l *ledgerTx) insert(ctx context.Context, e ledger.Entry) (int64, error) {
 	if e.RefundOf != "" {
 		refundOf = sql.NullString{String: e.RefundOf, Valid: true}
 	}
-	_, err := l.tx.ExecContext(ctx, `INSERT INTO ledger_entries
-		(id, account_id, kind, amount, route, key_id, request_id, refund_of, reason, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.ID, e.AccountID, string(e.Kind), e.Amount, e.Route, e.KeyID, e.RequestID, refundOf, e.Reason, micros(e.CreatedAt))
+	_, err := l.insertStmt.ExecContext(ctx, e.ID, e.AccountID, string(e.Kind), e.Amount, e.Route, e.KeyID, e.RequestID, refundOf, e.Reason, micros(e.CreatedAt))
 	if err != nil {
 		return 0, err
 	}

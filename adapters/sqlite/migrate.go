@@ -16,8 +16,8 @@ var migrations embed.FS
 // migrate applies the embedded migrations the database has not seen, in
 // file-name order, each in its own write transaction with its version
 // recorded in schema_migrations, so running it again is a no-op. BEGIN
-// IMMEDIATE takes the write lock first, so two processes opening one new
-// file apply each migration once.
+// IMMEDIATE takes the write lock before the version is checked, so a
+// migration is never applied twice.
 func migrate(ctx context.Context, db *sql.DB) error {
 	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {

@@ -50,6 +50,7 @@ type Store struct {
 	// reader is a pool of connections for reads; in WAL mode they read a
 	// committed snapshot while the writer writes.
 	reader *sql.DB
+	stmts  *ledgerStmts
 
 	batch batchQueue
 
@@ -69,31 +70,46 @@ var (
 // in WAL mode with synchronous=FULL, foreign keys on and a busy timeout.
 // A file that cannot be opened or migrated is ports.ErrUnavailable.
 func Open(ctx context.Context, path string) (*Store, error) {
-	writer, err := openDB(path, url.Values{"_txlock": {"immediate"}, "_pragma": {
-		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("foreign_keys", 1),
-		pragma("journal_mode", "WAL"), pragma("synchronous", "FULL"),
-	}}, 1)
+	writer, stmts, err := openWriter(ctx, path)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkWAL(ctx, writer); err != nil {
-		_ = writer.Close()
-		return nil, err
-	}
-	if err := migrate(ctx, writer); err != nil {
-		_ = writer.Close()
 		return nil, err
 	}
 	reader, err := openDB(path, url.Values{"_pragma": {
 		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("query_only", 1),
 	}}, max(4, runtime.GOMAXPROCS(0)))
 	if err != nil {
+		stmts.close()
 		_ = writer.Close()
 		return nil, err
 	}
-	s := &Store{path: path, writer: writer, reader: reader, watchers: map[*ports.KeyWatcher]ports.KeyWatcher{}}
+	s := &Store{path: path, writer: writer, reader: reader, stmts: stmts, watchers: map[*ports.KeyWatcher]ports.KeyWatcher{}}
 	s.batch.start(s)
 	return s, nil
+}
+
+// openWriter opens the one write connection, checks that it is in WAL
+// mode, migrates the file and prepares the ledger's statements on it.
+func openWriter(ctx context.Context, path string) (*sql.DB, *ledgerStmts, error) {
+	writer, err := openDB(path, url.Values{"_txlock": {"immediate"}, "_pragma": {
+		pragma("busy_timeout", busyTimeout.Milliseconds()), pragma("foreign_keys", 1),
+		pragma("journal_mode", "WAL"), pragma("synchronous", "FULL"),
+	}}, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = checkWAL(ctx, writer)
+	if err == nil {
+		err = migrate(ctx, writer)
+	}
+	var stmts *ledgerStmts
+	if err == nil {
+		stmts, err = prepareLedger(ctx, writer)
+	}
+	if err != nil {
+		_ = writer.Close()
+		return nil, nil, err
+	}
+	return writer, stmts, nil
 }
 
 // openDB opens a handle on the file with the given DSN parameters and at
@@ -137,11 +153,14 @@ func checkWAL(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// Close stops the debit writer, once the batch in flight has committed, and
-// closes the database. Debits still queued are handed back to their callers
-// (see batchQueue.stop). It is safe to call more than once.
+// Close stops the debit writer, once the batch in flight has committed and
+// answered, and closes the database. Debits still queued go back to their
+// callers, who run them alone: applied if the database is still open, or
+// refused with ports.ErrUnavailable, whichever is the truth. It is safe to
+// call more than once.
 func (s *Store) Close() error {
 	s.batch.stop()
+	s.stmts.close()
 	werr, rerr := s.writer.Close(), s.reader.Close()
 	if werr != nil || rerr != nil {
 		return fmt.Errorf("sqlite: close %s: %w: %v %v", s.path, ports.ErrUnavailable, werr, rerr)
