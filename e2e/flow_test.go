@@ -15,19 +15,22 @@ import (
 var stacks = map[string]stack{"memory": {}, "postgres+mongo": onDatabases, "embedded": embedded}
 
 type creditsBody struct {
-	Balance int64 `json:"balance"`
-	Ledger  []struct {
-		EntryID   string  `json:"entry_id"`
-		Kind      string  `json:"kind"`
-		Amount    int64   `json:"amount"`
-		Route     *string `json:"route"`
-		RequestID *string `json:"request_id"`
-		RefundOf  *string `json:"refund_of"`
-		Reason    *string `json:"reason"`
-	} `json:"ledger"`
-	Meta struct {
+	Balance int64         `json:"balance"`
+	Ledger  []ledgerEntry `json:"ledger"`
+	Meta    struct {
 		Total int `json:"total"`
 	} `json:"meta"`
+}
+
+// ledgerEntry is one entry of GET /account/credits.
+type ledgerEntry struct {
+	EntryID   string  `json:"entry_id"`
+	Kind      string  `json:"kind"`
+	Amount    int64   `json:"amount"`
+	Route     *string `json:"route"`
+	RequestID *string `json:"request_id"`
+	RefundOf  *string `json:"refund_of"`
+	Reason    *string `json:"reason"`
 }
 
 func credits(t *testing.T, c *client, session string) creditsBody {
