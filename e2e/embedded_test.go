@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,7 +15,14 @@ import (
 	"testing"
 	"time"
 
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/quarrydata/quarry/adapters/ferretdb"
+	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/ports/porttest"
 )
 
 // TestEmbeddedSurvivesSIGKILL serves the binary on a data directory, loads
@@ -182,4 +190,48 @@ func TestMixedBackends(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEmbeddedDocumentContracts runs every document port's contract suite
+// against the MongoDB adapters on FerretDB embedded over SQLite in a data
+// directory, as QUARRY_DATA_DIR serves them, a fresh database per test.
+func TestEmbeddedDocumentContracts(t *testing.T) {
+	server, err := ferretdb.Start(filepath.Join(t.TempDir(), "documents"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := mongodrv.Connect(options.Client().ApplyURI(server.URI()))
+	if err != nil {
+		server.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = client.Disconnect(context.Background())
+		server.Close()
+	})
+	db := func(*testing.T) *mongodrv.Database { return client.Database(mongoDBName()) }
+	t.Run("securities", func(t *testing.T) {
+		porttest.RunSecurities(t, func(t *testing.T) ports.SecurityStore { return mongo.NewSecurities(db(t)) })
+	})
+	t.Run("china prices", func(t *testing.T) {
+		porttest.RunChinaPrices(t, func(t *testing.T) ports.ChinaPriceStore { return mongo.NewChinaPrices(db(t)) })
+	})
+	t.Run("india prices", func(t *testing.T) {
+		porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore { return mongo.NewIndiaPrices(db(t)) })
+	})
+	t.Run("judgments", func(t *testing.T) {
+		porttest.RunJudgments(t, func(t *testing.T) ports.JudgmentStore { return mongo.NewJudgments(db(t)) })
+	})
+	t.Run("filings", func(t *testing.T) {
+		porttest.RunFilings(t, func(t *testing.T) ports.FilingStore { return mongo.NewFilings(db(t)) })
+	})
+	t.Run("sections", func(t *testing.T) {
+		porttest.RunSections(t, func(t *testing.T) ports.SectionStore { return mongo.NewFilings(db(t)) })
+	})
+	t.Run("financials", func(t *testing.T) {
+		porttest.RunFinancials(t, func(t *testing.T) ports.FinancialsStore { return mongo.NewFinancials(db(t)) })
+	})
+	t.Run("fund holdings", func(t *testing.T) {
+		porttest.RunFundHoldings(t, func(t *testing.T) ports.FundHoldingStore { return mongo.NewFundHoldings(db(t)) })
+	})
 }
