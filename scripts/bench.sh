@@ -10,9 +10,11 @@
 # req/s, p50 and p99, every route's ratio to healthz measured in this run,
 # and Ask's evaluation figures. Timings are reported, never asserted.
 #
-# BENCH_STACKS picks the stacks, by default "memory postgres durable":
-# memory storage; PostgreSQL + MongoDB with PostgreSQL's data on tmpfs; the
-# same with PostgreSQL's data on the host's disk (fsync on). BENCH_PROFILE=1 also takes a CPU profile of the served binary
+# BENCH_STACKS picks the stacks, by default "memory postgres durable
+# embedded": memory storage; PostgreSQL + MongoDB with PostgreSQL's data on
+# tmpfs; the same with PostgreSQL's data on the host's disk (fsync on); the
+# durable embedded backend (QUARRY_DATA_DIR on the host's disk: SQLite,
+# FerretDB over SQLite, bleve on disk), whose file sizes it prints. BENCH_PROFILE=1 also takes a CPU profile of the served binary
 # during each stack's metered load, through QUARRY_PPROF_ADDR, into
 # bin/cpu-<stack>.pprof, and prints its top; the profiler costs a little
 # CPU, so compare ratios of runs taken the same way.
@@ -23,18 +25,20 @@ CONNS=${BENCH_CONNS:-32}
 PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
 MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 ADDR=127.0.0.1:18480
-STACKS=${BENCH_STACKS:-memory postgres durable}
+STACKS=${BENCH_STACKS:-memory postgres durable embedded}
 PROFILE=${BENCH_PROFILE:-}
 PPROF_ADDR=127.0.0.1:18481
 JUDGMENT=inj_n4ww4jhpszkskpjk
 containers=()
 server_pid=""
 pgdata=""
+datadir=""
 
 cleanup() {
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
   for c in "${containers[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
   [[ -n $pgdata ]] && rm -rf "$pgdata"
+  [[ -n $datadir ]] && rm -rf "$datadir"
   return 0
 }
 trap cleanup EXIT
@@ -168,6 +172,23 @@ if [[ " $STACKS " == *" durable "* ]]; then
   # container layer), fsync and synchronous_commit on: what an operator runs.
   pgdata=$(mktemp -d "$PWD/bin/pgdata.XXXXXX")
   databases durable "-v $pgdata:/var/lib/postgresql/data"
+fi
+
+if [[ " $STACKS " == *" embedded "* ]]; then
+  # The data directory on the host's disk; the sample loads at its first
+  # start. Sizes are printed after the load (the ledger has grown by it).
+  unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
+  datadir=$(mktemp -d "$PWD/bin/datadir.XXXXXX")
+  export QUARRY_DATA_DIR=$datadir/data
+  start_server embedded
+  echo "embedded data directory after the sample loaded:"
+  du -sh "$QUARRY_DATA_DIR"/platform.db "$QUARRY_DATA_DIR"/documents "$QUARRY_DATA_DIR"/indexes | sed 's|'"$QUARRY_DATA_DIR"'/||; s/^/  /'
+  measure embedded
+  stop_server
+  echo "embedded data directory after the load:"
+  du -sh "$QUARRY_DATA_DIR"/platform.db* "$QUARRY_DATA_DIR"/documents "$QUARRY_DATA_DIR"/indexes | sed 's|'"$QUARRY_DATA_DIR"'/||; s/^/  /'
+  ./bin/quarry ledger verify
+  unset QUARRY_DATA_DIR
 fi
 
 # Every route's req/s as a ratio to its stack's healthz, measured in this run.
