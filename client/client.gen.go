@@ -1956,6 +1956,7 @@ type IndiaMetaJurisdiction string
 
 // IndiaPriceRow One trading day of one NSE security in one series, as the exchange published it.
 type IndiaPriceRow struct {
+	// Close The exchange's closing price: the legacy file's CLOSE, the UDiFF's ClsPric (not its settlement price SttlmPric).
 	Close float32            `json:"close"`
 	Date  openapi_types.Date `json:"date"`
 	High  float32            `json:"high"`
