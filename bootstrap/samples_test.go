@@ -29,3 +29,32 @@ func TestBundledSamplesLoad(t *testing.T) {
 		t.Errorf("us filings: %d filings, %d sections, %v", len(filings), len(sections), err)
 	}
 }
+
+// TestIndiaPricesSampleHoldsEachBarOnce loads the NSE sample, where
+// 2024-07-01 is in the legacy and the UDiFF layout and 2026-08-28 in the
+// UDiFF and the full bhavcopy: each bar is one version, from the first
+// file that gave it, and loading again adds nothing.
+func TestIndiaPricesSampleHoldsEachBarOnce(t *testing.T) {
+	ctx := context.Background()
+	store := memory.NewIndiaPrices()
+	prices := app.NewIndiaPrices(store, app.SystemClock)
+	// 21,211 legacy rows of 2017 and 2021 (their full bhavcopy agrees),
+	// 400 of 2024-07-01 and 400 of 2026-08-28.
+	if n, err := bootstrap.LoadIndiaPricesSample(ctx, prices); err != nil || n != 22011 {
+		t.Fatalf("first load: %d versions, %v", n, err)
+	}
+	for date, source := range map[string]string{"2024-07-01": "cm01JUL2024bhav.csv", "2026-08-28": "BhavCopy_NSE_CM_0_0_0_20260828_F_0000.csv"} {
+		rows, err := store.OnDate(ctx, date)
+		if err != nil || len(rows) != 400 {
+			t.Fatalf("%s: %d versions, %v", date, len(rows), err)
+		}
+		for _, r := range rows {
+			if r.Source != source {
+				t.Fatalf("%s: %s %s from %s, want %s", date, r.Symbol, r.Series, r.Source, source)
+			}
+		}
+	}
+	if n, err := bootstrap.LoadIndiaPricesSample(ctx, prices); err != nil || n != 0 {
+		t.Fatalf("second load: %d versions, %v", n, err)
+	}
+}

@@ -1113,6 +1113,66 @@ func (e StatementPeriod) Valid() bool {
 	}
 }
 
+// Defines values for StorageDocuments.
+const (
+	StorageDocumentsFerretdbEmbedded StorageDocuments = "ferretdb-embedded"
+	StorageDocumentsMemory           StorageDocuments = "memory"
+	StorageDocumentsMongodb          StorageDocuments = "mongodb"
+)
+
+// Valid indicates whether the value is a known member of the StorageDocuments enum.
+func (e StorageDocuments) Valid() bool {
+	switch e {
+	case StorageDocumentsFerretdbEmbedded:
+		return true
+	case StorageDocumentsMemory:
+		return true
+	case StorageDocumentsMongodb:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StoragePlatform.
+const (
+	StoragePlatformMemory     StoragePlatform = "memory"
+	StoragePlatformPostgresql StoragePlatform = "postgresql"
+	StoragePlatformSqlite     StoragePlatform = "sqlite"
+)
+
+// Valid indicates whether the value is a known member of the StoragePlatform enum.
+func (e StoragePlatform) Valid() bool {
+	switch e {
+	case StoragePlatformMemory:
+		return true
+	case StoragePlatformPostgresql:
+		return true
+	case StoragePlatformSqlite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StorageSearch.
+const (
+	StorageSearchDisk   StorageSearch = "disk"
+	StorageSearchMemory StorageSearch = "memory"
+)
+
+// Valid indicates whether the value is a known member of the StorageSearch enum.
+func (e StorageSearch) Valid() bool {
+	switch e {
+	case StorageSearchDisk:
+		return true
+	case StorageSearchMemory:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UnauthorizedErrorError.
 const (
 	UnauthorizedErrorErrorUnauthorized UnauthorizedErrorError = "unauthorized"
@@ -1443,6 +1503,9 @@ type Catalog struct {
 	// Costs The cost table.
 	Costs    []CostEntry      `json:"costs"`
 	Datasets []CatalogDataset `json:"datasets"`
+
+	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+	Storage Storage `json:"storage"`
 
 	// Version Interface version.
 	Version CatalogVersion `json:"version"`
@@ -1956,6 +2019,7 @@ type IndiaMetaJurisdiction string
 
 // IndiaPriceRow One trading day of one NSE security in one series, as the exchange published it.
 type IndiaPriceRow struct {
+	// Close The exchange's closing price: the legacy file's CLOSE, the UDiFF's ClsPric (not its settlement price SttlmPric).
 	Close float32            `json:"close"`
 	Date  openapi_types.Date `json:"date"`
 	High  float32            `json:"high"`
@@ -2290,6 +2354,9 @@ type NotReady struct {
 	// Checks One entry per dependency checked, by name.
 	Checks map[string]NotReadyChecks `json:"checks"`
 	Status NotReadyStatus            `json:"status"`
+
+	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+	Storage Storage `json:"storage"`
 }
 
 // NotReadyChecks defines model for NotReady.Checks.
@@ -2367,6 +2434,9 @@ type Ready struct {
 	// Checks One entry per dependency checked, by name.
 	Checks map[string]ReadyChecks `json:"checks"`
 	Status ReadyStatus            `json:"status"`
+
+	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+	Storage Storage `json:"storage"`
 }
 
 // ReadyChecks defines model for Ready.Checks.
@@ -2394,6 +2464,27 @@ type SourceOffsets struct {
 
 // StatementPeriod `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
 type StatementPeriod string
+
+// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+type Storage struct {
+	// Documents Every dataset's documents: in memory, on the MongoDB-wire server at QUARRY_MONGO_URI, or on FerretDB embedded over SQLite files in the data directory.
+	Documents StorageDocuments `json:"documents"`
+
+	// Platform Accounts, sessions, keys, the credit ledger, idempotency and rate limits: in memory (lost on stop), on PostgreSQL (QUARRY_POSTGRES_URL), or on SQLite in the data directory (QUARRY_DATA_DIR).
+	Platform StoragePlatform `json:"platform"`
+
+	// Search The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk in the data directory and resumed.
+	Search StorageSearch `json:"search"`
+}
+
+// StorageDocuments Every dataset's documents: in memory, on the MongoDB-wire server at QUARRY_MONGO_URI, or on FerretDB embedded over SQLite files in the data directory.
+type StorageDocuments string
+
+// StoragePlatform Accounts, sessions, keys, the credit ledger, idempotency and rate limits: in memory (lost on stop), on PostgreSQL (QUARRY_POSTGRES_URL), or on SQLite in the data directory (QUARRY_DATA_DIR).
+type StoragePlatform string
+
+// StorageSearch The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk in the data directory and resumed.
+type StorageSearch string
 
 // UnauthorizedError An `ErrorResponse` whose `error` is `unauthorized`.
 type UnauthorizedError struct {

@@ -205,6 +205,26 @@ func TestIndiaPrices(t *testing.T) {
 					t.Fatalf("NIITTECH to 2017: %s", b.dates())
 				}
 			})
+			t.Run("a day in two layouts is one row", func(t *testing.T) {
+				// 2024-07-01 is in the sample as the legacy and the UDiFF
+				// bhavcopy, 2026-08-28 as the UDiFF and the full bhavcopy.
+				b := get("/india/prices?symbol=ABB&start_date=2024-07-01&end_date=2024-07-01")
+				last := 8637.0
+				want := indiaRow{Symbol: "ABB", Series: "EQ", ISIN: "INE117A01022", Date: "2024-07-01", Open: 8490.9, High: 8645.85, Low: 8461.35,
+					Close: 8587.4, Last: &last, PrevClose: 8490.9, Volume: 251582, Turnover: 2147320207.3, Trades: 38366}
+				if len(b.Rows) != 1 || b.Rows[0].Last == nil || *b.Rows[0].Last != last {
+					t.Fatalf("rows = %+v", b.Rows)
+				}
+				b.Rows[0].Last = &last
+				if b.Rows[0] != want {
+					t.Fatalf("2024-07-01 = %+v\nwant %+v", b.Rows[0], want)
+				}
+				// The UDiFF's exact turnover, not the full bhavcopy's 40885.50 lakhs.
+				b = get("/india/prices?symbol=AXISBANK&start_date=2026-08-28&end_date=2026-08-28")
+				if len(b.Rows) != 1 || b.Rows[0].Turnover != 4088549528.7 || b.Rows[0].ISIN != "INE238A01034" {
+					t.Fatalf("2026-08-28 = %+v", b.Rows)
+				}
+			})
 			t.Run("series", func(t *testing.T) {
 				if b := get("/india/prices?isin=INE002A01018&series=eq&limit=1"); len(b.Rows) != 1 || b.Rows[0].Series != "EQ" {
 					t.Fatalf("series=eq: %+v", b.Rows)

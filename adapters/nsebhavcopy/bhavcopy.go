@@ -5,8 +5,9 @@
 //     CLOSE,LAST,PREVCLOSE,TOTTRDQTY,TOTTRDVAL,TIMESTAMP,TOTALTRADES,ISIN,
 //     with a trailing comma; TIMESTAMP like 01-DEC-2017; TOTTRDVAL in INR);
 //   - the UDiFF bhavcopy BhavCopy_NSE_CM_0_0_0_YYYYMMDD_F_0000.csv (34
-//     columns, TradDt YYYY-MM-DD, TtlTrfVal in INR); a UDiFF file of another
-//     segment (Sgmt other than CM) is refused;
+//     columns, TradDt YYYY-MM-DD, TtlTrfVal in INR; the close is ClsPric,
+//     which the legacy CLOSE is, not the settlement price SttlmPric); a
+//     UDiFF file of another segment (Sgmt other than CM) is refused;
 //   - the full bhavcopy sec_bhavdata_full_DDMMYYYY.csv (SYMBOL, SERIES,
 //     DATE1, …, TURNOVER_LACS, …; values padded with a space; turnover in
 //     lakhs, converted exactly to INR). It carries no ISIN: its rows come

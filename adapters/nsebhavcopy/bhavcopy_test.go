@@ -52,22 +52,101 @@ func TestLegacyBhavcopy(t *testing.T) {
 	}
 }
 
-func TestUDiFFGivesTheLegacyRows(t *testing.T) {
-	// testdata/BhavCopy_NSE_CM_0_0_0_20210601_F_0000.csv holds the same
-	// real rows as cm01JUN2021bhav.csv written in UDiFF's 34 columns (no
-	// published UDiFF file of a day the legacy bhavcopy also covers was
-	// found; FinInstrmId, unknown, is left empty).
-	legacy := readTestdata(t, "cm01JUN2021bhav.csv").Rows
-	udiff := readTestdata(t, "BhavCopy_NSE_CM_0_0_0_20210601_F_0000.csv").Rows
-	if len(udiff) != len(legacy) {
-		t.Fatalf("%d and %d rows", len(udiff), len(legacy))
+// The UDiFF test files are real: the header and 400 rows of NSE's
+// BhavCopy_NSE_CM_0_0_0_YYYYMMDD_F_0000.csv of 2024-07-01 (the rows of the
+// securities also in testdata/cm01JUL2024bhav.csv, the legacy file of that
+// day) and of 2026-08-28 (its first 400 rows), as BAC-Brindco/nse-eod-pipeline
+// cut them from NSE's archives (sampledata/README.md).
+const (
+	udiff20240701 = "BhavCopy_NSE_CM_0_0_0_20240701_F_0000.csv"
+	legacy0107    = "cm01JUL2024bhav.csv"
+	udiff20260828 = "BhavCopy_NSE_CM_0_0_0_20260828_F_0000.csv"
+	full28082026  = "sec_bhavdata_full_28082026.csv"
+)
+
+func TestUDiFFBhavcopy(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want []nse.Row
+	}{
+		{udiff20240701, []nse.Row{
+			{Symbol: "ABB", Series: "EQ", ISIN: "INE117A01022", Date: "2024-07-01", Open: 8490.9, High: 8645.85, Low: 8461.35, Close: 8587.4,
+				Last: 8637, PrevClose: 8490.9, Volume: 251582, Turnover: 2147320207.3, Trades: 38366},
+			{Symbol: "ADANIPORTS", Series: "EQ", ISIN: "INE742F01042", Date: "2024-07-01", Open: 1483, High: 1491.4, Low: 1471.6, Close: 1474.5,
+				Last: 1475, PrevClose: 1478.1, Volume: 3372730, Turnover: 4990454948.95, Trades: 81073},
+			// LastPric empty (the legacy file writes 0.0): no last price.
+			{Symbol: "9IIFL28A", Series: "NT", ISIN: "INE530B07260", Date: "2024-07-01", Open: 925.3, High: 925.3, Low: 925, Close: 925,
+				PrevClose: 949.99, Volume: 268, Turnover: 247918.3, Trades: 5},
+		}},
+		{udiff20260828, []nse.Row{
+			{Symbol: "AXISBANK", Series: "EQ", ISIN: "INE238A01034", Date: "2026-08-28", Open: 1256, High: 1265.4, Low: 1248.2, Close: 1265,
+				Last: 1265, PrevClose: 1256, Volume: 3243469, Turnover: 4088549528.7, Trades: 103208},
+			// ClsPric 222.00 is the close, not SttlmPric 221.99.
+			{Symbol: "20MICRONS", Series: "EQ", ISIN: "INE144J01027", Date: "2026-08-28", Open: 217.34, High: 224.87, Low: 217, Close: 222,
+				Last: 220.3, PrevClose: 216.37, Volume: 241206, Turnover: 53281611.76, Trades: 5911},
+			// A block-deal window row (series BL) beside the same ISIN's EQ row.
+			{Symbol: "ATHERENERG", Series: "BL", ISIN: "INE0LEZ01016", Date: "2026-08-28", Open: 1480, High: 1480, Low: 1480, Close: 1480,
+				Last: 1480, PrevClose: 710, Volume: 11880000, Turnover: 17582400000, Trades: 1},
+		}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			rows := readTestdata(t, c.file).Rows
+			if len(rows) != 400 {
+				t.Fatalf("%d rows, want every one of the file's 400", len(rows))
+			}
+			got := bySymbol(rows)
+			for _, w := range c.want {
+				w.Source, w.KnownAt = c.file, retrieved
+				if g := got[w.Symbol+" "+w.Series]; g != w {
+					t.Fatalf("%s %s = %+v\nwant %+v", w.Symbol, w.Series, g, w)
+				}
+			}
+		})
 	}
-	for i := range legacy {
-		l, u := legacy[i], udiff[i]
-		l.Source, u.Source = "", ""
-		if l != u {
-			t.Fatalf("row %d: legacy %+v\nUDiFF %+v", i, l, u)
+}
+
+func TestUDiFFGivesTheLegacyRows(t *testing.T) {
+	// The same securities of the same day in both layouts: every row
+	// agrees on symbol, series, ISIN, prices, previous close, volume,
+	// turnover (INR in both, no conversion) and trades.
+	legacy := bySymbol(readTestdata(t, legacy0107).Rows)
+	udiff := readTestdata(t, udiff20240701).Rows
+	if len(udiff) != 400 || len(legacy) != len(udiff) {
+		t.Fatalf("%d UDiFF and %d legacy rows", len(udiff), len(legacy))
+	}
+	for _, u := range udiff {
+		l := legacy[u.Symbol+" "+u.Series]
+		if l.Source != legacy0107 || !u.SameValues(l) || u.KnownAt != l.KnownAt {
+			t.Fatalf("UDiFF %+v\nlegacy %+v", u, l)
 		}
+	}
+}
+
+func TestFullBhavcopyAgreesWithTheUDiFF(t *testing.T) {
+	// sec_bhavdata_full of 2026-08-28, its first 400 rows: the 314 that
+	// the UDiFF excerpt also holds agree with it, turnover in lakhs within
+	// the ±500 INR of its rounding.
+	udiff := bySymbol(readTestdata(t, udiff20260828).Rows)
+	full := readTestdata(t, full28082026).Rows
+	shared := 0
+	for _, f := range full {
+		u, ok := udiff[f.Symbol+" "+f.Series]
+		if !ok {
+			continue
+		}
+		shared++
+		f.ISIN = u.ISIN
+		if !f.Agrees(u) {
+			t.Fatalf("full %+v\nUDiFF %+v", f, u)
+		}
+	}
+	if len(full) != 400 || shared != 314 {
+		t.Fatalf("%d full rows, %d shared with the UDiFF", len(full), shared)
+	}
+	// AXISBANK: 40885.50 lakhs is 4,088,550,000 INR, 471.30 from the
+	// UDiFF's 4,088,549,528.70.
+	if a := bySymbol(full)["AXISBANK EQ"]; a.Turnover != 4088550000 {
+		t.Fatalf("AXISBANK turnover = %v", a.Turnover)
 	}
 }
 
@@ -109,8 +188,8 @@ func TestRefusals(t *testing.T) {
 	}
 	header, first, _ := strings.Cut(string(legacy), "\n")
 	row := strings.SplitN(first, "\n", 2)[0]
-	udiffRow := "2021-06-01,2021-06-01,FO,NSE,STK,,INE144J01027,20MICRONS,EQ,,,,,,65.95,65.95,58.75,59.35,59.45,64.1,,59.35,,,456527,27549814.55,4260,F1,1,,,,,\n"
-	udiffHeader, _, _ := strings.Cut(mustRead(t, "BhavCopy_NSE_CM_0_0_0_20210601_F_0000.csv"), "\n")
+	udiffHeader, udiffRows, _ := strings.Cut(mustRead(t, udiff20240701), "\n")
+	otherSegment := strings.Replace(strings.SplitN(udiffRows, "\n", 2)[0], ",CM,", ",FO,", 1)
 	for _, c := range []struct{ name, body, says string }{
 		{"unknown header", "a,b\n1,2\n", ":1: header is none"},
 		{"truncated", string(legacy[:len(legacy)-40]), "wrong number of fields"},
@@ -120,7 +199,7 @@ func TestRefusals(t *testing.T) {
 		{"high below low", header + "\n" + strings.Replace(row, "65.95,65.95,58.75", "65.95,55.95,58.75", 1) + "\n", "low"},
 		{"repeated row", header + "\n" + row + "\n" + row + "\n", ":3: a second row"},
 		{"no rows", header + "\n", ":2: no rows"},
-		{"another segment", udiffHeader + "\n" + udiffRow, "Sgmt \"FO\""},
+		{"another segment", udiffHeader + "\n" + otherSegment + "\n", "Sgmt \"FO\""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := nsebhavcopy.ReadFile(nsebhavcopy.File{Name: "day.csv", Open: text(c.body), RetrievedAt: retrieved})
@@ -141,7 +220,9 @@ func mustRead(t *testing.T, name string) string {
 }
 
 func FuzzReadFile(f *testing.F) {
-	for _, name := range []string{"cm01JUN2021bhav.csv", "BhavCopy_NSE_CM_0_0_0_20210601_F_0000.csv", "sec_bhavdata_full_01062021.csv", "EQUITY_L.csv"} {
+	// testdata/fuzz/FuzzReadFile holds the first lines of the real UDiFF,
+	// legacy and full-bhavcopy files of 2024 and 2026.
+	for _, name := range []string{"cm01JUN2021bhav.csv", "sec_bhavdata_full_01062021.csv", "EQUITY_L.csv"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
