@@ -389,7 +389,7 @@ func TestResponseValidation(t *testing.T) {
 				`{"entry_id":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AC","kind":"refund","amount":1,"route":"GET /china/securities/{code}","key_id":"key_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB","request_id":"` + rid + `","refund_of":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB","reason":null,"created_at":"2026-07-20T10:00:01Z"},` +
 				`{"entry_id":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AA","kind":"grant","amount":100000,"route":null,"key_id":null,"request_id":null,"refund_of":null,"reason":"sign-up","created_at":"2026-07-20T10:00:00Z"}` +
 				`],"meta":{"limit":50,"offset":0,"count":2,"next_offset":null,"total":2}}`, false},
-		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"}}`, false},
+		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
 		{"metrics", "GET", "/metrics", 200, map[string]string{"Content-Type": "text/plain; version=0.0.4; charset=utf-8"}, "# HELP x y\n", false},
 		{"judgment pdf", "GET", "/india/judgments/j1/pdf", 200, map[string]string{"Content-Type": "application/pdf"}, "%PDF-1.7", false},
 		{"prices csv", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv", "Content-Disposition": `attachment; filename="NSE_INFY_EQ_all_all.csv"`}, "symbol,close\nINFY,1500\n", false},
