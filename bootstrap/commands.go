@@ -236,7 +236,7 @@ func ingestNames(what string, files []string) ([]string, error) {
 // ingestion wires every dataset's ingester on the configured document
 // store.
 func ingestion(cfg Config) fx.Option {
-	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg), indexDocumentIDs(cfg)}
+	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg)}
 	for _, d := range datasets {
 		if d.stores != nil {
 			opts = append(opts, d.stores(cfg))

@@ -33,7 +33,8 @@ type stack struct {
 var onDatabases = stack{postgres: true, mongo: true}
 
 // embedded is the durable embedded backend: SQLite and FerretDB over
-// SQLite in a data directory; it loads the samples at its first start.
+// SQLite in a data directory, which holds the ingested samples (a copy of
+// embeddedTemplate's documents).
 var embedded = stack{dataDir: true}
 
 // startApp starts the fx-wired service on the stack, with every bundled
@@ -55,7 +56,7 @@ func serveApp(t *testing.T, cfg bootstrap.Config) *client {
 	t.Helper()
 	log := zaptest.NewLogger(t, zaptest.Level(zapcore.WarnLevel))
 	fxApp := fx.New(bootstrap.Options(cfg, log))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := fxApp.Start(ctx); err != nil {
 		t.Fatalf("start app: %v", err)
@@ -70,7 +71,11 @@ func appConfig(t *testing.T, s stack) bootstrap.Config {
 		env[bootstrap.EnvPostgresURL] = postgresDB(t)
 	}
 	if s.dataDir {
-		env[bootstrap.EnvDataDir] = t.TempDir() + "/data"
+		dir := t.TempDir() + "/data"
+		if !s.mongo {
+			copyEmbeddedTemplate(t, dir)
+		}
+		env[bootstrap.EnvDataDir] = dir
 	}
 	if s.mongo {
 		name := mongoDBName()

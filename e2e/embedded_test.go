@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -234,4 +235,43 @@ func TestEmbeddedDocumentContracts(t *testing.T) {
 	t.Run("fund holdings", func(t *testing.T) {
 		porttest.RunFundHoldings(t, func(t *testing.T) ports.FundHoldingStore { return mongo.NewFundHoldings(db(t)) })
 	})
+}
+
+// embeddedTemplate is a data directory holding every bundled sample,
+// ingested once per test binary; each test on the embedded backend serves
+// a copy of its documents, as it would after `quarry ingest all`.
+var embeddedTemplate struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// copyEmbeddedTemplate copies the template's documents into the new data
+// directory dir.
+func copyEmbeddedTemplate(t *testing.T, dir string) {
+	t.Helper()
+	embeddedTemplate.once.Do(func() {
+		embeddedTemplate.dir, embeddedTemplate.err = os.MkdirTemp("", "quarry-e2e-template-")
+		if embeddedTemplate.err == nil {
+			var cfg bootstrap.Config
+			env := map[string]string{bootstrap.EnvDataDir: filepath.Join(embeddedTemplate.dir, "data")}
+			cfg, embeddedTemplate.err = bootstrap.LoadConfig(func(k string) string { return env[k] })
+			if embeddedTemplate.err == nil {
+				embeddedTemplate.err = bootstrap.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil)
+			}
+		}
+	})
+	if embeddedTemplate.err != nil {
+		t.Fatalf("ingest the embedded template: %v", embeddedTemplate.err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "documents"), os.DirFS(filepath.Join(embeddedTemplate.dir, "data", "documents"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// removeEmbeddedTemplate removes the template once the tests are done.
+func removeEmbeddedTemplate() {
+	if embeddedTemplate.dir != "" {
+		_ = os.RemoveAll(embeddedTemplate.dir)
+	}
 }

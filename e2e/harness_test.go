@@ -96,6 +96,7 @@ func runWithServers(m *testing.M) int {
 		return 1
 	}
 	defer func() { _ = servers.mongo.Disconnect(context.Background()) }()
+	defer removeEmbeddedTemplate()
 	return m.Run()
 }
 
