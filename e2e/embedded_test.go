@@ -30,7 +30,8 @@ import (
 // one key from eight clients, kills the process with SIGKILL mid-load and
 // starts it again on the same directory: the session and the key still
 // work, the ledger verifies, and every 200 answered before the kill is
-// matched by exactly one debit carrying its request id.
+// matched by exactly one debit carrying its request id. Then a backup taken
+// while it serves is restored.
 func TestEmbeddedSurvivesSIGKILL(t *testing.T) {
 	bin := buildQuarry(t)
 	dir := filepath.Join(t.TempDir(), "data")
@@ -44,7 +45,7 @@ func TestEmbeddedSurvivesSIGKILL(t *testing.T) {
 		t.Fatal("no request was served before the kill")
 	}
 
-	serveBinary(t, bin, dir, addr)
+	stop = serveBinary(t, bin, dir, addr)
 	st := ledgerAll(t, c, session)
 	debits := map[string]int{}
 	for _, e := range st {
@@ -63,6 +64,30 @@ func TestEmbeddedSurvivesSIGKILL(t *testing.T) {
 	if err := bootstrap.VerifyLedger(context.Background(), bootstrap.Config{DataDir: dir}, &out); err != nil {
 		t.Fatalf("ledger verify: %v\n%s", err, out.String())
 	}
+	backupAndRestore(t, bin, dir, c, session, key, stop)
+}
+
+// backupAndRestore runs `quarry backup` beside the running server, stops
+// it, and serves the copy: the account, its key and its balance are there,
+// and search answers from the index the copy rebuilt.
+func backupAndRestore(t *testing.T, bin, dir string, c *client, session, key string, stop func()) {
+	t.Helper()
+	balance := balanceOf(t, c, session)
+	copyDir := filepath.Join(t.TempDir(), "copy")
+	cmd := exec.Command(bin, "backup", copyDir)
+	cmd.Env = append(os.Environ(), bootstrap.EnvDataDir+"="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("quarry backup beside the server: %v\n%s", err, out)
+	}
+	stop()
+
+	addr := freeAddr(t)
+	serveBinary(t, bin, copyDir, addr)
+	restored := &client{t: t, base: "http://" + addr, http: &http.Client{Timeout: 30 * time.Second}}
+	if got := balanceOf(t, restored, session); got != balance {
+		t.Fatalf("the restored copy's balance is %d, want %d", got, balance)
+	}
+	restored.do("POST", "/us/search", map[string]any{"query": "smartphone"}, apiKey(key)).expect(t, http.StatusOK)
 }
 
 // buildQuarry builds the binary once into the test's directory.
@@ -146,6 +171,14 @@ func loadUntilKilled(t *testing.T, base, key string, kill func()) map[string]boo
 	}
 	wg.Wait()
 	return served
+}
+
+// balanceOf reads the balance of the session's account.
+func balanceOf(t *testing.T, c *client, session string) int64 {
+	t.Helper()
+	var page creditsBody
+	c.do("GET", "/account/credits?limit=1", nil, bearer(session)).expect(t, http.StatusOK).JSON(t, &page)
+	return page.Balance
 }
 
 // ledgerAll reads every ledger entry of the session's account, page by page.
