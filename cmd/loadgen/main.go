@@ -1,6 +1,8 @@
 // Command loadgen drives one URL with a fixed number of concurrent
 // keep-alive connections for a fixed time and prints throughput and latency
-// percentiles. `go tool task bench` uses it against the served binary.
+// percentiles. With -rate it sends at most that many requests per second in
+// all, to measure latency at a given load rather than at saturation. `go tool
+// task bench` uses it against the served binary.
 package main
 
 import (
@@ -14,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 type result struct {
@@ -30,18 +34,24 @@ func main() {
 	conns := flag.Int("c", 32, "concurrent connections")
 	duration := flag.Duration("d", 10*time.Second, "how long to run")
 	label := flag.String("label", "", "row label to print")
+	perSecond := flag.Float64("rate", 0, "requests per second in all (0: as fast as the connections go)")
 	flag.Parse()
 	if *url == "" {
 		fmt.Fprintln(os.Stderr, "loadgen: -url is required")
 		os.Exit(2)
 	}
-	res := run(target{method: *method, url: *url, header: *header, body: *body}, *conns, *duration)
+	limit := rate.NewLimiter(rate.Inf, 0)
+	if *perSecond > 0 {
+		limit = rate.NewLimiter(rate.Limit(*perSecond), 1)
+	}
+	res := run(target{method: *method, url: *url, header: *header, body: *body, limit: limit}, *conns, *duration)
 	report(*label, res, *duration)
 }
 
-// target is the one request every worker repeats.
+// target is the one request every worker repeats, as often as limit lets.
 type target struct {
 	method, url, header, body string
+	limit                     *rate.Limiter
 }
 
 func run(t target, conns int, d time.Duration) result {
@@ -66,6 +76,9 @@ func worker(ctx context.Context, client *http.Client, t target) result {
 	r := result{statuses: map[int]int{}}
 	name, value, _ := strings.Cut(t.header, ":")
 	for ctx.Err() == nil {
+		if t.limit.Wait(ctx) != nil {
+			break // the run is over
+		}
 		req, err := http.NewRequest(t.method, t.url, strings.NewReader(t.body))
 		if err != nil {
 			r.errors++
