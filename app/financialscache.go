@@ -15,6 +15,9 @@ type FinancialsCache struct {
 	ports.FinancialsStore
 	companies *cacheSpace[financials.Company]
 	tickers   *cacheSpace[string]
+	// names holds CIKsForName's answers by the name asked: Ask resolves
+	// a company name on every question that names one.
+	names *cacheSpace[[]string]
 }
 
 // NewFinancialsCache wraps store, keeping companies and tickers in shared.
@@ -23,7 +26,14 @@ func NewFinancialsCache(store ports.FinancialsStore, shared *ReadCache) *Financi
 		FinancialsStore: store,
 		companies:       newCacheSpace(shared, companyWeight),
 		tickers:         newCacheSpace(shared, stringWeight),
+		names:           newCacheSpace(shared, stringsWeight),
 	}
+}
+
+// CIKsForName returns the CIKs of the companies the name names, from the
+// cache while it is fresh.
+func (c *FinancialsCache) CIKsForName(ctx context.Context, name string) ([]string, error) {
+	return c.names.get(ctx, name, c.FinancialsStore.CIKsForName)
 }
 
 // Company returns the company, from the cache while it is fresh.
@@ -37,8 +47,8 @@ func (c *FinancialsCache) CIKForTicker(ctx context.Context, ticker string) (stri
 }
 
 // UpsertCompanies writes through, then forgets the companies written and
-// every cached ticker: a ticker a company no longer lists is not named in
-// the write, and tickers are cheap to read again.
+// every cached ticker and name: a ticker or name a company no longer uses
+// is not named in the write, and both are cheap to read again.
 func (c *FinancialsCache) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
 	err := c.FinancialsStore.UpsertCompanies(ctx, companies)
 	// Forgotten even when the write failed: it may have applied in part.
@@ -46,5 +56,6 @@ func (c *FinancialsCache) UpsertCompanies(ctx context.Context, companies []finan
 		c.companies.forget(co.CIK)
 	}
 	c.tickers.reset()
+	c.names.reset()
 	return err
 }
