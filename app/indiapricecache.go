@@ -149,12 +149,12 @@ func (c *IndiaPriceCache) ISINOf(ctx context.Context, symbol, series, onOrBefore
 		return "", err
 	}
 	last := yearOfDate(onOrBefore)
-	var best nse.Row
+	match := nse.SymbolMatch{Symbol: symbol, OnOrBefore: onOrBefore, AsOf: asOf}
 	for _, b := range slices.Backward(buckets) {
 		if b.Year > last || (series != "" && b.Series != series) {
 			continue
 		}
-		if best.ISIN != "" && b.Year < yearOfDate(best.Date) {
+		if match.Found() && b.Year < yearOfDate(match.Best.Date) {
 			break
 		}
 		rows, err := c.yearVersions(ctx, b)
@@ -162,16 +162,13 @@ func (c *IndiaPriceCache) ISINOf(ctx context.Context, symbol, series, onOrBefore
 			return "", err
 		}
 		for _, r := range rows {
-			if r.Symbol == symbol && r.Date <= onOrBefore && !r.KnownAt.After(asOf) &&
-				(best.ISIN == "" || r.Date > best.Date || (r.Date == best.Date && r.ISIN < best.ISIN)) {
-				best = r
-			}
+			match.Offer(r)
 		}
 	}
-	if best.ISIN == "" {
+	if !match.Found() {
 		return "", fmt.Errorf("india prices: the ISIN of symbol %s: %w", symbol, ports.ErrNotFound)
 	}
-	return best.ISIN, nil
+	return match.Best.ISIN, nil
 }
 
 // Add writes through, then forgets the series, buckets and symbols of the

@@ -30,14 +30,14 @@ func Backup(ctx context.Context, cfg Config, dst string, out io.Writer) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	var wrote []string
-	if cfg.PostgresURL == "" && exists(filepath.Join(cfg.DataDir, dataDirPlatform)) {
+	if cfg.embeddedPlatform() && exists(filepath.Join(cfg.DataDir, dataDirPlatform)) {
 		file, err := backupPlatform(ctx, cfg, dst)
 		if err != nil {
 			return err
 		}
 		wrote = append(wrote, file)
 	}
-	if cfg.MongoURI == "" {
+	if cfg.embeddedDocuments() {
 		files, err := ferretdb.Backup(ctx, filepath.Join(cfg.DataDir, dataDirDocuments), filepath.Join(dst, dataDirDocuments))
 		if err != nil {
 			return err

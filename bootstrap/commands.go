@@ -128,7 +128,7 @@ func withPlatform(ctx context.Context, cfg Config, writes bool, fn func(operator
 			defer store.Close()
 			return fn(store)
 		})
-	case cfg.DataDir != "":
+	case cfg.embeddedPlatform():
 		if writes {
 			unlock, err := lockDataDir(cfg.DataDir)
 			if err != nil {

@@ -95,6 +95,14 @@ func holdsDocuments(dir string) bool {
 // the server at QUARRY_MONGO_URI, or FerretDB embedded in QUARRY_DATA_DIR.
 func (c Config) onMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
 
+// embeddedPlatform reports whether accounts, keys, sessions and the ledger
+// live in the data directory: one is named and no PostgreSQL URL takes them.
+func (c Config) embeddedPlatform() bool { return c.PostgresURL == "" && c.DataDir != "" }
+
+// embeddedDocuments reports whether the documents live in the data
+// directory: one is named and no MongoDB URI takes them.
+func (c Config) embeddedDocuments() bool { return c.MongoURI == "" && c.DataDir != "" }
+
 // samples reports whether the bundled sample of the named dataset is
 // loaded at start: sample data is asked for, and the dataset is neither
 // left empty nor loaded from files.

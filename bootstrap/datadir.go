@@ -128,7 +128,7 @@ func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory
 // the datasets' start hooks have made their collections and loaded their
 // samples, then every QUARRY_MONGO_REFRESH for collections made later.
 func indexDocumentIDs(cfg Config) fx.Option {
-	if cfg.MongoURI != "" || cfg.DataDir == "" {
+	if !cfg.embeddedDocuments() {
 		return fx.Options()
 	}
 	return fx.Invoke(func(lc fx.Lifecycle, s *ferretdb.Server, log *zap.Logger) {
@@ -147,13 +147,13 @@ func storage(cfg Config) httpadapter.Storage {
 	switch {
 	case cfg.PostgresURL != "":
 		s.Platform = "postgresql"
-	case cfg.DataDir != "":
+	case cfg.embeddedPlatform():
 		s.Platform = "sqlite"
 	}
 	switch {
 	case cfg.MongoURI != "":
 		s.Documents = "mongodb"
-	case cfg.DataDir != "":
+	case cfg.embeddedDocuments():
 		s.Documents = "ferretdb-embedded"
 	}
 	if cfg.DataDir != "" {

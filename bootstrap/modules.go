@@ -67,7 +67,7 @@ func refuseVault(cfg Config) error {
 // platformStores picks PostgreSQL when a URL is set, else SQLite in the
 // data directory when one is named, memory otherwise.
 func platformStores(cfg Config) fx.Option {
-	if cfg.PostgresURL == "" && cfg.DataDir != "" {
+	if cfg.embeddedPlatform() {
 		return fx.Options(
 			fx.Provide(func(dir dataDir) sqlite.Config { return sqlite.Config{Path: dir.file(dataDirPlatform)} }),
 			sqlite.Module,

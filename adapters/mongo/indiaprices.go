@@ -686,13 +686,13 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 	}
 	d, _ := findEntry(shard.Symbols, symbol, symbolKey)
 	last := yearOf(onOrBefore)
-	var best nse.Row
+	match := nse.SymbolMatch{Symbol: symbol, OnOrBefore: onOrBefore, AsOf: asOf}
 	for i := len(d.Held) - 1; i >= 0; i-- {
 		h := d.Held[i]
 		if h.Year > last || (series != "" && h.Series != series) {
 			continue
 		}
-		if best.ISIN != "" && h.Year < yearOf(best.Date) {
+		if match.Found() && h.Year < yearOf(match.Best.Date) {
 			break
 		}
 		rows, err := s.yearOfHolder(ctx, h)
@@ -700,16 +700,13 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 			return "", err
 		}
 		for _, r := range rows {
-			if r.Symbol == symbol && r.Date <= onOrBefore && !r.KnownAt.After(asOf) &&
-				(best.ISIN == "" || r.Date > best.Date || (r.Date == best.Date && r.ISIN < best.ISIN)) {
-				best = r
-			}
+			match.Offer(r)
 		}
 	}
-	if best.ISIN == "" {
+	if !match.Found() {
 		return "", fmt.Errorf("mongo: find the ISIN of symbol %s: %w", symbol, ports.ErrNotFound)
 	}
-	return best.ISIN, nil
+	return match.Best.ISIN, nil
 }
 
 // yearOfHolder reads the year bucket a symbol's holder names.

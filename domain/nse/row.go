@@ -203,3 +203,27 @@ func RupeesFromLakhs(s string) (float64, error) {
 	}
 	return strconv.ParseFloat(shifted, 64)
 }
+
+// SymbolMatch finds the ISIN a symbol named on or before a day, as known at
+// an instant: of the rows offered, it keeps the symbol's row with the latest
+// date not after OnOrBefore and known by AsOf, the smaller ISIN on a tie.
+type SymbolMatch struct {
+	Symbol     string
+	OnOrBefore string
+	AsOf       time.Time
+	// Best is the row kept so far; its ISIN is empty until one is.
+	Best Row
+}
+
+// Offer keeps r if it is a better match than the one kept.
+func (m *SymbolMatch) Offer(r Row) {
+	if r.Symbol != m.Symbol || r.Date > m.OnOrBefore || r.KnownAt.After(m.AsOf) {
+		return
+	}
+	if !m.Found() || r.Date > m.Best.Date || (r.Date == m.Best.Date && r.ISIN < m.Best.ISIN) {
+		m.Best = r
+	}
+}
+
+// Found reports whether a row was kept.
+func (m *SymbolMatch) Found() bool { return m.Best.ISIN != "" }

@@ -87,3 +87,31 @@ func TestVisibleAndAgrees(t *testing.T) {
 		t.Fatal("another close agrees")
 	}
 }
+
+func TestSymbolMatch(t *testing.T) {
+	known := time.Date(2021, 6, 5, 0, 0, 0, 0, time.UTC)
+	rows := []Row{
+		{Symbol: "NIITTECH", ISIN: "INE591G01017", Date: "2020-07-01", KnownAt: known},
+		{Symbol: "NIITTECH", ISIN: "INE591G01017", Date: "2020-07-10", KnownAt: known},
+		{Symbol: "COFORGE", ISIN: "INE591G01017", Date: "2020-08-03", KnownAt: known},
+		{Symbol: "NIITTECH", ISIN: "INE000000001", Date: "2020-07-10", KnownAt: known},
+		{Symbol: "NIITTECH", ISIN: "INE000000002", Date: "2020-07-20", KnownAt: known.Add(time.Hour)},
+		{Symbol: "NIITTECH", ISIN: "INE000000003", Date: "2020-09-01", KnownAt: known},
+	}
+	m := SymbolMatch{Symbol: "NIITTECH", OnOrBefore: "2020-08-31", AsOf: known}
+	for _, r := range rows {
+		m.Offer(r)
+	}
+	// 2020-07-20 is not known yet and 2020-09-01 is after the day; of the
+	// two rows of 2020-07-10, the smaller ISIN wins.
+	if !m.Found() || m.Best.ISIN != "INE000000001" || m.Best.Date != "2020-07-10" {
+		t.Fatalf("Best = %+v", m.Best)
+	}
+	none := SymbolMatch{Symbol: "NIITTECH", OnOrBefore: "2020-06-30", AsOf: known}
+	for _, r := range rows {
+		none.Offer(r)
+	}
+	if none.Found() {
+		t.Fatalf("a row was kept before the symbol's first day: %+v", none.Best)
+	}
+}
