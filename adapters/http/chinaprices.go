@@ -3,34 +3,13 @@ package http
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
-
-// priceBar is one served A-share daily bar.
-type priceBar struct {
-	Code         string  `json:"code"`
-	TradeDate    string  `json:"trade_date"`
-	Open         float64 `json:"open"`
-	High         float64 `json:"high"`
-	Low          float64 `json:"low"`
-	Close        float64 `json:"close"`
-	PreClose     float64 `json:"pre_close"`
-	Change       float64 `json:"change"`
-	PctChange    float64 `json:"pct_change"`
-	Volume       int64   `json:"volume"`
-	Amount       float64 `json:"amount"`
-	Currency     string  `json:"currency"`
-	AdjustFactor float64 `json:"adjust_factor"`
-}
-
-type chinaPricesResponse struct {
-	Bars []priceBar `json:"bars"`
-	Meta Meta       `json:"meta"`
-}
 
 // ChinaPricesHandlers returns the handler of GET /china/prices.
 func ChinaPricesHandlers(prices *app.ChinaPrices) []DataHandler {
@@ -58,29 +37,44 @@ func ChinaPricesHandlers(prices *app.ChinaPrices) []DataHandler {
 				if err != nil {
 					return Response{}, err
 				}
-				return JSON(toChinaPrices(page, q)), nil
+				return chinaPricesJSON(page, q), nil
 			}, nil
 		},
 	}}
 }
 
-func toChinaPrices(page app.PricesPage, q app.PricesQuery) chinaPricesResponse {
-	bars := make([]priceBar, len(page.Bars))
-	for i, b := range page.Bars {
-		bars[i] = priceBar{
-			Code: b.Code, TradeDate: b.TradeDate, Open: b.Open, High: b.High, Low: b.Low, Close: b.Close,
-			PreClose: b.PreClose, Change: b.Change, PctChange: b.PctChange, Volume: b.Volume, Amount: b.Amount,
-			Currency: "CNY", AdjustFactor: b.Factor,
-		}
-	}
-	total := q.Offset + len(bars)
+// chinaPricesJSON answers a page as {bars, meta}, each bar written by
+// appendBar.
+func chinaPricesJSON(page app.PricesPage, q app.PricesQuery) Response {
+	total := q.Offset + len(page.Bars)
 	if page.More {
 		total++
 	}
-	terms := ""
-	if d, ok := dataset.Lookup(dataset.ChinaPrices); ok {
-		terms = d.Licence.Terms
+	meta := NewMeta("CN", q.Limit, q.Offset, len(page.Bars), total, page.AsOf,
+		app.ChinaPricesVersion, Provenance{Source: app.ChinaPricesSource, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.ChinaPrices)})
+	return rowsJSON("bars", len(page.Bars), func(b []byte, i int) ([]byte, error) {
+		return appendBar(b, page.Bars[i])
+	}, meta)
+}
+
+// appendBar appends one served A-share daily bar: {code, trade_date, open,
+// high, low, close, pre_close, change, pct_change, volume, amount, currency,
+// adjust_factor}, prices in CNY.
+func appendBar(b []byte, bar app.PriceBar) ([]byte, error) {
+	b = appendJSONString(appendKey(b, "code", true), bar.Code)
+	b = appendJSONString(appendKey(b, "trade_date", false), bar.TradeDate)
+	b, err := appendFloats(b, []floatMember{{"open", bar.Open}, {"high", bar.High}, {"low", bar.Low}, {"close", bar.Close},
+		{"pre_close", bar.PreClose}, {"change", bar.Change}, {"pct_change", bar.PctChange}})
+	if err != nil {
+		return b, err
 	}
-	return chinaPricesResponse{Bars: bars, Meta: NewMeta("CN", q.Limit, q.Offset, len(bars), total, page.AsOf,
-		app.ChinaPricesVersion, Provenance{Source: app.ChinaPricesSource, RetrievedAt: page.RetrievedAt, Licence: terms})}
+	b = strconv.AppendInt(appendKey(b, "volume", false), bar.Volume, 10)
+	if b, err = appendFloats(b, []floatMember{{"amount", bar.Amount}}); err != nil {
+		return b, err
+	}
+	b = appendJSONString(appendKey(b, "currency", false), "CNY")
+	if b, err = appendFloats(b, []floatMember{{"adjust_factor", bar.Factor}}); err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
 }

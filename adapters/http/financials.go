@@ -141,11 +141,7 @@ func toFinancialsResponse(st app.Statements, q app.StatementsQuery) financialsRe
 }
 
 func financialsProvenance(retrieved time.Time) Provenance {
-	terms := ""
-	if d, ok := dataset.Lookup(dataset.USFinancials); ok {
-		terms = d.Licence.Terms
-	}
-	return Provenance{Source: app.FinancialsSource, RetrievedAt: retrieved, Licence: terms}
+	return Provenance{Source: app.FinancialsSource, RetrievedAt: retrieved, Licence: licenceTerms(dataset.USFinancials)}
 }
 
 func mapRows[T any](st app.Statements, q app.StatementsQuery, rows []financials.Row, to func(statementHeader, financials.Row) T) []T {

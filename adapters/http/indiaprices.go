@@ -11,31 +11,9 @@ import (
 
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/decimal"
 	"github.com/quarrydata/quarry/domain/nse"
 )
-
-// indiaPriceRow is one served NSE daily row; the CSV route writes the same
-// columns in the same order.
-type indiaPriceRow struct {
-	Symbol    string   `json:"symbol"`
-	Series    string   `json:"series"`
-	ISIN      string   `json:"isin"`
-	Date      string   `json:"date"`
-	Open      float64  `json:"open"`
-	High      float64  `json:"high"`
-	Low       float64  `json:"low"`
-	Close     float64  `json:"close"`
-	Last      *float64 `json:"last"`
-	PrevClose float64  `json:"prev_close"`
-	Volume    int64    `json:"volume"`
-	Turnover  float64  `json:"turnover"`
-	Trades    int64    `json:"trades"`
-}
-
-type indiaPricesResponse struct {
-	Rows []indiaPriceRow `json:"rows"`
-	Meta Meta            `json:"meta"`
-}
 
 // indiaCSVHeader is the CSV route's header line.
 const indiaCSVHeader = "symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades\n"
@@ -62,7 +40,7 @@ func IndiaPricesHandlers(prices *app.IndiaPrices) []DataHandler {
 				if err != nil {
 					return Response{}, err
 				}
-				return JSON(toIndiaPrices(page, q)), nil
+				return indiaPricesJSON(page, q), nil
 			}, nil
 		}},
 		{Method: http.MethodGet, Path: "/india/prices.csv", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
@@ -118,40 +96,59 @@ func writeIndiaCSV(ctx context.Context, w io.Writer, prices *app.IndiaPrices, is
 // appendIndiaCSV appends one row as a CSV line. Symbols, series, ISINs and
 // dates hold no comma or quote, so no field needs quoting.
 func appendIndiaCSV(b []byte, r nse.Row) []byte {
-	num := func(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'f', -1, 64) }
 	b = append(append(append(append(append(append(append(b, r.Symbol...), ','), r.Series...), ','), r.ISIN...), ','), r.Date...)
 	for _, v := range []float64{r.Open, r.High, r.Low, r.Close} {
-		b = num(append(b, ','), v)
+		b = decimal.Append(append(b, ','), v)
 	}
 	b = append(b, ',')
 	if r.Last != 0 {
-		b = num(b, r.Last)
+		b = decimal.Append(b, r.Last)
 	}
-	b = num(append(b, ','), r.PrevClose)
+	b = decimal.Append(append(b, ','), r.PrevClose)
 	b = strconv.AppendInt(append(b, ','), r.Volume, 10)
-	b = num(append(b, ','), r.Turnover)
+	b = decimal.Append(append(b, ','), r.Turnover)
 	b = strconv.AppendInt(append(b, ','), r.Trades, 10)
 	return append(b, '\n')
 }
 
-func toIndiaPrices(page app.IndiaPricesPage, q app.IndiaPricesQuery) indiaPricesResponse {
-	rows := make([]indiaPriceRow, len(page.Rows))
-	for i, r := range page.Rows {
-		rows[i] = indiaPriceRow{Symbol: r.Symbol, Series: r.Series, ISIN: r.ISIN, Date: r.Date, Open: r.Open, High: r.High,
-			Low: r.Low, Close: r.Close, PrevClose: r.PrevClose, Volume: r.Volume, Turnover: r.Turnover, Trades: r.Trades}
-		if r.Last != 0 {
-			last := r.Last
-			rows[i].Last = &last
-		}
-	}
-	total := q.Offset + len(rows)
+// indiaPricesJSON answers a page as {rows, meta}, each row written by
+// appendIndiaRow.
+func indiaPricesJSON(page app.IndiaPricesPage, q app.IndiaPricesQuery) Response {
+	total := q.Offset + len(page.Rows)
 	if page.More {
 		total++
 	}
-	terms := ""
-	if d, ok := dataset.Lookup(dataset.IndiaPrices); ok {
-		terms = d.Licence.Terms
+	meta := NewMeta("IN", q.Limit, q.Offset, len(page.Rows), total, page.AsOf,
+		app.IndiaPricesVersion, Provenance{Source: app.IndiaPricesSource, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.IndiaPrices)})
+	return rowsJSON("rows", len(page.Rows), func(b []byte, i int) ([]byte, error) {
+		return appendIndiaRow(b, page.Rows[i])
+	}, meta)
+}
+
+// appendIndiaRow appends one NSE daily row: {symbol, series, isin, date,
+// open, high, low, close, last, prev_close, volume, turnover, trades}, last
+// null when the file gave none.
+func appendIndiaRow(b []byte, r nse.Row) ([]byte, error) {
+	b = appendJSONString(appendKey(b, "symbol", true), r.Symbol)
+	b = appendJSONString(appendKey(b, "series", false), r.Series)
+	b = appendJSONString(appendKey(b, "isin", false), r.ISIN)
+	b = appendJSONString(appendKey(b, "date", false), r.Date)
+	b, err := appendFloats(b, []floatMember{{"open", r.Open}, {"high", r.High}, {"low", r.Low}, {"close", r.Close}})
+	if err != nil {
+		return b, err
 	}
-	return indiaPricesResponse{Rows: rows, Meta: NewMeta("IN", q.Limit, q.Offset, len(rows), total, page.AsOf,
-		app.IndiaPricesVersion, Provenance{Source: app.IndiaPricesSource, RetrievedAt: page.RetrievedAt, Licence: terms})}
+	if r.Last == 0 {
+		b = append(appendKey(b, "last", false), "null"...)
+	} else if b, err = appendFloats(b, []floatMember{{"last", r.Last}}); err != nil {
+		return b, err
+	}
+	if b, err = appendFloats(b, []floatMember{{"prev_close", r.PrevClose}}); err != nil {
+		return b, err
+	}
+	b = strconv.AppendInt(appendKey(b, "volume", false), r.Volume, 10)
+	if b, err = appendFloats(b, []floatMember{{"turnover", r.Turnover}}); err != nil {
+		return b, err
+	}
+	b = strconv.AppendInt(appendKey(b, "trades", false), r.Trades, 10)
+	return append(b, '}'), nil
 }

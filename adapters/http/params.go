@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/dataset"
 )
 
 // boundedInt reads an optional integer query parameter within [lo, hi];
@@ -53,4 +55,11 @@ func NewMeta(jurisdiction string, limit, offset, count, total int, asOf time.Tim
 		m.NextOffset = &next
 	}
 	return m
+}
+
+// licenceTerms returns the catalog's licence terms of a dataset, empty for
+// one the catalog does not hold.
+func licenceTerms(id dataset.ID) string {
+	d, _ := dataset.Lookup(id)
+	return d.Licence.Terms
 }
