@@ -20,11 +20,12 @@ const FinancialsSource = "SEC EDGAR companyfacts"
 type Financials struct {
 	store ports.FinancialsStore
 	now   Clock
+	memo  *statementMemo
 }
 
 // NewFinancials wires the financial-statement use cases.
 func NewFinancials(s ports.FinancialsStore, now Clock) *Financials {
-	return &Financials{store: s, now: now}
+	return &Financials{store: s, now: now, memo: newStatementMemo()}
 }
 
 // StatementsParams are the raw query parameters of the statement routes.
@@ -130,10 +131,10 @@ func (f *Financials) Statements(ctx context.Context, q StatementsQuery, kinds ..
 		return Statements{}, err
 	}
 	out := Statements{CIK: c.CIK, Ticker: c.Tickers[0], AsOf: q.AsOf, RetrievedAt: c.RetrievedAt, Pages: map[financials.Statement]StatementPage{}}
-	known := financials.Know(c, q.AsOf)
+	known := f.memo.know(c, q.AsOf)
 	for _, k := range kinds {
 		var rows []financials.Row
-		for _, r := range known.Statement(k, q.Period) {
+		for _, r := range known.statement(k, q.Period) {
 			if q.within(r.End) {
 				rows = append(rows, r)
 			}

@@ -243,3 +243,50 @@ func TestIngestEachWritesInBatchesAndStopsAtTheFirstError(t *testing.T) {
 		t.Fatalf("%d stored, want the 70 before the error", count)
 	}
 }
+
+// TestStatementsFollowAReingestedCompany asks twice on one day, with the
+// company ingested again in between with one figure changed: the second
+// answer is built from the new facts, not kept from the first.
+func TestStatementsFollowAReingestedCompany(t *testing.T) {
+	fin, store := newFinancials(t)
+	ctx := context.Background()
+	q, err := fin.Query(app.StatementsParams{Ticker: "aapl", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	revenue := func() float64 {
+		st, err := fin.Statements(ctx, q, financials.Income)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Pages[financials.Income].Rows[0].Values["revenue"]
+	}
+	before := revenue()
+	if again := revenue(); again != before {
+		t.Fatalf("the same question answered %v, then %v", before, again)
+	}
+	cik, err := store.CIKForTicker(ctx, "AAPL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := store.Company(ctx, cik)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for i, f := range c.Facts {
+		if f.Value == before {
+			c.Facts[i].Value = before + 1
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Fatalf("no fact of %v among AAPL's facts", before)
+	}
+	if _, err := fin.Ingest(ctx, []financials.Company{c}); err != nil {
+		t.Fatal(err)
+	}
+	if after := revenue(); after != before+1 {
+		t.Errorf("revenue after the company was ingested again: %v, want %v", after, before+1)
+	}
+}

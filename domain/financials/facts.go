@@ -100,7 +100,7 @@ type factKey struct {
 // own filing date on, and not a moment before. Filings of the same day are
 // ordered by accession number.
 func KnownAt(facts []Fact, asOf time.Time) []Fact {
-	last := lastKnownDay(asOf)
+	last := LastKnownDay(asOf)
 	best := make(map[factKey]Fact, len(facts))
 	for _, f := range facts {
 		// Filing dates are validated at ingestion (Validate), so a
@@ -124,9 +124,11 @@ func KnownAt(facts []Fact, asOf time.Time) []Fact {
 	return out
 }
 
-// lastKnownDay is the latest filing date known at t, as YYYY-MM-DD: the day
-// D with KnownFrom(D) <= t, that is D <= t - 24h + 1µs.
-func lastKnownDay(t time.Time) string {
+// LastKnownDay is the latest filing date known at t, as YYYY-MM-DD: the day
+// D with KnownFrom(D) <= t, that is D <= t - 24h + 1µs. KnownAt, and so
+// Know, depend on asOf through this day alone: two instants with the same
+// last known day know the same facts.
+func LastKnownDay(t time.Time) string {
 	return t.Add(time.Microsecond - 24*time.Hour).UTC().Format(time.DateOnly)
 }
 
