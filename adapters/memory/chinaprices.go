@@ -85,7 +85,7 @@ func (s *ChinaPrices) Bars(_ context.Context, q ports.BarQuery) ([]ashare.Bar, b
 	if cur == nil {
 		return nil, false, nil
 	}
-	var out []ashare.Bar
+	out := make([]ashare.Bar, 0, min(q.Limit, len(cur.versions)))
 	skip := q.Offset
 	for b := range ashare.Visible(cur.versions, q.From, q.To, q.AsOf) {
 		if skip > 0 {

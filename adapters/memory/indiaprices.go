@@ -19,7 +19,10 @@ import (
 type IndiaPrices struct {
 	mu     sync.RWMutex
 	series map[indiaKey][]nse.Row
-	count  int64
+	// carriers holds, by symbol, the series any version of which carries
+	// it, so ISINOf searches those alone.
+	carriers map[string][]indiaKey
+	count    int64
 }
 
 type indiaKey struct{ isin, series string }
@@ -27,7 +30,9 @@ type indiaKey struct{ isin, series string }
 var _ ports.IndiaPriceStore = (*IndiaPrices)(nil)
 
 // NewIndiaPrices returns an empty store.
-func NewIndiaPrices() *IndiaPrices { return &IndiaPrices{series: map[indiaKey][]nse.Row{}} }
+func NewIndiaPrices() *IndiaPrices {
+	return &IndiaPrices{series: map[indiaKey][]nse.Row{}, carriers: map[string][]indiaKey{}}
+}
 
 func compareIndiaVersion(a, b nse.Row) int {
 	return cmp.Or(cmp.Compare(a.Date, b.Date), a.KnownAt.Compare(b.KnownAt))
@@ -45,6 +50,11 @@ func (s *IndiaPrices) Add(_ context.Context, rows []nse.Row) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, r := range rows {
+		if k := (indiaKey{r.ISIN, r.Series}); !slices.Contains(s.carriers[r.Symbol], k) {
+			s.carriers[r.Symbol] = append(s.carriers[r.Symbol], k)
+		}
+	}
 	for k, add := range byKey {
 		held := s.series[k]
 		slices.SortStableFunc(add, compareIndiaVersion)
@@ -127,10 +137,11 @@ func (s *IndiaPrices) ISINOf(_ context.Context, symbol, series, onOrBefore strin
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	best, isin := "", ""
-	for k, versions := range s.series {
+	for _, k := range s.carriers[symbol] {
 		if series != "" && k.series != series {
 			continue
 		}
+		versions := s.series[k]
 		for i := len(versions) - 1; i >= 0; i-- {
 			v := versions[i]
 			if v.Date < best {

@@ -1,6 +1,10 @@
 package dataset
 
-import "github.com/quarrydata/quarry/domain/scope"
+import (
+	"slices"
+
+	"github.com/quarrydata/quarry/domain/scope"
+)
 
 // Costs in credits per request, from the interface's cost table.
 const (
@@ -84,12 +88,20 @@ func Catalog() []Dataset {
 	}
 }
 
-// Lookup returns the dataset with the given id.
-func Lookup(id ID) (Dataset, bool) {
+// byID is the catalog by dataset id, built once: requests look their
+// dataset up on every answer.
+var byID = func() map[ID]Dataset {
+	m := map[ID]Dataset{}
 	for _, d := range Catalog() {
-		if d.ID == id {
-			return d, true
-		}
+		m[d.ID] = d
 	}
-	return Dataset{}, false
+	return m
+}()
+
+// Lookup returns the dataset with the given id. Its routes are the
+// caller's own copy.
+func Lookup(id ID) (Dataset, bool) {
+	d, ok := byID[id]
+	d.Routes = slices.Clone(d.Routes)
+	return d, ok
 }
