@@ -14,10 +14,13 @@
 # embedded": memory storage; PostgreSQL + MongoDB with PostgreSQL's data on
 # tmpfs; the same with PostgreSQL's data on the host's disk (fsync on); the
 # durable embedded backend (QUARRY_DATA_DIR on the host's disk: SQLite,
-# FerretDB over SQLite, bleve on disk), whose file sizes it prints. BENCH_PROFILE=1 also takes a CPU profile of the served binary
-# during each stack's metered load, through QUARRY_PPROF_ADDR, into
-# bin/cpu-<stack>.pprof, and prints its top; the profiler costs a little
-# CPU, so compare ratios of runs taken the same way.
+# FerretDB over SQLite, bleve on disk), whose file sizes it prints.
+# BENCH_PROFILE=1 also takes a CPU profile of the served binary during
+# every route's load, through QUARRY_PPROF_ADDR, into
+# bin/cpu-<stack>-<route>.pprof, and prints under each row the heaviest
+# Quarry functions, the garbage collector's share, and the CPU per request
+# of the server, the database containers and the whole machine; the
+# profiler costs a little CPU, so compare ratios of runs taken the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-10s}
@@ -30,6 +33,7 @@ PROFILE=${BENCH_PROFILE:-}
 PPROF_ADDR=127.0.0.1:18481
 JUDGMENT=inj_n4ww4jhpszkskpjk
 containers=()
+stack_containers=()
 server_pid=""
 pgdata=""
 datadir=""
@@ -73,61 +77,92 @@ mint_key() {
     sed 's/.*"api_key":"\([^"]*\)".*/\1/'
 }
 
+# cpu_ticks PID...: the CPU time (user + system, in clock ticks) the
+# processes have used so far.
+cpu_ticks() {
+  local t=0 p
+  for p in "$@"; do
+    t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$t"
+}
+
+# database_pids: the host pids of the processes in this stack's containers.
+database_pids() {
+  local c
+  for c in "${stack_containers[@]}"; do docker top "$c" -eo pid | tail -n +2; done
+}
+
+# route STACK LABEL LOADGEN-ARGS...: one row of the table. Under
+# BENCH_PROFILE it also profiles the server during the load and prints
+# where the row's CPU goes: the heaviest Quarry functions (cumulative), the
+# garbage collector, and the CPU per request of the server, the database
+# containers and the whole machine (from /proc), whose sum against
+# healthz's says what the ratio can be.
+route() {
+  local stack=$1 label=$2 row
+  shift 2
+  if [[ -z $PROFILE ]]; then
+    ./bin/loadgen -label "$stack $label" -c "$CONNS" -d "$DURATION" "$@" | tee -a bin/bench.tsv
+    return
+  fi
+  local file="bin/cpu-$stack-${label// /-}.pprof" profiler server0 db0 busy0
+  (exec curl -sf -o "$file" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$(( ${DURATION%s} - 2 ))") &
+  profiler=$!
+  server0=$(cpu_ticks "$server_pid"); db0=$(cpu_ticks $(database_pids)); busy0=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9 }' /proc/stat)
+  row=$(./bin/loadgen -label "$stack $label" -c "$CONNS" -d "$DURATION" "$@" | tee -a bin/bench.tsv)
+  echo "$row"
+  awk -v n="$(cut -f2 <<<"$row")" -v d="${DURATION%s}" -v hz="$(getconf CLK_TCK)" \
+    -v s=$(( $(cpu_ticks "$server_pid") - server0 )) -v b=$(( $(cpu_ticks $(database_pids)) - db0 )) \
+    -v m=$(( $(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9 }' /proc/stat) - busy0 )) \
+    'BEGIN { r = n * d; printf "    CPU per request: server %.0f us, databases %.0f us, machine %.0f us\n", s * 1e6 / hz / r, b * 1e6 / hz / r, m * 1e6 / hz / r }'
+  wait "$profiler"
+  go tool pprof -top -cum -nodecount=400 bin/quarry "$file" 2>/dev/null |
+    awk '/Total samples/ { print "    profile: " $0; next }
+      $6 ~ /quarrydata\/quarry\/(app|domain|adapters\/(memory|mongo|postgres|sqlite|bleve|exportfile|judgmentpdf))\./ && shown < 5 { print "    " $5 "\t" $6; shown++ }
+      $6 == "runtime.gcBgMarkWorker" { print "    " $5 "\tGC (background mark)" }' | sed 's/github.com\/quarrydata\/quarry\///'
+  if [[ $label == metered ]]; then
+    echo "    top of the profile, flat:"
+    go tool pprof -top -nodecount=12 bin/quarry "$file" 2>/dev/null | sed -n '/flat%/,$p' | sed 's/^/    /'
+  fi
+}
+
 measure() {
-  local stack=$1 key
+  local stack=$1 key metered
   key=$(mint_key)
-  ./bin/loadgen -label "$stack healthz" -url "http://$ADDR/healthz" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  local profiler=""
-  if [[ -n $PROFILE ]]; then
-    # The profile covers the middle of the metered load.
-    (exec curl -sf -o "bin/cpu-$stack.pprof" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$(( ${DURATION%s} - 2 ))") &
-    profiler=$!
-  fi
-  local metered
-  metered=$(./bin/loadgen -label "$stack metered" -url "http://$ADDR/china/securities/SSE.600519" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv)
+  route "$stack" healthz -url "http://$ADDR/healthz"
+  metered=$(route "$stack" metered -url "http://$ADDR/china/securities/SSE.600519" -header "X-API-KEY: $key")
   echo "$metered"
-  if [[ -n $profiler ]]; then
-    wait "$profiler"
-    echo "top of the CPU profile of $stack metered (bin/cpu-$stack.pprof):"
-    go tool pprof -top -nodecount=25 bin/quarry "bin/cpu-$stack.pprof" 2>/dev/null | sed -n '1,32p'
-  fi
   # The same route at half the req/s just measured: its p50 and p99 at a
   # load the stack keeps up with.
   ./bin/loadgen -label "$stack metered@half" -url "http://$ADDR/china/securities/SSE.600519" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" -rate "$(cut -f2 <<<"$metered" | awk '{ print int($1 / 2) }')" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack financials" -url "http://$ADDR/us/financials?ticker=AAPL" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack search" -method POST -url "http://$ADDR/us/search" \
-    -body '{"query":"iPhone services revenue"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack holders" -url "http://$ADDR/us/security-fund-holders?identifier=AAPL" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" -rate "$(head -n 1 <<<"$metered" | cut -f2 | awk '{ print int($1 / 2) }')" | tee -a bin/bench.tsv
+  route "$stack" financials -url "http://$ADDR/us/financials?ticker=AAPL" -header "X-API-KEY: $key"
+  route "$stack" search -method POST -url "http://$ADDR/us/search" \
+    -body '{"query":"iPhone services revenue"}' -header "X-API-KEY: $key"
+  route "$stack" holders -url "http://$ADDR/us/security-fund-holders?identifier=AAPL" -header "X-API-KEY: $key"
   # limit=1000 asks for a 1,000-bar page; the sample holds 302 bars of
   # 000001.SZ, so the page carries all 302 (two year buckets on MongoDB).
-  ./bin/loadgen -label "$stack china prices" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  route "$stack" "china prices" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000" -header "X-API-KEY: $key"
   # Ask: a figure question (answered from the statements) and a text
   # question (retrieval over the 10-K sections).
-  ./bin/loadgen -label "$stack ask-figure" -method POST -url "http://$ADDR/ask" \
-    -body '{"question":"What was Apple'"'"'s revenue in fiscal 2023?"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack ask-text" -method POST -url "http://$ADDR/ask" \
-    -body '{"question":"What are Apple'"'"'s reportable segments?"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  route "$stack" ask-figure -method POST -url "http://$ADDR/ask" \
+    -body '{"question":"What was Apple'"'"'s revenue in fiscal 2023?"}' -header "X-API-KEY: $key"
+  route "$stack" ask-text -method POST -url "http://$ADDR/ask" \
+    -body '{"question":"What are Apple'"'"'s reportable segments?"}' -header "X-API-KEY: $key"
   # inj_n4ww4jhpszkskpjk is the sample's Supreme Court judgment in Civil
   # Appeal No. 5700 of 2021 (38 pages in the original, 76 kB of text), the
   # longest: its PDF is the heaviest the sample renders.
-  ./bin/loadgen -label "$stack judgment" -url "http://$ADDR/india/judgments/$JUDGMENT" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack judgment pdf" -url "http://$ADDR/india/judgments/$JUDGMENT/pdf" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack india search" -method POST -url "http://$ADDR/india/search" \
-    -body '{"query":"writ petition municipal corporation"}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv  # RELIANCE's rows in the sample (16 days); the export is the same rows as
+  route "$stack" judgment -url "http://$ADDR/india/judgments/$JUDGMENT" -header "X-API-KEY: $key"
+  route "$stack" "judgment pdf" -url "http://$ADDR/india/judgments/$JUDGMENT/pdf" -header "X-API-KEY: $key"
+  route "$stack" "india search" -method POST -url "http://$ADDR/india/search" \
+    -body '{"query":"writ petition municipal corporation"}' -header "X-API-KEY: $key"
+  # RELIANCE's rows in the sample (16 days); the export is the same rows as
   # a typed Parquet file.
-  ./bin/loadgen -label "$stack india prices" -url "http://$ADDR/india/prices?symbol=RELIANCE&limit=1000" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack india csv" -url "http://$ADDR/india/prices.csv?symbol=RELIANCE" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
-  ./bin/loadgen -label "$stack india export" -method POST -url "http://$ADDR/india/exports" \
-    -body '{"dataset":"india.prices","format":"parquet","filters":{"symbol":"RELIANCE"}}' -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  route "$stack" "india prices" -url "http://$ADDR/india/prices?symbol=RELIANCE&limit=1000" -header "X-API-KEY: $key"
+  route "$stack" "india csv" -url "http://$ADDR/india/prices.csv?symbol=RELIANCE" -header "X-API-KEY: $key"
+  route "$stack" "india export" -method POST -url "http://$ADDR/india/exports" \
+    -body '{"dataset":"india.prices","format":"parquet","filters":{"symbol":"RELIANCE"}}' -header "X-API-KEY: $key"
 }
 
 # address HOST:PORT of a container's port: its own address on the bridge
@@ -176,6 +211,7 @@ databases() {
   containers+=("$pg")
   mg=$(docker run -d --tmpfs /state -p 127.0.0.1::27017 "$MONGO_IMAGE")
   containers+=("$mg")
+  stack_containers=("$pg" "$mg")
   export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(address "$pg" 5432)/quarry?sslmode=disable"
   export QUARRY_MONGO_URI="mongodb://$(address "$mg" 27017)" QUARRY_MONGO_DB=bench
   wait_for ./bin/quarry migrate
@@ -183,6 +219,7 @@ databases() {
   start_server "$label"
   measure "$label"
   stop_server
+  stack_containers=()
   ./bin/quarry ledger verify
 }
 if [[ " $STACKS " == *" postgres "* ]]; then
