@@ -46,11 +46,7 @@ func ChinaPricesHandlers(prices *app.ChinaPrices) []DataHandler {
 // chinaPricesJSON answers a page as {bars, meta}, each bar written by
 // appendBar.
 func chinaPricesJSON(page app.PricesPage, q app.PricesQuery) Response {
-	total := q.Offset + len(page.Bars)
-	if page.More {
-		total++
-	}
-	meta := NewMeta("CN", q.Limit, q.Offset, len(page.Bars), total, page.AsOf,
+	meta := NewMeta("CN", q.Limit, q.Offset, len(page.Bars), pageTotal(q.Offset, len(page.Bars), page.More), page.AsOf,
 		app.ChinaPricesVersion, Provenance{Source: app.ChinaPricesSource, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.ChinaPrices)})
 	return rowsJSON("bars", len(page.Bars), func(b []byte, i int) ([]byte, error) {
 		return appendBar(b, page.Bars[i])

@@ -114,11 +114,7 @@ func appendIndiaCSV(b []byte, r nse.Row) []byte {
 // indiaPricesJSON answers a page as {rows, meta}, each row written by
 // appendIndiaRow.
 func indiaPricesJSON(page app.IndiaPricesPage, q app.IndiaPricesQuery) Response {
-	total := q.Offset + len(page.Rows)
-	if page.More {
-		total++
-	}
-	meta := NewMeta("IN", q.Limit, q.Offset, len(page.Rows), total, page.AsOf,
+	meta := NewMeta("IN", q.Limit, q.Offset, len(page.Rows), pageTotal(q.Offset, len(page.Rows), page.More), page.AsOf,
 		app.IndiaPricesVersion, Provenance{Source: app.IndiaPricesSource, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.IndiaPrices)})
 	return rowsJSON("rows", len(page.Rows), func(b []byte, i int) ([]byte, error) {
 		return appendIndiaRow(b, page.Rows[i])

@@ -57,6 +57,15 @@ func NewMeta(jurisdiction string, limit, offset, count, total int, asOf time.Tim
 	return m
 }
 
+// pageTotal is the total a page of count items at offset lets NewMeta know:
+// one past the page when more follow, so that next_offset is set.
+func pageTotal(offset, count int, more bool) int {
+	if more {
+		return offset + count + 1
+	}
+	return offset + count
+}
+
 // licenceTerms returns the catalog's licence terms of a dataset, empty for
 // one the catalog does not hold.
 func licenceTerms(id dataset.ID) string {
