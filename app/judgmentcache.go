@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/maypok86/otter/v2"
+
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -106,16 +108,44 @@ func (c *JudgmentCache) JudgmentVersions(ctx context.Context) (map[string]string
 type RenderCache struct {
 	ports.JudgmentRenderer
 	documents *cacheSpace[[]byte]
+	// digests keeps the last judgment digested under each id with its
+	// digest: digesting a long text (SHA-256 over a copy of it) cost half
+	// of a served PDF, and comparing it with the judgment digested is far
+	// cheaper (judgment.Equal).
+	digests *otter.Cache[string, digested]
 }
+
+// digested is a judgment and its digest.
+type digested struct {
+	judgment judgment.Judgment
+	digest   string
+}
+
+// renderDigestsSize bounds the judgments whose digests are kept.
+const renderDigestsSize = 4096
 
 // NewRenderCache wraps r, keeping its documents in shared.
 func NewRenderCache(r ports.JudgmentRenderer, shared *ReadCache) *RenderCache {
-	return &RenderCache{JudgmentRenderer: r, documents: newCacheSpace(shared, bytesWeight)}
+	return &RenderCache{
+		JudgmentRenderer: r,
+		documents:        newCacheSpace(shared, bytesWeight),
+		digests:          otter.Must(&otter.Options[string, digested]{MaximumSize: renderDigestsSize}),
+	}
+}
+
+// digest returns j.Digest(), computed once for each judgment held.
+func (c *RenderCache) digest(j judgment.Judgment) string {
+	if d, ok := c.digests.GetIfPresent(j.ID); ok && d.judgment.Equal(j) {
+		return d.digest
+	}
+	d := digested{judgment: j, digest: j.Digest()}
+	c.digests.Set(j.ID, d)
+	return d.digest
 }
 
 // Render writes j's document to w, rendered once per version.
 func (c *RenderCache) Render(ctx context.Context, w io.Writer, j judgment.Judgment) error {
-	doc, err := c.documents.get(ctx, j.ID+"@"+j.Digest(), func(ctx context.Context, _ string) ([]byte, error) {
+	doc, err := c.documents.get(ctx, j.ID+"@"+c.digest(j), func(ctx context.Context, _ string) ([]byte, error) {
 		var buf bytes.Buffer
 		if err := c.JudgmentRenderer.Render(ctx, &buf, j); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,17 @@ type Judgment struct {
 	Text string
 	// RetrievedAt is when Quarry retrieved the source files.
 	RetrievedAt time.Time
+}
+
+// Equal reports whether j and o hold the same judgment, field for field:
+// when they do, they have the same Digest. Comparing is far cheaper than
+// digesting, above all for texts read from one cache, which share their
+// bytes.
+func (j Judgment) Equal(o Judgment) bool {
+	return j.ID == o.ID && j.Court == o.Court && j.Bench == o.Bench && j.CaseNumber == o.CaseNumber &&
+		j.Title == o.Title && slices.Equal(j.Parties, o.Parties) && slices.Equal(j.Judges, o.Judges) &&
+		j.DecisionDate == o.DecisionDate && slices.Equal(j.Citations, o.Citations) && j.Language == o.Language &&
+		j.PageCount == o.PageCount && j.Text == o.Text && j.RetrievedAt.Equal(o.RetrievedAt)
 }
 
 // Party is a litigant as served: the token of its name and its role.

@@ -81,7 +81,8 @@ func TestTokenizeReplacesPartiesEverywhere(t *testing.T) {
 
 // TestDigestChangesWithEveryField changes each field of a judgment in
 // turn, and moves text between two fields: each change gives another
-// digest, and an equal copy the same one.
+// digest, and an equal copy the same one; Equal agrees: each changed
+// judgment is unequal to the first, the copy equal.
 func TestDigestChangesWithEveryField(t *testing.T) {
 	base := judgment.Judgment{
 		ID: "inj_aaaaaaaaaaaaaaaa", Court: "Supreme Court of India", Bench: "", CaseNumber: "C.A. 1/2020", Title: "PTY_A v. PTY_B",
@@ -96,8 +97,8 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		j.Citations = slices.Clone(base.Citations)
 		return j
 	}
-	if clone().Digest() != base.Digest() {
-		t.Fatal("an equal copy has another digest")
+	if clone().Digest() != base.Digest() || !clone().Equal(base) {
+		t.Fatal("an equal copy has another digest, or is not Equal")
 	}
 	changes := map[string]func(*judgment.Judgment){
 		"court":        func(j *judgment.Judgment) { j.Court += "." },
@@ -123,6 +124,9 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		d := j.Digest()
 		if other, ok := seen[d]; ok {
 			t.Errorf("%s: same digest as %s", name, other)
+		}
+		if j.Equal(base) || base.Equal(j) {
+			t.Errorf("%s: still Equal", name)
 		}
 		seen[d] = name
 	}
