@@ -25,7 +25,7 @@ func (p *Platform) debit(e ledger.Entry) (int64, error) {
 	if !ok {
 		return 0, ports.ErrNotFound
 	}
-	if held, taken := p.byID[e.ID]; taken {
+	if held, taken := p.entry(e.ID); taken {
 		return p.replay(held, e)
 	}
 	// Under the lock RevokeKey takes: no debit follows a revocation.
@@ -36,7 +36,6 @@ func (p *Platform) debit(e ledger.Entry) (int64, error) {
 		return bal, ports.ErrInsufficientCredits
 	}
 	p.appendEntry(e)
-	p.debits[e.ID] = e
 	return p.balances[e.AccountID], nil
 }
 
@@ -47,11 +46,11 @@ func (p *Platform) Refund(_ context.Context, e ledger.Entry) (int64, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	d, ok := p.debits[e.RefundOf]
-	if !ok || d.AccountID != e.AccountID || d.Amount != -e.Amount {
+	d, ok := p.entry(e.RefundOf)
+	if !ok || d.Kind != ledger.Debit || d.AccountID != e.AccountID || d.Amount != -e.Amount {
 		return 0, ports.ErrNotFound
 	}
-	if held, taken := p.byID[e.ID]; taken {
+	if held, taken := p.entry(e.ID); taken {
 		return p.replay(held, e)
 	}
 	if p.refunded[d.ID] {
@@ -72,7 +71,7 @@ func (p *Platform) Grant(_ context.Context, e ledger.Entry) (int64, error) {
 	if _, ok := p.balances[e.AccountID]; !ok {
 		return 0, ports.ErrNotFound
 	}
-	if held, taken := p.byID[e.ID]; taken {
+	if held, taken := p.entry(e.ID); taken {
 		return p.replay(held, e)
 	}
 	p.appendEntry(e)
@@ -97,9 +96,26 @@ func checkKind(e ledger.Entry, kind ledger.Kind) error {
 }
 
 func (p *Platform) appendEntry(e ledger.Entry) {
-	p.byID[e.ID] = e
+	p.byID[e.ID] = entryRef{account: e.AccountID, index: len(p.entries[e.AccountID])}
 	p.entries[e.AccountID] = append(p.entries[e.AccountID], e)
 	p.balances[e.AccountID] += e.Amount
+}
+
+// entryRef is where an entry is held: its account's entries, at index.
+// The index keeps a debit's place without a second copy of it: entries are
+// only ever appended.
+type entryRef struct {
+	account string
+	index   int
+}
+
+// entry returns the entry held under id.
+func (p *Platform) entry(id string) (ledger.Entry, bool) {
+	ref, ok := p.byID[id]
+	if !ok {
+		return ledger.Entry{}, false
+	}
+	return p.entries[ref.account][ref.index], true
 }
 
 // Balance returns the account's balance.

@@ -29,8 +29,7 @@ type Platform struct {
 	byHash   map[string]string     // digest -> key id
 	balances map[string]int64
 	entries  map[string][]ledger.Entry // by account, oldest first
-	debits   map[string]ledger.Entry   // debit id -> entry
-	byID     map[string]ledger.Entry   // every entry by id, unique like a primary key
+	byID     map[string]entryRef       // every entry's place by id, unique like a primary key
 	refunded map[string]bool           // debit id -> refunded
 	claims   map[claimID]idempotency.Record
 	bodies   map[claimID][]byte
@@ -60,8 +59,7 @@ func NewPlatform() *Platform {
 		byHash:   map[string]string{},
 		balances: map[string]int64{},
 		entries:  map[string][]ledger.Entry{},
-		debits:   map[string]ledger.Entry{},
-		byID:     map[string]ledger.Entry{},
+		byID:     map[string]entryRef{},
 		refunded: map[string]bool{},
 		claims:   map[claimID]idempotency.Record{},
 		bodies:   map[claimID][]byte{},
