@@ -60,7 +60,7 @@ var _ ports.SectionIndex = (*Index)(nil)
 
 // New returns an empty index in memory.
 func New() (*Index, error) {
-	idx, err := blevesearch.NewMemOnly(indexMapping())
+	idx, err := newInMemory(indexMapping())
 	if err != nil {
 		return nil, fmt.Errorf("bleve: new index: %w", err)
 	}

@@ -40,7 +40,7 @@ var _ ports.JudgmentIndex = (*Judgments)(nil)
 
 // NewJudgments returns an empty judgment index in memory.
 func NewJudgments() (*Judgments, error) {
-	idx, err := blevesearch.NewMemOnly(judgmentMapping())
+	idx, err := newInMemory(judgmentMapping())
 	if err != nil {
 		return nil, fmt.Errorf("bleve: new judgment index: %w", err)
 	}
