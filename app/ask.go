@@ -165,6 +165,8 @@ type Ask struct {
 	// model, when set, answers text questions from retrieved passages;
 	// its sentences are kept only where the cited passage supports them.
 	model ports.Answerer
+	// sentences keeps the retrieved documents' sentences, stemmed.
+	sentences *sentenceMemo
 }
 
 // WithModel makes a answer text questions through model instead of the
@@ -191,7 +193,8 @@ type Statuses interface {
 // the SectionRetriever port, which Filings implements over its index) and
 // the China listings.
 func NewAsk(fin *Financials, china *China, filings *Filings) *Ask {
-	return &Ask{fin: fin, china: china, sections: filings, sources: []DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()}}
+	return &Ask{fin: fin, china: china, sections: filings, sources: []DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()},
+		sentences: newSentenceMemo()}
 }
 
 // Probe reports Ask available once any dataset it reads holds data. It
@@ -637,24 +640,21 @@ func (a *Ask) passages(ctx context.Context, q AskQuery, searched []dataset.ID) (
 	topical := slices.DeleteFunc(slices.Clone(words), isNumber)
 	needTopical := min(need, len(topical))
 	type candidate struct {
-		doc        retrieved
-		start, end int
-		score      float64
+		doc      retrieved
+		sentence docSentence
+		score    float64
 	}
 	var best []candidate
 	for _, d := range docs {
 		var top *candidate
-		rs := []rune(d.text)
-		for _, sp := range d.split(d.text) {
-			text := d.say(string(rs[sp[0]:sp[1]]))
-			stems := contentStems(text)
-			n := matched(words, stems)
+		for _, sn := range a.sentences.of(d) {
+			n := matched(words, sn.stems)
 			score := float64(n) / float64(len(words))
-			if n < need || matched(topical, stems) < needTopical || score < minCoverage || !proseSentence(text) {
+			if n < need || matched(topical, sn.stems) < needTopical || score < minCoverage || !sn.proseEnough {
 				continue
 			}
 			if top == nil || score > top.score {
-				top = &candidate{doc: d, start: sp[0], end: sp[1], score: score}
+				top = &candidate{doc: d, sentence: sn, score: score}
 			}
 		}
 		if top != nil {
@@ -677,14 +677,13 @@ func (a *Ask) passages(ctx context.Context, q AskQuery, searched []dataset.ID) (
 	}
 	var out []sentence
 	for _, c := range best {
-		span := string([]rune(c.doc.text)[c.start:c.end])
-		text := c.doc.say(span)
+		sn := c.sentence
 		// Later sentences must cover the question as well as the first,
 		// and say something the answer does not already say.
-		if len(out) == limit || c.score < best[0].score || slices.ContainsFunc(out, func(o sentence) bool { return o.text == text }) {
+		if len(out) == limit || c.score < best[0].score || slices.ContainsFunc(out, func(o sentence) bool { return o.text == sn.said }) {
 			continue
 		}
-		out = append(out, sentence{text: text, cite: c.doc.cite(c.start, c.end, span)})
+		out = append(out, sentence{text: sn.said, cite: c.doc.cite(sn.start, sn.end, sn.span)})
 	}
 	return out, nil
 }
@@ -693,6 +692,8 @@ func (a *Ask) passages(ctx context.Context, q AskQuery, searched []dataset.ID) (
 // a judgment: its stored text, how that splits into sentences, and how a
 // span of it is cited.
 type retrieved struct {
+	// id names the document among all retrieved ones.
+	id    string
 	text  string
 	title string
 	split func(string) [][2]int
@@ -737,7 +738,7 @@ func (a *Ask) retrieve(ctx context.Context, q AskQuery, searched []dataset.ID) (
 
 func sectionDoc(s filing.Section) retrieved {
 	title := fmt.Sprintf("%s %s %s, Item %s. %s", s.Ticker, s.Form, s.Accession, s.ItemNumber, s.ItemName)
-	return retrieved{text: s.Text, title: title, split: Sentences, say: func(s string) string { return s }, cite: func(start, end int, snippet string) Citation {
+	return retrieved{id: "section " + s.ID, text: s.Text, title: title, split: Sentences, say: func(s string) string { return s }, cite: func(start, end int, snippet string) Citation {
 		return Citation{
 			Dataset: dataset.USSearch, DocumentID: s.ID, Title: title, Snippet: snippet,
 			Offsets: &PassageOffsets{Section: s.ID, Start: start, End: end}, Route: "POST /us/search",
@@ -747,7 +748,7 @@ func sectionDoc(s filing.Section) retrieved {
 
 func judgmentDoc(j judgment.Judgment) retrieved {
 	title := fmt.Sprintf("%s, %s, %s (decided %s)", j.Title, j.Court, j.CaseNumber, j.DecisionDate)
-	return retrieved{text: j.Text, title: title, split: JudgmentSentences, say: spoken, cite: func(start, end int, snippet string) Citation {
+	return retrieved{id: "judgment " + j.ID, text: j.Text, title: title, split: JudgmentSentences, say: spoken, cite: func(start, end int, snippet string) Citation {
 		return Citation{
 			Dataset: dataset.IndiaJudgments, DocumentID: j.ID, Title: title, Snippet: snippet,
 			Offsets: &PassageOffsets{Judgment: j.ID, Start: start, End: end}, Route: "GET /india/judgments/" + j.ID,
