@@ -121,15 +121,20 @@ type digested struct {
 	digest   string
 }
 
-// renderDigestsSize bounds the judgments whose digests are kept.
-const renderDigestsSize = 4096
+// renderDigestsBytes bounds the judgments whose digests are kept, by about
+// the memory they hold: a judgment read again from the store is a new copy
+// of its text, which the entry keeps until it is replaced or evicted.
+const renderDigestsBytes = 32 << 20
 
 // NewRenderCache wraps r, keeping its documents in shared.
 func NewRenderCache(r ports.JudgmentRenderer, shared *ReadCache) *RenderCache {
 	return &RenderCache{
 		JudgmentRenderer: r,
 		documents:        newCacheSpace(shared, bytesWeight),
-		digests:          otter.Must(&otter.Options[string, digested]{MaximumSize: renderDigestsSize}),
+		digests: otter.Must(&otter.Options[string, digested]{
+			MaximumWeight: renderDigestsBytes,
+			Weigher:       func(_ string, d digested) uint32 { return uint32(min(judgmentWeight(d.judgment), 1<<31)) },
+		}),
 	}
 }
 

@@ -10,10 +10,12 @@ import (
 	"github.com/quarrydata/quarry/domain/financials"
 )
 
-// statementMemoSize bounds the companies (each at one knowledge day) whose
-// statements are kept; a day's worth of requests for one company is one
-// entry, since the default as_of (now) changes its last known day daily.
-const statementMemoSize = 512
+// statementMemoBytes bounds the companies (each at one knowledge day) whose
+// statements are kept, by about the memory they hold (twice the company's
+// facts: Know keeps the known ones by key); a day's worth of requests for
+// one company is one entry, since the default as_of (now) changes its last
+// known day daily.
+const statementMemoBytes = 64 << 20
 
 // statementMemo keeps a company's statements as computed from its facts
 // for one last known day: Know depends on as_of only through that day
@@ -42,7 +44,12 @@ type statementKind struct {
 }
 
 func newStatementMemo() *statementMemo {
-	return &statementMemo{entries: otter.Must(&otter.Options[string, *knownStatements]{MaximumSize: statementMemoSize})}
+	return &statementMemo{entries: otter.Must(&otter.Options[string, *knownStatements]{
+		MaximumWeight: statementMemoBytes,
+		Weigher: func(_ string, k *knownStatements) uint32 {
+			return uint32(min(2*companyWeight(financials.Company{Facts: k.facts}), 1<<31))
+		},
+	})}
 }
 
 // know returns the company's facts known at asOf, from the memo when it

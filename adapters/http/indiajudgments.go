@@ -182,6 +182,5 @@ func toIndiaSearchResult(h ports.JudgmentHit) indiaSearchResult {
 
 // courtsProvenance is the provenance of judgments retrieved at t.
 func courtsProvenance(t time.Time) Provenance {
-	d, _ := dataset.Lookup(dataset.IndiaJudgments)
-	return Provenance{Source: "Indian courts (published judgments)", RetrievedAt: t, Licence: d.Licence.Terms}
+	return Provenance{Source: "Indian courts (published judgments)", RetrievedAt: t, Licence: licenceTerms(dataset.IndiaJudgments)}
 }

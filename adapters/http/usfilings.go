@@ -182,6 +182,5 @@ func snippet(text string, start, end int) string {
 
 // secProvenance is the provenance of EDGAR data retrieved at t.
 func secProvenance(t time.Time) Provenance {
-	d, _ := dataset.Lookup(dataset.USFilingIndexes)
-	return Provenance{Source: "SEC EDGAR", RetrievedAt: t, Licence: d.Licence.Terms}
+	return Provenance{Source: "SEC EDGAR", RetrievedAt: t, Licence: licenceTerms(dataset.USFilingIndexes)}
 }
