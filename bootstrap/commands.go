@@ -129,6 +129,11 @@ func withPlatform(ctx context.Context, cfg Config, writes bool, fn func(operator
 			return fn(store)
 		})
 	case cfg.embeddedPlatform():
+		// A reader never creates the directory: a mistyped path should
+		// say so, not open an empty store.
+		if !writes && !exists(cfg.DataDir) {
+			return fmt.Errorf("%s=%s: no such directory (quarry serve creates it)", EnvDataDir, cfg.DataDir)
+		}
 		if writes {
 			unlock, err := lockDataDir(cfg.DataDir)
 			if err != nil {

@@ -144,7 +144,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		PostgresURL:      getenv(EnvPostgresURL),
 		MongoURI:         getenv(EnvMongoURI),
 		MongoDB:          r.str(EnvMongoDB, "quarry"),
-		DataDir:          getenv(EnvDataDir),
+		DataDir:          r.path(EnvDataDir),
 		InitialCredits:   r.int64(EnvInitialCredits, 100000, 0),
 		RateLimitRPS:     r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst:   int(r.int64(EnvRateLimitBurst, 100, 1)),
@@ -219,6 +219,22 @@ func (r *reader) str(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// path reads a path and makes it absolute against the working directory,
+// once, at start: the SQLite and FerretDB URIs built from it need an
+// absolute path (file://data/platform.db would name a host "data"), and a
+// later change of directory must not move the data.
+func (r *reader) path(name string) string {
+	raw := r.getenv(name)
+	if raw == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(raw)
+	if err != nil {
+		r.fail(name, raw, "want a directory path")
+	}
+	return abs
 }
 
 func (r *reader) int64(name string, def, minimum int64) int64 {

@@ -1,6 +1,7 @@
 package bootstrap_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -96,5 +97,14 @@ func TestLoadConfigReadsTheAskModel(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "sk-secret") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("LoadConfig(%v) = %v, want one line without the key", bad, err)
 		}
+	}
+}
+
+func TestLoadConfigMakesTheDataDirectoryAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cfg, err := bootstrap.LoadConfig(func(k string) string { return map[string]string{bootstrap.EnvDataDir: "./data"}[k] })
+	if err != nil || cfg.DataDir != filepath.Join(dir, "data") {
+		t.Fatalf("%s=./data: DataDir %q, %v; want %q", bootstrap.EnvDataDir, cfg.DataDir, err, filepath.Join(dir, "data"))
 	}
 }
