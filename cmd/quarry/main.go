@@ -1,5 +1,7 @@
 // Command quarry is the one Quarry binary: it serves the API, migrates the
-// PostgreSQL schema, ingests source files and verifies the credit ledger.
+// PostgreSQL schema, ingests source files into MongoDB or the data
+// directory, and verifies the credit ledger. `quarry help` lists its
+// commands and settings; `quarry COMMAND --help` prints one command's help.
 package main
 
 import (
@@ -9,9 +11,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/quarrydata/quarry/bootstrap"
 )
@@ -19,42 +23,105 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// usage is the command summary; the ingest datasets come from the datasets
-// the binary registers.
-var usage = `usage: quarry <command>
+// command is one line of the command summary and its own help.
+type command struct {
+	name  string // as typed, such as "ledger verify"
+	args  string // its arguments and flags
+	about string // what it does, one sentence a line
+}
 
-commands:
-  serve                          serve the API (configured by QUARRY_* variables)
-  migrate                        apply the embedded PostgreSQL migrations
-  ingest [--quiet] DATASET [FILE...]
-                                 load source files of a dataset into MongoDB (default: the bundled sample);
-                                 DATASET is all (every bundled sample) or one of the datasets below; a FILE
-                                 may be a directory (its files) or a .zip archive (its entries, read in place).
-                                 Progress goes to stderr: a bar on a terminal, else one line per file;
-                                 --quiet shows none
-  ledger verify                  check that every balance equals the sum of its entries
-  backup DIR                     copy the data directory's stores (QUARRY_DATA_DIR) into the new directory DIR,
-                                 consistently, while a server may go on serving; serve DIR to restore it
-  credits grant EMAIL AMOUNT --reason TEXT
-                                 top up an account with a grant entry naming the reason
-  keys grant-scope KEY_ID PERMISSION
-                                 add a permission to a key (resale:read is never self-serve)
-  keys revoke-scope KEY_ID PERMISSION
-                                 remove a permission from a key
-  vault migrate                  apply the PII vault's own migrations (QUARRY_VAULT_POSTGRES_URL, the vault role)
-  vault reveal TOKEN             print what a token replaced; every look-up is logged to stderr as a JSON line
-  version                        print the build and interface versions
-  help                           print this usage
+// commands are the binary's commands, in the order help lists them.
+var commands = []command{
+	{"serve", "", "serve the API and the console, configured by the QUARRY_* settings\n" +
+		"With no setting: memory storage and the bundled samples on 127.0.0.1:8080.\n" +
+		"quarry help lists every setting with its default."},
+	{"migrate", "", "apply the embedded PostgreSQL migrations (QUARRY_POSTGRES_URL)"},
+	{"ingest", "[--quiet] DATASET [FILE...]", "load source files into MongoDB or the data directory\n" +
+		"Writes the documents at QUARRY_MONGO_URI, else those of QUARRY_DATA_DIR (with the server stopped);\n" +
+		"without FILE it loads the bundled sample. DATASET is all (every bundled sample) or one of the\n" +
+		"ingest datasets; a FILE may be a directory (its files) or a .zip archive (its entries, read in\n" +
+		"place). Progress goes to stderr: a bar on a terminal, else one line per file; --quiet shows none."},
+	{"ledger verify", "", "check that every balance equals the sum of its entries\n" +
+		"Reads PostgreSQL or the data directory, beside a running server; exits 1 on a mismatch."},
+	{"backup", "DIR", "copy the data directory into the new directory DIR\n" +
+		"Copies the stores of QUARRY_DATA_DIR consistently while a server may go on serving;\n" +
+		"serving DIR (QUARRY_DATA_DIR=DIR quarry serve) restores it."},
+	{"credits grant", "EMAIL AMOUNT --reason TEXT", "top up an account with a grant entry naming the reason"},
+	{"keys grant-scope", "KEY_ID PERMISSION", "add a permission to a key (resale:read is never self-serve)"},
+	{"keys revoke-scope", "KEY_ID PERMISSION", "remove a permission from a key"},
+	{"vault migrate", "", "apply the PII vault's own migrations (QUARRY_VAULT_POSTGRES_URL, the vault role)"},
+	{"vault reveal", "TOKEN", "print what a token replaced\n" +
+		"Every look-up is logged to stderr as a JSON line."},
+	{"version", "", "print the build and interface versions"},
+	{"help", "[COMMAND]", "print this summary and every setting, or one command's help\n" +
+		"quarry COMMAND --help (or -h) prints the same as quarry help COMMAND."},
+}
 
-ingest datasets:
-` + ingestDatasets()
+// usage is the command summary: every command, the ingest datasets the
+// binary registers, and every setting with its default.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: quarry <command> [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		line := strings.TrimSpace(c.name + " " + c.args)
+		about, _, _ := strings.Cut(c.about, "\n")
+		if len(line) > 30 {
+			fmt.Fprintf(&b, "  %s\n  %-30s %s\n", line, "", about)
+		} else {
+			fmt.Fprintf(&b, "  %-30s %s\n", line, about)
+		}
+	}
+	b.WriteString("\n`quarry COMMAND --help` prints one command's help.\n\ningest datasets:\n")
+	b.WriteString(ingestDatasets())
+	b.WriteString("\nsettings (environment variables; a bad value stops the command with one line naming it):\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, s := range bootstrap.Settings {
+		def := s.Default
+		if def == "" {
+			def = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, def, s.Meaning)
+	}
+	_ = tw.Flush()
+	return b.String()
+}
 
+// commandHelp is the help of every command named name or starting with it
+// (quarry ledger --help shows ledger verify); false when there is none.
+func commandHelp(name string) (string, bool) {
+	var b strings.Builder
+	for _, c := range commands {
+		if c.name != name && !strings.HasPrefix(c.name, name+" ") {
+			continue
+		}
+		fmt.Fprintf(&b, "usage: quarry %s\n\n", strings.TrimSpace(c.name+" "+c.args))
+		for line := range strings.SplitSeq(c.about, "\n") {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+		if c.name == "ingest" {
+			b.WriteString("\ningest datasets:\n" + ingestDatasets())
+		}
+		b.WriteString("\n")
+	}
+	return b.String(), b.Len() > 0
+}
+
+// ingestDatasets lists the datasets the binary registers, with the source
+// files each reads.
 func ingestDatasets() string {
 	var b strings.Builder
 	for _, d := range bootstrap.IngestDatasets() {
 		fmt.Fprintf(&b, "  %-30s %s\n", d.Name, d.Sources)
 	}
 	return b.String()
+}
+
+// wantsHelp reports whether args ask for help anywhere: such a command
+// only prints its help, and reads no setting.
+func wantsHelp(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		return a == "-h" || a == "-help" || a == "--help"
+	})
 }
 
 func main() {
@@ -64,7 +131,7 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "quarry:", err)
 		if errors.Is(err, errUsage) {
-			fmt.Fprint(os.Stderr, usage)
+			fmt.Fprint(os.Stderr, usage())
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -77,9 +144,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
 		return errUsage
 	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(out, usage)
+	switch {
+	case wantsHelp(args[:1]):
+		fmt.Fprint(out, usage())
+		return nil
+	case wantsHelp(args[1:]):
+		return printHelp(out, args[0])
+	case args[0] == "help" && len(args) > 1:
+		return printHelp(out, strings.Join(args[1:], " "))
+	case args[0] == "help":
+		fmt.Fprint(out, usage())
 		return nil
 	}
 	if args[0] == "version" {
@@ -122,4 +196,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return bootstrap.SetKeyScope(ctx, cfg, args[2], args[3], args[1] == "grant-scope", out)
 	}
 	return fmt.Errorf("%w: %q", errUsage, args)
+}
+
+// printHelp prints the help of the command name.
+func printHelp(out io.Writer, name string) error {
+	help, ok := commandHelp(name)
+	if !ok {
+		return fmt.Errorf("%w: %q", errUsage, name)
+	}
+	fmt.Fprint(out, help)
+	return nil
 }

@@ -1,0 +1,40 @@
+package bootstrap
+
+// Setting describes one QUARRY_* variable for `quarry help`.
+type Setting struct {
+	// Name is the variable, one of the Env* constants.
+	Name string
+	// Default is the value LoadConfig uses when the variable is unset,
+	// written as an operator would write it; empty when unset means off,
+	// memory, or a default that depends on other settings (said in Meaning).
+	Default string
+	// Meaning says in one line what the variable sets.
+	Meaning string
+}
+
+// Settings lists every variable LoadConfig reads, in the order `quarry
+// help` prints them. A test holds it to the Env* constants, so a variable
+// added there without a line here fails, and checks that each Default is
+// what LoadConfig does when the variable is unset.
+var Settings = []Setting{
+	{EnvHTTPAddr, "127.0.0.1:8080", "listen address (host:port)"},
+	{EnvDataDir, "", "unset: memory. The durable embedded backend, for every store no URL below takes; created if missing; one process at a time; `quarry ingest` writes it too"},
+	{EnvPostgresURL, "", "unset: memory or the data directory. Accounts, keys, sessions and the ledger on PostgreSQL"},
+	{EnvAutoMigrate, "false", "apply the PostgreSQL migrations at start"},
+	{EnvMongoURI, "", "unset: memory or the data directory. Dataset documents on MongoDB (or a MongoDB-wire server)"},
+	{EnvMongoDB, "quarry", "MongoDB database name"},
+	{EnvSampleData, "", "load the bundled samples at start; default true without MongoDB (with a data directory: at its first start only), else false"},
+	{EnvInitialCredits, "100000", "credits granted at sign-up"},
+	{EnvRateLimitRPS, "50", "requests per second per API key"},
+	{EnvRateLimitBurst, "100", "burst per API key"},
+	{EnvSessionTTL, "8h", "session token lifetime"},
+	{EnvMongoRefresh, "30s", "with MongoDB or a data directory: cache life of reference data and how often new filing sections are indexed"},
+	{EnvCacheBytes, "256MiB", "memory the reference-data caches share (KiB, MiB, GiB suffixes); 0 turns them off"},
+	{EnvLogLevel, "info", "debug, info, warn or error"},
+	{EnvPprofAddr, "", "unset: off. A loopback host:port serving Go's profiler on a listener of its own"},
+	{EnvVaultURL, "", "the PII vault as its own role; for `quarry vault` and `quarry ingest` only (serve refuses it)"},
+	{EnvVaultKey, "", "hex key (>= 32 bytes) that derives PII tokens; for `quarry ingest` only (serve refuses it)"},
+	{EnvAskModelURL, "", "unset: extractive answers only. Base URL of an OpenAI-compatible chat-completions endpoint for Ask"},
+	{EnvAskModel, "", "the model asked for; required with the URL"},
+	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/bootstrap"
+)
+
+// runMain marks the test binary's own re-execution as the quarry binary.
+const runMain = "QUARRY_TEST_RUN_MAIN"
+
+// TestMain runs main instead of the tests when re-executed by quarry, so
+// a test sees the binary's exit status and output with an environment of
+// its choosing.
+func TestMain(m *testing.M) {
+	if os.Getenv(runMain) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// quarry runs the binary with args and only the variables in env.
+func quarry(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append([]string{runMain + "=1"}, env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return out.String(), errOut.String(), exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), 0
+}
+
+// TestEveryCommandsHelpNeedsNoEnvironment asks each command for its help,
+// with no environment and with a setting that would stop it, and expects
+// its usage line and exit status 0: help reads no setting and opens no
+// database.
+func TestEveryCommandsHelpNeedsNoEnvironment(t *testing.T) {
+	for _, c := range commands {
+		for _, flag := range []string{"--help", "-h"} {
+			for _, env := range [][]string{nil, {bootstrap.EnvVaultKey + "=abcd", bootstrap.EnvHTTPAddr + "=8080"}} {
+				args := append(strings.Fields(c.name), flag)
+				out, errOut, code := quarry(t, env, args...)
+				if code != 0 || !strings.Contains(out, "usage: quarry "+c.name) {
+					t.Errorf("quarry %s with env %q: exit %d, stdout:\n%s\nstderr:\n%s", strings.Join(args, " "), env, code, out, errOut)
+				}
+			}
+		}
+	}
+}
+
+// TestHelpListsEverySetting checks that quarry help names every setting
+// (bootstrap.Settings, which a bootstrap test holds to the Env* constants)
+// with its default, and says where ingest writes.
+func TestHelpListsEverySetting(t *testing.T) {
+	out, errOut, code := quarry(t, nil, "help")
+	if code != 0 {
+		t.Fatalf("quarry help: exit %d\n%s", code, errOut)
+	}
+	for _, s := range bootstrap.Settings {
+		line := lineOf(out, "  "+s.Name+" ")
+		if line == "" || (s.Default != "" && !strings.Contains(line, " "+s.Default+" ")) {
+			t.Errorf("quarry help: %s with default %q missing; line %q", s.Name, s.Default, line)
+		}
+	}
+	if !strings.Contains(out, "load source files into MongoDB or the data directory") {
+		t.Errorf("quarry help does not say that ingest writes the data directory:\n%s", out)
+	}
+}
+
+// TestHelpOfOneCommand checks quarry help COMMAND and a command group.
+func TestHelpOfOneCommand(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"help", "keys"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"usage: quarry keys grant-scope", "usage: quarry keys revoke-scope"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("quarry help keys: no %q in\n%s", want, out.String())
+		}
+	}
+	if _, _, code := quarry(t, nil, "nonsense", "--help"); code != 2 {
+		t.Errorf("quarry nonsense --help: exit %d, want 2", code)
+	}
+}
+
+// lineOf returns the first line of text that starts with prefix.
+func lineOf(text, prefix string) string {
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
+	}
+	return ""
+}
