@@ -13,9 +13,28 @@
 // for the service with every bundled sample loaded, and about 25 ms for the
 // sign-in and the key, most of it the password hash.
 //
+// From another module:
+//
+//	go get github.com/quarrydata/quarry/quarrytest
+//
+// and in a test:
+//
+//	srv := quarrytest.Start(t) // stopped at t.Cleanup
+//	req, _ := http.NewRequest("GET", srv.URL+"/china/securities/SSE.600519", nil)
+//	req.Header.Set("X-API-KEY", srv.APIKey)
+//
 // Options provoke what a suite needs to see: WithCredits (402 once spent),
 // WithRateLimit (429), WithEmptyDatasets (503), WithClock (as_of defaults
-// and session expiry), WithFiles (the test's own source files). A key
+// and session expiry), WithFiles (the test's own source files).
+//
+// The data is point in time, and the test's clock decides what is known.
+// With WithClock, a request without as_of answers as of the clock, and a
+// request with as_of sees only data known by then: a statement filed, a bar
+// retrieved, after that moment is not served. WithFiles takes each file's
+// modification time as the time Quarry retrieved it, so a price bar from a
+// file is known from the later of that time and its trading day's close;
+// set it with os.Chtimes to place the file in the test's timeline
+// (ExampleWithFiles). A key
 // holding fewer permissions than a self-serve key (403) cannot be made yet:
 // self-serve keys carry every self-serve permission and only an operator
 // changes a key's scopes, on PostgreSQL; an option will follow when scoped
@@ -130,9 +149,12 @@ func WithEmptyDatasets(datasets ...string) Option {
 // the same reader `quarry ingest DATASET FILE...` uses, instead of from its
 // bundled sample; paths are named as for that command: files, directories
 // (the files under them) or .zip archives (their entries, read in place).
-// The README lists each dataset's formats. A bad file fails the start, naming the
-// file and the reason. Files are read from disk because their modification
-// time is their retrieval time for some datasets. Calls add up.
+// `quarry ingest --help` lists each dataset's formats. A bad file fails the
+// start, naming the file and the reason. Files are read from disk because a
+// file's modification time is taken as its retrieval time: the dataset's
+// rows are known from then (for prices, from the later of then and the
+// trading day's close), so a request as of an earlier time does not see
+// them. Calls add up.
 func WithFiles(dataset string, paths ...string) Option {
 	return func(s *settings) {
 		if s.cfg.Files == nil {
