@@ -9,6 +9,12 @@
 // here do not name, and a suite in any language testcontainers supports
 // starts the image the same way: expose 8080/tcp, wait for HTTP 200 on
 // /readyz, then POST /account/login and POST /account/keys.
+//
+// From another module:
+//
+//	go get github.com/quarrydata/quarry/quarrytest/quarrycontainer
+//
+// ExampleRun runs in `go tool task test`, which builds the image first.
 package quarrycontainer
 
 import (
