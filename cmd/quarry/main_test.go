@@ -42,18 +42,17 @@ func quarry(t *testing.T, env []string, args ...string) (stdout, stderr string, 
 }
 
 // TestEveryCommandsHelpNeedsNoEnvironment asks each command for its help,
-// with no environment and with a setting that would stop it, and expects
-// its usage line and exit status 0: help reads no setting and opens no
-// database.
+// with no environment (--help) and with settings that would stop it (-h),
+// and expects its usage line and exit status 0: help reads no setting and
+// opens no database.
 func TestEveryCommandsHelpNeedsNoEnvironment(t *testing.T) {
+	bad := []string{bootstrap.EnvVaultKey + "=abcd", bootstrap.EnvHTTPAddr + "=8080"}
 	for _, c := range commands {
-		for _, flag := range []string{"--help", "-h"} {
-			for _, env := range [][]string{nil, {bootstrap.EnvVaultKey + "=abcd", bootstrap.EnvHTTPAddr + "=8080"}} {
-				args := append(strings.Fields(c.name), flag)
-				out, errOut, code := quarry(t, env, args...)
-				if code != 0 || !strings.Contains(out, "usage: quarry "+c.name) {
-					t.Errorf("quarry %s with env %q: exit %d, stdout:\n%s\nstderr:\n%s", strings.Join(args, " "), env, code, out, errOut)
-				}
+		for flag, env := range map[string][]string{"--help": nil, "-h": bad} {
+			args := append(strings.Fields(c.name), flag)
+			out, errOut, code := quarry(t, env, args...)
+			if code != 0 || !strings.Contains(out, "usage: quarry "+c.name) {
+				t.Errorf("quarry %s with env %q: exit %d, stdout:\n%s\nstderr:\n%s", strings.Join(args, " "), env, code, out, errOut)
 			}
 		}
 	}
