@@ -943,9 +943,7 @@ func contentStems(text string) []string {
 		if stopWords[w] || utf8.RuneCountInString(w) < 2 {
 			continue
 		}
-		if rs := []rune(w); len(rs) > 5 {
-			w = string(rs[:5])
-		}
+		w = stem(w)
 		if !seen[w] {
 			seen[w] = true
 			out = append(out, w)
