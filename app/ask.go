@@ -17,6 +17,7 @@ import (
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/domain/scope"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -299,6 +300,7 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 	if err != nil {
 		return Answer{}, err
 	}
+	cited = slices.DeleteFunc(cited, leaksPAN)
 	if len(cited) == 0 {
 		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
 		return ans, nil
@@ -328,6 +330,25 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 type sentence struct {
 	text string
 	cite Citation
+}
+
+// leaksPAN reports whether s would send a PAN-shaped string to the client,
+// in its text or in its citation's title, snippet or fields. Judgments are
+// tokenized at ingest, but a PAN printed glued to a word or spaced out can
+// slip past the redactor, and a model may write one: every answer is
+// scanned before it leaves, and a sentence holding one is dropped rather
+// than redacted, since what is left of it could still say whose it is.
+func leaksPAN(s sentence) bool {
+	c := s.cite
+	if pii.HasPANShaped(s.text) || pii.HasPANShaped(c.Title) || pii.HasPANShaped(c.Snippet) {
+		return true
+	}
+	for _, v := range c.Fields {
+		if pii.HasPANShaped(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Listing questions: "When was 贵州茅台 listed?", "贵州茅台什么时候上市?",

@@ -1,11 +1,13 @@
 package app_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/judgment"
 )
 
 // segments is the passage the grounding tests write about, as the sample's
@@ -94,5 +96,32 @@ func TestModelAnswerDropsAdditions(t *testing.T) {
 				t.Errorf("answer %+v, want the sentence kept: %v", got, c.kept)
 			}
 		})
+	}
+}
+
+// TestAnswerHoldingAPANIsDropped stores the sample judgment that answers
+// the buzzwords question with a PAN the redactor missed (glued to a word,
+// spaced out) in the sentence the extractive answerer quotes: the sentence
+// is dropped from the answer, citation and all.
+func TestAnswerHoldingAPANIsDropped(t *testing.T) {
+	const quoted = `are the two new buzzwords and rightly so.`
+	for _, pan := range []string{"PANABCPK1234D", "ABCPK 1234 D", "abcpk1234d"} {
+		t.Run(pan, func(t *testing.T) {
+			ask, _ := sampleAskWith(t, func(js []judgment.Judgment) {
+				for i := range js {
+					js[i].Text = strings.Replace(js[i].Text, quoted, `are the two new buzzwords of `+pan+` and rightly so.`, 1)
+				}
+			})
+			got := askText(t, ask, "What are the two new buzzwords?")
+			if strings.Contains(got.Text, pan) || slices.ContainsFunc(got.Citations, func(c app.Citation) bool { return strings.Contains(c.Snippet, pan) }) {
+				t.Errorf("answer %+v quotes the PAN %q", got, pan)
+			}
+		})
+	}
+	// Unchanged, the same question quotes that sentence: it is the one
+	// the PAN was put in.
+	ask, _ := sampleAsk(t)
+	if got := askText(t, ask, "What are the two new buzzwords?"); !strings.Contains(got.Text, quoted) {
+		t.Fatalf("answer %q, want the sentence the test puts a PAN in", got.Text)
 	}
 }
