@@ -212,11 +212,49 @@ func (a *Ask) Probe() DatasetProbe {
 	}}
 }
 
+// Reading is what a question may read for one credential: every dataset
+// of the catalog but Ask itself, searched or excluded with its reason.
+type Reading struct {
+	Searched []dataset.ID
+	Excluded []Exclusion
+}
+
 // Governance decides which datasets a question over q may read for a
-// credential holding scopes: every dataset of the catalog but Ask itself
-// is either searched or excluded with its reason.
-func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st Statuses) ([]dataset.ID, []Exclusion, error) {
-	held := scope.FromStrings(scopes)
+// credential holding scopes. A question that may read nothing is refused
+// before it is charged (spec-gaps B55): with ErrForbidden when a dataset it
+// asks for is left out only for a permission the key lacks, else with
+// ErrValidation; either message lists every exclusion.
+func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st Statuses) (Reading, error) {
+	r, err := a.reading(ctx, q, scope.FromStrings(scopes), st)
+	if err != nil || len(r.Searched) > 0 {
+		return r, err
+	}
+	listed := make([]string, len(r.Excluded))
+	forbidden := false
+	for i, e := range r.Excluded {
+		listed[i] = string(e.Dataset) + " (" + e.Reason + ")"
+		forbidden = forbidden || e.Reason == ExcludedPermissionMissing
+	}
+	if forbidden {
+		return r, fmt.Errorf("%w: nothing to search: the datasets this question could read need permissions the key lacks; excluded: %s",
+			ErrForbidden, strings.Join(listed, ", "))
+	}
+	return r, fmt.Errorf("%w: nothing to search: datasets and jurisdictions leave no dataset Ask reads (%s) that is activated; excluded: %s",
+		ErrValidation, strings.Join(askReadable(), ", "), strings.Join(listed, ", "))
+}
+
+// askReadable names the datasets Ask can read, for a refusal's message.
+func askReadable() []string {
+	out := make([]string, len(askSources))
+	for i, id := range askSources {
+		out[i] = string(id)
+	}
+	return out
+}
+
+// reading sorts every dataset of the catalog but Ask into searched and
+// excluded, with the first reason that applies.
+func (a *Ask) reading(ctx context.Context, q AskQuery, held []scope.Permission, st Statuses) (Reading, error) {
 	var ids []dataset.ID
 	reasons := map[dataset.ID]string{}
 	for _, d := range dataset.Catalog() {
@@ -225,24 +263,23 @@ func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st St
 		}
 		reason, err := exclusion(ctx, q, held, d, st)
 		if err != nil {
-			return nil, nil, err
+			return Reading{}, err
 		}
 		ids, reasons[d.ID] = append(ids, d.ID), reason
 	}
-	var searched []dataset.ID
-	var excluded []Exclusion
+	var r Reading
 	for _, id := range ids {
 		reason := reasons[id]
 		if partner, ok := askTogether[id]; ok && reason == "" {
 			reason = reasons[partner] // read as one: what excludes one excludes both
 		}
 		if reason == "" {
-			searched = append(searched, id)
+			r.Searched = append(r.Searched, id)
 		} else {
-			excluded = append(excluded, Exclusion{Dataset: id, Reason: reason})
+			r.Excluded = append(r.Excluded, Exclusion{Dataset: id, Reason: reason})
 		}
 	}
-	return searched, excluded, nil
+	return r, nil
 }
 
 func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset, statuses Statuses) (string, error) {
@@ -272,17 +309,14 @@ func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d datas
 	return "", nil
 }
 
-// Answer answers q for a credential holding scopes, reading only the
-// datasets st says are activated. A question the data
-// does not support is an Answer with Reason no_supported_answer, not an
-// error.
-func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Statuses) (Answer, error) {
-	searched, excluded, err := a.Governance(ctx, q, scopes, st)
-	if err != nil {
-		return Answer{}, err
-	}
-	ans := Answer{Searched: searched, Excluded: excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
+// Answer answers q from the datasets r searches (Governance). A question
+// the data does not support is an Answer with Reason no_supported_answer,
+// not an error.
+func (a *Ask) Answer(ctx context.Context, q AskQuery, r Reading) (Answer, error) {
+	searched := r.Searched
+	ans := Answer{Searched: searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
 	var cited []sentence
+	var err error
 	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
 	case lq != "":
 		if slices.Contains(searched, dataset.ChinaSecurities) {

@@ -116,11 +116,21 @@ func ask(t *testing.T, a *app.Ask, c evalCase) app.Answer {
 	if err != nil {
 		t.Fatalf("%q: %v", c.Question, err)
 	}
-	got, err := a.Answer(context.Background(), q, scope.Strings(scope.SelfServe()), allActive{})
+	got, err := governedAnswer(a, q, scope.Strings(scope.SelfServe()), allActive{})
 	if err != nil {
 		t.Fatalf("%q: %v", c.Question, err)
 	}
 	return got
+}
+
+// governedAnswer answers q as POST /ask does: from what Governance lets a
+// credential holding scopes read.
+func governedAnswer(a *app.Ask, q app.AskQuery, scopes []string, st app.Statuses) (app.Answer, error) {
+	r, err := a.Governance(context.Background(), q, scopes, st)
+	if err != nil {
+		return app.Answer{}, err
+	}
+	return a.Answer(context.Background(), q, r)
 }
 
 // TestAskEvaluation runs the evaluation set and asserts every answer, its
