@@ -1,6 +1,7 @@
 package pii_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/domain/pii"
@@ -48,4 +49,19 @@ func TestHasPANShapedSkipsTokens(t *testing.T) {
 	if !pii.HasPANShaped("held by " + body + " alone") {
 		t.Errorf("the same run outside a token is PAN-shaped")
 	}
+}
+
+// FuzzHasPANShaped scans arbitrary text: no input panics, and every PAN the
+// redactor would replace (a PAN-shaped word) is found, so the scan of an
+// answer is never weaker than the redaction of its source.
+func FuzzHasPANShaped(f *testing.F) {
+	f.Add("The PAN ABCPK1234D was quoted.")
+	f.Add("PANABCPK1234Dissued")
+	f.Add("A B C P K 1 2 3 4 D")
+	f.Add("PAN_ABCDE2345FGHIJKL")
+	f.Fuzz(func(t *testing.T, text string) {
+		if panWord.MatchString(text) && !strings.Contains(text, "_") && !pii.HasPANShaped(text) {
+			t.Fatalf("HasPANShaped(%q) = false; the redactor finds a PAN in it", text)
+		}
+	})
 }
