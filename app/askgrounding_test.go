@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,30 @@ func TestAnswerHoldingAPANIsDropped(t *testing.T) {
 	ask, _ := sampleAsk(t)
 	if got := askText(t, ask, "What are the two new buzzwords?"); !strings.Contains(got.Text, quoted) {
 		t.Fatalf("answer %q, want the sentence the test puts a PAN in", got.Text)
+	}
+}
+
+// TestSupportedKeepsTheSourcesOwnSentences: a model that quotes its
+// passage adds nothing. Every sentence the extractive answerer quotes for
+// the evaluation's text and judgment questions is Supported by the passage
+// it cites, so the grounding rule drops none of them.
+func TestSupportedKeepsTheSourcesOwnSentences(t *testing.T) {
+	a, _ := sampleAsk(t)
+	n := 0
+	for _, c := range loadEval(t) {
+		if c.Answer == "" || c.Kind != "text" && c.Kind != "judgment" {
+			continue
+		}
+		got := ask(t, a, c)
+		for _, m := range markedSentence.FindAllStringSubmatch(got.Text, -1) {
+			marker, _ := strconv.Atoi(m[2])
+			if snippet := got.Citations[marker-1].Snippet; !app.Supported(m[1], snippet) {
+				t.Errorf("%q: Supported(%q) by its own passage %q = false", c.Question, m[1], snippet)
+			}
+			n++
+		}
+	}
+	if n < 10 {
+		t.Fatalf("%d sentences checked, want the evaluation's ten answers' sentences", n)
 	}
 }
