@@ -38,8 +38,8 @@ const negationReach = 4
 var auxiliaries = setOf(`be been being had can could would should may might must shall ever any all that so`)
 
 // sentenceOpeners are words that may start a sentence with a capital
-// without naming anything: the stop words and the pronouns and
-// determiners a paraphrase starts with.
+// without naming anything, besides the stop words: the pronouns,
+// determiners and conjunctions a paraphrase starts with.
 var sentenceOpeners = setOf(`also although after before because both but each every he her here his however if
 	in it its many most no not other she some such that the their then there these they this those thus
 	under we when where whereas which while who yet`)
@@ -164,14 +164,14 @@ func namesSupported(sentence, passage string) bool {
 			capital[l] = true
 		}
 	}
-	for i, w := range words(sentence) {
+	for _, w := range words(sentence) {
 		if !startsUpper(w.text) {
 			continue
 		}
 		l := strings.ToLower(w.text)
 		switch {
 		case capital[l]:
-		case (i == 0 || w.opens) && (anyCase[l] || sentenceOpeners[l]):
+		case w.opens && (anyCase[l] || sentenceOpeners[l] || stopWords[l]):
 		default:
 			return false
 		}
@@ -179,8 +179,8 @@ func namesSupported(sentence, passage string) bool {
 	return true
 }
 
-// word is a word of a text and whether it opens a sentence within it
-// (after `.`, `?`, `!` or `:`).
+// word is a word of a text and whether it opens a sentence: it is the
+// text's first word, or follows `.`, `?`, `!` or `:`.
 type word struct {
 	text  string
 	opens bool

@@ -30,6 +30,7 @@ var groundingCases = []struct {
 	{"the right name, but one the passage lacks", "Apple's reportable segments are the Americas, Europe, Greater China, Japan and Rest of Asia Pacific.", false},
 	{"reworded", "Its reportable segments consist of the Americas, Europe, Greater China, Japan and the Rest of Asia Pacific.", true},
 	{"lower-case start", "the reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia Pacific.", true},
+	{"stop word opening the sentence", "For the Company, the reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia Pacific.", true},
 	{"sentence-initial word of the passage", "Americas includes both North and South America.", true},
 	{"passage's negation", "Rest of Asia Pacific covers Asian countries not included in the other reportable segments.", true},
 	{"passage's negation as n't", "Asian countries that aren't included in other reportable segments belong to Rest of Asia Pacific.", true},
