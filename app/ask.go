@@ -17,6 +17,7 @@ import (
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/domain/scope"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -211,11 +212,49 @@ func (a *Ask) Probe() DatasetProbe {
 	}}
 }
 
+// Reading is what a question may read for one credential: every dataset
+// of the catalog but Ask itself, searched or excluded with its reason.
+type Reading struct {
+	Searched []dataset.ID
+	Excluded []Exclusion
+}
+
 // Governance decides which datasets a question over q may read for a
-// credential holding scopes: every dataset of the catalog but Ask itself
-// is either searched or excluded with its reason.
-func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st Statuses) ([]dataset.ID, []Exclusion, error) {
-	held := scope.FromStrings(scopes)
+// credential holding scopes. A question that may read nothing is refused
+// before it is charged (spec-gaps B55): with ErrForbidden when a dataset it
+// asks for is left out only for a permission the key lacks, else with
+// ErrValidation; either message lists every exclusion.
+func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st Statuses) (Reading, error) {
+	r, err := a.reading(ctx, q, scope.FromStrings(scopes), st)
+	if err != nil || len(r.Searched) > 0 {
+		return r, err
+	}
+	listed := make([]string, len(r.Excluded))
+	forbidden := false
+	for i, e := range r.Excluded {
+		listed[i] = string(e.Dataset) + " (" + e.Reason + ")"
+		forbidden = forbidden || e.Reason == ExcludedPermissionMissing
+	}
+	if forbidden {
+		return r, fmt.Errorf("%w: nothing to search: the datasets this question could read need permissions the key lacks; excluded: %s",
+			ErrForbidden, strings.Join(listed, ", "))
+	}
+	return r, fmt.Errorf("%w: nothing to search: datasets and jurisdictions leave no dataset Ask reads (%s) that is activated; excluded: %s",
+		ErrValidation, strings.Join(askReadable(), ", "), strings.Join(listed, ", "))
+}
+
+// askReadable names the datasets Ask can read, for a refusal's message.
+func askReadable() []string {
+	out := make([]string, len(askSources))
+	for i, id := range askSources {
+		out[i] = string(id)
+	}
+	return out
+}
+
+// reading sorts every dataset of the catalog but Ask into searched and
+// excluded, with the first reason that applies.
+func (a *Ask) reading(ctx context.Context, q AskQuery, held []scope.Permission, st Statuses) (Reading, error) {
 	var ids []dataset.ID
 	reasons := map[dataset.ID]string{}
 	for _, d := range dataset.Catalog() {
@@ -224,24 +263,23 @@ func (a *Ask) Governance(ctx context.Context, q AskQuery, scopes []string, st St
 		}
 		reason, err := exclusion(ctx, q, held, d, st)
 		if err != nil {
-			return nil, nil, err
+			return Reading{}, err
 		}
 		ids, reasons[d.ID] = append(ids, d.ID), reason
 	}
-	var searched []dataset.ID
-	var excluded []Exclusion
+	var r Reading
 	for _, id := range ids {
 		reason := reasons[id]
 		if partner, ok := askTogether[id]; ok && reason == "" {
 			reason = reasons[partner] // read as one: what excludes one excludes both
 		}
 		if reason == "" {
-			searched = append(searched, id)
+			r.Searched = append(r.Searched, id)
 		} else {
-			excluded = append(excluded, Exclusion{Dataset: id, Reason: reason})
+			r.Excluded = append(r.Excluded, Exclusion{Dataset: id, Reason: reason})
 		}
 	}
-	return searched, excluded, nil
+	return r, nil
 }
 
 func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset, statuses Statuses) (string, error) {
@@ -271,17 +309,14 @@ func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d datas
 	return "", nil
 }
 
-// Answer answers q for a credential holding scopes, reading only the
-// datasets st says are activated. A question the data
-// does not support is an Answer with Reason no_supported_answer, not an
-// error.
-func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Statuses) (Answer, error) {
-	searched, excluded, err := a.Governance(ctx, q, scopes, st)
-	if err != nil {
-		return Answer{}, err
-	}
-	ans := Answer{Searched: searched, Excluded: excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
+// Answer answers q from the datasets r searches (Governance). A question
+// the data does not support is an Answer with Reason no_supported_answer,
+// not an error.
+func (a *Ask) Answer(ctx context.Context, q AskQuery, r Reading) (Answer, error) {
+	searched := r.Searched
+	ans := Answer{Searched: searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
 	var cited []sentence
+	var err error
 	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
 	case lq != "":
 		if slices.Contains(searched, dataset.ChinaSecurities) {
@@ -299,6 +334,7 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 	if err != nil {
 		return Answer{}, err
 	}
+	cited = slices.DeleteFunc(cited, leaksPAN)
 	if len(cited) == 0 {
 		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
 		return ans, nil
@@ -328,6 +364,25 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, scopes []string, st Status
 type sentence struct {
 	text string
 	cite Citation
+}
+
+// leaksPAN reports whether s would send a PAN-shaped string to the client,
+// in its text or in its citation's title, snippet or fields. Judgments are
+// tokenized at ingest, but a PAN printed glued to a word or spaced out can
+// slip past the redactor, and a model may write one: every answer is
+// scanned before it leaves, and a sentence holding one is dropped rather
+// than redacted, since what is left of it could still say whose it is.
+func leaksPAN(s sentence) bool {
+	c := s.cite
+	if pii.HasPANShaped(s.text) || pii.HasPANShaped(c.Title) || pii.HasPANShaped(c.Snippet) {
+		return true
+	}
+	for _, v := range c.Fields {
+		if pii.HasPANShaped(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Listing questions: "When was 贵州茅台 listed?", "贵州茅台什么时候上市?",
@@ -943,9 +998,7 @@ func contentStems(text string) []string {
 		if stopWords[w] || utf8.RuneCountInString(w) < 2 {
 			continue
 		}
-		if rs := []rune(w); len(rs) > 5 {
-			w = string(rs[:5])
-		}
+		w = stem(w)
 		if !seen[w] {
 			seen[w] = true
 			out = append(out, w)

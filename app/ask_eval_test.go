@@ -15,6 +15,7 @@ import (
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/scope"
 )
 
@@ -32,6 +33,13 @@ func (allActive) Status(context.Context, dataset.ID) (dataset.Status, error) {
 // stored text of every section and judgment by id, to check citations
 // against.
 func sampleAsk(t *testing.T) (*app.Ask, map[string]string) {
+	t.Helper()
+	return sampleAskWith(t, func([]judgment.Judgment) {})
+}
+
+// sampleAskWith is sampleAsk with the sample judgments changed by edit
+// before they are stored.
+func sampleAskWith(t *testing.T, edit func([]judgment.Judgment)) (*app.Ask, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	fin := app.NewFinancials(memory.NewFinancials(), func() time.Time { return evalNow })
@@ -68,6 +76,7 @@ func sampleAsk(t *testing.T) (*app.Ask, map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	edit(js)
 	if _, err := judgments.Store(ctx, js); err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +116,21 @@ func ask(t *testing.T, a *app.Ask, c evalCase) app.Answer {
 	if err != nil {
 		t.Fatalf("%q: %v", c.Question, err)
 	}
-	got, err := a.Answer(context.Background(), q, scope.Strings(scope.SelfServe()), allActive{})
+	got, err := governedAnswer(a, q, scope.Strings(scope.SelfServe()), allActive{})
 	if err != nil {
 		t.Fatalf("%q: %v", c.Question, err)
 	}
 	return got
+}
+
+// governedAnswer answers q as POST /ask does: from what Governance lets a
+// credential holding scopes read.
+func governedAnswer(a *app.Ask, q app.AskQuery, scopes []string, st app.Statuses) (app.Answer, error) {
+	r, err := a.Governance(context.Background(), q, scopes, st)
+	if err != nil {
+		return app.Answer{}, err
+	}
+	return a.Answer(context.Background(), q, r)
 }
 
 // TestAskEvaluation runs the evaluation set and asserts every answer, its

@@ -56,7 +56,7 @@ func TestAskReadsJudgmentsOnlyWhenGoverned(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := a.Answer(context.Background(), q, c.scopes, c.st)
+			got, err := governedAnswer(a, q, c.scopes, c.st)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -115,19 +115,13 @@ func passageWindow(text string, split func(string) [][2]int, words []string) (in
 var numberRun = regexp.MustCompile(`[0-9](?:[0-9.\-]*[0-9])?`)
 
 // Supported reports whether passage supports a model's sentence (spec-gaps
-// A37): every number of the sentence (numberRun) is a number of the
-// passage, and the sentence has at least minSupportedWords content words
-// (contentStems, numbers left out) of which at least minCoverage (60%)
-// occur in the passage.
+// A37): the sentence adds no PAN-shaped string, number, negation or
+// capitalised word the passage lacks (addsNothing), and it has at least
+// minSupportedWords content words (contentStems, numbers left out) of which
+// at least minCoverage (60%) occur in the passage.
 func Supported(sentence, passage string) bool {
-	have := map[string]bool{}
-	for _, n := range numberRun.FindAllString(passage, -1) {
-		have[n] = true
-	}
-	for _, n := range numberRun.FindAllString(sentence, -1) {
-		if !have[n] {
-			return false
-		}
+	if !addsNothing(sentence, passage) {
+		return false
 	}
 	var words []string
 	for _, w := range contentStems(sentence) {

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -61,7 +60,7 @@ func askText(t *testing.T, ask *app.Ask, question string) app.Answer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ask.Answer(context.Background(), q, scope.Strings(scope.SelfServe()), allActive{})
+	got, err := governedAnswer(ask, q, scope.Strings(scope.SelfServe()), allActive{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,3 +30,20 @@ func TestUpToDate(t *testing.T) {
 		t.Fatalf("client.gen.go is not what oapi-codegen generates from the served document; run `go generate ./client` and commit the result")
 	}
 }
+
+// TestNoNullEnumConstant: a null inside a nullable enum of the document
+// generates a constant for Go's nil ("<nil>", LessThannil) that no response
+// ever carries; nullable enums list their values only and let `nullable`
+// allow null.
+func TestNoNullEnumConstant(t *testing.T) {
+	committed, err := os.ReadFile("client.gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]byte{[]byte(`"<nil>"`), []byte("LessThannil")} {
+		if i := bytes.Index(committed, bad); i >= 0 {
+			line := bytes.Count(committed[:i], []byte("\n")) + 1
+			t.Errorf("client.gen.go:%d holds %s: an enum of the document lists null", line, bad)
+		}
+	}
+}

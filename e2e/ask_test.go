@@ -145,6 +145,8 @@ func TestAsk(t *testing.T) {
 				{"question": ""}, {"question": "  "}, {"question": strings.Repeat("q", 2001)}, {"question": "x", "max_citations": 0},
 				{"question": "x", "max_citations": 21}, {"question": "x", "datasets": []string{"nope"}}, {"question": "x", "as_of": "2024-13-01"},
 				{"question": "x", "jurisdictions": []string{"FR"}},
+				// Nothing to search: refused before the charge (spec-gaps B55).
+				{"question": "x", "datasets": []string{"china_prices", "india_exports"}},
 			} {
 				ask(bad, http.StatusUnprocessableEntity)
 			}

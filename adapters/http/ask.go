@@ -64,7 +64,9 @@ type askMeta struct {
 	Answerer string    `json:"answerer"`
 }
 
-// AskHandlers returns the handler of POST /ask.
+// AskHandlers returns the handler of POST /ask. What the question may read
+// is decided before the charge: a question that may read nothing is
+// refused and costs nothing (spec-gaps B55).
 func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []DataHandler {
 	return []DataHandler{{Method: http.MethodPost, Path: "/ask", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
 		var body askBody
@@ -75,12 +77,16 @@ func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []Dat
 		if err != nil {
 			return nil, err
 		}
+		key, ok := KeyFrom(r.Context())
+		if !ok {
+			return nil, errors.New("ask: no API key in the request context")
+		}
+		reading, err := ask.Governance(r.Context(), q, key.Scopes, available)
+		if err != nil {
+			return nil, err
+		}
 		return func(ctx context.Context) (Response, error) {
-			key, ok := KeyFrom(ctx)
-			if !ok {
-				return Response{}, errors.New("ask: no API key in the request context")
-			}
-			a, err := ask.Answer(ctx, q, key.Scopes, available)
+			a, err := ask.Answer(ctx, q, reading)
 			if err != nil {
 				return Response{}, err
 			}

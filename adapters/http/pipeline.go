@@ -20,7 +20,9 @@ import (
 type Serve func(ctx context.Context) (Response, error)
 
 // Prepare validates a request before it is charged and returns how to serve
-// it. Its errors are 400 or 422 and cost nothing.
+// it. Its errors are 400 or 422, or 403 where what the body asks for needs a
+// permission the key lacks (an export, a question for Ask), and cost
+// nothing.
 type Prepare func(r *http.Request, p httprouter.Params) (Serve, error)
 
 // DataHandler serves one data route of the catalog. Datasets contribute

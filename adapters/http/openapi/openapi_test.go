@@ -389,6 +389,13 @@ func TestResponseValidation(t *testing.T) {
 				`{"entry_id":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AC","kind":"refund","amount":1,"route":"GET /china/securities/{code}","key_id":"key_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB","request_id":"` + rid + `","refund_of":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB","reason":null,"created_at":"2026-07-20T10:00:01Z"},` +
 				`{"entry_id":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AA","kind":"grant","amount":100000,"route":null,"key_id":null,"request_id":null,"refund_of":null,"reason":"sign-up","created_at":"2026-07-20T10:00:00Z"}` +
 				`],"meta":{"limit":50,"offset":0,"count":2,"next_offset":null,"total":2}}`, false},
+		{"ask answered, reason null", "POST", "/ask", 200, nil, askAnswer(`"answer":"It was 1. [1]","reason":null`), false},
+		{"ask unanswered", "POST", "/ask", 200, nil, askAnswer(`"answer":null,"reason":"no_supported_answer"`), false},
+		{"ask with an unknown reason", "POST", "/ask", 200, nil, askAnswer(`"answer":null,"reason":"no_data"`), true},
+		{"ask with nothing to search", "POST", "/ask", 422, map[string]string{"X-Credits-Cost": "0"},
+			`{"error":"validation_failed","message":"validation failed: nothing to search: ...; excluded: china_prices (licence_internal_only)","request_id":"` + rid + `"}`, false},
+		{"ask forbidden", "POST", "/ask", 403, map[string]string{"X-Credits-Cost": "0"},
+			`{"error":"forbidden","message":"forbidden: nothing to search: ...","request_id":"` + rid + `"}`, false},
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
 		{"metrics", "GET", "/metrics", 200, map[string]string{"Content-Type": "text/plain; version=0.0.4; charset=utf-8"}, "# HELP x y\n", false},
 		{"judgment pdf", "GET", "/india/judgments/j1/pdf", 200, map[string]string{"Content-Type": "application/pdf"}, "%PDF-1.7", false},
@@ -425,4 +432,39 @@ func TestResponseValidation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// askAnswer is an AskAnswer body with no citations around the given
+// answer and reason.
+func askAnswer(answerAndReason string) string {
+	return `{` + answerAndReason + `,"citations":[],"governance":{"searched":["us_search"],"excluded":[],"statement":"s"},` +
+		`"meta":{"as_of":"2026-01-15T00:00:00Z","answerer":"extractive-v1"}}`
+}
+
+// TestNoEnumListsNull: a nullable enum lists its values only, and
+// `nullable` allows null (kin-openapi accepts null before it reads the
+// enum). A null listed in an enum generates a constant for Go's nil in the
+// client ("<nil>"), which no response carries.
+func TestNoEnumListsNull(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal(Document, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if enum, ok := v["enum"].([]any); ok && slices.Contains(enum, nil) {
+				t.Errorf("%s: enum %v lists null; say \"nullable\": true instead", path, enum)
+			}
+			for k, sub := range v {
+				walk(path+"/"+k, sub)
+			}
+		case []any:
+			for i, sub := range v {
+				walk(path+"/"+strconv.Itoa(i), sub)
+			}
+		}
+	}
+	walk("#", doc)
 }
