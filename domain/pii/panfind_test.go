@@ -47,11 +47,11 @@ func TestRedactLeavesOrdinaryRunsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, in := range []string{
-		"panabcpk1234z",           // glued, lower case
-		"PANABCXK1234Z",           // glued, X is no holder type
-		"ABCPK 12345 Z",           // five digits
-		"ABCPK    1234Z",          // four separators
-		"abcpk-1234-z",            // separated, lower case
+		"panabcpk1234z",  // glued, lower case
+		"PANABCXK1234Z",  // glued, X is no holder type
+		"ABCPK 12345 Z",  // five digits
+		"ABCPK    1234Z", // four separators
+		"abcpk-1234-z",   // separated, lower case
 		"Civil Appeal No. 1234 of 2018, WPL126.15.sxw, 2015:BHC-OS:12420-DB",
 		"ABCDE12345F is no PAN",
 	} {
