@@ -62,18 +62,59 @@ type detector struct {
 const nameWordMax = 5
 
 var (
-	honorificPattern = regexp.MustCompile(`(?i)\b(?:shri|sri|shrimati|srimati|smt|sushri|kumari|mr|mrs|ms|miss|dr|sarvasri|sarvashri)\b\.?[ \t]*\n?[ \t]*`)
-	kinshipPattern   = regexp.MustCompile(`(?i)\b(?:[sdwh]\s?/\s?o|son\s+of|daughter\s+of|wife\s+of|husband\s+of|widow\s+of)\b\.?\s*(?:late\s+)?`)
-	rolePattern      = regexp.MustCompile(`(?i)\b(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
-	ofRolePattern    = regexp.MustCompile(`(?i),?\s*(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
+	honorificPattern = regexp.MustCompile(`(?i)^(?:shri|sri|shrimati|srimati|smt|sushri|kumari|mr|mrs|ms|miss|dr|sarvasri|sarvashri)\b\.?[ \t]*\n?[ \t]*`)
+	kinshipPattern   = regexp.MustCompile(`(?i)^(?:[sdwh]\s?/\s?o|son\s+of|daughter\s+of|wife\s+of|husband\s+of|widow\s+of)\b\.?\s*(?:late\s+)?`)
+	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
+	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
 	forBefore        = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+)?$`)
 	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
 	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:?|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
-	counselMarker    = regexp.MustCompile(`(?i)\s*,?\s*(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
+	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
+	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
+	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
 	groupGlue        = regexp.MustCompile(`(?i)^(?:\s|,|&|\band\b|\bwith\b|\balongwith\b|\balong\s+with\b|i/b\.?)*$`)
 )
+
+// The words each pattern starts with, lower case.
+var (
+	honorificWords = setOf(`shri sri shrimati srimati smt sushri kumari mr mrs ms miss dr sarvasri sarvashri`)
+	kinshipWords   = setOf(`s d w h son daughter wife husband widow`)
+	roleWords      = setOf(`first second third fourth fifth sixth sole original petitioner respondent appellant accused
+		complainant plaintiff defendant applicant claimant opposite deceased victim informant partner proprietor
+		proprietress karta petitioners respondents appellants complainants plaintiffs defendants applicants claimants
+		victims informants partners proprietors`)
+	ofRoleWords  = setOf(`the a sole managing partner proprietor proprietress karta`)
+	counselWords = setOf(`i for learned senior counsel advocate`)
+)
+
+// findAll returns the matches of re, anchored, which starts with one of
+// words: re is tried only where such a word starts, so a long text is
+// read once, word by word, and the patterns only on short windows; one
+// case-folding pattern over the whole text would be many times slower.
+func (d *detector) findAll(re *regexp.Regexp, words map[string]bool) [][]int {
+	var out [][]int
+	for i := 0; i < len(d.text); {
+		if !isASCIILetter(rune(d.text[i])) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(d.text) && isASCIILetter(rune(d.text[j])) {
+			j++
+		}
+		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && words[strings.ToLower(d.text[i:j])] {
+			if m := re.FindStringIndex(d.text[i:min(len(d.text), i+300)]); m != nil {
+				out = append(out, []int{i, i + m[1]})
+				i += max(m[1], 1)
+				continue
+			}
+		}
+		i = j
+	}
+	return out
+}
 
 // honorifics adds the names after honorifics that are not counsel's or
 // judges': names listed together ("Mr. A and Mr. B, Advocates") are
@@ -85,7 +126,7 @@ func (d *detector) honorifics() {
 		clear      bool
 	}
 	var cs []cand
-	for _, m := range honorificPattern.FindAllStringIndex(d.text, -1) {
+	for _, m := range d.findAll(honorificPattern, honorificWords) {
 		if n, end := d.nameAt(m[1]); n != nil {
 			cs = append(cs, cand{m[0], end, n, d.counselOrJudge(m[0], end)})
 		}
@@ -132,7 +173,7 @@ func (d *detector) counselOrJudge(start, end int) bool {
 // collectCounsel remembers the names of counsel the text names without
 // an honorific ("Vimal Gupta for the respondents").
 func (d *detector) collectCounsel() {
-	for _, m := range counselMarker.FindAllStringIndex(d.text, -1) {
+	for _, m := range d.findAll(counselMarker, counselWords) {
 		if n := d.nameBefore(m[0]); n != nil {
 			d.keep(n)
 		}
@@ -173,7 +214,7 @@ func surname(words []string) string {
 
 // kinship adds the names on both sides of a kinship.
 func (d *detector) kinship() {
-	for _, m := range kinshipPattern.FindAllStringIndex(d.text, -1) {
+	for _, m := range d.findAll(kinshipPattern, kinshipWords) {
 		if n := d.nameBefore(m[0]); n != nil {
 			d.add(n)
 		}
@@ -185,7 +226,7 @@ func (d *detector) kinship() {
 
 // roles adds the names and lists of names that follow a role.
 func (d *detector) roles() {
-	for _, m := range rolePattern.FindAllStringIndex(d.text, -1) {
+	for _, m := range d.findAll(rolePattern, roleWords) {
 		if forBefore.MatchString(d.text[max(0, m[0]-12):m[0]]) {
 			continue
 		}
@@ -195,7 +236,7 @@ func (d *detector) roles() {
 
 // businessRoles adds the names before "partner of" and "proprietor of".
 func (d *detector) businessRoles() {
-	for _, m := range ofRolePattern.FindAllStringIndex(d.text, -1) {
+	for _, m := range d.findAll(ofRolePattern, ofRoleWords) {
 		if n := d.nameBefore(m[0]); n != nil {
 			d.add(n)
 		}
@@ -208,13 +249,13 @@ func (d *detector) businessRoles() {
 // passed over inside parentheses and ends a list outside them.
 func (d *detector) listAt(i int) {
 	if strings.HasPrefix(d.text[i:], "(") {
-		end := strings.IndexByte(d.text[i:], ')')
-		if end < 0 || end > 400 {
+		end := strings.IndexByte(d.text[i:min(len(d.text), i+400)], ')')
+		if end < 0 {
 			return
 		}
-		for _, item := range regexp.MustCompile(`,|;|&|\band\b`).Split(d.text[i+1:i+end], -1) {
+		for _, item := range listSeparator.Split(d.text[i+1:i+end], -1) {
 			item = strings.TrimSpace(item)
-			if m := honorificPattern.FindStringIndex(item); m != nil && m[0] == 0 {
+			if m := honorificPattern.FindStringIndex(item); m != nil {
 				item = item[m[1]:]
 			}
 			if n, e := (&detector{text: item}).nameAt(0); n != nil && strings.TrimSpace(item[e:]) == "" {
@@ -225,7 +266,7 @@ func (d *detector) listAt(i int) {
 	}
 	for {
 		start := i
-		if m := honorificPattern.FindStringIndex(d.text[i:min(len(d.text), i+12)]); m != nil && m[0] == 0 {
+		if m := honorificPattern.FindStringIndex(d.text[i:min(len(d.text), i+12)]); m != nil {
 			i += m[1]
 		}
 		n, end := d.nameAt(i)
@@ -233,7 +274,7 @@ func (d *detector) listAt(i int) {
 			return // a counsel's line under a cause title's role
 		}
 		d.addParty(n)
-		glue := regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`).FindStringIndex(d.text[end:])
+		glue := listGlue.FindStringIndex(d.text[end:min(len(d.text), end+12)])
 		if glue == nil {
 			return
 		}
