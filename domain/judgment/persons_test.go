@@ -18,8 +18,8 @@ import (
 // judgment, annotated by hand (its _comment says how).
 type annotation struct {
 	Judgments []struct {
-		JudgmentID string `json:"judgment_id"`
-		Heldout    bool   `json:"heldout"`
+		JudgmentID string   `json:"judgment_id"`
+		Heldout    bool     `json:"heldout"`
 		Persons    []person `json:"persons"`
 	} `json:"judgments"`
 }
@@ -143,7 +143,7 @@ func sampleBefore(t *testing.T) map[string]judgment.Judgment {
 	for sc.Scan() {
 		var l struct {
 			ID, Court, Bench, Title, Text, Language string
-			CaseNumber                              string    `json:"case_number"`
+			CaseNumber                              string `json:"case_number"`
 			Judges, Citations                       []string
 			DecisionDate                            string    `json:"decision_date"`
 			RetrievedAt                             time.Time `json:"retrieved_at"`
