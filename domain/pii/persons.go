@@ -325,7 +325,7 @@ func (d *detector) nameAt(i int) ([]string, int) {
 		}
 		pos = next
 	}
-	if !hasFullWord(words) || organisationNext(d.text, end) {
+	if !hasFullWord(words) || organisationNext(d.text, end) || acronym(words) {
 		return nil, 0
 	}
 	return words, end
@@ -359,6 +359,13 @@ func (d *detector) nameBefore(i int) []string {
 		k--
 	}
 	return best
+}
+
+// acronym reports whether a name is one upper-case word of two to four
+// letters: BMC, MCD, CIT; what a role is followed by in a judgment when it
+// is an authority's, and no one's name.
+func acronym(words []string) bool {
+	return len(words) == 1 && len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0]
 }
 
 func hasFullWord(words []string) bool {
@@ -485,7 +492,7 @@ secretary director manager chairman president member authority department
 ministry police station village tehsil taluka city road dist
 his her their who which whose is was has had are were be this that it he she
 ors anr others another etc lrs dead since late through alias
-sir madam hon ble retd retired`)
+sir madam hon ble retd retired pan`)
 
 // organisationWords make a name an organisation's.
 var organisationWords = setOf(`ltd limited pvt private company co corporation

@@ -48,6 +48,7 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a company is no person", "The respondent M/s. Andhra Sugars Ltd. and the petitioner Jet Enterprises Private Limited", nil, nil},
 		{"a society is no person", "Respondent No.2 Navbharat Society and the respondent-Municipal Corporation", nil, nil},
 		{"tokens are no names", "the plaintiff (PTY_SW7LB3GSMGIYSCGP) and the appellants (PTY_MX5TZWECRG3YQNOX and others)", nil, nil},
+		{"an authority's acronym, a PAN", "Respondent No.1 BMC issued a notice to the petitioner PAN ABCPK1234Z", nil, nil},
 		{"for the respondent", "counsel for the respondent Shri Mukul Rohtagi, Senior Advocate", nil, nil},
 	}
 	for _, c := range cases {
