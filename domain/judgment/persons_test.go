@@ -40,7 +40,8 @@ var mustTokenize = map[string]bool{"litigant": true, "relative": true}
 // share of litigants no form of whose name survives anywhere in the
 // stored fields (recall; 100% is required), and how many persons who may
 // stay in clear were tokenized anyway (counted; reported, not required).
-// Held-out judgments are reported apart.
+// Held-out judgments are reported apart. The sample holds no PAN, so any
+// PAN found in it is a false one.
 func TestSampleLitigantsRecall(t *testing.T) {
 	var ann annotation
 	readJSON(t, "testdata/persons.json", &ann)
@@ -63,6 +64,9 @@ func TestSampleLitigantsRecall(t *testing.T) {
 			tl = &heldout
 		}
 		for _, e := range entries {
+			if e.Kind == pii.KindPAN {
+				t.Errorf("%s: %q taken for a PAN; the sample holds none", a.JudgmentID, e.Original)
+			}
 			if e.Kind == pii.KindParty && !annotated(e.Original, a.Persons) {
 				tl.notPersons++
 				t.Logf("%s: %q, no person, was tokenized", a.JudgmentID, e.Original)

@@ -53,12 +53,13 @@ type panSpan struct {
 //     side), five letters, four digits and a letter in any case, whatever
 //     its fourth letter: the rule from before, for which an over-eager
 //     replacement costs nothing;
-//   - glued to other text or split by separators (white space, a dash, a
-//     dot, a slash or an underscore, up to three between the letters and
-//     the digits and between the digits and the last letter): then its
-//     six letters must be upper case and its fourth a holder type, so an
-//     ordinary word or a lower-case code does not match. Five letters are
-//     the last five before the digits, so PANABCPK1234Z holds ABCPK1234Z.
+//   - glued to other text or split by separators (white space within a
+//     line, a dash, a dot, a slash or an underscore, up to three between
+//     the letters and the digits and between the digits and the last
+//     letter): then its six letters must be upper case, its fourth a
+//     holder type and its first five no month, so an ordinary word, a
+//     lower-case code or a date does not match. Five letters are the last
+//     five before the digits, so PANABCPK1234Z holds ABCPK1234Z.
 func findPANs(text string) []panSpan {
 	v := panView(text)
 	var out []panSpan
@@ -104,7 +105,7 @@ func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
 	}
 	pan = b.String()
 	alone := !sep1 && !sep2 && (i == 0 || !asciiWord(v[i-1].r)) && (j == len(v) || !asciiWord(v[j].r))
-	if alone || standsOut(v[i:j]) && strings.IndexByte(panHolderTypes, pan[3]) >= 0 {
+	if alone || standsOut(v[i:j]) && strings.IndexByte(panHolderTypes, pan[3]) >= 0 && !months[pan[:5]] {
 		return j, pan, true
 	}
 	return 0, "", false
@@ -121,6 +122,10 @@ func standsOut(run []viewRune) bool {
 	return true
 }
 
+// months are the five-letter months: "31ST MARCH 2005 P.C." is a date
+// and an abbreviation, no PAN split by spaces.
+var months = map[string]bool{"MARCH": true, "APRIL": true}
+
 // maxSeparators is how many separators may stand between a PAN's letters
 // and digits, or its digits and last letter: "ABCPK - 1234 - Z".
 const maxSeparators = 3
@@ -135,8 +140,12 @@ func skipSeparators(v []viewRune, j *int) bool {
 	return *j > start
 }
 
+// isPANSeparator reports whether r may split a PAN: white space within a
+// line, a dash, a dot, a slash or an underscore. A line break may not: a
+// heading's date over the next line's first letter is no PAN.
 func isPANSeparator(r rune) bool {
-	return unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) || r == '.' || r == '_' || r == '/'
+	return unicode.IsSpace(r) && r != '\n' && r != '\r' && r != '\v' && r != '\f' && r != '\u0085' && r != '\u2028' && r != '\u2029' ||
+		unicode.Is(unicode.Pd, r) || r == '.' || r == '_' || r == '/'
 }
 
 // tokenAt returns the length of the token starting at v[i], or 0: what

@@ -54,6 +54,9 @@ func TestRedactLeavesOrdinaryRunsAlone(t *testing.T) {
 		"abcpk-1234-z",   // separated, lower case
 		"Civil Appeal No. 1234 of 2018, WPL126.15.sxw, 2015:BHC-OS:12420-DB",
 		"ABCDE12345F is no PAN",
+		"DATE : 31ST MARCH 2005\nPPP...CCC... :", // a heading's date, then the next line
+		"DATED : 31ST MARCH 2005 P.C.",
+		"ABCPK 1234\nZ",
 	} {
 		if got := r.Redact(in); got != in {
 			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
