@@ -50,11 +50,11 @@ func Litigants(text string, judges []string) []string {
 	return d.found
 }
 
-// detector holds one text's detection: the surnames of counsel and judges
+// detector holds one text's detection: the names of counsel and judges
 // met, and the litigants found so far.
 type detector struct {
 	text  string
-	clear map[string]bool // lower-cased surnames of counsel and judges
+	clear map[string]bool // lower-cased names and surnames of counsel and judges
 	seen  map[string]bool
 	found []string
 }
