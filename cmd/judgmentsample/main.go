@@ -5,6 +5,14 @@
 //
 //	go run ./cmd/judgmentsample -o sampledata/india_judgments/judgments.jsonl META.jsonl...
 //
+// With -retokenize it reads an already tokenized file instead and brings
+// every judgment in it up to the current rules (judgment.Retokenize: the
+// persons the text names as litigants, PANs disguised in it), keeping the
+// tokens it holds; that is how the bundled sample, whose originals are
+// not kept, was brought up to pii.Litigants:
+//
+//	go run ./cmd/judgmentsample -retokenize sampledata/india_judgments/judgments.jsonl -o sampledata/india_judgments/judgments.jsonl
+//
 // The tokens are derived with QUARRY_VAULT_KEY when it is set, so that an
 // operator's vault, written by `quarry ingest` from the same files with
 // the same key, holds their mapping. Without it a fresh random key is used
@@ -32,8 +40,15 @@ import (
 func main() {
 	out := flag.String("o", "", "the tokenized JSON lines file to write")
 	retrieved := flag.String("retrieved", "", "when the sources were retrieved, YYYY-MM-DD")
+	retokenize := flag.String("retokenize", "", "a tokenized JSON lines file to bring up to the current rules, instead of metadata files")
 	flag.Parse()
-	if err := run(*out, *retrieved, flag.Args()); err != nil {
+	var err error
+	if *retokenize != "" {
+		err = runRetokenize(*out, *retokenize)
+	} else {
+		err = run(*out, *retrieved, flag.Args())
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "judgmentsample:", err)
 		os.Exit(1)
 	}
@@ -74,6 +89,41 @@ func run(out, retrieved string, metaFiles []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%d judgments tokenized into %s\n", len(js), out)
+	return os.WriteFile(out, buf.Bytes(), 0o644)
+}
+
+// runRetokenize rewrites the tokenized file in as out, every judgment
+// retokenized.
+func runRetokenize(out, in string) error {
+	if out == "" {
+		return fmt.Errorf("usage: judgmentsample -retokenize IN -o OUT")
+	}
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	js, err := judgmentfiles.ParseTokenized(in, data)
+	if err != nil {
+		return err
+	}
+	key, err := sampleKey()
+	if err != nil {
+		return err
+	}
+	added := 0
+	for i, j := range js {
+		if js[i], _, err = judgment.Retokenize(key, j); err != nil {
+			return fmt.Errorf("%s: %w", j.ID, err)
+		}
+		if !js[i].Equal(j) {
+			added++
+		}
+	}
+	var buf bytes.Buffer
+	if err := judgmentfiles.WriteTokenized(&buf, js); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%d judgments retokenized into %s, %d changed\n", len(js), out, added)
 	return os.WriteFile(out, buf.Bytes(), 0o644)
 }
 

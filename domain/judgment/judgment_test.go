@@ -131,3 +131,48 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		seen[d] = name
 	}
 }
+
+// TestTokenizeFindsLitigantsInTheText: persons the text names as litigants
+// (co-defendants listed after their role, a party firm's partners) are
+// tokenized like listed parties, everywhere, with the same tokens and
+// vault entries; counsel and judges stay; tokenizing again gives the same.
+// The cause and the people are made up.
+func TestTokenizeFindsLitigantsInTheText(t *testing.T) {
+	key := testKey(t)
+	src := judgment.Source{
+		Court: "Supreme Court of India", CaseNumber: "Civil Appeal No. 1 of 2018", Title: "Meera Devi v. Anil Kumar and others",
+		Parties: []judgment.SourceParty{{Name: "Meera Devi", Role: "appellant"}, {Name: "Anil Kumar", Role: "respondent"}},
+		Judges:  []string{"A. Example"}, DecisionDate: "2018-02-16", Language: "en",
+		Text: "The land belonged to defendant Nos.2 to 4 (Bishan Lal, Om Lal and Ved Lal). The firm's partners, namely, Mr. Naresh Jindal and " +
+			"Mr. Surinder Jindal, signed. Mr. Kapil Rao, learned counsel for the appellant, relied on Ved Lal's letter; Shri A. Example heard it. PAN ABCPK-1234-Z.",
+	}
+	j, entries, err := judgment.Tokenize(key, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Bishan", "Om Lal", "Ved Lal", "Naresh", "Surinder", "ABCPK"} {
+		if strings.Contains(j.Text, name) {
+			t.Errorf("%q survives: %s", name, j.Text)
+		}
+	}
+	if !strings.Contains(j.Text, "Mr. Kapil Rao, learned counsel") || !strings.Contains(j.Text, "Shri A. Example") {
+		t.Errorf("counsel or judge tokenized: %s", j.Text)
+	}
+	want := map[string]bool{"Meera Devi": true, "Anil Kumar": true, "Bishan Lal": true, "Om Lal": true, "Ved Lal": true, "Naresh Jindal": true, "Surinder Jindal": true, "ABCPK1234Z": true}
+	for _, e := range entries {
+		if !want[e.Original] || !strings.Contains(j.Text+j.Title, e.Token) {
+			t.Errorf("entry %+v", e)
+		}
+		delete(want, e.Original)
+	}
+	if len(want) != 0 {
+		t.Errorf("no entry for %v", want)
+	}
+	again, entriesAgain, _ := judgment.Tokenize(key, src)
+	if !again.Equal(j) || len(entriesAgain) != len(entries) {
+		t.Fatal("tokenizing the same source again gave another judgment")
+	}
+	if re, more, err := judgment.Retokenize(key, j); err != nil || !re.Equal(j) || len(more) != 0 {
+		t.Fatalf("retokenizing a tokenized judgment changed it: %v, %+v", err, more)
+	}
+}

@@ -135,10 +135,12 @@ func checkText(text string) error {
 }
 
 // Tokenize checks s and returns the Judgment to store, with every party's
-// name and every PAN replaced by its token wherever it occurs (title, case
-// number, bench, judges, citations, text), and the vault entries of the
-// tokens used. Judges, courts and advocates are not PII (spec-gaps B25);
-// a name in them is replaced only when it is also a party's.
+// name, every person its text names as a litigant or a litigant's relative
+// (pii.Litigants) and every PAN replaced by its token wherever it occurs
+// (title, case number, bench, judges, citations, text), and the vault
+// entries of the tokens used. Judges, courts and advocates are not PII
+// (spec-gaps B25); a name in them is replaced only when it is also a
+// party's or a litigant's.
 func Tokenize(key pii.Key, s Source) (Judgment, []pii.Entry, error) {
 	if err := s.Check(); err != nil {
 		return Judgment{}, nil, err
@@ -147,6 +149,7 @@ func Tokenize(key pii.Key, s Source) (Judgment, []pii.Entry, error) {
 	for i, p := range s.Parties {
 		names[i] = p.Name
 	}
+	names = append(names, pii.Litigants(searched(s.Title, s.CaseNumber, s.Bench, s.Citations, s.Text), s.Judges)...)
 	r, err := key.NewRedactor(names)
 	if err != nil {
 		return Judgment{}, nil, err
@@ -154,17 +157,12 @@ func Tokenize(key pii.Key, s Source) (Judgment, []pii.Entry, error) {
 	j := Judgment{
 		ID:           NewID(s.Court, s.CaseNumber, s.DecisionDate),
 		Court:        strings.TrimSpace(s.Court),
-		Bench:        r.Redact(strings.TrimSpace(s.Bench)),
-		CaseNumber:   r.Redact(strings.TrimSpace(s.CaseNumber)),
-		Title:        r.Redact(strings.TrimSpace(s.Title)),
-		Judges:       redactAll(r, s.Judges),
 		DecisionDate: s.DecisionDate,
-		Citations:    redactAll(r, s.Citations),
 		Language:     s.Language,
 		PageCount:    s.PageCount,
-		Text:         r.Redact(s.Text),
 		RetrievedAt:  s.RetrievedAt,
 	}
+	redactFields(r, &j, s.Bench, s.CaseNumber, s.Title, s.Judges, s.Citations, s.Text)
 	for _, p := range s.Parties {
 		tok, err := r.Token(p.Name)
 		if err != nil {
@@ -174,6 +172,42 @@ func Tokenize(key pii.Key, s Source) (Judgment, []pii.Entry, error) {
 		j.Parties = append(j.Parties, Party{Token: tok, Role: role})
 	}
 	return j, r.Entries(), nil
+}
+
+// Retokenize applies the rules of Tokenize again to a judgment already
+// stored: the persons its text names as litigants and the PANs that the
+// rules of its time left in clear are replaced by their tokens, and the
+// tokens it holds are left as they are. It serves to bring a stored
+// judgment, such as the bundled sample's, whose originals are no longer
+// at hand, up to rules that find more; ingesting from the source files
+// gives the same result where they are at hand.
+func Retokenize(key pii.Key, j Judgment) (Judgment, []pii.Entry, error) {
+	if _, err := key.Token(pii.KindPAN, "AAAPA1234A"); err != nil {
+		return Judgment{}, nil, err
+	}
+	r, err := key.NewRedactor(pii.Litigants(searched(j.Title, j.CaseNumber, j.Bench, j.Citations, j.Text), j.Judges))
+	if err != nil {
+		return Judgment{}, nil, err
+	}
+	out := j
+	redactFields(r, &out, j.Bench, j.CaseNumber, j.Title, j.Judges, j.Citations, j.Text)
+	return out, r.Entries(), nil
+}
+
+// searched is the text litigants are looked for in: every field that may
+// name them, a blank line apart so no name runs from one into the next.
+func searched(title, caseNumber, bench string, citations []string, text string) string {
+	return strings.Join(append([]string{title, caseNumber, bench, text}, citations...), "\n\n")
+}
+
+// redactFields sets j's tokenized fields from the given originals.
+func redactFields(r *pii.Redactor, j *Judgment, bench, caseNumber, title string, judges, citations []string, text string) {
+	j.Bench = r.Redact(strings.TrimSpace(bench))
+	j.CaseNumber = r.Redact(strings.TrimSpace(caseNumber))
+	j.Title = r.Redact(strings.TrimSpace(title))
+	j.Judges = redactAll(r, judges)
+	j.Citations = redactAll(r, citations)
+	j.Text = r.Redact(text)
 }
 
 func redactAll(r *pii.Redactor, in []string) []string {

@@ -2,17 +2,11 @@ package pii
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
-
-// panPattern finds PAN-shaped words in any case. Every one is tokenized,
-// whether or not its fourth letter is a holder type: a mistyped PAN is
-// still somebody's, and an over-eager replacement costs nothing.
-var panPattern = regexp.MustCompile(`(?i)\b[A-Z]{5}[0-9]{4}[A-Z]\b`)
 
 // Redactor replaces the parties' names and every PAN in the texts of one
 // judgment by their tokens, and remembers which tokens it used. It is not
@@ -56,22 +50,7 @@ func (k Key) NewRedactor(parties []string) (*Redactor, error) {
 // Redact returns text with every PAN and every occurrence of a party's name
 // replaced by its token.
 func (r *Redactor) Redact(text string) string {
-	var failed error
-	text = panPattern.ReplaceAllStringFunc(text, func(m string) string {
-		p := strings.ToUpper(m)
-		tok, err := r.key.Token(KindPAN, p)
-		if err != nil {
-			failed = err
-			return m
-		}
-		r.entries[tok] = Entry{Token: tok, Kind: KindPAN, Original: p}
-		return tok
-	})
-	if failed != nil {
-		// Only a zero Key fails here, and NewRedactor cannot make one
-		// with parties; with none, say so loudly rather than leak.
-		panic(failed)
-	}
+	text = r.redactPANs(text)
 	if len(r.names) == 0 {
 		return text
 	}
@@ -92,6 +71,30 @@ func (r *Redactor) Redact(text string) string {
 		}
 		prevWord = wordRune(c)
 		i += size
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// redactPANs replaces every PAN findPANs finds in text by its token.
+func (r *Redactor) redactPANs(text string) string {
+	spans := findPANs(text)
+	if len(spans) == 0 {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for _, s := range spans {
+		tok, err := r.key.Token(KindPAN, s.pan)
+		if err != nil {
+			// Only a zero Key fails here, and NewRedactor cannot make one
+			// with parties; with none, say so loudly rather than leak.
+			panic(err)
+		}
+		r.entries[tok] = Entry{Token: tok, Kind: KindPAN, Original: s.pan}
+		b.WriteString(text[last:s.start])
+		b.WriteString(tok)
+		last = s.end
 	}
 	b.WriteString(text[last:])
 	return b.String()

@@ -33,7 +33,9 @@ var judgmentKey = func() pii.Key {
 // judgmentFixtures are two real Supreme Court of India judgments, their
 // opening paragraphs as published (Kalawati (d) through LRs v Rakesh
 // Kumar, 16 February 2018; Commissioner of Customs, Central Excise and
-// Service Tax, Guntur v Andhra Sugars Ltd, 5 February 2018), tokenized.
+// Service Tax, Guntur v Andhra Sugars Ltd, 5 February 2018), tokenized;
+// Kalawati's co-defendants are named in its text but not listed as
+// parties, and a made-up PAN split by hyphens is added to Andhra Sugars'.
 func judgmentFixtures(t *testing.T) []judgment.Judgment {
 	t.Helper()
 	at := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
@@ -44,7 +46,8 @@ func judgmentFixtures(t *testing.T) []judgment.Judgment {
 		Text: "1. Leave granted.\n2. \"Ease of business\" and \"enforcement of contract\" are the two new buzzwords and rightly so. " +
 			"For ease of doing business insofar as justice delivery is concerned, it is time to introspect and introduce case management programmes.\n" +
 			"4. The appellants (Kalawati and others) are aggrieved by the judgment and decree dated 10th December, 2013. " +
-			"A suit was filed by the plaintiff (Rakesh Kumar) for specific performance of the agreement to sell.",
+			"A suit was filed by the plaintiff (Rakesh Kumar) for specific performance of the agreement to sell.\n" +
+			"5. The rest of the land was in the absolute ownership/bhumidari of defendant Nos.2 to 4 (Bishan Prakash, Om Prakash and Ved Prakash).",
 		RetrievedAt: at,
 	}, {
 		Court: "Supreme Court of India", CaseNumber: "Civil Appeal No. 11711 of 2016", Title: "Commissioner of Customs Central Excise and Service Tax, Guntur v Andhra Sugars Limited",
@@ -52,7 +55,7 @@ func judgmentFixtures(t *testing.T) []judgment.Judgment {
 		Judges:  []string{"A.K. Sikri", "Ashok Bhushan"}, DecisionDate: "2018-02-05", Language: "en", Citations: []string{},
 		Text: "1. The question of law which needs determination in all these appeals is identical. It pertains to Cenvat Credit in respect of service tax " +
 			"paid on goods that are transported to the purchaser after the sale.\n2. The respondent M/s. Andhra Sugars Ltd. are the manufacturers of sugar, molasses etc. " +
-			"— the ‘place of removal’ question.",
+			"— the ‘place of removal’ question. Its PAN, ABCPK-1234-Z, is made up.",
 		RetrievedAt: at,
 	}}
 	out := make([]judgment.Judgment, len(srcs))
@@ -239,12 +242,12 @@ func RunJudgmentIndex(t *testing.T, newIndex NewJudgmentIndex) {
 			t.Fatalf("passage = %q", got)
 		}
 	})
-	t.Run("a party is found by its token, never by its name", func(t *testing.T) {
+	t.Run("a party or a litigant the text names is found by its token, never by its name, nor a PAN", func(t *testing.T) {
 		tok := js[0].Parties[1].Token
 		if hits, _ := search(t, x, ports.JudgmentQuery{Text: tok}); len(hits) != 1 || hits[0].ID != js[0].ID {
 			t.Fatalf("search for %s: %+v", tok, hits)
 		}
-		for _, name := range []string{"Rakesh Kumar", "Kalawati", "Andhra", "Guntur"} {
+		for _, name := range []string{"Rakesh Kumar", "Kalawati", "Andhra", "Guntur", "Bishan Prakash", "Ved", "ABCPK1234Z", "ABCPK"} {
 			if hits, total := search(t, x, ports.JudgmentQuery{Text: name}); total != 0 {
 				t.Errorf("search for the name %q found %+v", name, hits)
 			}

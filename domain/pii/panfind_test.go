@@ -1,0 +1,87 @@
+package pii_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRedactFindsDisguisedPANs: a PAN glued to other text, split by
+// separators, written in full-width letters or with a zero-width space
+// inside is replaced, in the original text, by the token of the PAN it
+// spells. The PAN is made up to the published structure.
+func TestRedactFindsDisguisedPANs(t *testing.T) {
+	k := testKey(t, 0)
+	r, err := k.NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := mustToken(t, k, "ABCPK1234Z")
+	cases := []struct{ name, in, want string }{
+		{"glued after letters", "see PANABCPK1234Z here", "see PAN" + tok + " here"},
+		{"glued after a digit", "no. 9ABCPK1234Z.", "no. 9" + tok + "."},
+		{"glued before a digit", "ABCPK1234Z9 filed", tok + "9 filed"},
+		{"glued before an underscore", "file ABCPK1234Z_x", "file " + tok + "_x"},
+		{"split by spaces", "PAN ABCPK 1234 Z of", "PAN " + tok + " of"},
+		{"split by hyphens", "PAN ABCPK-1234-Z of", "PAN " + tok + " of"},
+		{"split by dots", "PAN ABCPK.1234.Z", "PAN " + tok},
+		{"full width", "PAN ＡＢＣＰＫ１２３４Ｚ, said", "PAN " + tok + ", said"},
+		{"zero-width space inside", "PAN ABCPK\u200b1234Z.", "PAN " + tok + "."},
+		{"soft hyphen and word joiner inside", "PAN AB\u00adCPK12\u206034Z", "PAN " + tok},
+		{"lower case, standing alone", "pan abcpk1234z", "pan " + tok},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := r.Redact(c.in); got != c.want {
+				t.Fatalf("Redact(%q)\n got %q\nwant %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+// TestRedactLeavesOrdinaryRunsAlone: inside a word or across separators a
+// run is a PAN only when its letters are upper case and its fourth letter
+// is a holder type, so ordinary words and codes stay as they are.
+func TestRedactLeavesOrdinaryRunsAlone(t *testing.T) {
+	r, err := testKey(t, 0).NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		"panabcpk1234z",  // glued, lower case
+		"PANABCXK1234Z",  // glued, X is no holder type
+		"ABCPK 12345 Z",  // five digits
+		"ABCPK    1234Z", // four separators
+		"abcpk-1234-z",   // separated, lower case
+		"Civil Appeal No. 1234 of 2018, WPL126.15.sxw, 2015:BHC-OS:12420-DB",
+		"ABCDE12345F is no PAN",
+		"DATE : 31ST MARCH 2005\nPPP...CCC... :", // a heading's date, then the next line
+		"DATED : 31ST MARCH 2005 P.C.",
+		"ABCPK 1234\nZ",
+	} {
+		if got := r.Redact(in); got != in {
+			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	if len(r.Entries()) != 0 {
+		t.Fatalf("entries %+v", r.Entries())
+	}
+}
+
+// TestRedactNeverLooksIntoTokens: a token whose base32 happens to hold a
+// PAN's shape is left whole, so redacting twice changes nothing.
+func TestRedactNeverLooksIntoTokens(t *testing.T) {
+	r, err := testKey(t, 0).NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"PAN_ABCPK2345ZQRSTUV", "PTY_QQABCPK2345ZQRST and PANPAN_ABCPK2345ZQRSTUV"} {
+		if got := r.Redact(in); got != in {
+			t.Errorf("Redact(%q) = %q", in, got)
+		}
+	}
+	in := "PANABCPK1234Z, ＡＢＣＰＫ１２３４Ｚ"
+	once := r.Redact(in)
+	if twice := r.Redact(once); twice != once || strings.Contains(once, "1234") {
+		t.Fatalf("once %q, twice %q", once, twice)
+	}
+}

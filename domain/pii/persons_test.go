@@ -1,0 +1,63 @@
+package pii_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/quarrydata/quarry/domain/pii"
+)
+
+// TestLitigantsByRule: each rule finds the persons it is for, and leaves
+// counsel and judges alone. The sentences are made up in the style of
+// Indian judgments; the people in them are invented.
+func TestLitigantsByRule(t *testing.T) {
+	cases := []struct {
+		name, text string
+		judges     []string
+		want       []string
+	}{
+		{"Shri", "The land was sold by Shri Ramesh Chand to the State.", nil, []string{"Ramesh Chand"}},
+		{"Smt.", "Smt. Kamla Devi deposed that", nil, []string{"Kamla Devi"}},
+		{"Kumari", "the statement of Kumari Pooja Rani was recorded", nil, []string{"Pooja Rani"}},
+		{"Mr. and Mrs.", "Mr. Anil Mehta and Mrs. Sunita Mehta are the owners.", nil, []string{"Anil Mehta", "Sunita Mehta"}},
+		{"Ms. and Dr.", "Ms. Neha Jain was examined by Dr. R.K. Bansal.", nil, []string{"Neha Jain", "R.K. Bansal"}},
+		{"S/o", "Ram Lal S/o Shyam Lal, resident of Rohtak", nil, []string{"Ram Lal", "Shyam Lal"}},
+		{"D/o and W/o", "Geeta D/o Hari Singh W/o Mohan Lal", nil, []string{"Geeta", "Hari Singh", "Mohan Lal"}},
+		{"son of, late", "Vijay Kumar, son of late Om Parkash, filed", nil, []string{"Om Parkash", "Vijay Kumar"}},
+		{"daughter of, wife of", "Anita, daughter of Suresh Pal and wife of Rakesh Pal", nil, []string{"Anita", "Rakesh Pal", "Suresh Pal"}},
+		{"petitioner", "The petitioner Harbans Kaur submits", nil, []string{"Harbans Kaur"}},
+		{"second respondent", "The second respondent Bhola Nath has made an affidavit", nil, []string{"Bhola Nath"}},
+		{"appellant No.", "appellant No. 2 Jagdish Prasad died", nil, []string{"Jagdish Prasad"}},
+		{"accused", "the accused Rajbir @ Raju was arrested", nil, []string{"Rajbir"}},
+		{"complainant", "the complainant Sushila Bai lodged the FIR", nil, []string{"Sushila Bai"}},
+		{"plaintiff", "the plaintiff, Mohd. Yusuf, sued", nil, []string{"Mohd. Yusuf"}},
+		{"defendant Nos., list in parentheses", "defendant Nos.2 to 4 (Arjun Dev, Kiran Dev and Mahesh Dev)", nil, []string{"Arjun Dev", "Kiran Dev", "Mahesh Dev"}},
+		{"respondents, list with honorifics", "respondents (Shri Gopal Das & Smt. Lata Das)", nil, []string{"Gopal Das", "Lata Das"}},
+		{"partners, namely", "a firm whose partners, namely, Sanjay Arora and Vinod Arora, signed", nil, []string{"Sanjay Arora", "Vinod Arora"}},
+		{"partner of", "Deepak Malhotra, partner of the assessee firm, appeared", nil, []string{"Deepak Malhotra"}},
+		{"proprietor of", "Harish Gupta, the sole proprietor of M/s. Gupta Traders", nil, []string{"Harish Gupta"}},
+		{"proprietor", "the proprietor Mr. Kuldeep Singh", nil, []string{"Kuldeep Singh"}},
+		{"counsel after the name", "Mr. Arvind Rao, learned counsel for the appellant, and Ms. Rhea Sen, Advocate", nil, nil},
+		{"counsel listed together", "Through: Mr. Piyush Jain and Mr. Nikhil\nKumar Rao, Advocates with Mr.\nVedansh Lal, GP for R-1.", nil, nil},
+		{"counsel, then the lone surname", "Mr. Darius Mehta, Senior Advocate for the Appellant. Mr. Mehta argued", nil, nil},
+		{"counsel without an honorific", "Vimal Arora for the respondents.\nMr.Arora waives service.", nil, nil},
+		{"counsel under a cause title", "ABC Ltd. .. Petitioner\nMr.R.S. Apte with Mr.N.R. Bubna for the Petitioner.\nHeard Mr.Apte.", nil, nil},
+		{"judge", "Hon'ble Mr. Justice Ravi Kumar; (DR.D.Y.CHANDRACHUD, J.)", nil, nil},
+		{"judge from the metadata", "Shri A.K. Verma presiding", []string{"A.K. Verma"}, nil},
+		{"party in person", "Mr. Tarun Bose, the petitioner in person, appears", nil, []string{"Tarun Bose"}},
+		{"a company is no person", "The respondent M/s. Andhra Sugars Ltd. and the petitioner Jet Enterprises Private Limited", nil, nil},
+		{"a society is no person", "Respondent No.2 Navbharat Society and the respondent-Municipal Corporation", nil, nil},
+		{"tokens are no names", "the plaintiff (PTY_SW7LB3GSMGIYSCGP) and the appellants (PTY_MX5TZWECRG3YQNOX and others)", nil, nil},
+		{"an authority's acronym, a PAN", "Respondent No.1 BMC issued a notice to the petitioner PAN ABCPK1234Z", nil, nil},
+		{"for the respondent", "counsel for the respondent Shri Mukul Rohtagi, Senior Advocate", nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := pii.Litigants(c.text, c.judges)
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("Litigants(%q) = %q, want %q", c.text, got, c.want)
+			}
+		})
+	}
+}
