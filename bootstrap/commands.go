@@ -197,7 +197,7 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 		p := newProgress(progressOut, progressOut == nil)
 		defer p.finish()
 		for _, n := range names {
-			got, err := byName[n].Load(ctx, &IngestFiles{Names: files, progress: p})
+			got, err := byName[n].Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes, progress: p})
 			p.finish()
 			if err != nil {
 				if got.Records > 0 {

@@ -209,7 +209,7 @@ func filesOnStart(cfg Config) fx.Option {
 				if !ok {
 					continue
 				}
-				got, err := ing.Load(ctx, &IngestFiles{Names: files})
+				got, err := ing.Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes})
 				if err != nil {
 					return fmt.Errorf("load %s from files: %w", ing.Dataset, err)
 				}

@@ -22,6 +22,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -182,9 +183,7 @@ func tokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment
 		if err != nil {
 			return nil, nil, err
 		}
-		srcs, err := judgmentfiles.Load(filepath.ToSlash(name), st.ModTime().UTC().Truncate(time.Millisecond), func(p string) ([]byte, error) {
-			return os.ReadFile(filepath.FromSlash(p))
-		})
+		srcs, err := judgmentfiles.Load(filepath.ToSlash(name), st.ModTime().UTC().Truncate(time.Millisecond), readBounded)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -204,4 +203,15 @@ func tokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment
 		entries = append(entries, e)
 	}
 	return js, entries, nil
+}
+
+// readBounded reads a metadata or text file whole, refusing one larger
+// than source.MaxDocumentBytes before more of it is read.
+func readBounded(name string) ([]byte, error) {
+	f, err := os.Open(filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return source.ReadAll(name, f, source.MaxDocumentBytes)
 }

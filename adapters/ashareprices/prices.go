@@ -77,6 +77,9 @@ func Read(files []File) ([]ashare.Bar, error) {
 // ReadFile parses one file, detecting its layout by its header.
 func ReadFile(f File) ([]ashare.Bar, error) {
 	body, err := readAll(f)
+	if errors.Is(err, source.ErrBadInput) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name, err)
 	}
@@ -277,12 +280,12 @@ func codeFromName(name string) (ashare.Code, error) {
 	return ashare.Code{}, fmt.Errorf("an AKShare stock_zh_a_hist file gives a bare code, which names no exchange; name the file after the listing, as in sh600519.csv or 600519.SH.csv")
 }
 
-// readAll reads the whole file and closes it.
+// readAll reads the whole file, up to source.MaxDocumentBytes, and closes it.
 func readAll(f File) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	return io.ReadAll(rc)
+	return source.ReadAll(f.Name, rc, source.MaxDocumentBytes)
 }

@@ -70,7 +70,10 @@ func Read(files []File) ([]financials.Company, error) {
 	var origin []string
 	tickers := map[string][]string{}
 	for _, f := range files {
-		raw, err := io.ReadAll(f.Body)
+		raw, err := source.ReadAll(f.Name, f.Body, source.MaxDocumentBytes)
+		if errors.Is(err, source.ErrBadInput) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, source.Whole(f.Name, "%v", err)
 		}

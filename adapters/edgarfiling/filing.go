@@ -62,7 +62,10 @@ var filingDir = regexp.MustCompile(`^/Archives/edgar/data/(\d{1,10})/(\d{18})$`)
 // ParseFilingIndex reads an EDGAR index.json. The whole file is checked and
 // refused on the first problem, named by its line (syntax) or JSON path.
 func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := source.ReadAll(file, r, source.MaxDocumentBytes)
+	if errors.Is(err, source.ErrBadInput) {
+		return IndexListing{}, err
+	}
 	if err != nil {
 		return IndexListing{}, source.AtLine(file, 0, "reading: %v", err)
 	}
@@ -126,7 +129,10 @@ type submissionsJSON struct {
 // (CIK##########.json) and returns the facts of each recent filing by
 // accession number. The parallel arrays must agree in length.
 func ParseSubmissions(file string, r io.Reader) (map[string]edgar.Submission, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := source.ReadAll(file, r, source.MaxDocumentBytes)
+	if errors.Is(err, source.ErrBadInput) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, source.AtLine(file, 0, "reading: %v", err)
 	}

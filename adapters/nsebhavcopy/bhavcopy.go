@@ -90,7 +90,7 @@ func ReadFile(f File) (Set, error) {
 		return Set{}, fmt.Errorf("open %s: %w", f.Name, err)
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 64<<10)
+	br := bufio.NewReaderSize(source.Lines(f.Name, rc, source.MaxLineBytes), 64<<10)
 	if bom, _ := br.Peek(3); string(bom) == "\uFEFF" {
 		_, _ = br.Discard(3)
 	}
@@ -98,6 +98,9 @@ func ReadFile(f File) (Set, error) {
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
 	header, err := cr.Read()
+	if errors.Is(err, source.ErrBadInput) {
+		return Set{}, err
+	}
 	if err != nil {
 		return Set{}, source.AtLine(f.Name, 1, "reading header: %v", err)
 	}
@@ -133,6 +136,9 @@ func readRows(f File, cr *csv.Reader, row layout) ([]nse.Row, error) {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if errors.Is(err, source.ErrBadInput) {
+			return nil, err
 		}
 		if err != nil {
 			return nil, source.AtLine(f.Name, csvLine(err), "%v", err)
@@ -292,6 +298,9 @@ func readEquityList(name string, cr *csv.Reader) (Set, error) {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if errors.Is(err, source.ErrBadInput) {
+			return Set{}, err
 		}
 		if err != nil {
 			return Set{}, source.AtLine(name, csvLine(err), "%v", err)
