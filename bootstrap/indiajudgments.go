@@ -22,8 +22,8 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/judgment"
-	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )

@@ -166,7 +166,7 @@ func filingFromHeader(h map[string]string) (holdings.Filing, error) {
 	}
 	form := strings.ToUpper(h["CONFORMED SUBMISSION TYPE:"])
 	if form != "13F-HR" && form != "13F-HR/A" {
-		return holdings.Filing{}, fmt.Errorf("submission type %q is not 13F-HR or 13F-HR/A", form)
+		return holdings.Filing{}, fmt.Errorf("submission type %s is not 13F-HR or 13F-HR/A", source.Quote(form))
 	}
 	period, err := headerDay("CONFORMED PERIOD OF REPORT", h["CONFORMED PERIOD OF REPORT:"])
 	if err != nil {
@@ -190,7 +190,7 @@ func filingFromHeader(h map[string]string) (holdings.Filing, error) {
 func headerDay(name, raw string) (string, error) {
 	d, err := time.Parse("20060102", raw)
 	if err != nil {
-		return "", fmt.Errorf("%s %q is not YYYYMMDD", name, raw)
+		return "", fmt.Errorf("%s %s is not YYYYMMDD", name, source.Quote(raw))
 	}
 	return d.Format(time.DateOnly), nil
 }

@@ -230,7 +230,7 @@ func isin(s string) (string, error) { return nse.ParseISIN(s) }
 func day(name, layout, s string) (string, error) {
 	d, err := time.Parse(layout, s)
 	if err != nil {
-		return "", fmt.Errorf("%s %q is not a date like %s", name, s, layout)
+		return "", fmt.Errorf("%s %s is not a date like %s", name, source.Quote(s), layout)
 	}
 	return d.Format(time.DateOnly), nil
 }
@@ -248,7 +248,7 @@ func legacyRow(rec []string) (nse.Row, error) {
 		return r, err
 	}
 	if rec[13] != "" {
-		return r, fmt.Errorf("the column after ISIN holds %q; it is empty in NSE's files", rec[13])
+		return r, fmt.Errorf("the column after ISIN holds %s; it is empty in NSE's files", source.Quote(rec[13]))
 	}
 	fg := figures{names: [9]string{"OPEN", "HIGH", "LOW", "CLOSE", "LAST", "PREVCLOSE", "TOTTRDQTY", "TOTTRDVAL", "TOTALTRADES"},
 		values: [9]string{rec[2], rec[3], rec[4], rec[5], rec[6], rec[7], rec[8], rec[9], rec[11]}}
@@ -258,7 +258,7 @@ func legacyRow(rec []string) (nse.Row, error) {
 func udiffRow(rec []string) (nse.Row, error) {
 	var r nse.Row
 	if rec[2] != "CM" {
-		return r, fmt.Errorf("Sgmt %q is not CM: this is not a capital-market bhavcopy", rec[2])
+		return r, fmt.Errorf("Sgmt %s is not CM: this is not a capital-market bhavcopy", source.Quote(rec[2]))
 	}
 	if err := identity(&r, rec[7], rec[8]); err != nil {
 		return r, err

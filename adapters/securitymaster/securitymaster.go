@@ -82,10 +82,10 @@ func parseMasterTickers(file string, r io.Reader) ([]masterTickerEntry, error) {
 	for k, e := range m {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(m) {
-			return nil, source.AtPath(file, fmt.Sprintf("$[%q]", k), "keys must be 0 to %d", len(m)-1)
+			return nil, source.AtPath(file, fmt.Sprintf("$[%s]", source.Quote(k)), "keys must be 0 to %d", len(m)-1)
 		}
 		if e, err = checkMasterTickerEntry(e); err != nil {
-			return nil, source.AtPath(file, fmt.Sprintf("$[%q]", k), "%v", err)
+			return nil, source.AtPath(file, fmt.Sprintf("$[%s]", source.Quote(k)), "%v", err)
 		}
 		out[i] = e
 	}
