@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -21,6 +22,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "china-prices",
+		fills:   []dataset.ID{dataset.ChinaPrices},
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
 		sample:  sampleOf(LoadChinaPricesSample),
 		serve:   chinaPrices,

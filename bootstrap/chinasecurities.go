@@ -16,6 +16,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -23,6 +24,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "china-securities",
+		fills:   []dataset.ID{dataset.ChinaSecurities, dataset.AskRetrieval},
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
 		sample:  sampleOf(LoadSample),
 		serve:   chinaSecurities,

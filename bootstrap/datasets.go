@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 )
 
 // wiring is how one dataset joins the binary, kept in the dataset's own file and
@@ -34,6 +36,9 @@ type wiring struct {
 	// at start on the files Config.Files names. It is given the dataset's
 	// name, so the name is written once, in name.
 	ingester func(name string) fx.Option
+	// fills lists the catalog datasets whose probes this one's ingest
+	// makes available: a 503 on one of them names the command.
+	fills []dataset.ID
 	// sample loads the dataset's bundled sample at start when the
 	// configuration asks for it (see sampleOf); nil when it has none. It
 	// is given the dataset's name too.
@@ -110,6 +115,31 @@ var services []func(Config) fx.Option
 // registerService adds such a route's wiring. It is called from init
 // functions only.
 func registerService(serve func(Config) fx.Option) { services = append(services, serve) }
+
+// remedies say, for every catalog dataset some ingest fills, which
+// commands fill it: one command, or any of several (Ask answers once any of
+// the datasets it reads holds data).
+func remedies() []app.Remedy {
+	commands := map[dataset.ID][]string{}
+	for _, d := range datasets {
+		for _, id := range d.fills {
+			commands[id] = append(commands[id], "`quarry ingest "+d.name+"`")
+		}
+	}
+	out := make([]app.Remedy, 0, len(commands))
+	for _, id := range slices.Sorted(maps.Keys(commands)) {
+		out = append(out, app.Remedy{Dataset: id, Text: "an operator loads it with " + orList(commands[id])})
+	}
+	return out
+}
+
+// orList joins items as "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
 
 // IngestDataset names a dataset `quarry ingest` loads and the source files
 // it reads.

@@ -21,6 +21,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/domain/source"
@@ -31,6 +32,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "india-judgments",
+		fills:   []dataset.ID{dataset.IndiaJudgments, dataset.IndiaSearch},
 		sources: "Indian court judgments: a metadata file (JSON lines or CSV: court, case number, parties with roles, judges, decision date, citations, text file) and the text files beside it; needs QUARRY_VAULT_KEY",
 		serve:   indiaJudgments,
 		stores:  judgmentStore,

@@ -18,6 +18,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsebhavcopy"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -25,6 +26,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "india-prices",
+		fills:   []dataset.ID{dataset.IndiaPrices, dataset.IndiaExports},
 		sources: "NSE capital-market bhavcopy: legacy cmDDMONYYYYbhav.csv, UDiFF BhavCopy_NSE_CM_…csv or full sec_bhavdata_full_DDMMYYYY.csv (ISINs from same-day bhavcopy rows or an EQUITY_L.csv in the run), zipped or not",
 		sample:  sampleOf(LoadIndiaPricesSample),
 		serve:   indiaPrices,

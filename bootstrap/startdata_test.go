@@ -136,3 +136,41 @@ func mustCode(t *testing.T, s string) ashare.Code {
 	}
 	return c
 }
+
+// TestAnEmptyDatasetNamesTheCommandThatFillsIt: with every dataset left
+// empty, the 503 of each names the `quarry ingest` command that loads it.
+func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
+	cfg := memoryConfig(t)
+	for _, d := range bootstrap.IngestDatasets() {
+		cfg.Empty = append(cfg.Empty, d.Name)
+	}
+	var got struct {
+		fx.In
+		Availability *app.Availability
+	}
+	start(t, cfg, fx.Populate(&got))
+	want := map[dataset.ID]string{
+		dataset.USFinancials:    "`quarry ingest us-financials`",
+		dataset.USFilingIndexes: "`quarry ingest us-filings`",
+		dataset.USSearch:        "`quarry ingest us-filings`",
+		dataset.USFundHolders:   "`quarry ingest us-holdings`",
+		dataset.ChinaSecurities: "`quarry ingest china-securities`",
+		dataset.ChinaPrices:     "`quarry ingest china-prices`",
+		dataset.IndiaPrices:     "`quarry ingest india-prices`",
+		dataset.IndiaExports:    "`quarry ingest india-prices`",
+		dataset.IndiaJudgments:  "`quarry ingest india-judgments`",
+		dataset.IndiaSearch:     "`quarry ingest india-judgments`",
+		dataset.AskRetrieval:    "`quarry ingest china-securities`, `quarry ingest us-filings` or `quarry ingest us-financials`",
+	}
+	for _, d := range dataset.Catalog() {
+		err := got.Availability.Require(context.Background(), d.ID)
+		var un *app.UnavailableError
+		if !errors.As(err, &un) {
+			t.Errorf("%s: %v, want unavailable", d.ID, err)
+			continue
+		}
+		if msg := "an operator loads it with " + want[d.ID]; want[d.ID] == "" || !strings.HasSuffix(err.Error(), msg) {
+			t.Errorf("%s: %q, want it to end %q", d.ID, err, msg)
+		}
+	}
+}

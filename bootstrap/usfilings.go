@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
@@ -32,6 +33,7 @@ var sampleRetrievedAt = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 func init() {
 	register(wiring{
 		name:    "us-filings",
+		fills:   []dataset.ID{dataset.USFilingIndexes, dataset.USSearch, dataset.AskRetrieval},
 		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
 		serve:   usFilings,
 		stores:  usFilingStores,
