@@ -116,7 +116,11 @@ func startJudgments(ctx context.Context, cfg Config, u *app.Judgments, log *zap.
 	if err != nil {
 		return fmt.Errorf("build the India judgment search index: %w", err)
 	}
-	log.Info("India judgments indexed", zap.Int("judgments", n))
+	held, err := u.Indexed(ctx)
+	if err != nil {
+		return fmt.Errorf("count the India judgment search index: %w", err)
+	}
+	log.Info("India judgment search index ready", zap.Int64("judgments", held), zap.Int("newly_indexed", n))
 	return nil
 }
 

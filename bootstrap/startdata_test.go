@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/bootstrap"
@@ -171,6 +172,40 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 		}
 		if msg := "an operator loads it with " + want[d.ID]; want[d.ID] == "" || !strings.HasSuffix(err.Error(), msg) {
 			t.Errorf("%s: %q, want it to end %q", d.ID, err, msg)
+		}
+	}
+}
+
+// TestStartLogsWhatTheSearchIndexesHold: the start-up lines count the
+// sections and judgments the indexes hold once the samples are loaded, not
+// what the last refresh added (none: storing the sample indexed them).
+func TestStartLogsWhatTheSearchIndexesHold(t *testing.T) {
+	_, sections, err := bootstrap.LoadUSFilingsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	judgments, err := bootstrap.LoadJudgmentsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zap.InfoLevel)
+	fxApp := fx.New(fx.NopLogger, bootstrap.Options(memoryConfig(t), zap.New(core)))
+	if err := fxApp.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fxApp.Stop(context.Background()) })
+	for msg, want := range map[string]map[string]int64{
+		"US filing search index ready":      {"sections": int64(len(sections))},
+		"India judgment search index ready": {"judgments": int64(len(judgments))},
+	} {
+		lines := logs.FilterMessage(msg).All()
+		if len(lines) != 1 {
+			t.Fatalf("%d lines %q", len(lines), msg)
+		}
+		for field, n := range want {
+			if got := lines[0].ContextMap()[field]; got != n || n == 0 {
+				t.Errorf("%s: %s = %v, want %d", msg, field, got, n)
+			}
 		}
 	}
 }

@@ -120,7 +120,11 @@ func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Lo
 	if err != nil {
 		return fmt.Errorf("build the US filing search index: %w", err)
 	}
-	log.Info("US filing sections indexed", zap.Int("sections", n))
+	held, err := f.Indexed(ctx)
+	if err != nil {
+		return fmt.Errorf("count the US filing search index: %w", err)
+	}
+	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n))
 	return nil
 }
 
