@@ -72,7 +72,7 @@ func loadSample(ctx context.Context, s ports.SecurityStore) (Ingested, error) {
 	}
 	defer f.Close()
 	n, skipped, err := writeListings(ctx, s, sampledata.ChinaSecurities, f)
-	return Ingested{Records: n, Skipped: skipped.String()}, err
+	return Ingested{Read: n, Records: n, Skipped: skipped.String()}, err
 }
 
 // csvEntry is the rule for an archive of CSV files (bars): CSV entries are
@@ -114,6 +114,7 @@ func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFil
 		if err != nil {
 			return total, err
 		}
+		total.Read += n
 		total.Records += n
 		skipped = skipped.Add(sk)
 	}

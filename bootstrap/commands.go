@@ -209,7 +209,7 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 			if got.Skipped != "" {
 				skipped = "; " + got.Skipped
 			}
-			fmt.Fprintf(out, "ingested %d records of %s into %s%s\n", got.Records, n, cfg.MongoDB, skipped)
+			fmt.Fprintf(out, "ingested %s into %s: %s%s\n", n, cfg.MongoDB, got.counts(), skipped)
 		}
 		return nil
 	})

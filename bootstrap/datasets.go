@@ -66,12 +66,23 @@ type Ingester struct {
 
 // Ingested is the outcome of one ingest run.
 type Ingested struct {
-	// Records is how many records were written.
+	// Read is how many records the files held that the dataset takes,
+	// new or not: the same on every run over the same files.
+	Read int
+	// Records is how many of them were written: those new or changed
+	// where the store tells unchanged records apart (prices, judgments:
+	// none on a second run over the same files), every one where it
+	// replaces them in place.
 	Records int
 	// Skipped says what the files held that the dataset does not take,
 	// such as B-shares in a list of A-share listings; empty when a
 	// dataset's files hold nothing it leaves out.
 	Skipped string
+}
+
+// counts says what a run read and wrote, as `quarry ingest` reports it.
+func (g Ingested) counts() string {
+	return fmt.Sprintf("read %d records, wrote %d new or changed, %d unchanged", g.Read, g.Records, g.Read-g.Records)
 }
 
 // ingester contributes an Ingester to the "ingesters" group, built by
@@ -82,7 +93,7 @@ func ingester[D any](newLoad func(D) func(context.Context, *IngestFiles) (int, e
 		load := newLoad(dep)
 		return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 			n, err := load(ctx, files)
-			return Ingested{Records: n}, err
+			return Ingested{Read: n, Records: n}, err
 		}
 	})
 }
@@ -243,8 +254,8 @@ func filesOnStart(cfg Config) fx.Option {
 				if err != nil {
 					return fmt.Errorf("load %s from files: %w", ing.Dataset, err)
 				}
-				log.Info("source files loaded", zap.String("dataset", ing.Dataset),
-					zap.Int("records", got.Records), zap.String("skipped", got.Skipped))
+				log.Info("source files loaded", zap.String("dataset", ing.Dataset), zap.Int("read", got.Read),
+					zap.Int("written", got.Records), zap.String("skipped", got.Skipped))
 			}
 			return nil
 		}))

@@ -153,7 +153,7 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 			return Ingested{}, err
 		}
 		n, err := store.UpsertJudgments(ctx, js)
-		return Ingested{Records: n}, err
+		return Ingested{Read: len(js), Records: n}, err
 	}
 	if len(cfg.VaultKey) == 0 {
 		return Ingested{}, errNoVaultKey
@@ -175,7 +175,7 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 		note = fmt.Sprintf("%d tokens in the vault", len(entries))
 	}
 	n, err := store.UpsertJudgments(ctx, js)
-	return Ingested{Records: n, Skipped: note}, err
+	return Ingested{Read: len(js), Records: n, Skipped: note}, err
 }
 
 // tokenizeJudgmentFiles reads every metadata file and tokenizes every
