@@ -46,12 +46,17 @@ func (t *tsvTable) opt(row []string, col string) string {
 	return t.get(row, col)
 }
 
+// maxLineBytes bounds a line of a data-set table or a full submission:
+// wider than source.MaxLineBytes, since a full submission may carry a
+// whole information table on one line.
+const maxLineBytes = 16 << 20
+
 // readTSV reads a data-set table. The files are not quoted, so a line is
 // split on tabs only; every line must have as many fields as the header, so
 // a file cut short in the middle of a line is refused.
 func readTSV(file string, r io.Reader, required []string) (*tsvTable, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
 	t := &tsvTable{file: file, index: map[string]int{}}
 	line := 0
 	for sc.Scan() {
@@ -77,7 +82,7 @@ func readTSV(file string, r io.Reader, required []string) (*tsvTable, error) {
 		t.rows, t.lines = append(t.rows, fields), append(t.lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, source.AtLine(file, line+1, "%v", err)
+		return nil, source.AtLine(file, line+1, "%v", lineError(err))
 	}
 	if line == 0 {
 		return nil, source.AtLine(file, 1, "empty file: no header")
