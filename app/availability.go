@@ -30,17 +30,31 @@ type Availability struct {
 	probing map[dataset.ID]*sync.Mutex
 	mu      sync.RWMutex
 	seen    map[dataset.ID]bool
+	// remedies say, by dataset, how an operator fills an empty one.
+	remedies map[dataset.ID]string
 }
 
-// NewAvailability wires the probes.
-func NewAvailability(probes []DatasetProbe) *Availability {
+// Remedy says how an operator fills a dataset that holds no data, for the
+// message of its 503: the commands that load it, written by the wiring,
+// which knows them.
+type Remedy struct {
+	Dataset dataset.ID
+	Text    string
+}
+
+// NewAvailability wires the probes, and the remedies a 503 names.
+func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 	m := make(map[dataset.ID]Probe, len(probes))
 	locks := make(map[dataset.ID]*sync.Mutex, len(probes))
 	for _, p := range probes {
 		m[p.Dataset] = p.Probe
 		locks[p.Dataset] = &sync.Mutex{}
 	}
-	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}}
+	byID := make(map[dataset.ID]string, len(remedies))
+	for _, r := range remedies {
+		byID[r.Dataset] = r.Text
+	}
+	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID}
 }
 
 func (a *Availability) known(id dataset.ID) bool {
@@ -83,7 +97,7 @@ func (a *Availability) Require(ctx context.Context, id dataset.ID) error {
 		return err
 	}
 	if !st.Serving() {
-		return &UnavailableError{Dataset: id, Status: st}
+		return &UnavailableError{Dataset: id, Status: st, Remedy: a.remedies[id]}
 	}
 	return nil
 }

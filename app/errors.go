@@ -35,8 +35,15 @@ func (e *RateLimitError) Error() string { return "rate limited" }
 type UnavailableError struct {
 	Dataset dataset.ID
 	Status  dataset.Status
+	// Remedy says how an operator fills the dataset, such as "an operator
+	// loads it with `quarry ingest us-financials`"; empty when none is known.
+	Remedy string
 }
 
 func (e *UnavailableError) Error() string {
-	return "dataset " + string(e.Dataset) + " is not available: " + string(e.Status.Reason)
+	msg := "dataset " + string(e.Dataset) + " is not available: " + string(e.Status.Reason)
+	if e.Remedy != "" {
+		msg += "; " + e.Remedy
+	}
+	return msg
 }

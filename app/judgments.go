@@ -91,6 +91,11 @@ func (u *Judgments) Store(ctx context.Context, js []judgment.Judgment) (int, err
 	return n, nil
 }
 
+// Indexed says how many judgments the search index holds: what start-up
+// reports, since Refresh counts only what it added (none after Store,
+// which refreshes the index itself).
+func (u *Judgments) Indexed(ctx context.Context) (int64, error) { return u.index.Count(ctx) }
+
 // Refresh indexes the judgments that are new or changed in the store since
 // it last looked, in this process or another sharing the store (quarry
 // ingest), and says how many it indexed. It compares versions, so it reads

@@ -109,6 +109,11 @@ func (f *Filings) Refresh(ctx context.Context) (int, error) {
 	return len(secs), saveCheckpoint(ctx, f.index, cp)
 }
 
+// Indexed says how many sections the search index holds: what start-up
+// reports, since Refresh counts only what it added (none, when Store or an
+// index kept on disk already holds every section).
+func (f *Filings) Indexed(ctx context.Context) (int64, error) { return f.index.Count(ctx) }
+
 // sectionCheckpoint is what the section index keeps of Filings: the mark
 // it has read the store to and the newest retrieval time it holds.
 type sectionCheckpoint struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -21,12 +22,13 @@ import (
 func init() {
 	register(wiring{
 		name:    "china-prices",
+		fills:   []dataset.ID{dataset.ChinaPrices},
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
 		sample:  sampleOf(LoadChinaPricesSample),
 		serve:   chinaPrices,
 		stores:  chinaPriceStore,
-		ingester: ingester(func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (int, error) {
-			return func(ctx context.Context, files *IngestFiles) (int, error) {
+		ingester: skippingIngester(func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (Ingested, error) {
+			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 				return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), files)
 			}
 		}),
@@ -60,9 +62,14 @@ func chinaPriceStore(cfg Config) fx.Option {
 // sampledata.ChinaPricesRetrievedAt, and returns how many versions it
 // added (none when they are held already).
 func LoadChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (int, error) {
+	res, err := ingestChinaPricesSample(ctx, prices)
+	return res.Records, err
+}
+
+func ingestChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (Ingested, error) {
 	entries, err := fs.ReadDir(sampledata.ChinaPrices, sampledata.ChinaPricesDir)
 	if err != nil {
-		return 0, err
+		return Ingested{}, err
 	}
 	var files []ashareprices.File
 	for _, e := range entries {
@@ -77,13 +84,13 @@ func LoadChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (int, e
 // A file's retrieval time is its modification time: when it was
 // downloaded. Its bars are known from then, or from their day's close when
 // that is later (ashare.KnownAt).
-func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *IngestFiles) (int, error) {
+func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *IngestFiles) (Ingested, error) {
 	if given.none() {
-		return LoadChinaPricesSample(ctx, prices)
+		return ingestChinaPricesSample(ctx, prices)
 	}
 	in, err := given.expand(csvEntry)
 	if err != nil {
-		return 0, err
+		return Ingested{}, err
 	}
 	defer in.close()
 	var files []ashareprices.File
@@ -96,11 +103,11 @@ func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *Inge
 
 // ingestBars reads every file before it writes anything, so a bad file
 // leaves the store as it was.
-func ingestBars(ctx context.Context, prices *app.ChinaPrices, files []ashareprices.File) (int, error) {
+func ingestBars(ctx context.Context, prices *app.ChinaPrices, files []ashareprices.File) (Ingested, error) {
 	bars, err := ashareprices.Read(files)
 	if err != nil {
-		return 0, err
+		return Ingested{}, err
 	}
 	res, err := prices.Ingest(ctx, bars)
-	return res.Added, err
+	return Ingested{Read: len(bars), Records: res.Added}, err
 }

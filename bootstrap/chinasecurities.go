@@ -16,6 +16,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -23,6 +24,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "china-securities",
+		fills:   []dataset.ID{dataset.ChinaSecurities, dataset.AskRetrieval},
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
 		sample:  sampleOf(LoadSample),
 		serve:   chinaSecurities,
@@ -70,7 +72,7 @@ func loadSample(ctx context.Context, s ports.SecurityStore) (Ingested, error) {
 	}
 	defer f.Close()
 	n, skipped, err := writeListings(ctx, s, sampledata.ChinaSecurities, f)
-	return Ingested{Records: n, Skipped: skipped.String()}, err
+	return Ingested{Read: n, Records: n, Skipped: skipped.String()}, err
 }
 
 // csvEntry is the rule for an archive of CSV files (bars): CSV entries are
@@ -112,6 +114,7 @@ func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFil
 		if err != nil {
 			return total, err
 		}
+		total.Read += n
 		total.Records += n
 		skipped = skipped.Add(sk)
 	}

@@ -202,7 +202,7 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 		p := newProgress(progressOut, progressOut == nil)
 		defer p.finish()
 		for _, n := range names {
-			got, err := byName[n].Load(ctx, &IngestFiles{Names: files, progress: p})
+			got, err := byName[n].Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes, progress: p})
 			p.finish()
 			if err != nil {
 				if got.Records > 0 {
@@ -214,7 +214,7 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 			if got.Skipped != "" {
 				skipped = "; " + got.Skipped
 			}
-			fmt.Fprintf(out, "ingested %d records of %s into %s%s\n", got.Records, n, cfg.MongoDB, skipped)
+			fmt.Fprintf(out, "ingested %s into %s: %s%s\n", n, cfg.MongoDB, got.counts(), skipped)
 		}
 		return nil
 	})

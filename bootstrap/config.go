@@ -46,6 +46,9 @@ type Config struct {
 	// CacheBytes is the memory budget, estimated in bytes, that the
 	// reference-data caches in front of MongoDB share; 0 turns them off.
 	CacheBytes int64
+	// IngestMaxFileBytes bounds each file and archive entry an ingestion
+	// run reads, uncompressed; see DefaultMaxFileBytes.
+	IngestMaxFileBytes int64
 	// PprofAddr, when set, is a loopback host:port where net/http/pprof
 	// is served on a listener of its own; unset, there is no profiler.
 	PprofAddr string
@@ -126,13 +129,15 @@ const (
 	EnvSessionTTL     = "QUARRY_SESSION_TTL"
 	EnvMongoRefresh   = "QUARRY_MONGO_REFRESH"
 	EnvCacheBytes     = "QUARRY_CACHE_BYTES"
-	EnvLogLevel       = "QUARRY_LOG_LEVEL"
-	EnvPprofAddr      = "QUARRY_PPROF_ADDR"
-	EnvVaultURL       = "QUARRY_VAULT_POSTGRES_URL"
-	EnvVaultKey       = "QUARRY_VAULT_KEY"
-	EnvAskModelURL    = "QUARRY_ASK_MODEL_URL"
-	EnvAskModel       = "QUARRY_ASK_MODEL"
-	EnvAskModelKey    = "QUARRY_ASK_MODEL_KEY"
+	// EnvIngestMaxFileBytes is named by the refusal of a file too large.
+	EnvIngestMaxFileBytes = "QUARRY_INGEST_MAX_FILE_BYTES"
+	EnvLogLevel           = "QUARRY_LOG_LEVEL"
+	EnvPprofAddr          = "QUARRY_PPROF_ADDR"
+	EnvVaultURL           = "QUARRY_VAULT_POSTGRES_URL"
+	EnvVaultKey           = "QUARRY_VAULT_KEY"
+	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
+	EnvAskModel           = "QUARRY_ASK_MODEL"
+	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -140,24 +145,25 @@ const (
 func LoadConfig(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
-		HTTPAddr:         r.str(EnvHTTPAddr, "127.0.0.1:8080"),
-		PostgresURL:      getenv(EnvPostgresURL),
-		MongoURI:         getenv(EnvMongoURI),
-		MongoDB:          r.str(EnvMongoDB, "quarry"),
-		DataDir:          r.path(EnvDataDir),
-		InitialCredits:   r.int64(EnvInitialCredits, 100000, 0),
-		RateLimitRPS:     r.float(EnvRateLimitRPS, 50),
-		RateLimitBurst:   int(r.int64(EnvRateLimitBurst, 100, 1)),
-		SessionTTL:       r.duration(EnvSessionTTL, 8*time.Hour),
-		MongoRefresh:     r.duration(EnvMongoRefresh, 30*time.Second),
-		CacheBytes:       r.bytes(EnvCacheBytes, 256<<20),
-		LogLevel:         r.level(EnvLogLevel),
-		PprofAddr:        getenv(EnvPprofAddr),
-		VaultPostgresURL: getenv(EnvVaultURL),
-		VaultKey:         r.hexKey(EnvVaultKey),
-		AskModelURL:      getenv(EnvAskModelURL),
-		AskModel:         getenv(EnvAskModel),
-		AskModelKey:      getenv(EnvAskModelKey),
+		HTTPAddr:           r.str(EnvHTTPAddr, "127.0.0.1:8080"),
+		PostgresURL:        getenv(EnvPostgresURL),
+		MongoURI:           getenv(EnvMongoURI),
+		MongoDB:            r.str(EnvMongoDB, "quarry"),
+		DataDir:            r.path(EnvDataDir),
+		InitialCredits:     r.int64(EnvInitialCredits, 100000, 0),
+		RateLimitRPS:       r.float(EnvRateLimitRPS, 50),
+		RateLimitBurst:     int(r.int64(EnvRateLimitBurst, 100, 1)),
+		SessionTTL:         r.duration(EnvSessionTTL, 8*time.Hour),
+		MongoRefresh:       r.duration(EnvMongoRefresh, 30*time.Second),
+		CacheBytes:         r.bytes(EnvCacheBytes, 256<<20),
+		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, DefaultMaxFileBytes),
+		LogLevel:           r.level(EnvLogLevel),
+		PprofAddr:          getenv(EnvPprofAddr),
+		VaultPostgresURL:   getenv(EnvVaultURL),
+		VaultKey:           r.hexKey(EnvVaultKey),
+		AskModelURL:        getenv(EnvAskModelURL),
+		AskModel:           getenv(EnvAskModel),
+		AskModelKey:        getenv(EnvAskModelKey),
 	}
 	// Sample data fills the memory stores by default, and a new data
 	// directory once, at its first start; a database is filled with

@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 )
 
 // wiring is how one dataset joins the binary, kept in the dataset's own file and
@@ -34,6 +36,9 @@ type wiring struct {
 	// at start on the files Config.Files names. It is given the dataset's
 	// name, so the name is written once, in name.
 	ingester func(name string) fx.Option
+	// fills lists the catalog datasets whose probes this one's ingest
+	// makes available: a 503 on one of them names the command.
+	fills []dataset.ID
 	// sample loads the dataset's bundled sample at start when the
 	// configuration asks for it (see sampleOf); nil when it has none. It
 	// is given the dataset's name too.
@@ -61,12 +66,23 @@ type Ingester struct {
 
 // Ingested is the outcome of one ingest run.
 type Ingested struct {
-	// Records is how many records were written.
+	// Read is how many records the files held that the dataset takes,
+	// new or not: the same on every run over the same files.
+	Read int
+	// Records is how many of them were written: those new or changed
+	// where the store tells unchanged records apart (prices, judgments:
+	// none on a second run over the same files), every one where it
+	// replaces them in place.
 	Records int
 	// Skipped says what the files held that the dataset does not take,
 	// such as B-shares in a list of A-share listings; empty when a
 	// dataset's files hold nothing it leaves out.
 	Skipped string
+}
+
+// counts says what a run read and wrote, as `quarry ingest` reports it.
+func (g Ingested) counts() string {
+	return fmt.Sprintf("read %d records, wrote %d new or changed, %d unchanged", g.Read, g.Records, g.Read-g.Records)
 }
 
 // ingester contributes an Ingester to the "ingesters" group, built by
@@ -77,7 +93,7 @@ func ingester[D any](newLoad func(D) func(context.Context, *IngestFiles) (int, e
 		load := newLoad(dep)
 		return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 			n, err := load(ctx, files)
-			return Ingested{Records: n}, err
+			return Ingested{Read: n, Records: n}, err
 		}
 	})
 }
@@ -110,6 +126,31 @@ var services []func(Config) fx.Option
 // registerService adds such a route's wiring. It is called from init
 // functions only.
 func registerService(serve func(Config) fx.Option) { services = append(services, serve) }
+
+// remedies say, for every catalog dataset some ingest fills, which
+// commands fill it: one command, or any of several (Ask answers once any of
+// the datasets it reads holds data).
+func remedies() []app.Remedy {
+	commands := map[dataset.ID][]string{}
+	for _, d := range datasets {
+		for _, id := range d.fills {
+			commands[id] = append(commands[id], "`quarry ingest "+d.name+"`")
+		}
+	}
+	out := make([]app.Remedy, 0, len(commands))
+	for _, id := range slices.Sorted(maps.Keys(commands)) {
+		out = append(out, app.Remedy{Dataset: id, Text: "an operator loads it with " + orList(commands[id])})
+	}
+	return out
+}
+
+// orList joins items as "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
 
 // IngestDataset names a dataset `quarry ingest` loads and the source files
 // it reads.
@@ -209,12 +250,12 @@ func filesOnStart(cfg Config) fx.Option {
 				if !ok {
 					continue
 				}
-				got, err := ing.Load(ctx, &IngestFiles{Names: files})
+				got, err := ing.Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes})
 				if err != nil {
 					return fmt.Errorf("load %s from files: %w", ing.Dataset, err)
 				}
-				log.Info("source files loaded", zap.String("dataset", ing.Dataset),
-					zap.Int("records", got.Records), zap.String("skipped", got.Skipped))
+				log.Info("source files loaded", zap.String("dataset", ing.Dataset), zap.Int("read", got.Read),
+					zap.Int("written", got.Records), zap.String("skipped", got.Skipped))
 			}
 			return nil
 		}))

@@ -20,6 +20,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/securitymaster"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -28,6 +29,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "us-holdings",
+		fills:   []dataset.ID{dataset.USFundHolders},
 		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
 		sample:  sampleOf(loadSampleHoldings),
 		serve:   fundHolders,

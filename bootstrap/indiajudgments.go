@@ -21,8 +21,10 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -30,6 +32,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "india-judgments",
+		fills:   []dataset.ID{dataset.IndiaJudgments, dataset.IndiaSearch},
 		sources: "Indian court judgments: a metadata file (JSON lines or CSV: court, case number, parties with roles, judges, decision date, citations, text file) and the text files beside it; needs QUARRY_VAULT_KEY",
 		serve:   indiaJudgments,
 		stores:  judgmentStore,
@@ -113,7 +116,11 @@ func startJudgments(ctx context.Context, cfg Config, u *app.Judgments, log *zap.
 	if err != nil {
 		return fmt.Errorf("build the India judgment search index: %w", err)
 	}
-	log.Info("India judgments indexed", zap.Int("judgments", n))
+	held, err := u.Indexed(ctx)
+	if err != nil {
+		return fmt.Errorf("count the India judgment search index: %w", err)
+	}
+	log.Info("India judgment search index ready", zap.Int64("judgments", held), zap.Int("newly_indexed", n))
 	return nil
 }
 
@@ -146,7 +153,7 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 			return Ingested{}, err
 		}
 		n, err := store.UpsertJudgments(ctx, js)
-		return Ingested{Records: n}, err
+		return Ingested{Read: len(js), Records: n}, err
 	}
 	if len(cfg.VaultKey) == 0 {
 		return Ingested{}, errNoVaultKey
@@ -168,7 +175,7 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 		note = fmt.Sprintf("%d tokens in the vault", len(entries))
 	}
 	n, err := store.UpsertJudgments(ctx, js)
-	return Ingested{Records: n, Skipped: note}, err
+	return Ingested{Read: len(js), Records: n, Skipped: note}, err
 }
 
 // tokenizeJudgmentFiles reads every metadata file and tokenizes every
@@ -182,9 +189,7 @@ func tokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment
 		if err != nil {
 			return nil, nil, err
 		}
-		srcs, err := judgmentfiles.Load(filepath.ToSlash(name), st.ModTime().UTC().Truncate(time.Millisecond), func(p string) ([]byte, error) {
-			return os.ReadFile(filepath.FromSlash(p))
-		})
+		srcs, err := judgmentfiles.Load(filepath.ToSlash(name), st.ModTime().UTC().Truncate(time.Millisecond), readBounded)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -204,4 +209,15 @@ func tokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment
 		entries = append(entries, e)
 	}
 	return js, entries, nil
+}
+
+// readBounded reads a metadata or text file whole, refusing one larger
+// than source.MaxDocumentBytes before more of it is read.
+func readBounded(name string) ([]byte, error) {
+	f, err := os.Open(filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return source.ReadAll(name, f, source.MaxDocumentBytes)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsebhavcopy"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -25,6 +26,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "india-prices",
+		fills:   []dataset.ID{dataset.IndiaPrices, dataset.IndiaExports},
 		sources: "NSE capital-market bhavcopy: legacy cmDDMONYYYYbhav.csv, UDiFF BhavCopy_NSE_CM_…csv or full sec_bhavdata_full_DDMMYYYY.csv (ISINs from same-day bhavcopy rows or an EQUITY_L.csv in the run), zipped or not",
 		sample:  sampleOf(LoadIndiaPricesSample),
 		serve:   indiaPrices,
@@ -65,27 +67,31 @@ func indiaPriceStore(cfg Config) fx.Option {
 // retrieved at sampledata.IndiaPricesRetrievedAt, and returns how many
 // versions it added (none when they are held already).
 func LoadIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (int, error) {
+	res, err := ingestIndiaPricesSample(ctx, prices)
+	return res.Records, err
+}
+
+func ingestIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (Ingested, error) {
 	entries, err := fs.ReadDir(sampledata.IndiaPrices, sampledata.IndiaPricesDir)
 	if err != nil {
-		return 0, err
+		return Ingested{}, err
 	}
 	var files []nsebhavcopy.File
 	for _, e := range entries {
 		name := path.Join(sampledata.IndiaPricesDir, e.Name())
 		data, err := fs.ReadFile(sampledata.IndiaPrices, name)
 		if err != nil {
-			return 0, err
+			return Ingested{}, err
 		}
 		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", name, err)
+			return Ingested{}, fmt.Errorf("%s: %w", name, err)
 		}
 		for _, entry := range zr.File {
 			files = append(files, nsebhavcopy.File{Name: name + ":" + entry.Name, Open: entry.Open, RetrievedAt: sampledata.IndiaPricesRetrievedAt})
 		}
 	}
-	res, err := ingestNSE(ctx, prices, files)
-	return res.Records, err
+	return ingestNSE(ctx, prices, files)
 }
 
 // ingestIndiaPrices loads NSE files, or the bundled sample without files.
@@ -93,8 +99,7 @@ func LoadIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (int, e
 // from then, or from their day's close when that is later (nse.KnownAt).
 func ingestIndiaPrices(ctx context.Context, prices *app.IndiaPrices, given *IngestFiles) (Ingested, error) {
 	if given.none() {
-		n, err := LoadIndiaPricesSample(ctx, prices)
-		return Ingested{Records: n}, err
+		return ingestIndiaPricesSample(ctx, prices)
 	}
 	in, err := given.expand(csvEntry)
 	if err != nil {
@@ -117,11 +122,8 @@ func ingestNSE(ctx context.Context, prices *app.IndiaPrices, files []nsebhavcopy
 		return Ingested{}, err
 	}
 	res, err := prices.Ingest(ctx, set.Rows, set.Listings)
-	out := Ingested{Records: res.Added}
+	out := Ingested{Read: res.Added + res.Unchanged, Records: res.Added}
 	var notes []string
-	if res.Unchanged > 0 {
-		notes = append(notes, fmt.Sprintf("%d rows already held", res.Unchanged))
-	}
 	if res.NoISIN > 0 {
 		notes = append(notes, fmt.Sprintf("%d full-bhavcopy rows without an ISIN (no same-day bhavcopy row or EQUITY_L entry for their symbol)", res.NoISIN))
 	}

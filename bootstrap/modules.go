@@ -187,6 +187,7 @@ var useCases = fx.Module("app",
 			return app.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)
 		},
 		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering, app.NewIdempotency,
-		fx.Annotate(app.NewAvailability, fx.ParamTags(`group:"probes"`)),
+		fx.Annotate(func(probes []app.DatasetProbe) *app.Availability { return app.NewAvailability(probes, remedies()...) },
+			fx.ParamTags(`group:"probes"`)),
 	),
 )

@@ -23,9 +23,18 @@ import (
 // entries a dataset reads is its entryRule.
 type IngestFiles struct {
 	// Names are the arguments as given.
-	Names    []string
+	Names []string
+	// MaxBytes bounds each file and archive entry, uncompressed
+	// (QUARRY_INGEST_MAX_FILE_BYTES); zero is DefaultMaxFileBytes.
+	MaxBytes int64
 	progress *progress
 }
+
+// DefaultMaxFileBytes bounds one file or archive entry of a run unless
+// QUARRY_INGEST_MAX_FILE_BYTES says otherwise. The largest real inputs, the
+// tab-separated files of EDGAR's quarterly 13F data sets, are hundreds of
+// megabytes; a zip of a few megabytes can declare, or unpack to, terabytes.
+const DefaultMaxFileBytes = 16 << 30
 
 // input is one file of a run: on disk, or an entry of an open archive.
 type input struct {
@@ -47,6 +56,7 @@ type inputs struct {
 	byName   map[string]*input
 	archives []*zip.ReadCloser
 	progress *progress
+	maxBytes int64
 }
 
 // none reports whether the command line names no file: the dataset's
@@ -64,7 +74,7 @@ func (f *IngestFiles) names() []string {
 // expand lists the files the arguments stand for. Directories are walked,
 // archives' central directories read; nothing else is opened.
 func (f *IngestFiles) expand(rule entryRule) (*inputs, error) {
-	in := &inputs{byName: map[string]*input{}, progress: f.progressOrNone()}
+	in := &inputs{byName: map[string]*input{}, progress: f.progressOrNone(), maxBytes: f.maxBytes()}
 	for _, arg := range f.Names {
 		if err := in.add(arg, rule); err != nil {
 			_ = in.close()
@@ -76,6 +86,13 @@ func (f *IngestFiles) expand(rule entryRule) (*inputs, error) {
 	}
 	in.progress.expect(in.bytes())
 	return in, nil
+}
+
+func (f *IngestFiles) maxBytes() int64 {
+	if f.MaxBytes > 0 {
+		return f.MaxBytes
+	}
+	return DefaultMaxFileBytes
 }
 
 func (f *IngestFiles) progressOrNone() *progress {
@@ -103,28 +120,47 @@ func (in *inputs) add(arg string, rule entryRule) error {
 			if strings.EqualFold(path.Ext(p), ".zip") {
 				return in.add(p, rule)
 			}
-			in.files = append(in.files, input{name: p, path: p, modTime: info.ModTime(), size: info.Size()})
-			return nil
+			return in.addFile(p, info)
 		})
 	case strings.EqualFold(path.Ext(arg), ".zip"):
 		return in.addArchive(arg, rule)
 	default:
-		in.files = append(in.files, input{name: arg, path: arg, modTime: st.ModTime(), size: st.Size()})
-		return nil
+		return in.addFile(arg, st)
 	}
 }
 
+// addFile adds a file on disk, unless it is larger than a run reads.
+func (in *inputs) addFile(name string, st fs.FileInfo) error {
+	if st.Size() > in.maxBytes {
+		return source.TooLarge(name, "%d bytes, more than %s (%s)", st.Size(), source.Bytes(in.maxBytes), EnvIngestMaxFileBytes)
+	}
+	in.files = append(in.files, input{name: name, path: name, modTime: st.ModTime(), size: st.Size()})
+	return nil
+}
+
 // addArchive lists an archive's entries: directories are skipped, and rule
-// says which files the dataset reads.
+// says which files the dataset reads. An archive with an entry whose name
+// is not a local path, two entries of one name, or an entry declaring more
+// bytes than a run reads, is refused whole before any entry is read.
 func (in *inputs) addArchive(name string, rule entryRule) error {
 	zr, err := zip.OpenReader(name)
 	if err != nil {
 		return source.Whole(name, "not a readable zip archive: %v", err)
 	}
 	in.archives = append(in.archives, zr)
+	names := make([]string, len(zr.File))
+	for i, e := range zr.File {
+		names[i] = e.Name
+	}
+	if err := source.EntryNames(name, names); err != nil {
+		return err
+	}
 	for _, e := range zr.File {
 		if e.FileInfo().IsDir() {
 			continue
+		}
+		if e.UncompressedSize64 > uint64(in.maxBytes) {
+			return source.TooLarge(name+":"+e.Name, "declares %d bytes uncompressed, more than %s (%s)", e.UncompressedSize64, source.Bytes(in.maxBytes), EnvIngestMaxFileBytes)
 		}
 		use, err := rule(e.Name)
 		if err != nil {
@@ -190,7 +226,8 @@ func (in *inputs) openInput(f *input, lineAtClose bool) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return in.progress.reader(f.name, rc, lineAtClose), nil
+	bounded := &boundedReader{ReadCloser: rc, name: f.name, limit: in.maxBytes}
+	return in.progress.reader(f.name, bounded, lineAtClose), nil
 }
 
 // close closes the archives.
@@ -201,4 +238,31 @@ func (in *inputs) close() error {
 	}
 	in.archives = nil
 	return errors.Join(errs...)
+}
+
+// boundedReader refuses a file once it yields more bytes than a run reads:
+// an archive entry's declared size is checked when the archive is listed,
+// but a header can lie, and a file on disk can grow after it is listed.
+type boundedReader struct {
+	io.ReadCloser
+	name        string
+	limit, read int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.read > b.limit {
+		return 0, b.tooLarge()
+	}
+	if room := b.limit + 1 - b.read; int64(len(p)) > room {
+		p = p[:room] // one byte past the limit is enough to know
+	}
+	n, err := b.ReadCloser.Read(p)
+	if b.read += int64(n); b.read > b.limit {
+		return n - 1, b.tooLarge()
+	}
+	return n, err
+}
+
+func (b *boundedReader) tooLarge() error {
+	return source.TooLarge(b.name, "more than %s once uncompressed (%s)", source.Bytes(b.limit), EnvIngestMaxFileBytes)
 }

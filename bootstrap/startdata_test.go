@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/bootstrap"
@@ -135,4 +136,76 @@ func mustCode(t *testing.T, s string) ashare.Code {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestAnEmptyDatasetNamesTheCommandThatFillsIt: with every dataset left
+// empty, the 503 of each names the `quarry ingest` command that loads it.
+func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
+	cfg := memoryConfig(t)
+	for _, d := range bootstrap.IngestDatasets() {
+		cfg.Empty = append(cfg.Empty, d.Name)
+	}
+	var got struct {
+		fx.In
+		Availability *app.Availability
+	}
+	start(t, cfg, fx.Populate(&got))
+	want := map[dataset.ID]string{
+		dataset.USFinancials:    "`quarry ingest us-financials`",
+		dataset.USFilingIndexes: "`quarry ingest us-filings`",
+		dataset.USSearch:        "`quarry ingest us-filings`",
+		dataset.USFundHolders:   "`quarry ingest us-holdings`",
+		dataset.ChinaSecurities: "`quarry ingest china-securities`",
+		dataset.ChinaPrices:     "`quarry ingest china-prices`",
+		dataset.IndiaPrices:     "`quarry ingest india-prices`",
+		dataset.IndiaExports:    "`quarry ingest india-prices`",
+		dataset.IndiaJudgments:  "`quarry ingest india-judgments`",
+		dataset.IndiaSearch:     "`quarry ingest india-judgments`",
+		dataset.AskRetrieval:    "`quarry ingest china-securities`, `quarry ingest us-filings` or `quarry ingest us-financials`",
+	}
+	for _, d := range dataset.Catalog() {
+		err := got.Availability.Require(context.Background(), d.ID)
+		var un *app.UnavailableError
+		if !errors.As(err, &un) {
+			t.Errorf("%s: %v, want unavailable", d.ID, err)
+			continue
+		}
+		if msg := "an operator loads it with " + want[d.ID]; want[d.ID] == "" || !strings.HasSuffix(err.Error(), msg) {
+			t.Errorf("%s: %q, want it to end %q", d.ID, err, msg)
+		}
+	}
+}
+
+// TestStartLogsWhatTheSearchIndexesHold: the start-up lines count the
+// sections and judgments the indexes hold once the samples are loaded, not
+// what the last refresh added (none: storing the sample indexed them).
+func TestStartLogsWhatTheSearchIndexesHold(t *testing.T) {
+	_, sections, err := bootstrap.LoadUSFilingsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	judgments, err := bootstrap.LoadJudgmentsSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zap.InfoLevel)
+	fxApp := fx.New(fx.NopLogger, bootstrap.Options(memoryConfig(t), zap.New(core)))
+	if err := fxApp.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fxApp.Stop(context.Background()) })
+	for msg, want := range map[string]map[string]int64{
+		"US filing search index ready":      {"sections": int64(len(sections))},
+		"India judgment search index ready": {"judgments": int64(len(judgments))},
+	} {
+		lines := logs.FilterMessage(msg).All()
+		if len(lines) != 1 {
+			t.Fatalf("%d lines %q", len(lines), msg)
+		}
+		for field, n := range want {
+			if got := lines[0].ContextMap()[field]; got != n || n == 0 {
+				t.Errorf("%s: %s = %v, want %d", msg, field, got, n)
+			}
+		}
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
@@ -32,6 +33,7 @@ var sampleRetrievedAt = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 func init() {
 	register(wiring{
 		name:    "us-filings",
+		fills:   []dataset.ID{dataset.USFilingIndexes, dataset.USSearch, dataset.AskRetrieval},
 		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
 		serve:   usFilings,
 		stores:  usFilingStores,
@@ -118,7 +120,11 @@ func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Lo
 	if err != nil {
 		return fmt.Errorf("build the US filing search index: %w", err)
 	}
-	log.Info("US filing sections indexed", zap.Int("sections", n))
+	held, err := f.Indexed(ctx)
+	if err != nil {
+		return fmt.Errorf("count the US filing search index: %w", err)
+	}
+	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n))
 	return nil
 }
 

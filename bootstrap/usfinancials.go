@@ -15,6 +15,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -22,6 +23,7 @@ import (
 func init() {
 	register(wiring{
 		name:    "us-financials",
+		fills:   []dataset.ID{dataset.USFinancials, dataset.AskRetrieval},
 		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
 		sample:  sampleOf(LoadUSFinancialsSample),
 		serve:   usFinancials,

@@ -64,7 +64,7 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 	cfg := appConfig(t, stack{mongo: true})
 
 	summary, took := ingestListings(t, cfg, tushareStockBasic)
-	want := "ingested 5524 records of china-securities into " + cfg.MongoDB +
+	want := "ingested china-securities into " + cfg.MongoDB + ": read 5524 records, wrote 5524 new or changed, 0 unchanged" +
 		"; skipped 0 B-shares, 0 codes outside the A-share ranges, 0 without a listing date"
 	if summary != want {
 		t.Fatalf("summary %q, want %q", summary, want)
@@ -82,7 +82,7 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 	}
 
 	summary, took = ingestListings(t, cfg, szseList)
-	want = "ingested 2880 records of china-securities into " + cfg.MongoDB +
+	want = "ingested china-securities into " + cfg.MongoDB + ": read 2880 records, wrote 2880 new or changed, 0 unchanged" +
 		"; skipped 34 B-shares, 0 codes outside the A-share ranges, 0 without a listing date"
 	if summary != want {
 		t.Fatalf("summary %q, want %q", summary, want)

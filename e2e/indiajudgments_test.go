@@ -255,10 +255,10 @@ func TestIndiaJudgmentsIngestion(t *testing.T) {
 		t.Fatalf("ingest of a truncated file: %v", err)
 	}
 	out, err := ingest(ingestCfg, meta)
-	if err != nil || !strings.Contains(out, "ingested 1 records of india-judgments") || !strings.Contains(out, "3 tokens in the vault") {
+	if err != nil || !strings.Contains(out, "ingested india-judgments into "+ingestCfg.MongoDB+": read 1 records, wrote 1 new or changed") || !strings.Contains(out, "3 tokens in the vault") {
 		t.Fatalf("ingest: %q, %v", out, err)
 	}
-	if out, err := ingest(ingestCfg, meta); err != nil || !strings.Contains(out, "ingested 0 records") {
+	if out, err := ingest(ingestCfg, meta); err != nil || !strings.Contains(out, "read 1 records, wrote 0 new or changed") {
 		t.Fatalf("ingest again: %q, %v", out, err)
 	}
 
@@ -330,7 +330,7 @@ func TestIndiaJudgmentsIngestion(t *testing.T) {
 	// serves the new version, in the PDF and in search.
 	write("kalawati.txt", "2. For ease of doing business insofar as justice delivery is concerned, it is time to introspect and introduce case management programmes.\n"+
 		string(must2(os.ReadFile(filepath.Join(dir, "kalawati.txt")))))
-	if out, err := ingest(ingestCfg, meta); err != nil || !strings.Contains(out, "ingested 1 records") {
+	if out, err := ingest(ingestCfg, meta); err != nil || !strings.Contains(out, "wrote 1 new or changed") {
 		t.Fatalf("ingest the new version: %q, %v", out, err)
 	}
 	deadline = time.Now().Add(30 * time.Second)

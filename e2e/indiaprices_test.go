@@ -397,7 +397,7 @@ func TestIndiaPricesPointInTime(t *testing.T) {
 		}
 		outs = append(outs, out.String())
 	}
-	if !strings.Contains(outs[1], "ingested 0 records") {
+	if !strings.Contains(outs[1], "wrote 0 new or changed") {
 		t.Fatalf("the second run wrote something:\n%s", outs[1])
 	}
 	const q = "/india/prices?isin=INE002A01018&start_date=2021-06-01&end_date=2021-06-04&as_of="

@@ -367,10 +367,10 @@ func tushareRow(col func(string) string) (ashare.Security, skip, int, error) {
 	digits, mark, _ := strings.Cut(tsCode, ".")
 	e, known := tushareExchanges[mark]
 	if !known || len(digits) != 6 {
-		return ashare.Security{}, keep, 0, fmt.Errorf("ts_code %q is not <6 digits>.SH, .SZ or .BJ", tsCode)
+		return ashare.Security{}, keep, 0, fmt.Errorf("ts_code %s is not <6 digits>.SH, .SZ or .BJ", source.Quote(tsCode))
 	}
 	if s := col("symbol"); s != "" && s != digits {
-		return ashare.Security{}, keep, 0, fmt.Errorf("symbol %q does not match ts_code %q", s, tsCode)
+		return ashare.Security{}, keep, 0, fmt.Errorf("symbol %s does not match ts_code %s", source.Quote(s), source.Quote(tsCode))
 	}
 	code, why, err := classify(e, digits)
 	if err != nil || why != keep {
@@ -389,9 +389,9 @@ func tushareRow(col func(string) string) (ashare.Security, skip, int, error) {
 	case status == "D" && delist == "":
 		return ashare.Security{}, keep, 0, errors.New("list_status D (delisted) without a delist_date")
 	case delist != "" && status != "D" && status != "":
-		return ashare.Security{}, keep, 0, fmt.Errorf("delist_date %s on a row whose list_status is %q, not D", delist, status)
+		return ashare.Security{}, keep, 0, fmt.Errorf("delist_date %s on a row whose list_status is %s, not D", delist, source.Quote(status))
 	case !slices.Contains([]string{"", "L", "D", "P"}, status):
-		return ashare.Security{}, keep, 0, fmt.Errorf("list_status %q is not L, D or P", status)
+		return ashare.Security{}, keep, 0, fmt.Errorf("list_status %s is not L, D or P", source.Quote(status))
 	case delist != "":
 		if delisted, err = isoDate("delist_date", delist); err != nil {
 			return ashare.Security{}, keep, 0, err
@@ -411,7 +411,7 @@ func exchangeRow(e ashare.Exchange, nameCol, dateCol string) func(col func(strin
 		case ashare.IsBShare(e, b):
 			bShares = 1
 		default:
-			return ashare.Security{}, keep, 0, fmt.Errorf("B股代码 %q is not a %s B-share code", b, e)
+			return ashare.Security{}, keep, 0, fmt.Errorf("B股代码 %s is not a %s B-share code", source.Quote(b), e)
 		}
 		digits := col("A股代码")
 		switch {
@@ -461,5 +461,5 @@ func isoDate(col, s string) (string, error) {
 			return d.Format(time.DateOnly), nil
 		}
 	}
-	return "", fmt.Errorf("%s %q is not a date (YYYYMMDD or YYYY-MM-DD)", col, s)
+	return "", fmt.Errorf("%s %s is not a date (YYYYMMDD or YYYY-MM-DD)", col, source.Quote(s))
 }

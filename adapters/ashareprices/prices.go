@@ -77,6 +77,9 @@ func Read(files []File) ([]ashare.Bar, error) {
 // ReadFile parses one file, detecting its layout by its header.
 func ReadFile(f File) ([]ashare.Bar, error) {
 	body, err := readAll(f)
+	if errors.Is(err, source.ErrBadInput) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name, err)
 	}
@@ -122,7 +125,7 @@ func ReadFile(f File) ([]ashare.Bar, error) {
 		line, _ := cr.FieldPos(0)
 		if indexed {
 			if _, err := strconv.ParseUint(rec[0], 10, 64); err != nil {
-				return nil, source.AtLine(f.Name, line, "index column %q is not a row number", rec[0])
+				return nil, source.AtLine(f.Name, line, "index column %s is not a row number", source.Quote(rec[0]))
 			}
 			rec = rec[1:]
 		}
@@ -191,7 +194,7 @@ func tushareRow(rec []string) (ashare.Bar, error) {
 	}
 	day, err := time.Parse("20060102", rec[1])
 	if err != nil {
-		return ashare.Bar{}, fmt.Errorf("trade_date %q is not YYYYMMDD", rec[1])
+		return ashare.Bar{}, fmt.Errorf("trade_date %s is not YYYYMMDD", source.Quote(rec[1]))
 	}
 	p, err := prices(tushareHeader[2:7], rec[2:7])
 	if err != nil {
@@ -223,13 +226,13 @@ func akshareRow(code ashare.Code, withCode bool) func(rec []string) (ashare.Bar,
 	return func(rec []string) (ashare.Bar, error) {
 		if withCode {
 			if rec[1] != code.Digits {
-				return ashare.Bar{}, fmt.Errorf("股票代码 %q is not %s, the listing the file is named after", rec[1], code.Digits)
+				return ashare.Bar{}, fmt.Errorf("股票代码 %s is not %s, the listing the file is named after", source.Quote(rec[1]), code.Digits)
 			}
 			rec = slices.Delete(slices.Clone(rec), 1, 2)
 		}
 		day, err := time.Parse(time.DateOnly, rec[0])
 		if err != nil {
-			return ashare.Bar{}, fmt.Errorf("日期 %q is not YYYY-MM-DD", rec[0])
+			return ashare.Bar{}, fmt.Errorf("日期 %s is not YYYY-MM-DD", source.Quote(rec[0]))
 		}
 		// 开盘, 收盘, 最高, 最低.
 		p, err := prices([]string{"开盘", "收盘", "最高", "最低"}, rec[1:5])
@@ -277,12 +280,12 @@ func codeFromName(name string) (ashare.Code, error) {
 	return ashare.Code{}, fmt.Errorf("an AKShare stock_zh_a_hist file gives a bare code, which names no exchange; name the file after the listing, as in sh600519.csv or 600519.SH.csv")
 }
 
-// readAll reads the whole file and closes it.
+// readAll reads the whole file, up to source.MaxDocumentBytes, and closes it.
 func readAll(f File) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	return io.ReadAll(rc)
+	return source.ReadAll(f.Name, rc, source.MaxDocumentBytes)
 }

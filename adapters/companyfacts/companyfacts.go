@@ -70,7 +70,10 @@ func Read(files []File) ([]financials.Company, error) {
 	var origin []string
 	tickers := map[string][]string{}
 	for _, f := range files {
-		raw, err := io.ReadAll(f.Body)
+		raw, err := source.ReadAll(f.Name, f.Body, source.MaxDocumentBytes)
+		if errors.Is(err, source.ErrBadInput) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, source.Whole(f.Name, "%v", err)
 		}
@@ -246,7 +249,7 @@ func readTickers(name string, raw []byte, tickers map[string][]string) (int, err
 	for k := range rows {
 		n, err := strconv.Atoi(k)
 		if err != nil || n < 0 || strconv.Itoa(n) != k {
-			return 0, source.AtPath(name, fmt.Sprintf("%q", k), "key is not a row number")
+			return 0, source.AtPath(name, fmt.Sprintf("%s", source.Quote(k)), "key is not a row number")
 		}
 		keys = append(keys, n)
 	}
@@ -295,7 +298,7 @@ func jsonNumber(raw json.RawMessage) (json.Number, error) {
 	case json.Number:
 		return v, nil
 	case string:
-		return "", fmt.Errorf("%s is a string; a number belongs here", raw)
+		return "", fmt.Errorf("%s is a string; a number belongs here", source.Quote(v))
 	case nil:
 		return "", errors.New("null; a number belongs here")
 	}

@@ -1,6 +1,7 @@
 package companyfacts
 
 import (
+	"errors"
 	"io"
 	"iter"
 	"regexp"
@@ -107,15 +108,19 @@ func readDocument(s Source, tickers map[string][]string) (financials.Company, er
 }
 
 // readSource reads one source whole and closes it; a read that fails (a
-// truncated or corrupt archive entry) refuses the file by name.
+// truncated or corrupt archive entry) refuses the file by name, as does a
+// document larger than source.MaxDocumentBytes, before more of it is read.
 func readSource(s Source) ([]byte, error) {
 	rc, err := s.Open()
 	if err != nil {
 		return nil, err
 	}
-	raw, err := io.ReadAll(rc)
+	raw, err := source.ReadAll(s.Name, rc, source.MaxDocumentBytes)
 	if cerr := rc.Close(); err == nil && cerr != nil {
 		err = cerr
+	}
+	if errors.Is(err, source.ErrBadInput) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, source.Whole(s.Name, "%v", err)

@@ -62,7 +62,10 @@ var filingDir = regexp.MustCompile(`^/Archives/edgar/data/(\d{1,10})/(\d{18})$`)
 // ParseFilingIndex reads an EDGAR index.json. The whole file is checked and
 // refused on the first problem, named by its line (syntax) or JSON path.
 func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := source.ReadAll(file, r, source.MaxDocumentBytes)
+	if errors.Is(err, source.ErrBadInput) {
+		return IndexListing{}, err
+	}
 	if err != nil {
 		return IndexListing{}, source.AtLine(file, 0, "reading: %v", err)
 	}
@@ -75,7 +78,7 @@ func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
 	}
 	m := filingDir.FindStringSubmatch(doc.Directory.Name)
 	if m == nil {
-		return IndexListing{}, source.AtPath(file, "directory.name", "%q is not /Archives/edgar/data/<cik>/<18-digit accession>", doc.Directory.Name)
+		return IndexListing{}, source.AtPath(file, "directory.name", "%s is not /Archives/edgar/data/<cik>/<18-digit accession>", source.Quote(doc.Directory.Name))
 	}
 	cik, err := edgar.ParseCIK(m[1])
 	if err != nil {
@@ -87,16 +90,16 @@ func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
 	for i, it := range doc.Directory.Items {
 		p := fmt.Sprintf("directory.item[%d]", i)
 		if it.Name == "" || strings.ContainsAny(it.Name, "/\\") || it.Name == "." || it.Name == ".." {
-			return IndexListing{}, source.AtPath(file, p+".name", "%q is not a file name", it.Name)
+			return IndexListing{}, source.AtPath(file, p+".name", "%s is not a file name", source.Quote(it.Name))
 		}
 		if seen[it.Name] {
-			return IndexListing{}, source.AtPath(file, p+".name", "duplicate file %q", it.Name)
+			return IndexListing{}, source.AtPath(file, p+".name", "duplicate file %s", source.Quote(it.Name))
 		}
 		seen[it.Name] = true
 		size := int64(-1)
 		if it.Size != "" {
 			if size, err = strconv.ParseInt(it.Size, 10, 64); err != nil || size < 0 {
-				return IndexListing{}, source.AtPath(file, p+".size", "%q is not a byte count", it.Size)
+				return IndexListing{}, source.AtPath(file, p+".size", "%s is not a byte count", source.Quote(it.Size))
 			}
 		}
 		out.Items = append(out.Items, ListedFile{Name: it.Name, Size: size})
@@ -126,7 +129,10 @@ type submissionsJSON struct {
 // (CIK##########.json) and returns the facts of each recent filing by
 // accession number. The parallel arrays must agree in length.
 func ParseSubmissions(file string, r io.Reader) (map[string]edgar.Submission, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := source.ReadAll(file, r, source.MaxDocumentBytes)
+	if errors.Is(err, source.ErrBadInput) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, source.AtLine(file, 0, "reading: %v", err)
 	}
@@ -163,7 +169,7 @@ func ParseSubmissions(file string, r io.Reader) (map[string]edgar.Submission, er
 		}
 		filed, err := time.Parse(time.DateOnly, rec.Filed[i])
 		if err != nil {
-			return nil, source.AtPath(file, p+".filingDate", "%q is not YYYY-MM-DD", rec.Filed[i])
+			return nil, source.AtPath(file, p+".filingDate", "%s is not YYYY-MM-DD", source.Quote(rec.Filed[i]))
 		}
 		report, err := reportDate(rec.ReportDate, i)
 		if err != nil {
@@ -184,7 +190,7 @@ func reportDate(dates []string, i int) (string, error) {
 		return "", nil
 	}
 	if _, err := time.Parse(time.DateOnly, dates[i]); err != nil {
-		return "", fmt.Errorf("%q is not YYYY-MM-DD", dates[i])
+		return "", fmt.Errorf("%s is not YYYY-MM-DD", source.Quote(dates[i]))
 	}
 	return dates[i], nil
 }

@@ -46,12 +46,17 @@ func (t *tsvTable) opt(row []string, col string) string {
 	return t.get(row, col)
 }
 
+// maxLineBytes bounds a line of a data-set table or a full submission:
+// wider than source.MaxLineBytes, since a full submission may carry a
+// whole information table on one line.
+const maxLineBytes = 16 << 20
+
 // readTSV reads a data-set table. The files are not quoted, so a line is
 // split on tabs only; every line must have as many fields as the header, so
 // a file cut short in the middle of a line is refused.
 func readTSV(file string, r io.Reader, required []string) (*tsvTable, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
 	t := &tsvTable{file: file, index: map[string]int{}}
 	line := 0
 	for sc.Scan() {
@@ -77,7 +82,7 @@ func readTSV(file string, r io.Reader, required []string) (*tsvTable, error) {
 		t.rows, t.lines = append(t.rows, fields), append(t.lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, source.AtLine(file, line+1, "%v", err)
+		return nil, source.AtLine(file, line+1, "%v", lineError(err))
 	}
 	if line == 0 {
 		return nil, source.AtLine(file, 1, "empty file: no header")
@@ -179,7 +184,7 @@ func submissionRow(t *tsvTable, row []string) (holdings.Filing, error) {
 func dataSetDay(col, raw string) (string, error) {
 	d, err := time.Parse(dataSetDate, raw)
 	if err != nil {
-		return "", fmt.Errorf("%s %q is not DD-MON-YYYY", col, raw)
+		return "", fmt.Errorf("%s %s is not DD-MON-YYYY", col, source.Quote(raw))
 	}
 	return d.Format(time.DateOnly), nil
 }
@@ -238,7 +243,7 @@ func parseInfoTable(nr NamedReader, filings map[string]*holdings.Filing) error {
 		}
 		sk, err := strconv.ParseInt(t.get(row, "INFOTABLE_SK"), 10, 64)
 		if err != nil || sk <= 0 {
-			return source.AtLine(t.file, t.lines[i], "INFOTABLE_SK %q is not a positive integer", t.get(row, "INFOTABLE_SK"))
+			return source.AtLine(t.file, t.lines[i], "INFOTABLE_SK %s is not a positive integer", source.Quote(t.get(row, "INFOTABLE_SK")))
 		}
 		h, err := infoRow{
 			Issuer: t.get(row, "NAMEOFISSUER"), Class: t.get(row, "TITLEOFCLASS"), CUSIP: t.get(row, "CUSIP"),
@@ -277,11 +282,11 @@ func (r infoRow) holding(f *holdings.Filing, row int64) (holdings.Holding, error
 	}
 	shares, err := strconv.ParseInt(strings.TrimSpace(r.Shares), 10, 64)
 	if err != nil || shares < 0 {
-		return holdings.Holding{}, fmt.Errorf("shares or principal amount %q is not a whole number", r.Shares)
+		return holdings.Holding{}, fmt.Errorf("shares or principal amount %s is not a whole number", source.Quote(r.Shares))
 	}
 	shareType := strings.ToUpper(strings.TrimSpace(r.ShareType))
 	if shareType != "SH" && shareType != "PRN" {
-		return holdings.Holding{}, fmt.Errorf("share type %q is not SH or PRN", r.ShareType)
+		return holdings.Holding{}, fmt.Errorf("share type %s is not SH or PRN", source.Quote(r.ShareType))
 	}
 	value, err := r.dollars(f.FilingDate)
 	if err != nil {
@@ -306,11 +311,11 @@ func (r infoRow) holding(f *holdings.Filing, row int64) (holdings.Holding, error
 func (r infoRow) dollars(filingDate string) (int64, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(r.Value), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("value %q is not a whole number", r.Value)
+		return 0, fmt.Errorf("value %s is not a whole number", source.Quote(r.Value))
 	}
 	filed, err := time.Parse(time.DateOnly, filingDate)
 	if err != nil {
-		return 0, fmt.Errorf("filing date %q is not a date", filingDate)
+		return 0, fmt.Errorf("filing date %s is not a date", source.Quote(filingDate))
 	}
 	return holdings.ValueInDollars(v, filed)
 }
@@ -322,11 +327,11 @@ func (r infoRow) dollars(filingDate string) (int64, error) {
 func filedCUSIP(raw string) (string, error) {
 	c := strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(raw))
 	if len(c) != 9 {
-		return "", fmt.Errorf("CUSIP %q is not 9 characters", raw)
+		return "", fmt.Errorf("CUSIP %s is not 9 characters", source.Quote(raw))
 	}
 	for i := 0; i < len(c); i++ {
 		if !(c[i] >= '0' && c[i] <= '9' || c[i] >= 'A' && c[i] <= 'Z') {
-			return "", fmt.Errorf("CUSIP %q has a character other than a letter or digit", raw)
+			return "", fmt.Errorf("CUSIP %s has a character other than a letter or digit", source.Quote(raw))
 		}
 	}
 	return c, nil

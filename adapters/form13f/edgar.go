@@ -42,7 +42,7 @@ func parseCoverPage(file string, r io.Reader) (coverPage, error) {
 	}
 	period, err := time.Parse("01-02-2006", strings.TrimSpace(doc.Period))
 	if err != nil {
-		return coverPage{}, source.AtLine(file, 1, "reportCalendarOrQuarter %q is not MM-DD-YYYY", doc.Period)
+		return coverPage{}, source.AtLine(file, 1, "reportCalendarOrQuarter %s is not MM-DD-YYYY", source.Quote(doc.Period))
 	}
 	return coverPage{file: file, period: period.Format(time.DateOnly), amendment: strings.TrimSpace(doc.Amendment)}, nil
 }

@@ -176,6 +176,41 @@ func TestParseFullSubmissionRefusesTruncated(t *testing.T) {
 	}
 }
 
+// TestParseFullSubmissionBoundsWhatItHolds: a line past 16 MiB, or an
+// information table past source.MaxDocumentBytes made of short lines, is
+// refused by file, line and reason rather than held.
+func TestParseFullSubmissionBoundsWhatItHolds(t *testing.T) {
+	r, err := sampledata.FundHolders.Open(sampledata.FundHoldersFilings[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(r)
+	head, _, _ := strings.Cut(string(raw), "<XML>")
+	longLine := io.MultiReader(strings.NewReader(head+"<XML>\n"), strings.NewReader(strings.Repeat("x", 16<<20+1)))
+	_, err = form13f.ParseFullSubmission("long.txt", longLine)
+	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "long.txt:") || !strings.Contains(err.Error(), "a line longer than 16 MiB") {
+		t.Fatalf("err = %v", err)
+	}
+	if testing.Short() {
+		return // the rest reads 256 MiB of short lines
+	}
+	manyLines := io.MultiReader(strings.NewReader(head+"<XML>\n"), io.LimitReader(&spaces{}, source.MaxDocumentBytes+(1<<20)))
+	_, err = form13f.ParseFullSubmission("big.txt", manyLines)
+	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), "big.txt:") || !strings.Contains(err.Error(), "an information table larger than 256 MiB") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// spaces reads as endless short lines.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = " \n"[i%2]
+	}
+	return len(p), nil
+}
+
 func TestParseFullSubmissionAmendment(t *testing.T) {
 	r, err := sampledata.FundHolders.Open(sampledata.FundHoldersFilings[0])
 	if err != nil {

@@ -93,7 +93,7 @@ var submissionHeader = []string{
 // header and its holdings from the information table between <XML> tags.
 func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
 	header := map[string]string{}
 	var xmlDoc bytes.Buffer
 	amendment := ""
@@ -122,10 +122,13 @@ func ParseFullSubmission(file string, r io.Reader) (holdings.Filing, error) {
 				continue
 			}
 			xmlDoc.WriteString(text + "\n")
+			if xmlDoc.Len() > source.MaxDocumentBytes {
+				return holdings.Filing{}, source.TooLarge(fmt.Sprintf("%s:%d", file, xmlLine), "an information table larger than %s", source.Bytes(source.MaxDocumentBytes))
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return holdings.Filing{}, source.AtLine(file, line+1, "%v", err)
+		return holdings.Filing{}, source.AtLine(file, line+1, "%v", lineError(err))
 	}
 	if state != "done" {
 		return holdings.Filing{}, source.AtLine(file, line, "no complete INFORMATION TABLE document between <XML> and </XML> (reached %s): truncated or not a 13F-HR", state)
@@ -166,7 +169,7 @@ func filingFromHeader(h map[string]string) (holdings.Filing, error) {
 	}
 	form := strings.ToUpper(h["CONFORMED SUBMISSION TYPE:"])
 	if form != "13F-HR" && form != "13F-HR/A" {
-		return holdings.Filing{}, fmt.Errorf("submission type %q is not 13F-HR or 13F-HR/A", form)
+		return holdings.Filing{}, fmt.Errorf("submission type %s is not 13F-HR or 13F-HR/A", source.Quote(form))
 	}
 	period, err := headerDay("CONFORMED PERIOD OF REPORT", h["CONFORMED PERIOD OF REPORT:"])
 	if err != nil {
@@ -190,7 +193,16 @@ func filingFromHeader(h map[string]string) (holdings.Filing, error) {
 func headerDay(name, raw string) (string, error) {
 	d, err := time.Parse("20060102", raw)
 	if err != nil {
-		return "", fmt.Errorf("%s %q is not YYYYMMDD", name, raw)
+		return "", fmt.Errorf("%s %s is not YYYYMMDD", name, source.Quote(raw))
 	}
 	return d.Format(time.DateOnly), nil
+}
+
+// lineError says in words that a line passed the scanners' bound; other
+// read errors are as they are.
+func lineError(err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("a line longer than %s", source.Bytes(maxLineBytes))
+	}
+	return err
 }

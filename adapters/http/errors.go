@@ -79,7 +79,8 @@ func message(code int, err error) string {
 	case http.StatusInternalServerError:
 		return "internal error; quote the request_id when reporting it"
 	case http.StatusPaymentRequired:
-		return "balance cannot cover this request; the key keeps every permission, add credits to continue"
+		return "balance cannot cover this request; the key keeps every permission. Credits are not bought here: " +
+			"ask the operator of this service to grant more (quarry credits grant)"
 	case http.StatusTooManyRequests:
 		return "rate limit exceeded; retry after the Retry-After interval"
 	case http.StatusNotFound:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/app"
@@ -41,6 +42,26 @@ func TestInternalErrorsDoNotLeak(t *testing.T) {
 	err := errors.New("dial tcp 10.0.0.7:5432: password authentication failed for user quarry")
 	if msg := message(http.StatusInternalServerError, err); msg == err.Error() {
 		t.Fatalf("500 message leaks %q", msg)
+	}
+}
+
+// TestMessagesNameTheRemedy: a 402 says how credits are really added (an
+// operator grants them; nothing is for sale), and a 503 passes on the
+// command that fills the dataset.
+func TestMessagesNameTheRemedy(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{ports.ErrInsufficientCredits, "ask the operator of this service to grant more (quarry credits grant)"},
+		{&app.UnavailableError{Dataset: "us_financials", Remedy: "an operator loads it with `quarry ingest us-financials`"},
+			"dataset us_financials is not available: ; an operator loads it with `quarry ingest us-financials`"},
+	}
+	for _, c := range cases {
+		code, _ := status(c.err)
+		if got := message(code, c.err); got != c.want && !strings.HasSuffix(got, c.want) {
+			t.Errorf("message(%d) = %q, want it to end %q", code, got, c.want)
+		}
 	}
 }
 

@@ -160,7 +160,7 @@ func checkTextFile(name string) error {
 	case name == "":
 		return errors.New("text_file is empty")
 	case strings.ContainsAny(name, `/\`) || name == "." || name == ".." || !utf8.ValidString(name):
-		return fmt.Errorf("text_file %q must name a file beside the metadata file, without a directory", name)
+		return fmt.Errorf("text_file %s must name a file beside the metadata file, without a directory", source.Quote(name))
 	}
 	return nil
 }
@@ -181,10 +181,10 @@ func parseCSV(name string, data []byte) ([]Entry, error) {
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		if !slices.Contains(csvColumns, h) {
-			return nil, source.AtLine(name, 1, "unknown column %q (known: %s)", h, strings.Join(csvColumns, ", "))
+			return nil, source.AtLine(name, 1, "unknown column %s (known: %s)", source.Quote(h), strings.Join(csvColumns, ", "))
 		}
 		if _, dup := col[h]; dup {
-			return nil, source.AtLine(name, 1, "column %q appears twice", h)
+			return nil, source.AtLine(name, 1, "column %s appears twice", source.Quote(h))
 		}
 		col[h] = i
 	}
@@ -231,7 +231,7 @@ func csvEntry(rec []string, col map[string]int, line int) (Entry, error) {
 	pages := 0
 	if raw := strings.TrimSpace(get("page_count")); raw != "" {
 		if pages, err = strconv.Atoi(raw); err != nil {
-			return Entry{}, fmt.Errorf("page_count %q is not a whole number", raw)
+			return Entry{}, fmt.Errorf("page_count %s is not a whole number", source.Quote(raw))
 		}
 	}
 	return newEntry(line, judgment.Source{
@@ -247,7 +247,7 @@ func csvParties(raw string) ([]judgment.SourceParty, error) {
 	for _, item := range list(raw) {
 		role, name, ok := strings.Cut(item, ":")
 		if !ok {
-			return nil, fmt.Errorf("party %q: want role: name, such as petitioner: Union of India", item)
+			return nil, fmt.Errorf("party %s: want role: name, such as petitioner: Union of India", source.Quote(item))
 		}
 		out = append(out, judgment.SourceParty{Name: strings.TrimSpace(name), Role: judgment.Role(strings.TrimSpace(role))})
 	}

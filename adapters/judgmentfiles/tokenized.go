@@ -98,7 +98,7 @@ func (l tokenizedLine) judgment() (judgment.Judgment, error) {
 			return judgment.Judgment{}, err
 		}
 		if !pii.IsToken(p.Token) {
-			return judgment.Judgment{}, fmt.Errorf("party %q is not a token", p.Token)
+			return judgment.Judgment{}, fmt.Errorf("party %s is not a token", source.Quote(p.Token))
 		}
 		j.Parties = append(j.Parties, judgment.Party{Token: p.Token, Role: role})
 	}

@@ -90,7 +90,7 @@ func ReadFile(f File) (Set, error) {
 		return Set{}, fmt.Errorf("open %s: %w", f.Name, err)
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 64<<10)
+	br := bufio.NewReaderSize(source.Lines(f.Name, rc, source.MaxLineBytes), 64<<10)
 	if bom, _ := br.Peek(3); string(bom) == "\uFEFF" {
 		_, _ = br.Discard(3)
 	}
@@ -98,6 +98,9 @@ func ReadFile(f File) (Set, error) {
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
 	header, err := cr.Read()
+	if errors.Is(err, source.ErrBadInput) {
+		return Set{}, err
+	}
 	if err != nil {
 		return Set{}, source.AtLine(f.Name, 1, "reading header: %v", err)
 	}
@@ -133,6 +136,9 @@ func readRows(f File, cr *csv.Reader, row layout) ([]nse.Row, error) {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if errors.Is(err, source.ErrBadInput) {
+			return nil, err
 		}
 		if err != nil {
 			return nil, source.AtLine(f.Name, csvLine(err), "%v", err)
@@ -224,7 +230,7 @@ func isin(s string) (string, error) { return nse.ParseISIN(s) }
 func day(name, layout, s string) (string, error) {
 	d, err := time.Parse(layout, s)
 	if err != nil {
-		return "", fmt.Errorf("%s %q is not a date like %s", name, s, layout)
+		return "", fmt.Errorf("%s %s is not a date like %s", name, source.Quote(s), layout)
 	}
 	return d.Format(time.DateOnly), nil
 }
@@ -242,7 +248,7 @@ func legacyRow(rec []string) (nse.Row, error) {
 		return r, err
 	}
 	if rec[13] != "" {
-		return r, fmt.Errorf("the column after ISIN holds %q; it is empty in NSE's files", rec[13])
+		return r, fmt.Errorf("the column after ISIN holds %s; it is empty in NSE's files", source.Quote(rec[13]))
 	}
 	fg := figures{names: [9]string{"OPEN", "HIGH", "LOW", "CLOSE", "LAST", "PREVCLOSE", "TOTTRDQTY", "TOTTRDVAL", "TOTALTRADES"},
 		values: [9]string{rec[2], rec[3], rec[4], rec[5], rec[6], rec[7], rec[8], rec[9], rec[11]}}
@@ -252,7 +258,7 @@ func legacyRow(rec []string) (nse.Row, error) {
 func udiffRow(rec []string) (nse.Row, error) {
 	var r nse.Row
 	if rec[2] != "CM" {
-		return r, fmt.Errorf("Sgmt %q is not CM: this is not a capital-market bhavcopy", rec[2])
+		return r, fmt.Errorf("Sgmt %s is not CM: this is not a capital-market bhavcopy", source.Quote(rec[2]))
 	}
 	if err := identity(&r, rec[7], rec[8]); err != nil {
 		return r, err
@@ -292,6 +298,9 @@ func readEquityList(name string, cr *csv.Reader) (Set, error) {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if errors.Is(err, source.ErrBadInput) {
+			return Set{}, err
 		}
 		if err != nil {
 			return Set{}, source.AtLine(name, csvLine(err), "%v", err)

@@ -200,11 +200,17 @@ func TestRefusals(t *testing.T) {
 		{"repeated row", header + "\n" + row + "\n" + row + "\n", ":3: a second row"},
 		{"no rows", header + "\n", ":2: no rows"},
 		{"another segment", udiffHeader + "\n" + otherSegment + "\n", "Sgmt \"FO\""},
+		{"a line past the bound", header + "\n" + strings.Repeat("x", source.MaxLineBytes+1) + "\n", "day.csv:2: a line longer than 1 MiB"},
+		{"a long field is quoted short", udiffHeader + "\n" + strings.Replace(strings.SplitN(udiffRows, "\n", 2)[0], ",CM,", ","+strings.Repeat("F", 500<<10)+",", 1) + "\n",
+			"Sgmt \"" + strings.Repeat("F", 64) + "\"…(512000 bytes) is not CM"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := nsebhavcopy.ReadFile(nsebhavcopy.File{Name: "day.csv", Open: text(c.body), RetrievedAt: retrieved})
 			if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "day.csv:") || !strings.Contains(err.Error(), c.says) {
-				t.Fatalf("err = %v, want it to say %q", err, c.says)
+				t.Fatalf("err = %.300v, want it to say %q", err, c.says)
+			}
+			if len(err.Error()) > 1024 {
+				t.Fatalf("the refusal is %d bytes long", len(err.Error()))
 			}
 		})
 	}

@@ -62,7 +62,10 @@ func Parse(tickersFile string, tickers io.Reader, cusipFile string, cusips io.Re
 // parseMasterTickers reads {"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."},...}
 // in the order of its numeric keys, checking every entry.
 func parseMasterTickers(file string, r io.Reader) ([]masterTickerEntry, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := source.ReadAll(file, r, source.MaxDocumentBytes)
+	if errors.Is(err, source.ErrBadInput) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, source.Whole(file, "%v", err)
 	}
@@ -79,10 +82,10 @@ func parseMasterTickers(file string, r io.Reader) ([]masterTickerEntry, error) {
 	for k, e := range m {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(m) {
-			return nil, source.AtPath(file, fmt.Sprintf("$[%q]", k), "keys must be 0 to %d", len(m)-1)
+			return nil, source.AtPath(file, fmt.Sprintf("$[%s]", source.Quote(k)), "keys must be 0 to %d", len(m)-1)
 		}
 		if e, err = checkMasterTickerEntry(e); err != nil {
-			return nil, source.AtPath(file, fmt.Sprintf("$[%q]", k), "%v", err)
+			return nil, source.AtPath(file, fmt.Sprintf("$[%s]", source.Quote(k)), "%v", err)
 		}
 		out[i] = e
 	}
@@ -163,7 +166,7 @@ func cusipMapRow(rec []string, byTicker map[string]masterTickerEntry) (holdings.
 // every record to row. A read error or an error from row stops it, as
 // source.ErrBadInput naming the file and the record's line.
 func eachCSVRow(file string, r io.Reader, header []string, row func(rec []string) error) error {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(source.Lines(file, r, source.MaxLineBytes))
 	cr.FieldsPerRecord = len(header)
 	got, err := cr.Read()
 	if err != nil {
@@ -176,6 +179,9 @@ func eachCSVRow(file string, r io.Reader, header []string, row func(rec []string
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			return nil
+		}
+		if errors.Is(err, source.ErrBadInput) {
+			return err
 		}
 		if err != nil {
 			var pe *csv.ParseError

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Adjust says how prices are adjusted for dividends, bonus shares and
@@ -33,7 +35,7 @@ func ParseAdjust(s string) (Adjust, error) {
 	case NoAdjust, Forward, Backward:
 		return a, nil
 	}
-	return "", fmt.Errorf("adjust %q must be none, forward or backward", s)
+	return "", fmt.Errorf("adjust %s must be none, forward or backward", source.Quote(s))
 }
 
 // Step is the adjustment a listing's ex-date makes: on its trading day

@@ -3,6 +3,8 @@ package ashare
 import (
 	"fmt"
 	"strings"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // aliasExchanges maps the exchange marks of the code forms vendors and
@@ -29,7 +31,7 @@ func ParseAlias(s string) (Code, error) {
 	if exch, digits, ok := alias(s); ok {
 		c, err := ParseCode(string(exch) + "." + digits)
 		if err != nil {
-			return Code{}, fmt.Errorf("%w (read %q as %s.%s)", err, s, exch, digits)
+			return Code{}, fmt.Errorf("%w (read %s as %s.%s)", err, source.Quote(s), exch, digits)
 		}
 		return c, nil
 	}

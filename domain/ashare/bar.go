@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/domain/decimal"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Bar is one trading day of one A-share listing as the exchange published
@@ -44,7 +45,7 @@ var China = time.FixedZone("CST", 8*60*60)
 func CloseTime(tradeDate string) (time.Time, error) {
 	d, err := time.ParseInLocation(time.DateOnly, tradeDate, China)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("trade date %q is not YYYY-MM-DD", tradeDate)
+		return time.Time{}, fmt.Errorf("trade date %s is not YYYY-MM-DD", source.Quote(tradeDate))
 	}
 	return d.Add(15 * time.Hour).UTC(), nil
 }
@@ -148,15 +149,15 @@ func Round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 func SharesFromLots(s string) (int64, error) {
 	shifted, err := decimal.Shift(s, 2)
 	if err != nil {
-		return 0, fmt.Errorf("volume %q: %w", s, err)
+		return 0, fmt.Errorf("volume %s: %w", source.Quote(s), err)
 	}
 	whole, frac, _ := strings.Cut(shifted, ".")
 	if strings.Trim(frac, "0") != "" {
-		return 0, fmt.Errorf("volume %q lots is not a whole number of shares", s)
+		return 0, fmt.Errorf("volume %s lots is not a whole number of shares", source.Quote(s))
 	}
 	n, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("volume %q is out of range", s)
+		return 0, fmt.Errorf("volume %s is out of range", source.Quote(s))
 	}
 	return n, nil
 }
@@ -167,7 +168,7 @@ func SharesFromLots(s string) (int64, error) {
 func YuanFromThousands(s string) (float64, error) {
 	shifted, err := decimal.Shift(s, 3)
 	if err != nil {
-		return 0, fmt.Errorf("amount %q: %w", s, err)
+		return 0, fmt.Errorf("amount %s: %w", source.Quote(s), err)
 	}
 	return strconv.ParseFloat(shifted, 64)
 }
@@ -176,11 +177,11 @@ func YuanFromThousands(s string) (float64, error) {
 // no sign, exponent, NaN or infinity.
 func ParseDecimal(name, s string) (float64, error) {
 	if _, err := decimal.Shift(s, 0); err != nil {
-		return 0, fmt.Errorf("%s %q: %w", name, s, err)
+		return 0, fmt.Errorf("%s %s: %w", name, source.Quote(s), err)
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is out of range", name, s)
+		return 0, fmt.Errorf("%s %s is out of range", name, source.Quote(s))
 	}
 	return v, nil
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Exchange is a mainland stock exchange.
@@ -100,16 +102,16 @@ func (c Code) String() string { return string(c.Exchange) + "." + c.Digits }
 // the result is canonical upper case.
 func ParseCode(s string) (Code, error) {
 	if isSixDigits(s) {
-		return Code{}, fmt.Errorf("%w: %q; %s", ErrBareCode, s, candidateText(s))
+		return Code{}, fmt.Errorf("%w: %s; %s", ErrBareCode, source.Quote(s), candidateText(s))
 	}
 	exch, digits, ok := strings.Cut(s, ".")
 	if !ok || !isSixDigits(digits) {
-		return Code{}, fmt.Errorf("%w: %q; expected <EXCHANGE>.<6 digits> such as SSE.600519", ErrMalformed, s)
+		return Code{}, fmt.Errorf("%w: %s; expected <EXCHANGE>.<6 digits> such as SSE.600519", ErrMalformed, source.Quote(s))
 	}
 	e := Exchange(strings.ToUpper(exch))
 	ranges, known := boardRanges[e]
 	if !known {
-		return Code{}, fmt.Errorf("%w: %q; exchange must be one of SSE, SZSE, BSE", ErrMalformed, s)
+		return Code{}, fmt.Errorf("%w: %s; exchange must be one of SSE, SZSE, BSE", ErrMalformed, source.Quote(s))
 	}
 	board, inRange := ranges[digits[:3]]
 	if !inRange {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Errors returned by the parsers, wrapped with detail.
@@ -22,7 +24,7 @@ var (
 func ParseAccession(s string) (string, error) {
 	digits := strings.ReplaceAll(s, "-", "")
 	if len(digits) != 18 || !allDigits(digits) || (len(s) != 18 && (len(s) != 20 || s[10] != '-' || s[13] != '-')) {
-		return "", fmt.Errorf("%w: %q; expected ##########-##-######", ErrAccession, s)
+		return "", fmt.Errorf("%w: %s; expected ##########-##-######", ErrAccession, source.Quote(s))
 	}
 	return digits[:10] + "-" + digits[10:12] + "-" + digits[12:], nil
 }
@@ -30,11 +32,11 @@ func ParseAccession(s string) (string, error) {
 // ParseCIK accepts 1 to 10 digits and returns the 10-digit zero-padded form.
 func ParseCIK(s string) (string, error) {
 	if s == "" || len(s) > 10 || !allDigits(s) {
-		return "", fmt.Errorf("%w: %q; expected up to 10 digits", ErrCIK, s)
+		return "", fmt.Errorf("%w: %s; expected up to 10 digits", ErrCIK, source.Quote(s))
 	}
 	n, _ := strconv.ParseUint(s, 10, 64)
 	if n == 0 {
-		return "", fmt.Errorf("%w: %q is zero", ErrCIK, s)
+		return "", fmt.Errorf("%w: %s is zero", ErrCIK, source.Quote(s))
 	}
 	return fmt.Sprintf("%010d", n), nil
 }
@@ -44,12 +46,12 @@ func ParseCIK(s string) (string, error) {
 func ParseTicker(s string) (string, error) {
 	t := strings.ToUpper(s)
 	if t == "" || len(t) > 10 {
-		return "", fmt.Errorf("%w: %q", ErrTicker, s)
+		return "", fmt.Errorf("%w: %s", ErrTicker, source.Quote(s))
 	}
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
-			return "", fmt.Errorf("%w: %q", ErrTicker, s)
+			return "", fmt.Errorf("%w: %s", ErrTicker, source.Quote(s))
 		}
 	}
 	return t, nil
@@ -59,13 +61,13 @@ func ParseTicker(s string) (string, error) {
 func ParseCUSIP(s string) (string, error) {
 	c := strings.ToUpper(s)
 	if len(c) != 9 || !allDigits(c[8:]) {
-		return "", fmt.Errorf("%w: %q; expected 9 characters", ErrCUSIP, s)
+		return "", fmt.Errorf("%w: %s; expected 9 characters", ErrCUSIP, source.Quote(s))
 	}
 	sum := 0
 	for i := 0; i < 8; i++ {
 		v, ok := cusipValue(c[i])
 		if !ok {
-			return "", fmt.Errorf("%w: %q", ErrCUSIP, s)
+			return "", fmt.Errorf("%w: %s", ErrCUSIP, source.Quote(s))
 		}
 		if i%2 == 1 {
 			v *= 2
@@ -73,7 +75,7 @@ func ParseCUSIP(s string) (string, error) {
 		sum += v/10 + v%10
 	}
 	if int(c[8]-'0') != (10-sum%10)%10 {
-		return "", fmt.Errorf("%w: %q has a wrong check digit", ErrCUSIP, s)
+		return "", fmt.Errorf("%w: %s has a wrong check digit", ErrCUSIP, source.Quote(s))
 	}
 	return c, nil
 }

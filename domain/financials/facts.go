@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Fact is one value a filing reported for a concept, as SEC companyfacts
@@ -45,15 +47,15 @@ var ErrFact = errors.New("invalid fact")
 func (f Fact) Validate() error {
 	end, err := time.Parse(time.DateOnly, f.End)
 	if err != nil {
-		return fmt.Errorf("%w: end %q is not a date", ErrFact, f.End)
+		return fmt.Errorf("%w: end %s is not a date", ErrFact, source.Quote(f.End))
 	}
 	if _, err := time.Parse(time.DateOnly, f.Filed); err != nil {
-		return fmt.Errorf("%w: filed %q is not a date", ErrFact, f.Filed)
+		return fmt.Errorf("%w: filed %s is not a date", ErrFact, source.Quote(f.Filed))
 	}
 	if f.Start != "" {
 		start, err := time.Parse(time.DateOnly, f.Start)
 		if err != nil {
-			return fmt.Errorf("%w: start %q is not a date", ErrFact, f.Start)
+			return fmt.Errorf("%w: start %s is not a date", ErrFact, source.Quote(f.Start))
 		}
 		if start.After(end) {
 			return fmt.Errorf("%w: start %s is after end %s", ErrFact, f.Start, f.End)
@@ -74,7 +76,7 @@ func (f Fact) Validate() error {
 func KnownFrom(filed string) (time.Time, error) {
 	d, err := time.Parse(time.DateOnly, filed)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%w: filed %q is not a date", ErrFact, filed)
+		return time.Time{}, fmt.Errorf("%w: filed %s is not a date", ErrFact, source.Quote(filed))
 	}
 	return d.Add(24*time.Hour - time.Microsecond), nil
 }

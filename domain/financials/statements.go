@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Period is the span a statement covers.
@@ -26,7 +28,7 @@ func ParsePeriod(s string) (Period, error) {
 	case Annual, Quarterly, TTM:
 		return p, nil
 	}
-	return "", fmt.Errorf("period %q is not one of annual, quarterly, ttm", s)
+	return "", fmt.Errorf("period %s is not one of annual, quarterly, ttm", source.Quote(s))
 }
 
 // Durations in days (end minus start) that count as a fiscal year or a

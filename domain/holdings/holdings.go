@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/domain/edgar"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Security is one entry of the securities master: an issuer's listed
@@ -75,7 +76,7 @@ func ParseAmendment(form, raw string) (string, error) {
 	}
 	a := strings.ToUpper(strings.Join(strings.Fields(raw), " "))
 	if a != Restatement && a != NewHoldings {
-		return "", fmt.Errorf("13F-HR/A amendment type %q is not RESTATEMENT or NEW HOLDINGS", raw)
+		return "", fmt.Errorf("13F-HR/A amendment type %s is not RESTATEMENT or NEW HOLDINGS", source.Quote(raw))
 	}
 	return a, nil
 }
@@ -168,7 +169,7 @@ var (
 func ParseDiscretion(s string) (string, error) {
 	d := strings.ToUpper(strings.TrimSpace(s))
 	if !slices.Contains(discretions, d) {
-		return "", fmt.Errorf("investment discretion %q is not SOLE, DFND or OTR", s)
+		return "", fmt.Errorf("investment discretion %s is not SOLE, DFND or OTR", source.Quote(s))
 	}
 	return d, nil
 }
@@ -177,7 +178,7 @@ func ParseDiscretion(s string) (string, error) {
 func ParsePutCall(s string) (string, error) {
 	p := strings.ToUpper(strings.TrimSpace(s))
 	if p != "" && !slices.Contains(putCalls, p) {
-		return "", fmt.Errorf("put/call %q is not PUT or CALL", s)
+		return "", fmt.Errorf("put/call %s is not PUT or CALL", source.Quote(s))
 	}
 	return p, nil
 }
@@ -225,7 +226,7 @@ func ParseIdentifier(raw string) ([]Key, error) {
 		keys = append(keys, Key{KeyTicker, t})
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("%w: %q is neither a ticker (AAPL), a 9-character CUSIP (037833100) nor a CIK (320193)", ErrIdentifier, raw)
+		return nil, fmt.Errorf("%w: %s is neither a ticker (AAPL), a 9-character CUSIP (037833100) nor a CIK (320193)", ErrIdentifier, source.Quote(raw))
 	}
 	return keys, nil
 }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Judgment is one judgment as stored and served: every litigant's name and
@@ -81,7 +83,7 @@ func ParseRole(s string) (Role, error) {
 			return r, nil
 		}
 	}
-	return "", fmt.Errorf("role %q is not one of %s", s, RoleNames())
+	return "", fmt.Errorf("role %s is not one of %s", source.Quote(s), RoleNames())
 }
 
 // RoleNames lists the known roles, comma-separated.
@@ -125,11 +127,11 @@ func NewID(court, caseNumber, decisionDate string) string {
 func ParseID(s string) (string, error) {
 	body, ok := strings.CutPrefix(s, idPrefix)
 	if !ok || len(body) != idChars {
-		return "", fmt.Errorf("%w: %q: want inj_ and 16 characters a-z, 2-7", ErrInvalidID, s)
+		return "", fmt.Errorf("%w: %s: want inj_ and 16 characters a-z, 2-7", ErrInvalidID, source.Quote(s))
 	}
 	for _, c := range body {
 		if (c < 'a' || c > 'z') && (c < '2' || c > '7') {
-			return "", fmt.Errorf("%w: %q: want inj_ and 16 characters a-z, 2-7", ErrInvalidID, s)
+			return "", fmt.Errorf("%w: %s: want inj_ and 16 characters a-z, 2-7", ErrInvalidID, source.Quote(s))
 		}
 	}
 	return s, nil

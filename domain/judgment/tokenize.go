@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Source is a judgment as a court publishes it: names and PANs in clear.
@@ -76,10 +77,10 @@ func (s Source) Check() error {
 		}
 	}
 	if _, err := time.Parse(time.DateOnly, s.DecisionDate); err != nil {
-		return fmt.Errorf("decision_date %q is not a date YYYY-MM-DD", s.DecisionDate)
+		return fmt.Errorf("decision_date %s is not a date YYYY-MM-DD", source.Quote(s.DecisionDate))
 	}
 	if !languagePattern.MatchString(s.Language) {
-		return fmt.Errorf("language %q is not an ISO 639 code such as en or hi", s.Language)
+		return fmt.Errorf("language %s is not an ISO 639 code such as en or hi", source.Quote(s.Language))
 	}
 	if s.PageCount < 0 || s.PageCount > maxPages {
 		return fmt.Errorf("page_count %d is outside 0 to %d", s.PageCount, maxPages)

@@ -3,6 +3,8 @@ package nse
 import (
 	"fmt"
 	"strings"
+
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // ParseISIN checks an ISIN (ISO 6166): two letters of country, nine
@@ -12,7 +14,7 @@ import (
 func ParseISIN(s string) (string, error) {
 	u := strings.ToUpper(s)
 	if len(u) != 12 || !isLetter(u[0]) || !isLetter(u[1]) {
-		return "", fmt.Errorf("ISIN %q is not two letters and ten characters, as in INE002A01018", s)
+		return "", fmt.Errorf("ISIN %s is not two letters and ten characters, as in INE002A01018", source.Quote(s))
 	}
 	var digits []byte
 	for i := 0; i < 12; i++ {
@@ -24,7 +26,7 @@ func ParseISIN(s string) (string, error) {
 			v := c - 'A' + 10
 			digits = append(digits, v/10, v%10)
 		default:
-			return "", fmt.Errorf("ISIN %q has %q where a letter or digit belongs", s, c)
+			return "", fmt.Errorf("ISIN %s has %q where a letter or digit belongs", source.Quote(s), c)
 		}
 	}
 	sum := 0
@@ -38,7 +40,7 @@ func ParseISIN(s string) (string, error) {
 		sum += d
 	}
 	if sum%10 != 0 {
-		return "", fmt.Errorf("ISIN %q fails its check digit", s)
+		return "", fmt.Errorf("ISIN %s fails its check digit", source.Quote(s))
 	}
 	return u, nil
 }

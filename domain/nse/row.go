@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/domain/decimal"
+	"github.com/quarrydata/quarry/domain/source"
 )
 
 // Row is one trading day of one NSE security in one series, as the
@@ -57,7 +58,7 @@ var India = time.FixedZone("IST", 5*60*60+30*60)
 func CloseTime(date string) (time.Time, error) {
 	d, err := time.ParseInLocation(time.DateOnly, date, India)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("date %q is not YYYY-MM-DD", date)
+		return time.Time{}, fmt.Errorf("date %s is not YYYY-MM-DD", source.Quote(date))
 	}
 	return d.Add(15*time.Hour + 30*time.Minute).UTC(), nil
 }
@@ -174,11 +175,11 @@ func (r Row) Check() error {
 // sign, exponent, NaN or infinity.
 func ParseDecimal(name, s string) (float64, error) {
 	if _, err := decimal.Shift(s, 0); err != nil {
-		return 0, fmt.Errorf("%s %q: %w", name, s, err)
+		return 0, fmt.Errorf("%s %s: %w", name, source.Quote(s), err)
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is out of range", name, s)
+		return 0, fmt.Errorf("%s %s is out of range", name, source.Quote(s))
 	}
 	return v, nil
 }
@@ -186,7 +187,7 @@ func ParseDecimal(name, s string) (float64, error) {
 // ParseCount reads a whole non-negative number, such as a volume.
 func ParseCount(name, s string) (int64, error) {
 	if s == "" || !decimal.Digits(s) || len(s) > 18 {
-		return 0, fmt.Errorf("%s %q is not a whole number", name, s)
+		return 0, fmt.Errorf("%s %s is not a whole number", name, source.Quote(s))
 	}
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n, nil
@@ -199,7 +200,7 @@ func ParseCount(name, s string) (int64, error) {
 func RupeesFromLakhs(s string) (float64, error) {
 	shifted, err := decimal.Shift(s, 5)
 	if err != nil {
-		return 0, fmt.Errorf("turnover %q lakhs: %w", s, err)
+		return 0, fmt.Errorf("turnover %s lakhs: %w", source.Quote(s), err)
 	}
 	return strconv.ParseFloat(shifted, 64)
 }
