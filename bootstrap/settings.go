@@ -29,6 +29,7 @@ var Settings = []Setting{
 	{EnvRateLimitBurst, "100", "burst per API key"},
 	{EnvSessionTTL, "8h", "session token lifetime"},
 	{EnvMongoRefresh, "30s", "with MongoDB or a data directory: cache life of reference data and how often new filing sections are indexed"},
+	{EnvIngestMaxFileBytes, "16GiB", "`quarry ingest`: the most a source file or zip entry may hold, uncompressed (KiB, MiB, GiB suffixes)"},
 	{EnvCacheBytes, "256MiB", "memory the reference-data caches share (KiB, MiB, GiB suffixes); 0 turns them off"},
 	{EnvLogLevel, "info", "debug, info, warn or error"},
 	{EnvPprofAddr, "", "unset: off. A loopback host:port serving Go's profiler on a listener of its own"},
