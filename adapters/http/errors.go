@@ -81,6 +81,10 @@ func message(code int, err error) string {
 	case http.StatusPaymentRequired:
 		return "balance cannot cover this request; the key keeps every permission, add credits to continue"
 	case http.StatusTooManyRequests:
+		var rl *app.RateLimitError
+		if errors.As(err, &rl) && rl.Reason != "" {
+			return rl.Reason
+		}
 		return "rate limit exceeded; retry after the Retry-After interval"
 	case http.StatusNotFound:
 		if errors.Is(err, errRouteNotFound) {
