@@ -52,7 +52,11 @@ func wantSignupRefused(t *testing.T, err error, retry time.Duration) {
 	if !errors.As(err, &rl) {
 		t.Fatalf("sign-up over the limit = %v, want a RateLimitError", err)
 	}
-	want := fmt.Sprintf("too many accounts created from this address; try again in %d minutes", int(retry/time.Minute))
+	when := fmt.Sprintf("%d minutes", int((retry+time.Minute-1)/time.Minute))
+	if retry <= time.Minute {
+		when = "1 minute"
+	}
+	want := "too many accounts created from this address; try again in " + when
 	if rl.RetryAfter != retry || err.Error() != want {
 		t.Fatalf("refusal %q retry after %s, want %q after %s", err, rl.RetryAfter, want, retry)
 	}
@@ -83,6 +87,8 @@ func TestSignupsAreLimitedPerAddress(t *testing.T) {
 		t.Fatalf("12 minutes later one more account is allowed: %v", err)
 	}
 	wantSignupRefused(t, signUp(t, accounts, "user6@example.com", "192.0.2.1"), 12*time.Minute)
+	clock.t = clock.t.Add(11*time.Minute + 30*time.Second)
+	wantSignupRefused(t, signUp(t, accounts, "user6@example.com", "192.0.2.1"), 30*time.Second)
 }
 
 // TestSignupLimitIsSharedByNodes runs two nodes over one store: together
