@@ -15,7 +15,19 @@ import (
 type AccountsConfig struct {
 	InitialCredits int64
 	SessionTTL     time.Duration
+	// SignupsPerHour is how many accounts one client address may create
+	// per hour, all at once if it likes (signuplimit.go); 0 means
+	// DefaultSignupsPerHour.
+	SignupsPerHour int
 }
+
+// Password hashing holds 19 MiB per hash, so it is bounded; sign-ups and
+// sign-ins of existing accounts each have slots of their own, so that a
+// flood of sign-ups cannot keep an owner waiting.
+const (
+	signinHashSlots = 4
+	signupHashSlots = 2
+)
 
 // Accounts signs people in, provisioning an account on first sign-in, and
 // authenticates session tokens.
@@ -26,17 +38,21 @@ type Accounts struct {
 	cfg      AccountsConfig
 	now      Clock
 	throttle *signinThrottle
-	// hashing bounds concurrent argon2id work: each hash holds 19 MiB.
-	hashing chan struct{}
+	signups  *signupLimit
+	// signinHashing and signupHashing bound concurrent argon2id work.
+	signinHashing chan struct{}
+	signupHashing chan struct{}
 }
 
-// NewAccounts wires the sign-in use case; its throttle keeps its buckets
-// and history in b and h, shared by every node.
+// NewAccounts wires the sign-in use case; its sign-in throttle and sign-up
+// limit keep their buckets and history in b and h, shared by every node.
 func NewAccounts(a ports.AccountStore, s ports.SessionStore, l ports.Ledger, b ports.RateBuckets, h ports.SigninHistory, cfg AccountsConfig, now Clock) *Accounts {
 	return &Accounts{
 		accounts: a, sessions: s, ledger: l, cfg: cfg, now: now,
-		throttle: newSigninThrottle(b, h),
-		hashing:  make(chan struct{}, 4),
+		throttle:      newSigninThrottle(b, h),
+		signups:       newSignupLimit(b, cfg.SignupsPerHour),
+		signinHashing: make(chan struct{}, signinHashSlots),
+		signupHashing: make(chan struct{}, signupHashSlots),
 	}
 }
 
@@ -51,8 +67,9 @@ type Login struct {
 }
 
 // Login signs in with email and password from a client address. A new email
-// provisions an account with the initial credits; an existing one must match
-// its password. Attempts are throttled as throttle.go describes.
+// provisions an account with the initial credits, within the address's
+// sign-up limit (signuplimit.go); an existing one must match its password.
+// Attempts are throttled as throttle.go describes.
 func (s *Accounts) Login(ctx context.Context, email, password, client string) (Login, error) {
 	email, err := account.NormalizeEmail(email)
 	if err != nil {
@@ -65,7 +82,7 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 	if err != nil {
 		return Login{}, err
 	}
-	acc, created, err := s.signIn(ctx, email, password)
+	acc, created, err := s.signIn(ctx, email, password, client)
 	switch {
 	case err == nil:
 		err = attempt.succeeded(ctx, s.now())
@@ -83,10 +100,10 @@ func (s *Accounts) Login(ctx context.Context, email, password, client string) (L
 }
 
 // signIn returns the account and whether this sign-in provisioned it.
-func (s *Accounts) signIn(ctx context.Context, email, password string) (account.Account, bool, error) {
+func (s *Accounts) signIn(ctx context.Context, email, password, client string) (account.Account, bool, error) {
 	acc, err := s.accounts.AccountByEmail(ctx, email)
 	if errors.Is(err, ports.ErrNotFound) {
-		acc, err = s.provision(ctx, email, password)
+		acc, err = s.signUp(ctx, email, password, client)
 		if !errors.Is(err, ports.ErrConflict) {
 			return acc, err == nil, err
 		}
@@ -106,6 +123,20 @@ func (s *Accounts) signIn(ctx context.Context, email, password string) (account.
 	return acc, false, nil
 }
 
+// signUp provisions the account within the client's sign-up limit, which
+// is checked before the password is hashed. A sign-up that lost the race to
+// provision the email created nothing and hands its token back.
+func (s *Accounts) signUp(ctx context.Context, email, password, client string) (account.Account, error) {
+	if err := s.signups.take(ctx, client, s.now()); err != nil {
+		return account.Account{}, err
+	}
+	acc, err := s.provision(ctx, email, password)
+	if errors.Is(err, ports.ErrConflict) {
+		s.signups.giveBack(ctx, client)
+	}
+	return acc, err
+}
+
 func (s *Accounts) provision(ctx context.Context, email, password string) (account.Account, error) {
 	hash, err := s.hash(ctx, password)
 	if err != nil {
@@ -117,25 +148,27 @@ func (s *Accounts) provision(ctx context.Context, email, password string) (accou
 	return acc, s.accounts.Provision(ctx, acc, grant)
 }
 
+// hash hashes a new account's password on a sign-up slot.
 func (s *Accounts) hash(ctx context.Context, password string) (string, error) {
-	if err := s.acquire(ctx); err != nil {
+	if err := acquire(ctx, s.signupHashing); err != nil {
 		return "", err
 	}
-	defer func() { <-s.hashing }()
+	defer func() { <-s.signupHashing }()
 	return hashPassword(password), nil
 }
 
+// verify checks an existing account's password on a sign-in slot.
 func (s *Accounts) verify(ctx context.Context, password, hash string) (bool, error) {
-	if err := s.acquire(ctx); err != nil {
+	if err := acquire(ctx, s.signinHashing); err != nil {
 		return false, err
 	}
-	defer func() { <-s.hashing }()
+	defer func() { <-s.signinHashing }()
 	return verifyPassword(password, hash)
 }
 
-func (s *Accounts) acquire(ctx context.Context) error {
+func acquire(ctx context.Context, slots chan struct{}) error {
 	select {
-	case s.hashing <- struct{}{}:
+	case slots <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

@@ -27,9 +27,17 @@ type RateLimitError struct {
 	RetryAfter time.Duration
 	Limit      int
 	Remaining  int
+	// Reason, when set, tells the client which limit refused it and when
+	// to retry; the API key's rate limit leaves it empty.
+	Reason string
 }
 
-func (e *RateLimitError) Error() string { return "rate limited" }
+func (e *RateLimitError) Error() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return "rate limited"
+}
 
 // UnavailableError reports a dataset that is not activated (503).
 type UnavailableError struct {

@@ -38,6 +38,9 @@ type Config struct {
 	InitialCredits int64
 	RateLimitRPS   float64
 	RateLimitBurst int
+	// SignupsPerHour is how many accounts one client address may create
+	// per hour (an IPv6 address counts by its /64), across every node.
+	SignupsPerHour int
 	SessionTTL     time.Duration
 	// MongoRefresh bounds how stale a server on MongoDB may serve what
 	// `quarry ingest` wrote: the life of its reference-data caches and
@@ -126,6 +129,7 @@ const (
 	EnvInitialCredits = "QUARRY_INITIAL_CREDITS"
 	EnvRateLimitRPS   = "QUARRY_RATE_LIMIT_RPS"
 	EnvRateLimitBurst = "QUARRY_RATE_LIMIT_BURST"
+	EnvSignupLimit    = "QUARRY_SIGNUP_LIMIT"
 	EnvSessionTTL     = "QUARRY_SESSION_TTL"
 	EnvMongoRefresh   = "QUARRY_MONGO_REFRESH"
 	EnvCacheBytes     = "QUARRY_CACHE_BYTES"
@@ -153,6 +157,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		InitialCredits:     r.int64(EnvInitialCredits, 100000, 0),
 		RateLimitRPS:       r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst:     int(r.int64(EnvRateLimitBurst, 100, 1)),
+		SignupsPerHour:     int(r.int64(EnvSignupLimit, app.DefaultSignupsPerHour, 1)),
 		SessionTTL:         r.duration(EnvSessionTTL, 8*time.Hour),
 		MongoRefresh:       r.duration(EnvMongoRefresh, 30*time.Second),
 		CacheBytes:         r.bytes(EnvCacheBytes, 256<<20),

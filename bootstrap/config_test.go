@@ -15,7 +15,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.HTTPAddr != "127.0.0.1:8080" || cfg.InitialCredits != 100000 || cfg.RateLimitRPS != 50 ||
-		cfg.RateLimitBurst != 100 || cfg.SessionTTL != 8*time.Hour || cfg.MongoRefresh != 30*time.Second || cfg.CacheBytes != 256<<20 || !cfg.SampleData || cfg.PostgresURL != "" {
+		cfg.RateLimitBurst != 100 || cfg.SignupsPerHour != 5 || cfg.SessionTTL != 8*time.Hour || cfg.MongoRefresh != 30*time.Second || cfg.CacheBytes != 256<<20 || !cfg.SampleData || cfg.PostgresURL != "" {
 		t.Fatalf("defaults = %+v", cfg)
 	}
 	withMongo, err := bootstrap.LoadConfig(func(k string) string {
@@ -43,6 +43,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvInitialCredits: "-5",
 		bootstrap.EnvRateLimitRPS:   "fast",
 		bootstrap.EnvRateLimitBurst: "0",
+		bootstrap.EnvSignupLimit:    "0",
 		bootstrap.EnvSessionTTL:     "8",
 		bootstrap.EnvMongoRefresh:   "-1s",
 		bootstrap.EnvCacheBytes:     "256MB",

@@ -181,7 +181,7 @@ var useCases = fx.Module("app",
 			return app.SystemClock
 		},
 		func(cfg Config) app.AccountsConfig {
-			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL}
+			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL, SignupsPerHour: cfg.SignupsPerHour}
 		},
 		func(cfg Config, buckets ports.RateBuckets, now app.Clock) *app.RateLimiter {
 			return app.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)

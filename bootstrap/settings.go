@@ -27,6 +27,7 @@ var Settings = []Setting{
 	{EnvInitialCredits, "100000", "credits granted at sign-up"},
 	{EnvRateLimitRPS, "50", "requests per second per API key"},
 	{EnvRateLimitBurst, "100", "burst per API key"},
+	{EnvSignupLimit, "5", "accounts one client address may create per hour, shared by every node"},
 	{EnvSessionTTL, "8h", "session token lifetime"},
 	{EnvMongoRefresh, "30s", "with MongoDB or a data directory: cache life of reference data and how often new filing sections are indexed"},
 	{EnvIngestMaxFileBytes, "16GiB", "`quarry ingest`: the most a source file or zip entry may hold, uncompressed (KiB, MiB, GiB suffixes)"},

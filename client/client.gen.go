@@ -3192,7 +3192,7 @@ type ClientInterface interface {
 	//
 	// Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 	//
-	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3203,7 +3203,7 @@ type ClientInterface interface {
 	//
 	// Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 	//
-	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3632,7 +3632,7 @@ func (c *Client) RevokeApiKey(ctx context.Context, keyId KeyIdPath, reqEditors .
 //
 // Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 //
-// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3653,7 +3653,7 @@ func (c *Client) AccountLoginWithBody(ctx context.Context, contentType string, b
 //
 // Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 //
-// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6233,7 +6233,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 	//
-	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6244,7 +6244,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 	//
-	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+	// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11200,7 +11200,7 @@ func (c *ClientWithResponses) RevokeApiKeyWithResponse(ctx context.Context, keyI
 //
 // Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 //
-// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11217,7 +11217,7 @@ func (c *ClientWithResponses) AccountLoginWithBodyWithResponse(ctx context.Conte
 //
 // Opens a session. The first sign-in with a new email address creates the account and grants it 100,000 credits. Addresses are not verified and there is no password reset. Passwords are stored as argon2id hashes.
 //
-// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute.
+// No authentication, free. After 5 failed attempts for one address the address is throttled (`429`), and one further attempt is allowed per minute. Creating accounts is limited per client address, by default to 5 at once and then one every 12 minutes (an IPv6 address counts by its /64): a first sign-in beyond that is refused with `429` and creates no account, while signing in to an existing account is not affected.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

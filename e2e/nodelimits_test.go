@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -114,5 +116,52 @@ func TestSigninThrottleHoldsAcrossNodes(t *testing.T) {
 	t.Logf("30 wrong passwords over three nodes: %v", statuses)
 	if statuses[http.StatusUnauthorized] != 5 || statuses[http.StatusTooManyRequests] != 25 {
 		t.Fatalf("statuses %v, want 5 verified (401) and 25 throttled (429)", statuses)
+	}
+}
+
+// TestSignupLimitHoldsAcrossNodes: first sign-ins of eight new emails from
+// one address, sent to three nodes at once, create 5 accounts in all (the
+// address's sign-up limit), not 5 per node; the address still signs in to
+// an account it has.
+func TestSignupLimitHoldsAcrossNodes(t *testing.T) {
+	n1, cfg := startApp(t, stack{postgres: true})
+	nodes := []*client{n1}
+	for range 2 {
+		c := cfg
+		c.HTTPAddr = freeAddr(t)
+		nodes = append(nodes, serveApp(t, c))
+	}
+	var mu sync.Mutex
+	statuses, messages := map[int]int{}, map[string]int{}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			email := fmt.Sprintf("signup-nodes-%d@example.com", i)
+			r := nodes[i%len(nodes)].do("POST", "/account/login", map[string]string{"email": email, "password": "correct horse battery staple"})
+			var body struct{ Message string }
+			_ = json.Unmarshal(r.Body, &body)
+			mu.Lock()
+			statuses[r.Status]++
+			if r.Status == http.StatusTooManyRequests {
+				messages[body.Message]++
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	t.Logf("8 sign-ups from one address over three nodes: %v %v", statuses, messages)
+	const refusal = "too many accounts created from this address; try again in 12 minutes"
+	if statuses[http.StatusOK] != 5 || statuses[http.StatusTooManyRequests] != 3 || messages[refusal] != 3 {
+		t.Fatalf("statuses %v, messages %v; want 5 created (200) and 3 refused (429) with %q", statuses, messages, refusal)
+	}
+	var created int
+	for i := range 8 {
+		r := nodes[2].do("POST", "/account/login", map[string]string{"email": fmt.Sprintf("signup-nodes-%d@example.com", i), "password": "correct horse battery staple"})
+		if r.Status == http.StatusOK {
+			created++
+		}
+	}
+	if created != 5 {
+		t.Fatalf("%d accounts sign in afterwards, want the 5 created", created)
 	}
 }

@@ -137,6 +137,19 @@ func WithRateLimit(perSecond float64, burst int) Option {
 	return func(s *settings) { s.cfg.RateLimitRPS, s.cfg.RateLimitBurst = perSecond, burst }
 }
 
+// WithSignupLimit sets how many accounts may be created per hour from one
+// address, as QUARRY_SIGNUP_LIMIT does, so a suite can see the sign-up
+// limit's 429. Every account a test creates comes from 127.0.0.1, so by
+// default a quarrytest server allows defaultTestSignups an hour rather
+// than the service's 5.
+func WithSignupLimit(perHour int) Option {
+	return func(s *settings) { s.cfg.SignupsPerHour = perHour }
+}
+
+// defaultTestSignups is a quarrytest server's sign-up limit: more accounts
+// than a test creates.
+const defaultTestSignups = 1_000_000
+
 // WithEmptyDatasets leaves the named datasets without their sample, so
 // their routes answer 503 (dataset_unavailable). Emptying USHoldings leaves
 // the fund-holders route unavailable; emptying USSecurities only its
@@ -222,6 +235,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.SignupsPerHour = defaultTestSignups
 	s := settings{cfg: cfg, log: zap.NewNop()}
 	for _, o := range opts {
 		o(&s)

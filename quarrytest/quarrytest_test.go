@@ -2,6 +2,7 @@ package quarrytest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -76,6 +77,23 @@ func TestRateLimit(t *testing.T) {
 	}
 	if code, body := get(t, srv, srv.APIKey, moutai); code != http.StatusTooManyRequests || body["error"] != "rate_limited" {
 		t.Fatalf("third request: %d %v, want 429 rate_limited", code, body)
+	}
+}
+
+func TestSignupLimit(t *testing.T) {
+	t.Parallel()
+	many := quarrytest.Start(t)
+	for i := range 6 {
+		if _, err := many.SignIn(fmt.Sprintf("user%d@example.com", i)); err != nil {
+			t.Fatalf("by default a test may create many accounts: sign-up %d: %v", i+1, err)
+		}
+	}
+	srv := quarrytest.Start(t, quarrytest.WithSignupLimit(2))
+	if _, err := srv.SignIn("second@example.com"); err != nil {
+		t.Fatalf("the second account of 2: %v", err)
+	}
+	if _, err := srv.SignIn("third@example.com"); err == nil || !strings.Contains(err.Error(), "too many accounts created from this address") {
+		t.Fatalf("the third account of 2 = %v, want the sign-up limit's 429", err)
 	}
 }
 

@@ -24,9 +24,9 @@ type console struct {
 	csrf    string
 }
 
-func newConsole(t *testing.T) *console {
+// newServer is a server on the memory platform p, with the default limits.
+func newServer(t *testing.T, p *memory.Platform) http.Handler {
 	t.Helper()
-	p := memory.NewPlatform()
 	now := app.SystemClock
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
 		Accounts:     app.NewAccounts(p, p, p, memory.NewLimits(), memory.NewLimits(), app.AccountsConfig{InitialCredits: 100000, SessionTTL: time.Hour}, now),
@@ -40,7 +40,12 @@ func newConsole(t *testing.T) *console {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &console{t: t, srv: srv}
+	return srv
+}
+
+func newConsole(t *testing.T) *console {
+	t.Helper()
+	c := &console{t: t, srv: newServer(t, memory.NewPlatform())}
 	form := c.send(httptest.NewRequest("GET", "/console/signup", nil))
 	signin := cookie(t, form, "quarry_console_signin")
 	token := csrfIn(t, form.Body.String())

@@ -82,6 +82,10 @@ func message(code int, err error) string {
 		return "balance cannot cover this request; the key keeps every permission. Credits are not bought here: " +
 			"ask the operator of this service to grant more (quarry credits grant)"
 	case http.StatusTooManyRequests:
+		var rl *app.RateLimitError
+		if errors.As(err, &rl) && rl.Reason != "" {
+			return rl.Reason
+		}
 		return "rate limit exceeded; retry after the Retry-After interval"
 	case http.StatusNotFound:
 		if errors.Is(err, errRouteNotFound) {

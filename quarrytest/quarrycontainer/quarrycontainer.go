@@ -62,6 +62,8 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 		// is ready once the sample is loaded, before the port opens.
 		testcontainers.WithWaitStrategy(wait.ForHTTP("/readyz").WithPort(Port).
 			WithStartupTimeout(time.Minute)),
+		// Every account a suite creates comes from the one host address.
+		WithSignupLimit(defaultTestSignups),
 	}
 	ctr, err := testcontainers.Run(ctx, img, append(base, opts...)...)
 	var c *Container
@@ -103,6 +105,18 @@ func WithRateLimit(perSecond float64, burst int) testcontainers.CustomizeRequest
 		"QUARRY_RATE_LIMIT_BURST": strconv.Itoa(burst),
 	})
 }
+
+// WithSignupLimit sets how many accounts may be created per hour from one
+// address (QUARRY_SIGNUP_LIMIT; the image's default is 5). Run allows
+// defaultTestSignups, since every account a suite creates comes from the
+// one host address; set the limit to see its 429.
+func WithSignupLimit(perHour int) testcontainers.CustomizeRequestOption {
+	return testcontainers.WithEnv(map[string]string{"QUARRY_SIGNUP_LIMIT": strconv.Itoa(perHour)})
+}
+
+// defaultTestSignups is Run's sign-up limit: more accounts than a suite
+// creates.
+const defaultTestSignups = 1_000_000
 
 // WithPostgres keeps accounts, keys, sessions and the ledger in the
 // PostgreSQL database at url, migrating its schema at start. The address
