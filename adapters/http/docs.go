@@ -57,7 +57,7 @@ func (s *Server) docs(w http.ResponseWriter, _ *http.Request, _ httprouter.Param
 }
 
 var docsTemplate = template.Must(template.New("docs").
-	Funcs(template.FuncMap{"paras": paragraphs, "lower": strings.ToLower, "anchor": anchor}).
+	Funcs(template.FuncMap{"paras": paragraphs, "inline": inline, "lower": strings.ToLower, "anchor": anchor}).
 	ParseFS(consoleFiles, "console/templates/docs.html"))
 
 // renderReference draws the page; html/template escapes every string the
@@ -97,7 +97,7 @@ type block struct {
 
 // paragraphs splits a description at its blank lines; within a paragraph
 // the stylesheet keeps the line breaks, so Markdown lists and tables stay
-// readable as text. Nothing else of Markdown is interpreted.
+// readable as text. Of the rest of Markdown only inline spans are drawn.
 func paragraphs(s string) []block {
 	var out []block
 	for p := range strings.SplitSeq(strings.TrimSpace(s), "\n\n") {
@@ -108,6 +108,48 @@ func paragraphs(s string) []block {
 			out = append(out, block{Heading: true, Text: strings.TrimSpace(h)})
 		default:
 			out = append(out, block{Text: p})
+		}
+	}
+	return out
+}
+
+// span is a run of a description's text: Markdown's `code` or **strong**,
+// or neither.
+type span struct {
+	Text         string
+	Code, Strong bool
+}
+
+// inline splits text into spans at its backticks, then, outside code, at
+// its "**" pairs. A marker left without its partner is kept as text, so no
+// character of the description is lost but the markers.
+func inline(text string) []span {
+	parts := strings.Split(text, "`")
+	if len(parts)%2 == 0 { // an odd backtick: the last one is text
+		last := len(parts) - 1
+		parts = append(parts[:last-1], parts[last-1]+"`"+parts[last])
+	}
+	pairs := 0
+	for i := 0; i < len(parts); i += 2 {
+		pairs += strings.Count(parts[i], "**")
+	}
+	pairs -= pairs % 2 // likewise an odd "**"
+	var out []span
+	strong := false
+	for i, p := range parts {
+		if i%2 == 1 {
+			out = append(out, span{Text: p, Code: true, Strong: strong})
+			continue
+		}
+		for j, run := range strings.Split(p, "**") {
+			if j > 0 && pairs > 0 {
+				strong, pairs = !strong, pairs-1
+			} else if j > 0 {
+				run = "**" + run
+			}
+			if run != "" {
+				out = append(out, span{Text: run, Strong: strong})
+			}
 		}
 	}
 	return out

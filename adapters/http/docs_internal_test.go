@@ -11,7 +11,7 @@ import (
 // A document small enough to say what each part of the page must show.
 const tinyDocument = `{
   "openapi": "3.0.3",
-  "info": {"title": "T", "version": "1", "description": "Intro <script>alert(1)</script>\n\n## Auth\n\nUse a key."},
+  "info": {"title": "T", "version": "1", "description": "Intro <script>alert(1)</script>\n\n## Auth\n\nUse a \u0060key\u0060, **carefully**."},
   "tags": [{"name": "Data <b>", "description": "About <i>data</i>."}],
   "paths": {
     "/things/{id}": {
@@ -20,7 +20,7 @@ const tinyDocument = `{
         "tags": ["Data <b>"], "operationId": "post_thing", "summary": "Make <a thing>",
         "description": "Body <img src=x onerror=alert(1)>.",
         "security": [{"Key": []}], "x-credits-cost": 7, "x-required-permissions": ["things:write"],
-        "parameters": [{"name": "limit", "in": "query", "description": "Page <size>.", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}}],
+        "parameters": [{"name": "limit", "in": "query", "description": "Page \u0060<size>\u0060.", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {
           "type": "object", "required": ["name"],
           "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64, "description": "A <name>."},
@@ -62,7 +62,7 @@ func TestReferenceShowsTheDocumentAndEscapesItsMarkup(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"Intro &lt;script&gt;alert(1)&lt;/script&gt;", "<h3>Auth</h3>", "<p>Use a key.</p>",
+		"Intro &lt;script&gt;alert(1)&lt;/script&gt;", "<h3>Auth</h3>", "<p>Use a <code>key</code>, <strong>carefully</strong>.</p>",
 		`id="tag-data-b"`, "Data &lt;b&gt;", "About &lt;i&gt;data&lt;/i&gt;.",
 		"Make &lt;a thing&gt;", "Body &lt;img src=x onerror=alert(1)&gt;.",
 		// Security, cost and permissions, then none of them on the GET.
@@ -70,7 +70,7 @@ func TestReferenceShowsTheDocumentAndEscapesItsMarkup(t *testing.T) {
 		"<dt>Authentication</dt><dd>none</dd>", "<dt>Cost</dt><dd>free</dd>",
 		// Parameters: the path's and the operation's, with their bounds.
 		"<td><code>id</code> <span class=\"req\">required</span></td><td>path</td><td>string</td><td>pattern ^t_[0-9]&#43;$</td>",
-		"<td><code>limit</code></td><td>query</td><td>integer</td><td>1 to 500; default 50</td><td class=\"prose\">Page &lt;size&gt;.</td>",
+		"<td><code>limit</code></td><td>query</td><td>integer</td><td>1 to 500; default 50</td><td class=\"prose\">Page <code>&lt;size&gt;</code>.</td>",
 		// The body's fields, an inline object's under a dotted name.
 		"<td><code>name</code> <span class=\"req\">required</span></td><td>string</td><td>1 to 64 characters</td>",
 		"<td><code>meta.note</code></td><td>string, nullable</td>",
