@@ -296,6 +296,7 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		t.Fatalf("the page keeps something a script can read: %s", stored)
 	}
 	b.shot("keys")
+	b.onPhone("keys", "#keys", true)
 
 	// Revoke it, after a confirmation page; it stops working at once.
 	b.run("revoke",
@@ -337,6 +338,7 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		t.Fatalf("a 403 cost %q", cost)
 	}
 	b.shot("try-it-403")
+	b.onPhone("try-it", "#try-form", true)
 
 	// The ledger row and the chart moved by exactly the one charged request.
 	b.run("credits again", chromedp.Navigate(base+"/console/credits"), chromedp.WaitVisible(chromedp.CSS("#ledger")))
@@ -358,6 +360,7 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		t.Fatalf("catalog page: %.300s", cat)
 	}
 	b.shot("catalog")
+	b.onPhone("catalog", "#catalog", true)
 
 	// The reference, linked from every page's footer; the top of it, as it
 	// is some hundred screens long.
