@@ -3,6 +3,8 @@ package http
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"maps"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/julienschmidt/httprouter"
@@ -36,24 +39,37 @@ func (s *Server) routeFrontDoor() {
 	}
 }
 
-// docsPage is the reference's HTML, drawn from the embedded document once
-// per process: it cannot change while the binary runs.
-var docsPage = sync.OnceValues(func() ([]byte, error) {
+// docsPage is the reference's HTML and its entity tag, drawn from the
+// embedded document once per process: it cannot change while the binary
+// runs.
+var docsPage = sync.OnceValues(func() (docsBody, error) {
 	doc, err := openapi.Load()
 	if err != nil {
-		return nil, err
+		return docsBody{}, err
 	}
-	return renderReference(doc)
+	page, err := renderReference(doc)
+	if err != nil {
+		return docsBody{}, err
+	}
+	sum := sha256.Sum256(page)
+	return docsBody{page: page, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`}, nil
 })
 
-func (s *Server) docs(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
-	page, _ := docsPage() // NewServer refused to start if it failed
+type docsBody struct {
+	page []byte
+	etag string
+}
+
+// docs serves the page. It holds no secret, so unlike the console's pages
+// it may be kept, and revalidated by its entity tag: a browser that has it
+// gets 304 until the binary changes. ServeContent answers HEAD too.
+func (s *Server) docs(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	body, _ := docsPage() // NewServer refused to start if it failed
 	consoleHeaders(w)
-	// The page holds no secret and changes only with the binary.
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
-	_, _ = w.Write(page)
+	w.Header().Set("ETag", body.etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body.page))
 }
 
 var docsTemplate = template.Must(template.New("docs").

@@ -80,6 +80,11 @@ func TestDocsShowsEveryOperation(t *testing.T) {
 	if head.Code != http.StatusOK || head.Header().Get("Content-Length") != strconv.Itoa(len(page)) {
 		t.Fatalf("HEAD /docs answered %d with Content-Length %q, want 200 and %d", head.Code, head.Header().Get("Content-Length"), len(page))
 	}
+	again := httptest.NewRequest("GET", "/docs", nil)
+	again.Header.Set("If-None-Match", w.Header().Get("ETag"))
+	if w := c.send(again); w.Header().Get("ETag") == "" || w.Code != http.StatusNotModified || w.Body.Len() != 0 {
+		t.Fatalf("GET /docs with its ETag answered %d with %d bytes, want 304 and none", w.Code, w.Body.Len())
+	}
 	if !strings.Contains(c.get("/console/keys").Body.String(), `href="/docs"`) {
 		t.Fatal("the console's pages do not link to the reference")
 	}
