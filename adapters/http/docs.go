@@ -185,6 +185,9 @@ type refTag struct {
 }
 
 type refOp struct {
+	// Anchor is the operation's fragment id: its operationId, or its
+	// method and path where it has none.
+	Anchor                                 string
 	ID, Method, Path, Summary, Description string
 	// Security is how to authenticate: the alternatives, empty for none.
 	Security []string
@@ -256,7 +259,8 @@ var methodOrder = []string{http.MethodGet, http.MethodHead, http.MethodPost, htt
 
 func newOp(doc *openapi3.T, method, path string, item *openapi3.PathItem, op *openapi3.Operation) refOp {
 	o := refOp{
-		ID: op.OperationID, Method: method, Path: path, Summary: op.Summary, Description: op.Description,
+		Anchor: cmp.Or(op.OperationID, anchor(method+" "+path)),
+		ID:     op.OperationID, Method: method, Path: path, Summary: op.Summary, Description: op.Description,
 		Security: security(doc, op), Params: params(item.Parameters, op.Parameters),
 	}
 	if c, ok := op.Extensions["x-credits-cost"]; ok {
