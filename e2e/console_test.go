@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -154,7 +156,17 @@ func value[T any](b *browser, what string, a chromedp.Action[T]) T {
 // shot writes a full-page screenshot named for the step.
 func (b *browser) shot(name string) {
 	b.t.Helper()
-	png := value(b, "screenshot "+name, chromedp.FullScreenshot(100))
+	b.save(name, value(b, "screenshot "+name, chromedp.FullScreenshot(100)))
+}
+
+// shotView writes a screenshot of what the window shows.
+func (b *browser) shotView(name string) {
+	b.t.Helper()
+	b.save(name, value(b, "screenshot "+name, chromedp.CaptureScreenshot()))
+}
+
+func (b *browser) save(name string, png []byte) {
+	b.t.Helper()
 	b.n++
 	path := filepath.Join(b.shots, fmt.Sprintf("%02d-%s.png", b.n, name))
 	if err := os.WriteFile(path, png, 0o644); err != nil {
@@ -181,6 +193,54 @@ func (b *browser) chartTotal() int {
 	}
 	return n
 }
+
+// phoneWidth and phoneHeight are a phone held upright, in CSS pixels.
+const phoneWidth, phoneHeight = 390, 844
+
+// onPhone shows the current page at a phone's width, screenshots it (the
+// whole page, or what the screen shows), and fails if anything makes the
+// page wider than the screen (a table must scroll inside its own box) or
+// draws the chart's labels too small to read; then it restores the
+// desktop window.
+func (b *browser) onPhone(name, table string, whole bool) {
+	b.t.Helper()
+	b.run("phone viewport", chromedp.EmulateViewport(phoneWidth, phoneHeight), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(table)))
+	problems := value(b, "phone layout", chromedp.Evaluate[string](fmt.Sprintf(phoneCheck, table)))
+	if whole {
+		b.shot(name + "-phone")
+	} else {
+		b.shotView(name + "-phone")
+	}
+	// EmulateReset would set a 0 x 0 override, which keeps the narrow
+	// layout; clearing the override gives the window back its own size.
+	if _, err := chromedp.Call(b.ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+		b.t.Fatalf("clear the phone viewport: %v", err)
+	}
+	b.run("desktop viewport", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(table)))
+	if problems != "" {
+		b.t.Errorf("%s at %d px wide: %s", name, phoneWidth, problems)
+	}
+}
+
+// phoneCheck lists what does not fit a narrow window: the page wider than
+// the window, the table's box reaching past it, and a chart label drawn
+// under minLabelPx pixels high.
+const phoneCheck = `(() => {
+  const w = window.innerWidth, out = [];
+  const page = document.documentElement.scrollWidth;
+  if (page > w) out.push("the page is " + page + " px wide in a " + w + " px window");
+  const box = document.querySelector(%q).parentElement.getBoundingClientRect();
+  if (box.right > w) out.push("the table's box ends at " + Math.round(box.right) + " px");
+  for (const t of document.querySelectorAll("svg.chart text.tick")) {
+    const h = t.getBoundingClientRect().height;
+    if (h > 0 && h < ` + minLabelPx + `) { out.push("a chart label is " + h.toFixed(1) + " px high"); break; }
+  }
+  return out.join("; ");
+})()`
+
+// minLabelPx is the least height of a chart label's box, in CSS pixels:
+// about a 9 px font, the smallest a phone user reads without zooming.
+const minLabelPx = "11"
 
 // try sends the "try it" form and waits for its status.
 func (b *browser) try(status string) {
@@ -236,6 +296,7 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		t.Fatalf("the page keeps something a script can read: %s", stored)
 	}
 	b.shot("keys")
+	b.onPhone("keys", "#keys", true)
 
 	// Revoke it, after a confirmation page; it stops working at once.
 	b.run("revoke",
@@ -277,6 +338,7 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		t.Fatalf("a 403 cost %q", cost)
 	}
 	b.shot("try-it-403")
+	b.onPhone("try-it", "#try-form", true)
 
 	// The ledger row and the chart moved by exactly the one charged request.
 	b.run("credits again", chromedp.Navigate(base+"/console/credits"), chromedp.WaitVisible(chromedp.CSS("#ledger")))
@@ -291,18 +353,38 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		t.Fatalf("balance shown as %q", bal)
 	}
 	b.shot("credits")
+	b.onPhone("credits", "#ledger", true)
 
 	b.run("catalog", chromedp.Navigate(base+"/console/catalog"), chromedp.WaitVisible(chromedp.CSS("#catalog")))
 	if cat := b.text("#catalog"); !strings.Contains(cat, "GET /china/securities/{code}") || !strings.Contains(cat, "china:read") {
 		t.Fatalf("catalog page: %.300s", cat)
 	}
 	b.shot("catalog")
+	b.onPhone("catalog", "#catalog", true)
+
+	// The reference, linked from every page's footer; the top of it, as it
+	// is some hundred screens long.
+	b.run("docs", chromedp.Click(chromedp.CSS("#docs-link")), chromedp.WaitVisible(chromedp.CSS("#op-get_china_prices")))
+	if ops := value(b, "operations", chromedp.Evaluate[int](`document.querySelectorAll("article.op").length`)); ops < 20 {
+		t.Fatalf("the reference shows %d operations", ops)
+	}
+	b.shotView("docs")
+	b.run("an operation", chromedp.Navigate(base+"/docs#op-get_china_prices"), chromedp.WaitVisible(chromedp.CSS("#op-get_china_prices table.fields")))
+	b.shotView("docs-operation")
+	b.onPhone("docs", "table.fields", false)
+	b.run("back to the console", chromedp.Click(chromedp.CSS(`header nav a[href="/console/"]`)), chromedp.WaitVisible(chromedp.CSS("#keys")))
 
 	// Sign out ends the session itself, not only the cookie.
 	b.run("sign out", chromedp.Click(chromedp.CSS("#signout")), chromedp.WaitVisible(chromedp.CSS("#signup-form")))
 	c.do("GET", "/account/keys", nil, bearer(cookies)).expect(t, http.StatusUnauthorized)
 	b.run("signed out", chromedp.Navigate(base+"/console/credits"), chromedp.WaitVisible(chromedp.CSS("#signup-form")))
 	b.shot("signed-out")
+
+	// The base address sends a browser to the console.
+	b.run("front door", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#signup-form")))
+	if at := value(b, "location", chromedp.Evaluate[string](`location.pathname`)); at != "/console/signup" {
+		t.Fatalf("%s/ ended at %s", base, at)
+	}
 
 	b.mu.Lock()
 	defer b.mu.Unlock()

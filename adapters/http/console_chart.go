@@ -8,14 +8,31 @@ import (
 	"github.com/quarrydata/quarry/app"
 )
 
-// Geometry of the usage chart, in SVG user units.
+// chartLayout is the geometry of one drawing of the usage chart, in SVG
+// user units. The SVG scales to its box, and its text with it, so a phone
+// gets a drawing of its own about as wide as its screen: the wide one's
+// labels would shrink to under 5 px there.
+type chartLayout struct {
+	// ID names the SVG element; Class is wide or narrow (the stylesheet
+	// shows one of them by the window's width).
+	ID, Class     string
+	Width, Height int
+	// Font is the labels' size; Every is the days between two day labels.
+	Font, Every int
+}
+
+var (
+	wideChart   = chartLayout{ID: "usage-chart", Class: "wide", Width: 760, Height: 260, Font: 11, Every: 7}
+	narrowChart = chartLayout{ID: "usage-chart-narrow", Class: "narrow", Width: 360, Height: 240, Font: 12, Every: 7}
+)
+
+// Margins of the plot, in SVG user units; the left one grows with the
+// longest value label.
 const (
-	chartWidth   = 760
-	chartHeight  = 260
-	chartLeft    = 56
 	chartRight   = 12
 	chartTop     = 12
 	chartBottom  = 36
+	chartMinLeft = 36
 	chartColours = 8 // classes s0 to s7 in console.css
 )
 
@@ -23,9 +40,9 @@ const (
 // laid out here and drawn by the credits template as inline SVG: no script
 // draws it.
 type usageChart struct {
-	Width, Height int
-	Left, Right   float64
-	Top, Bottom   float64
+	chartLayout
+	Left, Right float64
+	Top, Bottom float64
 	// TickX is where the value labels end; LabelY where day labels sit.
 	TickX, LabelY float64
 	From, To      string
@@ -57,12 +74,12 @@ type chartLegend struct {
 }
 
 // newUsageChart lays out the usage of app.UsageDays days starting at From.
-func newUsageChart(u app.Usage) usageChart {
+func newUsageChart(u app.Usage, l chartLayout) usageChart {
 	c := usageChart{
-		Width: chartWidth, Height: chartHeight,
-		Left: chartLeft, Right: chartWidth - chartRight, Top: chartTop, Bottom: chartHeight - chartBottom,
-		TickX: chartLeft - 6, LabelY: chartHeight - chartBottom + 18,
-		From: u.From.Format("2006-01-02"), To: u.From.AddDate(0, 0, app.UsageDays-1).Format("2006-01-02"),
+		chartLayout: l,
+		Right:       float64(l.Width - chartRight), Top: chartTop, Bottom: float64(l.Height - chartBottom),
+		LabelY: float64(l.Height-chartBottom) + float64(l.Font)*1.6,
+		From:   u.From.Format("2006-01-02"), To: u.From.AddDate(0, 0, app.UsageDays-1).Format("2006-01-02"),
 	}
 	routes, perRoute := []string{}, map[string]int64{}
 	daily := make([]int64, app.UsageDays)
@@ -85,6 +102,9 @@ func newUsageChart(u app.Usage) usageChart {
 		c.Legend = append(c.Legend, chartLegend{Class: class[rt], Route: rt, Credits: perRoute[rt]})
 	}
 	top := niceCeiling(slices.Max(daily))
+	// Digits and commas are about 0.6 em wide in the sans-serif fonts.
+	c.Left = max(chartMinLeft, float64(len(formatCredits(top))*l.Font)*0.6+12)
+	c.TickX = c.Left - 6
 	scale := (c.Bottom - c.Top) / float64(top)
 	slot := (c.Right - c.Left) / app.UsageDays
 	stacked := make([]float64, app.UsageDays)
@@ -104,7 +124,7 @@ func newUsageChart(u app.Usage) usageChart {
 		v := top * int64(i) / 4
 		c.YTicks = append(c.YTicks, chartTick{Pos: c.Bottom - float64(v)*scale, Label: formatCredits(v)})
 	}
-	for day := 0; day < app.UsageDays; day += 7 {
+	for day := 0; day < app.UsageDays; day += l.Every {
 		c.XTicks = append(c.XTicks, chartTick{Pos: c.Left + (float64(day)+0.5)*slot, Label: u.From.AddDate(0, 0, day).Format("Jan 2")})
 	}
 	return c

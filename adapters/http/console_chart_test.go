@@ -18,7 +18,7 @@ func TestUsageChartStacksRoutesPerDay(t *testing.T) {
 		{Day: day(29), Route: "GET /b", Credits: 5},
 		{Day: day(30), Route: "GET /b", Credits: 1000}, // after the period: not drawn
 		{Day: day(3), Route: "POST /a", Credits: -10},  // refunds outweighed debits
-	}})
+	}}, wideChart)
 	if c.Total != 6 || len(c.Bars) != 3 {
 		t.Fatalf("total %d, %d bars; want 6 and 3", c.Total, len(c.Bars))
 	}
@@ -49,6 +49,24 @@ func TestNiceCeiling(t *testing.T) {
 	for n, want := range map[int64]int64{0: 4, 4: 4, 5: 8, 8: 8, 9: 20, 21: 40, 100: 200, 100000: 200000} {
 		if got := niceCeiling(n); got != want {
 			t.Errorf("niceCeiling(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestUsageChartLabelsFit draws a large spend in both layouts: the value
+// labels end inside the drawing and the day labels do not touch.
+func TestUsageChartLabelsFit(t *testing.T) {
+	from := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	width := func(label string, font int) float64 { return float64(len(label)*font) * 0.6 }
+	for _, l := range []chartLayout{wideChart, narrowChart} {
+		c := newUsageChart(app.Usage{From: from, Rows: []ledger.Usage{{Day: from, Route: "POST /ask", Credits: 1_500_000}}}, l)
+		top := c.YTicks[len(c.YTicks)-1].Label
+		if top != "2,000,000" || c.TickX-width(top, l.Font) < 0 || c.TickX >= c.Left {
+			t.Errorf("%s: the label %q ends at %v, left of the drawing, or past the plot at %v", l.ID, top, c.TickX, c.Left)
+		}
+		gap := c.XTicks[1].Pos - c.XTicks[0].Pos
+		if gap < width("Jul 29", l.Font)+float64(l.Font) {
+			t.Errorf("%s: day labels %v apart at a %d font", l.ID, gap, l.Font)
 		}
 	}
 }

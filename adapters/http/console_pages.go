@@ -190,7 +190,8 @@ type creditsData struct {
 	Total   int
 	Newer   *int
 	Older   *int
-	Chart   usageChart
+	// Chart is drawn twice: for a wide window and for a phone.
+	Chart, PhoneChart usageChart
 }
 
 func (s *Server) creditsPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params, u consoleUser) {
@@ -209,7 +210,8 @@ func (s *Server) creditsPage(w http.ResponseWriter, r *http.Request, _ httproute
 		return
 	}
 	d := creditsData{
-		Balance: st.Balance, Entries: st.Entries, Offset: offset, Total: st.Total, Chart: newUsageChart(usage),
+		Balance: st.Balance, Entries: st.Entries, Offset: offset, Total: st.Total,
+		Chart: newUsageChart(usage, wideChart), PhoneChart: newUsageChart(usage, narrowChart),
 		First: min(offset+1, st.Total), Last: offset + len(st.Entries),
 	}
 	if offset > 0 {

@@ -60,6 +60,9 @@ func NewServer(d Deps) (*Server, error) {
 	if err := checkHandlers(d.Handlers); err != nil {
 		return nil, err
 	}
+	if _, err := docsPage(); err != nil {
+		return nil, err
+	}
 	s := &Server{d: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
 	s.router.HandleMethodNotAllowed = true
 	// A path is matched as sent: one that merely cleans to a route (a
@@ -72,6 +75,7 @@ func NewServer(d Deps) (*Server, error) {
 	s.routeAccount()
 	s.routeBrowserCredentials()
 	s.routeConsole()
+	s.routeFrontDoor()
 	s.routeOps()
 	s.routeData()
 	return s, nil
