@@ -3375,13 +3375,6 @@ type ClientInterface interface {
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetMetrics Prometheus metrics
-	//
-	// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-	//
-	// Corresponds with GET /metrics (the `GetMetrics` operationId).
-	GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
-
 	// GetOpenapiDocument This OpenAPI document
 	//
 	// No authentication, free.
@@ -3965,23 +3958,6 @@ func (c *Client) SearchIndiaDocumentsWithBody(ctx context.Context, contentType s
 // Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSearchIndiaDocumentsRequest(c.Server, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// GetMetrics Prometheus metrics
-//
-// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-//
-// Corresponds with GET /metrics (the `GetMetrics` operationId).
-func (c *Client) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetMetricsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -5165,33 +5141,6 @@ func NewSearchIndiaDocumentsRequestWithBody(server string, contentType string, b
 	}
 
 	req.Header.Add("Content-Type", contentType)
-
-	return req, nil
-}
-
-// NewGetMetricsRequest constructs an http.Request for the GetMetrics method
-func NewGetMetricsRequest(server string) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/metrics")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
 
 	return req, nil
 }
@@ -6431,15 +6380,6 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocumentsWithResponse(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*SearchIndiaDocumentsResponse, error)
-
-	// GetMetricsWithResponse Prometheus metrics
-	//
-	// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /metrics (the `GetMetrics` operationId).
-	GetMetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMetricsResponse, error)
 
 	// GetOpenapiDocumentWithResponse This OpenAPI document
 	//
@@ -9374,75 +9314,6 @@ func (r SearchIndiaDocumentsResponse) ContentType() string {
 	return ""
 }
 
-// GetMetricsResponse200Headers the declared response headers of an HTTP 200 response for GetMetrics
-type GetMetricsResponse200Headers struct {
-	XRequestID RequestId
-}
-
-// GetMetricsResponse413Headers the declared response headers of an HTTP 413 response for GetMetrics
-type GetMetricsResponse413Headers struct {
-	XRequestID RequestId
-}
-
-// GetMetricsResponse500Headers the declared response headers of an HTTP 500 response for GetMetrics
-type GetMetricsResponse500Headers struct {
-	XRequestID RequestId
-}
-
-type GetMetricsResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
-	// JSON500 the response for an HTTP 500 `application/json` response
-	JSON500 *InternalError
-	// Headers200 the parsed response headers for an HTTP 200 response
-	Headers200 *GetMetricsResponse200Headers
-	// Headers413 the parsed response headers for an HTTP 413 response
-	Headers413 *GetMetricsResponse413Headers
-	// Headers500 the parsed response headers for an HTTP 500 response
-	Headers500 *GetMetricsResponse500Headers
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r GetMetricsResponse) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
-}
-
-// GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r GetMetricsResponse) GetJSON500() *InternalError {
-	return r.JSON500
-}
-
-// GetBody returns the raw response body bytes
-func (r GetMetricsResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r GetMetricsResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r GetMetricsResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r GetMetricsResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
 // GetOpenapiDocumentResponse200Headers the declared response headers of an HTTP 200 response for GetOpenapiDocument
 type GetOpenapiDocumentResponse200Headers struct {
 	XRequestID RequestId
@@ -11493,21 +11364,6 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseSearchIndiaDocumentsResponse(rsp)
-}
-
-// GetMetricsWithResponse Prometheus metrics
-//
-// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /metrics (the `GetMetrics` operationId).
-func (c *ClientWithResponses) GetMetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMetricsResponse, error) {
-	rsp, err := c.GetMetrics(ctx, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseGetMetricsResponse(rsp)
 }
 
 // GetOpenapiDocumentWithResponse This OpenAPI document
@@ -15973,72 +15829,6 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 			headers.XRequestID = value
 		}
 		response.Headers503 = &headers
-	}
-
-	return response, nil
-}
-
-// ParseGetMetricsResponse parses an HTTP response from a GetMetricsWithResponse call
-func ParseGetMetricsResponse(rsp *http.Response) (*GetMetricsResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &GetMetricsResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest InternalError
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON500 = &dest
-
-	}
-
-	switch {
-	case rsp.StatusCode == 200:
-		var headers GetMetricsResponse200Headers
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers200 = &headers
-	case rsp.StatusCode == 413:
-		var headers GetMetricsResponse413Headers
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers413 = &headers
-	case rsp.StatusCode == 500:
-		var headers GetMetricsResponse500Headers
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers500 = &headers
 	}
 
 	return response, nil

@@ -95,7 +95,7 @@ func (s *Server) finish(w *statusWriter, r *http.Request, rec *record, start tim
 	latency := time.Since(start)
 	s.metrics.observe(r.Method, rec.route, rec.status, latency)
 	fields := []zap.Field{
-		zap.String("request_id", rec.id), zap.String("method", r.Method), zap.String("route", rec.route),
+		zap.String("request_id", rec.id), zap.String("method", methodLabel(r.Method)), zap.String("route", rec.route),
 		zap.Int("status", rec.status), zap.Duration("latency", latency),
 	}
 	if rec.keyID != "" {

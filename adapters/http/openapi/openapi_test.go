@@ -234,7 +234,6 @@ var nonDataOperations = []struct {
 	{"GET", "/catalog", "get_catalog", "", []string{"200", "413", "500"}},
 	{"GET", "/healthz", "get_healthz", "", []string{"200", "413", "500"}},
 	{"GET", "/readyz", "get_readyz", "", []string{"200", "413", "500", "503"}},
-	{"GET", "/metrics", "get_metrics", "", []string{"200", "413", "500"}},
 	{"GET", "/openapi.json", "get_openapi_document", "", []string{"200", "413", "500"}},
 }
 
@@ -390,7 +389,6 @@ func TestResponseValidation(t *testing.T) {
 				`{"entry_id":"led_01J9Z3Q4R5S6T7V8W9X0Y1Z2AA","kind":"grant","amount":100000,"route":null,"key_id":null,"request_id":null,"refund_of":null,"reason":"sign-up","created_at":"2026-07-20T10:00:00Z"}` +
 				`],"meta":{"limit":50,"offset":0,"count":2,"next_offset":null,"total":2}}`, false},
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
-		{"metrics", "GET", "/metrics", 200, map[string]string{"Content-Type": "text/plain; version=0.0.4; charset=utf-8"}, "# HELP x y\n", false},
 		{"judgment pdf", "GET", "/india/judgments/j1/pdf", 200, map[string]string{"Content-Type": "application/pdf"}, "%PDF-1.7", false},
 		{"prices csv", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv", "Content-Disposition": `attachment; filename="NSE_INFY_EQ_all_all.csv"`}, "symbol,close\nINFY,1500\n", false},
 		{"prices csv without its file name", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv"}, "symbol,close\nINFY,1500\n", true},
