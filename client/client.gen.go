@@ -6493,6 +6493,11 @@ type ListBrowserCredentialsResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// ListBrowserCredentialsResponse400Headers the declared response headers of an HTTP 400 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // ListBrowserCredentialsResponse401Headers the declared response headers of an HTTP 401 response for ListBrowserCredentials
 type ListBrowserCredentialsResponse401Headers struct {
 	XRequestID RequestId
@@ -6513,6 +6518,8 @@ type ListBrowserCredentialsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *BrowserCredentialList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -6521,6 +6528,8 @@ type ListBrowserCredentialsResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListBrowserCredentialsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListBrowserCredentialsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListBrowserCredentialsResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -6532,6 +6541,11 @@ type ListBrowserCredentialsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListBrowserCredentialsResponse) GetJSON200() *BrowserCredentialList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6701,6 +6715,11 @@ type RevokeBrowserCredentialResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeBrowserCredentialResponse400Headers the declared response headers of an HTTP 400 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // RevokeBrowserCredentialResponse401Headers the declared response headers of an HTTP 401 response for RevokeBrowserCredential
 type RevokeBrowserCredentialResponse401Headers struct {
 	XRequestID RequestId
@@ -6726,6 +6745,8 @@ type RevokeBrowserCredentialResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *BrowserCredentialEntry
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -6736,6 +6757,8 @@ type RevokeBrowserCredentialResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeBrowserCredentialResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RevokeBrowserCredentialResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RevokeBrowserCredentialResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
@@ -6749,6 +6772,11 @@ type RevokeBrowserCredentialResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeBrowserCredentialResponse) GetJSON200() *BrowserCredentialEntry {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6805,6 +6833,11 @@ type GetAccountCreditsResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// GetAccountCreditsResponse400Headers the declared response headers of an HTTP 400 response for GetAccountCredits
+type GetAccountCreditsResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // GetAccountCreditsResponse401Headers the declared response headers of an HTTP 401 response for GetAccountCredits
 type GetAccountCreditsResponse401Headers struct {
 	XRequestID RequestId
@@ -6830,6 +6863,8 @@ type GetAccountCreditsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CreditStatement
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -6840,6 +6875,8 @@ type GetAccountCreditsResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetAccountCreditsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetAccountCreditsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetAccountCreditsResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -6853,6 +6890,11 @@ type GetAccountCreditsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetAccountCreditsResponse) GetJSON200() *CreditStatement {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetAccountCreditsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6909,6 +6951,11 @@ type ListApiKeysResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// ListApiKeysResponse400Headers the declared response headers of an HTTP 400 response for ListApiKeys
+type ListApiKeysResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // ListApiKeysResponse401Headers the declared response headers of an HTTP 401 response for ListApiKeys
 type ListApiKeysResponse401Headers struct {
 	XRequestID RequestId
@@ -6929,6 +6976,8 @@ type ListApiKeysResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *KeyList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -6937,6 +6986,8 @@ type ListApiKeysResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListApiKeysResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListApiKeysResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListApiKeysResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -6948,6 +6999,11 @@ type ListApiKeysResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListApiKeysResponse) GetJSON200() *KeyList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListApiKeysResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6999,6 +7055,11 @@ type CreateApiKeyResponse201Headers struct {
 	XRequestID RequestId
 }
 
+// CreateApiKeyResponse400Headers the declared response headers of an HTTP 400 response for CreateApiKey
+type CreateApiKeyResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // CreateApiKeyResponse401Headers the declared response headers of an HTTP 401 response for CreateApiKey
 type CreateApiKeyResponse401Headers struct {
 	XRequestID RequestId
@@ -7024,6 +7085,8 @@ type CreateApiKeyResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *CreatedKey
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -7034,6 +7097,8 @@ type CreateApiKeyResponse struct {
 	JSON500 *InternalError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateApiKeyResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateApiKeyResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateApiKeyResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -7047,6 +7112,11 @@ type CreateApiKeyResponse struct {
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateApiKeyResponse) GetJSON201() *CreatedKey {
 	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateApiKeyResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7103,6 +7173,11 @@ type RevokeApiKeyResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeApiKeyResponse400Headers the declared response headers of an HTTP 400 response for RevokeApiKey
+type RevokeApiKeyResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // RevokeApiKeyResponse401Headers the declared response headers of an HTTP 401 response for RevokeApiKey
 type RevokeApiKeyResponse401Headers struct {
 	XRequestID RequestId
@@ -7128,6 +7203,8 @@ type RevokeApiKeyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *KeyEntry
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -7138,6 +7215,8 @@ type RevokeApiKeyResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeApiKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RevokeApiKeyResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RevokeApiKeyResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
@@ -7151,6 +7230,11 @@ type RevokeApiKeyResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeApiKeyResponse) GetJSON200() *KeyEntry {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RevokeApiKeyResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7826,6 +7910,13 @@ type GetChinaSecurityResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetChinaSecurityResponse400Headers the declared response headers of an HTTP 400 response for GetChinaSecurity
+type GetChinaSecurityResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetChinaSecurityResponse401Headers the declared response headers of an HTTP 401 response for GetChinaSecurity
 type GetChinaSecurityResponse401Headers struct {
 	XRequestID RequestId
@@ -7896,6 +7987,8 @@ type GetChinaSecurityResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ChinaSecurityResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -7916,6 +8009,8 @@ type GetChinaSecurityResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetChinaSecurityResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetChinaSecurityResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetChinaSecurityResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -7939,6 +8034,11 @@ type GetChinaSecurityResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetChinaSecurityResponse) GetJSON200() *ChinaSecurityResponse {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetChinaSecurityResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -8322,6 +8422,13 @@ type GetIndiaJudgmentResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetIndiaJudgmentResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetIndiaJudgmentResponse401Headers the declared response headers of an HTTP 401 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse401Headers struct {
 	XRequestID RequestId
@@ -8392,6 +8499,8 @@ type GetIndiaJudgmentResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *IndiaJudgmentResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -8412,6 +8521,8 @@ type GetIndiaJudgmentResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetIndiaJudgmentResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetIndiaJudgmentResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetIndiaJudgmentResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -8435,6 +8546,11 @@ type GetIndiaJudgmentResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetIndiaJudgmentResponse) GetJSON200() *IndiaJudgmentResponse {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -8518,6 +8634,13 @@ type GetIndiaJudgmentPdfResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetIndiaJudgmentPdfResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgmentPdf
+type GetIndiaJudgmentPdfResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetIndiaJudgmentPdfResponse401Headers the declared response headers of an HTTP 401 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse401Headers struct {
 	XRequestID RequestId
@@ -8586,6 +8709,8 @@ type GetIndiaJudgmentPdfResponse503Headers struct {
 type GetIndiaJudgmentPdfResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -8606,6 +8731,8 @@ type GetIndiaJudgmentPdfResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetIndiaJudgmentPdfResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetIndiaJudgmentPdfResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetIndiaJudgmentPdfResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -8624,6 +8751,11 @@ type GetIndiaJudgmentPdfResponse struct {
 	Headers500 *GetIndiaJudgmentPdfResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetIndiaJudgmentPdfResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIndiaJudgmentPdfResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -9487,6 +9619,13 @@ type GetUsFilingIndexResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetUsFilingIndexResponse400Headers the declared response headers of an HTTP 400 response for GetUsFilingIndex
+type GetUsFilingIndexResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetUsFilingIndexResponse401Headers the declared response headers of an HTTP 401 response for GetUsFilingIndex
 type GetUsFilingIndexResponse401Headers struct {
 	XRequestID RequestId
@@ -9557,6 +9696,8 @@ type GetUsFilingIndexResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *FilingIndexResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -9577,6 +9718,8 @@ type GetUsFilingIndexResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetUsFilingIndexResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetUsFilingIndexResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetUsFilingIndexResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -9600,6 +9743,11 @@ type GetUsFilingIndexResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetUsFilingIndexResponse) GetJSON200() *FilingIndexResponse {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetUsFilingIndexResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -11553,6 +11701,13 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11587,6 +11742,16 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListBrowserCredentialsResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListBrowserCredentialsResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -11767,6 +11932,13 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11808,6 +11980,16 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RevokeBrowserCredentialResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RevokeBrowserCredentialResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -11874,6 +12056,13 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11915,6 +12104,16 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetAccountCreditsResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetAccountCreditsResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -11981,6 +12180,13 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12015,6 +12221,16 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListApiKeysResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListApiKeysResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12071,6 +12287,13 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12112,6 +12335,16 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateApiKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateApiKeyResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12178,6 +12411,13 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12219,6 +12459,16 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RevokeApiKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RevokeApiKeyResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -13229,6 +13479,13 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13319,6 +13576,30 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetChinaSecurityResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetChinaSecurityResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -14070,6 +14351,13 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14160,6 +14448,30 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetIndiaJudgmentResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetIndiaJudgmentResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -14409,6 +14721,13 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14499,6 +14818,30 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetIndiaJudgmentPdfResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetIndiaJudgmentPdfResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -16018,6 +16361,13 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16108,6 +16458,30 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetUsFilingIndexResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetUsFilingIndexResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
