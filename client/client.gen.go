@@ -2718,7 +2718,7 @@ type GetAccountCreditsParams struct {
 
 // CreateApiKeyParams defines parameters for CreateApiKey.
 type CreateApiKeyParams struct {
-	// Name A label for the key, 1 to 64 characters. Defaults to `default`. Names need not be unique.
+	// Name A label for the key, 1 to 64 characters of text. Defaults to `default`. Names need not be unique. A name holding a control character (Unicode category Cc), a bidirectional control (such as U+202E) or a line or paragraph separator (U+2028, U+2029) is `422`.
 	Name *KeyName `form:"name,omitempty" json:"name,omitempty"`
 }
 
