@@ -64,7 +64,7 @@ func checkKeyName(name string) error {
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
-			return fmt.Errorf("%w: name must not hold control characters (found %U)", ErrValidation, r)
+			return fmt.Errorf("%w: name %q holds %U; a name must not hold control characters", ErrValidation, name, r)
 		}
 	}
 	return nil

@@ -86,7 +86,7 @@ func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Req
 		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer <session_token>", app.ErrUnauthorized))
+			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer followed by the session token", app.ErrUnauthorized))
 			return
 		}
 		accountID, err := s.d.Accounts.Authenticate(r.Context(), token)

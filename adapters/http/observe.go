@@ -71,6 +71,9 @@ func (s *Server) observe(route string, next http.HandlerFunc) http.HandlerFunc {
 		start := time.Now()
 		rec := &record{id: "req_" + ulid.Make().String(), route: route}
 		w.Header().Set("X-Request-ID", rec.id)
+		// No browser may guess a type other than the one declared: a CSV,
+		// a PDF or an error quoting client input is never run as script.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		r = r.WithContext(context.WithValue(r.Context(), recordKey{}, rec))
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		sw := &statusWriter{ResponseWriter: w, rec: rec}

@@ -60,12 +60,12 @@ func jsonServerError(b []byte) ([]byte, bool) {
 	if !ok || err != nil {
 		return nil, false
 	}
-	msg := string(detail)
+	msg := markupEscapes.Replace(string(detail))
 	if code == http.StatusRequestHeaderFieldsTooLarge {
 		msg = "request line and headers exceed 32 KiB"
 	}
 	body, _ := json.Marshal(map[string]any{"error": serverErrorKind(code), "message": msg, "request_id": nil})
-	out := fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+	out := fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
 		code, http.StatusText(code), len(body), body)
 	return out, true
 }
