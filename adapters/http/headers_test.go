@@ -39,6 +39,7 @@ func TestEveryResponseSaysNosniff(t *testing.T) {
 		{"GET", "/openapi.json", http.StatusOK},
 		{"GET", "/no/such/route", http.StatusNotFound},
 		{"POST", "/healthz", http.StatusMethodNotAllowed},
+		{"OPTIONS", "/healthz", http.StatusOK},
 	} {
 		w = httptest.NewRecorder()
 		e.srv.ServeHTTP(w, httptest.NewRequest(tc.method, tc.path, nil))
@@ -59,7 +60,7 @@ func rawExchange(t *testing.T, h http.Handler, request string) *http.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: h, ErrorLog: zap.NewStdLog(zap.NewNop())}
+	srv := &http.Server{Handler: h, ErrorLog: zap.NewStdLog(zap.NewNop()), ConnContext: httpadapter.ConnContext, DisableGeneralOptionsHandler: true}
 	go func() { _ = srv.Serve(httpadapter.JSONErrors(ln)) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	conn, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
