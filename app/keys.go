@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/quarrydata/quarry/domain/apikey"
@@ -41,13 +42,32 @@ func (s *Keys) Create(ctx context.Context, accountID, name string) (NewKey, erro
 	if name == "" {
 		name = DefaultKeyName
 	}
-	if n := utf8.RuneCountInString(name); !utf8.ValidString(name) || n > maxKeyName {
-		return NewKey{}, fmt.Errorf("%w: name must be 1 to %d characters of UTF-8", ErrValidation, maxKeyName)
+	if err := checkKeyName(name); err != nil {
+		return NewKey{}, err
 	}
 	return s.mint(ctx, apikey.Key{
 		ID: NewID("key"), AccountID: accountID, Name: name,
 		Scopes: scope.Strings(scope.SelfServe()), CreatedAt: s.now(),
 	}, MaxActiveKeys)
+}
+
+// checkKeyName refuses a name that is not 1 to 64 characters of UTF-8, or
+// that holds a character which is not text: a control character (Unicode
+// category Cc: NUL, ESC, a line break), a bidirectional control (U+202E
+// and its kin, which make a name read differently from what it holds) or a
+// line or paragraph separator. A name is shown in the console, listed by
+// the API and written to logs and exports, where any of them could forge a
+// line or reorder what a person reads.
+func checkKeyName(name string) error {
+	if n := utf8.RuneCountInString(name); !utf8.ValidString(name) || n > maxKeyName {
+		return fmt.Errorf("%w: name must be 1 to %d characters of UTF-8", ErrValidation, maxKeyName)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+			return fmt.Errorf("%w: name %q holds %U; a name must not hold control characters", ErrValidation, name, r)
+		}
+	}
+	return nil
 }
 
 // mint draws the secret of k and stores k within the limit of its kind.

@@ -26,14 +26,15 @@ import (
 // InterfaceVersion is the version of the interface the binary serves.
 const InterfaceVersion = dataset.Version
 
-// Serve runs the service until ctx is cancelled, then shuts down gracefully.
+// Serve runs the service, and its metrics listener (MetricsListener), until
+// ctx is cancelled, then shuts down gracefully.
 func Serve(ctx context.Context, cfg Config) error {
 	log, err := NewLogger(cfg)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
-	fxApp := fx.New(Options(cfg, log), fx.NopLogger)
+	fxApp := fx.New(Options(cfg, log), MetricsListener(cfg), fx.NopLogger)
 	if err := fxApp.Start(ctx); err != nil {
 		return startError(err)
 	}

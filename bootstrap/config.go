@@ -55,7 +55,14 @@ type Config struct {
 	// PprofAddr, when set, is a loopback host:port where net/http/pprof
 	// is served on a listener of its own; unset, there is no profiler.
 	PprofAddr string
-	LogLevel  zapcore.Level
+	// MetricsAddr is the host:port where `quarry serve` serves GET
+	// /metrics on a listener of its own, by default 127.0.0.1:9090; empty
+	// (QUARRY_METRICS_ADDR=off) turns it off. Only Serve opens it:
+	// programs that embed Options (quarrytest, the e2e harness) add
+	// MetricsListener themselves when they want it, so that several
+	// services in one process never contend for one port.
+	MetricsAddr string
+	LogLevel    zapcore.Level
 	// VaultPostgresURL reaches the PII vault as the vault role, and
 	// VaultKey derives its tokens. Only `quarry vault` and `quarry
 	// ingest` use them: Options refuses to build the serving process
@@ -137,6 +144,7 @@ const (
 	EnvIngestMaxFileBytes = "QUARRY_INGEST_MAX_FILE_BYTES"
 	EnvLogLevel           = "QUARRY_LOG_LEVEL"
 	EnvPprofAddr          = "QUARRY_PPROF_ADDR"
+	EnvMetricsAddr        = "QUARRY_METRICS_ADDR"
 	EnvVaultURL           = "QUARRY_VAULT_POSTGRES_URL"
 	EnvVaultKey           = "QUARRY_VAULT_KEY"
 	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
@@ -164,6 +172,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, DefaultMaxFileBytes),
 		LogLevel:           r.level(EnvLogLevel),
 		PprofAddr:          getenv(EnvPprofAddr),
+		MetricsAddr:        r.metricsAddr(),
 		VaultPostgresURL:   getenv(EnvVaultURL),
 		VaultKey:           r.hexKey(EnvVaultKey),
 		AskModelURL:        getenv(EnvAskModelURL),
@@ -189,6 +198,23 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 	}
 	return c, r.err
+}
+
+// metricsAddr reads QUARRY_METRICS_ADDR: unset is the loopback default,
+// "off" no listener, anything else a host:port (port 0: any free port, as
+// several nodes on one machine may want).
+func (r *reader) metricsAddr() string {
+	switch raw := r.getenv(EnvMetricsAddr); raw {
+	case "":
+		return "127.0.0.1:9090"
+	case "off":
+		return ""
+	default:
+		if _, _, err := net.SplitHostPort(raw); err != nil {
+			r.fail(EnvMetricsAddr, raw, `want host:port, or "off"`)
+		}
+		return raw
+	}
 }
 
 // redactURL hides a password a URL carries, so a refusal can quote it.

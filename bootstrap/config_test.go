@@ -26,6 +26,17 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 }
 
+func TestLoadConfigReadsTheMetricsAddress(t *testing.T) {
+	for raw, want := range map[string]string{"": "127.0.0.1:9090", "off": "", "10.0.0.5:9100": "10.0.0.5:9100", "127.0.0.1:0": "127.0.0.1:0"} {
+		cfg, err := bootstrap.LoadConfig(func(k string) string {
+			return map[string]string{bootstrap.EnvMetricsAddr: raw}[k]
+		})
+		if err != nil || cfg.MetricsAddr != want {
+			t.Errorf("%s=%q: %q, %v; want %q", bootstrap.EnvMetricsAddr, raw, cfg.MetricsAddr, err, want)
+		}
+	}
+}
+
 func TestLoadConfigReadsCacheBytes(t *testing.T) {
 	for raw, want := range map[string]int64{"0": 0, "1048576": 1 << 20, "64KiB": 64 << 10, "256MiB": 256 << 20, "2GiB": 2 << 30} {
 		cfg, err := bootstrap.LoadConfig(func(k string) string {
@@ -51,6 +62,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvLogLevel:       "loud",
 		bootstrap.EnvAutoMigrate:    "sometimes",
 		bootstrap.EnvPprofAddr:      "0.0.0.0:6060",
+		bootstrap.EnvMetricsAddr:    "9090",
 		bootstrap.EnvVaultKey:       "abcd", // too short, and the value is never repeated
 		bootstrap.EnvAskModelURL:    "llm.example/v1",
 	}

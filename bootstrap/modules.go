@@ -47,6 +47,13 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 	)
 }
 
+// MetricsListener serves GET /metrics on cfg.MetricsAddr, apart from the API
+// (none when it is empty). Serve adds it to Options; so does an embedding
+// program that wants the exposition, with an address of its own.
+func MetricsListener(cfg Config) fx.Option {
+	return fx.Options(fx.Supply(httpadapter.MetricsConfig{Addr: cfg.MetricsAddr}), httpadapter.RunMetrics)
+}
+
 // refuseVault keeps the vault's connection and key out of the serving
 // process: nothing in its graph needs them (wiring_test.go proves no
 // constructor takes a ports.Vault), and refusing them, rather than

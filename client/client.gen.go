@@ -2717,7 +2717,7 @@ type GetAccountCreditsParams struct {
 
 // CreateApiKeyParams defines parameters for CreateApiKey.
 type CreateApiKeyParams struct {
-	// Name A label for the key, 1 to 64 characters. Defaults to `default`. Names need not be unique.
+	// Name A label for the key, 1 to 64 characters of text. Defaults to `default`. Names need not be unique. A name holding a control character (Unicode category Cc), a bidirectional control (such as U+202E) or a line or paragraph separator (U+2028, U+2029) is `422`.
 	Name *KeyName `form:"name,omitempty" json:"name,omitempty"`
 }
 
@@ -3374,13 +3374,6 @@ type ClientInterface interface {
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetMetrics Prometheus metrics
-	//
-	// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-	//
-	// Corresponds with GET /metrics (the `GetMetrics` operationId).
-	GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
-
 	// GetOpenapiDocument This OpenAPI document
 	//
 	// No authentication, free.
@@ -3964,23 +3957,6 @@ func (c *Client) SearchIndiaDocumentsWithBody(ctx context.Context, contentType s
 // Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSearchIndiaDocumentsRequest(c.Server, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// GetMetrics Prometheus metrics
-//
-// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-//
-// Corresponds with GET /metrics (the `GetMetrics` operationId).
-func (c *Client) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetMetricsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -5164,33 +5140,6 @@ func NewSearchIndiaDocumentsRequestWithBody(server string, contentType string, b
 	}
 
 	req.Header.Add("Content-Type", contentType)
-
-	return req, nil
-}
-
-// NewGetMetricsRequest constructs an http.Request for the GetMetrics method
-func NewGetMetricsRequest(server string) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/metrics")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
 
 	return req, nil
 }
@@ -6431,15 +6380,6 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocumentsWithResponse(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*SearchIndiaDocumentsResponse, error)
 
-	// GetMetricsWithResponse Prometheus metrics
-	//
-	// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /metrics (the `GetMetrics` operationId).
-	GetMetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMetricsResponse, error)
-
 	// GetOpenapiDocumentWithResponse This OpenAPI document
 	//
 	// No authentication, free.
@@ -6552,6 +6492,11 @@ type ListBrowserCredentialsResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// ListBrowserCredentialsResponse400Headers the declared response headers of an HTTP 400 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // ListBrowserCredentialsResponse401Headers the declared response headers of an HTTP 401 response for ListBrowserCredentials
 type ListBrowserCredentialsResponse401Headers struct {
 	XRequestID RequestId
@@ -6572,6 +6517,8 @@ type ListBrowserCredentialsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *BrowserCredentialList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -6580,6 +6527,8 @@ type ListBrowserCredentialsResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListBrowserCredentialsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListBrowserCredentialsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListBrowserCredentialsResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -6591,6 +6540,11 @@ type ListBrowserCredentialsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListBrowserCredentialsResponse) GetJSON200() *BrowserCredentialList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6760,6 +6714,11 @@ type RevokeBrowserCredentialResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeBrowserCredentialResponse400Headers the declared response headers of an HTTP 400 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // RevokeBrowserCredentialResponse401Headers the declared response headers of an HTTP 401 response for RevokeBrowserCredential
 type RevokeBrowserCredentialResponse401Headers struct {
 	XRequestID RequestId
@@ -6785,6 +6744,8 @@ type RevokeBrowserCredentialResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *BrowserCredentialEntry
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -6795,6 +6756,8 @@ type RevokeBrowserCredentialResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeBrowserCredentialResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RevokeBrowserCredentialResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RevokeBrowserCredentialResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
@@ -6808,6 +6771,11 @@ type RevokeBrowserCredentialResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeBrowserCredentialResponse) GetJSON200() *BrowserCredentialEntry {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6864,6 +6832,11 @@ type GetAccountCreditsResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// GetAccountCreditsResponse400Headers the declared response headers of an HTTP 400 response for GetAccountCredits
+type GetAccountCreditsResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // GetAccountCreditsResponse401Headers the declared response headers of an HTTP 401 response for GetAccountCredits
 type GetAccountCreditsResponse401Headers struct {
 	XRequestID RequestId
@@ -6889,6 +6862,8 @@ type GetAccountCreditsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CreditStatement
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -6899,6 +6874,8 @@ type GetAccountCreditsResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetAccountCreditsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetAccountCreditsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetAccountCreditsResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -6912,6 +6889,11 @@ type GetAccountCreditsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetAccountCreditsResponse) GetJSON200() *CreditStatement {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetAccountCreditsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6968,6 +6950,11 @@ type ListApiKeysResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// ListApiKeysResponse400Headers the declared response headers of an HTTP 400 response for ListApiKeys
+type ListApiKeysResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // ListApiKeysResponse401Headers the declared response headers of an HTTP 401 response for ListApiKeys
 type ListApiKeysResponse401Headers struct {
 	XRequestID RequestId
@@ -6988,6 +6975,8 @@ type ListApiKeysResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *KeyList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -6996,6 +6985,8 @@ type ListApiKeysResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListApiKeysResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListApiKeysResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListApiKeysResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -7007,6 +6998,11 @@ type ListApiKeysResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListApiKeysResponse) GetJSON200() *KeyList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListApiKeysResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7058,6 +7054,11 @@ type CreateApiKeyResponse201Headers struct {
 	XRequestID RequestId
 }
 
+// CreateApiKeyResponse400Headers the declared response headers of an HTTP 400 response for CreateApiKey
+type CreateApiKeyResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // CreateApiKeyResponse401Headers the declared response headers of an HTTP 401 response for CreateApiKey
 type CreateApiKeyResponse401Headers struct {
 	XRequestID RequestId
@@ -7083,6 +7084,8 @@ type CreateApiKeyResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *CreatedKey
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -7093,6 +7096,8 @@ type CreateApiKeyResponse struct {
 	JSON500 *InternalError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateApiKeyResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateApiKeyResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateApiKeyResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -7106,6 +7111,11 @@ type CreateApiKeyResponse struct {
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateApiKeyResponse) GetJSON201() *CreatedKey {
 	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateApiKeyResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7162,6 +7172,11 @@ type RevokeApiKeyResponse200Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeApiKeyResponse400Headers the declared response headers of an HTTP 400 response for RevokeApiKey
+type RevokeApiKeyResponse400Headers struct {
+	XRequestID RequestId
+}
+
 // RevokeApiKeyResponse401Headers the declared response headers of an HTTP 401 response for RevokeApiKey
 type RevokeApiKeyResponse401Headers struct {
 	XRequestID RequestId
@@ -7187,6 +7202,8 @@ type RevokeApiKeyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *KeyEntry
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *SessionUnauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -7197,6 +7214,8 @@ type RevokeApiKeyResponse struct {
 	JSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeApiKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RevokeApiKeyResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RevokeApiKeyResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
@@ -7210,6 +7229,11 @@ type RevokeApiKeyResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeApiKeyResponse) GetJSON200() *KeyEntry {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RevokeApiKeyResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7885,6 +7909,13 @@ type GetChinaSecurityResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetChinaSecurityResponse400Headers the declared response headers of an HTTP 400 response for GetChinaSecurity
+type GetChinaSecurityResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetChinaSecurityResponse401Headers the declared response headers of an HTTP 401 response for GetChinaSecurity
 type GetChinaSecurityResponse401Headers struct {
 	XRequestID RequestId
@@ -7955,6 +7986,8 @@ type GetChinaSecurityResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ChinaSecurityResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -7975,6 +8008,8 @@ type GetChinaSecurityResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetChinaSecurityResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetChinaSecurityResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetChinaSecurityResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -7998,6 +8033,11 @@ type GetChinaSecurityResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetChinaSecurityResponse) GetJSON200() *ChinaSecurityResponse {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetChinaSecurityResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -8381,6 +8421,13 @@ type GetIndiaJudgmentResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetIndiaJudgmentResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgment
+type GetIndiaJudgmentResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetIndiaJudgmentResponse401Headers the declared response headers of an HTTP 401 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse401Headers struct {
 	XRequestID RequestId
@@ -8451,6 +8498,8 @@ type GetIndiaJudgmentResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *IndiaJudgmentResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -8471,6 +8520,8 @@ type GetIndiaJudgmentResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetIndiaJudgmentResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetIndiaJudgmentResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetIndiaJudgmentResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -8494,6 +8545,11 @@ type GetIndiaJudgmentResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetIndiaJudgmentResponse) GetJSON200() *IndiaJudgmentResponse {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIndiaJudgmentResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -8577,6 +8633,13 @@ type GetIndiaJudgmentPdfResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetIndiaJudgmentPdfResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgmentPdf
+type GetIndiaJudgmentPdfResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetIndiaJudgmentPdfResponse401Headers the declared response headers of an HTTP 401 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse401Headers struct {
 	XRequestID RequestId
@@ -8645,6 +8708,8 @@ type GetIndiaJudgmentPdfResponse503Headers struct {
 type GetIndiaJudgmentPdfResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -8665,6 +8730,8 @@ type GetIndiaJudgmentPdfResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetIndiaJudgmentPdfResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetIndiaJudgmentPdfResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetIndiaJudgmentPdfResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -8683,6 +8750,11 @@ type GetIndiaJudgmentPdfResponse struct {
 	Headers500 *GetIndiaJudgmentPdfResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetIndiaJudgmentPdfResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIndiaJudgmentPdfResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -9373,75 +9445,6 @@ func (r SearchIndiaDocumentsResponse) ContentType() string {
 	return ""
 }
 
-// GetMetricsResponse200Headers the declared response headers of an HTTP 200 response for GetMetrics
-type GetMetricsResponse200Headers struct {
-	XRequestID RequestId
-}
-
-// GetMetricsResponse413Headers the declared response headers of an HTTP 413 response for GetMetrics
-type GetMetricsResponse413Headers struct {
-	XRequestID RequestId
-}
-
-// GetMetricsResponse500Headers the declared response headers of an HTTP 500 response for GetMetrics
-type GetMetricsResponse500Headers struct {
-	XRequestID RequestId
-}
-
-type GetMetricsResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
-	// JSON500 the response for an HTTP 500 `application/json` response
-	JSON500 *InternalError
-	// Headers200 the parsed response headers for an HTTP 200 response
-	Headers200 *GetMetricsResponse200Headers
-	// Headers413 the parsed response headers for an HTTP 413 response
-	Headers413 *GetMetricsResponse413Headers
-	// Headers500 the parsed response headers for an HTTP 500 response
-	Headers500 *GetMetricsResponse500Headers
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r GetMetricsResponse) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
-}
-
-// GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r GetMetricsResponse) GetJSON500() *InternalError {
-	return r.JSON500
-}
-
-// GetBody returns the raw response body bytes
-func (r GetMetricsResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r GetMetricsResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r GetMetricsResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r GetMetricsResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
 // GetOpenapiDocumentResponse200Headers the declared response headers of an HTTP 200 response for GetOpenapiDocument
 type GetOpenapiDocumentResponse200Headers struct {
 	XRequestID RequestId
@@ -9615,6 +9618,13 @@ type GetUsFilingIndexResponse200Headers struct {
 	XRequestID        RequestId
 }
 
+// GetUsFilingIndexResponse400Headers the declared response headers of an HTTP 400 response for GetUsFilingIndex
+type GetUsFilingIndexResponse400Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
 // GetUsFilingIndexResponse401Headers the declared response headers of an HTTP 401 response for GetUsFilingIndex
 type GetUsFilingIndexResponse401Headers struct {
 	XRequestID RequestId
@@ -9685,6 +9695,8 @@ type GetUsFilingIndexResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *FilingIndexResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
@@ -9705,6 +9717,8 @@ type GetUsFilingIndexResponse struct {
 	JSON503 *DatasetUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetUsFilingIndexResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetUsFilingIndexResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetUsFilingIndexResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
@@ -9728,6 +9742,11 @@ type GetUsFilingIndexResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetUsFilingIndexResponse) GetJSON200() *FilingIndexResponse {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetUsFilingIndexResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -11494,21 +11513,6 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 	return ParseSearchIndiaDocumentsResponse(rsp)
 }
 
-// GetMetricsWithResponse Prometheus metrics
-//
-// Metrics in the Prometheus text exposition format. No authentication, unmetered. Operators should keep this path off the public internet.
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /metrics (the `GetMetrics` operationId).
-func (c *ClientWithResponses) GetMetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMetricsResponse, error) {
-	rsp, err := c.GetMetrics(ctx, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseGetMetricsResponse(rsp)
-}
-
 // GetOpenapiDocumentWithResponse This OpenAPI document
 //
 // No authentication, free.
@@ -11696,6 +11700,13 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11730,6 +11741,16 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListBrowserCredentialsResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListBrowserCredentialsResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -11910,6 +11931,13 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11951,6 +11979,16 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RevokeBrowserCredentialResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RevokeBrowserCredentialResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12017,6 +12055,13 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12058,6 +12103,16 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetAccountCreditsResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetAccountCreditsResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12124,6 +12179,13 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12158,6 +12220,16 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListApiKeysResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListApiKeysResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12214,6 +12286,13 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12255,6 +12334,16 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateApiKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateApiKeyResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -12321,6 +12410,13 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest SessionUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12362,6 +12458,16 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RevokeApiKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RevokeApiKeyResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -13372,6 +13478,13 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13462,6 +13575,30 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetChinaSecurityResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetChinaSecurityResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -14213,6 +14350,13 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14303,6 +14447,30 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetIndiaJudgmentResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetIndiaJudgmentResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -14552,6 +14720,13 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14642,6 +14817,30 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetIndiaJudgmentPdfResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetIndiaJudgmentPdfResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -15977,72 +16176,6 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 	return response, nil
 }
 
-// ParseGetMetricsResponse parses an HTTP response from a GetMetricsWithResponse call
-func ParseGetMetricsResponse(rsp *http.Response) (*GetMetricsResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &GetMetricsResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest InternalError
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON500 = &dest
-
-	}
-
-	switch {
-	case rsp.StatusCode == 200:
-		var headers GetMetricsResponse200Headers
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers200 = &headers
-	case rsp.StatusCode == 413:
-		var headers GetMetricsResponse413Headers
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers413 = &headers
-	case rsp.StatusCode == 500:
-		var headers GetMetricsResponse500Headers
-		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
-			var value RequestId
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestID = value
-		}
-		response.Headers500 = &headers
-	}
-
-	return response, nil
-}
-
 // ParseGetOpenapiDocumentResponse parses an HTTP response from a GetOpenapiDocumentWithResponse call
 func ParseGetOpenapiDocumentResponse(rsp *http.Response) (*GetOpenapiDocumentResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -16227,6 +16360,13 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest KeyUnauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16317,6 +16457,30 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 			headers.XRequestID = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetUsFilingIndexResponse400Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetUsFilingIndexResponse401Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

@@ -28,6 +28,10 @@ type stack struct {
 	burst   int
 	// refresh overrides how often a server on MongoDB looks for new data.
 	refresh time.Duration
+	// metrics serves GET /metrics on a listener of its own, at the
+	// configuration's MetricsAddr, as `quarry serve` does; without it
+	// there is none, so apps sharing a configuration share no port.
+	metrics bool
 }
 
 var onDatabases = stack{postgres: true, mongo: true}
@@ -50,12 +54,13 @@ func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 	return serveApp(t, cfg), cfg
 }
 
-// serveApp starts the fx-wired service on cfg as its databases are, and
-// returns a validating client for it.
+// serveApp starts the fx-wired service on cfg as its databases are, with
+// its metrics listener when cfg names one, and returns a validating client
+// for it.
 func serveApp(t *testing.T, cfg bootstrap.Config) *client {
 	t.Helper()
 	log := zaptest.NewLogger(t, zaptest.Level(zapcore.WarnLevel))
-	fxApp := fx.New(bootstrap.Options(cfg, log))
+	fxApp := fx.New(bootstrap.Options(cfg, log), bootstrap.MetricsListener(cfg))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := fxApp.Start(ctx); err != nil {
@@ -66,7 +71,10 @@ func serveApp(t *testing.T, cfg bootstrap.Config) *client {
 }
 
 func appConfig(t *testing.T, s stack) bootstrap.Config {
-	env := map[string]string{bootstrap.EnvHTTPAddr: freeAddr(t)}
+	env := map[string]string{bootstrap.EnvHTTPAddr: freeAddr(t), bootstrap.EnvMetricsAddr: "off"}
+	if s.metrics {
+		env[bootstrap.EnvMetricsAddr] = freeAddr(t)
+	}
 	if s.postgres {
 		env[bootstrap.EnvPostgresURL] = postgresDB(t)
 	}

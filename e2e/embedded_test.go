@@ -108,6 +108,7 @@ func serveBinary(t *testing.T, bin, dir, addr string) (kill func()) {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), bootstrap.EnvDataDir+"="+dir, bootstrap.EnvHTTPAddr+"="+addr,
+		bootstrap.EnvMetricsAddr+"=127.0.0.1:0", // any free port: tests run side by side
 		bootstrap.EnvRateLimitRPS+"=100000", bootstrap.EnvRateLimitBurst+"=100000", bootstrap.EnvLogLevel+"=warn")
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs

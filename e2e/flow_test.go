@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -246,8 +247,10 @@ func TestBank(t *testing.T) {
 	}
 }
 
+// TestCatalogAndOperations checks the free routes, and that the metrics are
+// served on their own listener only (spec-gaps B50).
 func TestCatalogAndOperations(t *testing.T) {
-	c, _ := startApp(t, onDatabases)
+	c, cfg := startApp(t, stack{postgres: true, mongo: true, metrics: true})
 	var cat struct {
 		Version  string `json:"version"`
 		Datasets []struct {
@@ -271,9 +274,15 @@ func TestCatalogAndOperations(t *testing.T) {
 	c.do("GET", "/openapi.json", nil).expect(t, http.StatusOK)
 	_, key := signIn(t, c, "metrics@example.com")
 	c.do("GET", "/china/securities/SSE.600519", nil, apiKey(key)).expect(t, http.StatusOK)
-	m := c.do("GET", "/metrics", nil).expect(t, http.StatusOK)
+	if code, _ := plainGet(t, c.base+"/metrics"); code != http.StatusNotFound {
+		t.Fatalf("GET /metrics on the API: %d, want 404", code)
+	}
+	code, m := plainGet(t, "http://"+cfg.MetricsAddr+"/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("GET /metrics on the metrics listener: %d", code)
+	}
 	for _, series := range []string{"quarry_http_requests_total", "quarry_http_request_duration_seconds", "quarry_credits_debited_total 1"} {
-		if !bytes.Contains(m.Body, []byte(series)) {
+		if !bytes.Contains(m, []byte(series)) {
 			t.Errorf("metrics lack %q", series)
 		}
 	}
@@ -281,4 +290,21 @@ func TestCatalogAndOperations(t *testing.T) {
 	if id := r.Header.Get("X-Request-ID"); !strings.HasPrefix(id, "req_") || len(id) != 30 {
 		t.Fatalf("X-Request-ID = %q", id)
 	}
+}
+
+// plainGet sends GET to url outside the document's validation (the
+// metrics listener is no part of the interface) and returns the status and
+// body.
+func plainGet(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, body
 }

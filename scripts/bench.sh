@@ -31,6 +31,8 @@ ADDR=127.0.0.1:18480
 STACKS=${BENCH_STACKS:-memory postgres durable embedded}
 PROFILE=${BENCH_PROFILE:-}
 PPROF_ADDR=127.0.0.1:18481
+# The served node keeps its metrics listener, on a port beside the bench's.
+METRICS_ADDR=127.0.0.1:18482
 JUDGMENT=inj_n4ww4jhpszkskpjk
 containers=()
 stack_containers=()
@@ -48,7 +50,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Metering is measured, not the limiter or the balance: both are raised.
-export QUARRY_HTTP_ADDR=$ADDR QUARRY_INITIAL_CREDITS=1000000000 \
+export QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=$METRICS_ADDR QUARRY_INITIAL_CREDITS=1000000000 \
   QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
 [[ -n $PROFILE ]] && export QUARRY_PPROF_ADDR=$PPROF_ADDR
 

@@ -2,8 +2,8 @@
 # Runs N `quarry serve` nodes (default 3) as separate processes on one
 # PostgreSQL and one MongoDB-wire server, without docker compose: the
 # databases run as containers, the nodes as local processes on
-# 127.0.0.1:18491.., each started as an operator would start one behind a
-# load balancer.
+# 127.0.0.1:18491.. (metrics on 127.0.0.1:19491..), each started as an
+# operator would start one behind a load balancer.
 #
 #   scripts/nodes.sh check [N]   spread a load over the nodes and check the
 #                                money and key guarantees, then stop
@@ -36,6 +36,8 @@ wait_for() {
   fail "timed out waiting for: $*"
 }
 addr() { echo "127.0.0.1:$((18490 + $1))"; }
+# Each node's metrics listener needs a port of its own on one machine.
+metrics_addr() { echo "127.0.0.1:$((19490 + $1))"; }
 
 go build -o bin/quarry ./cmd/quarry
 pg=$(docker run -d --tmpfs /var/lib/postgresql/data -p 127.0.0.1::5432 -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=nodes -e POSTGRES_DB=quarry "$PG_IMAGE")
@@ -49,7 +51,7 @@ wait_for ./bin/quarry migrate
 ./bin/quarry ingest --quiet all
 
 for i in $(seq "$N"); do
-  (QUARRY_HTTP_ADDR=$(addr "$i") exec ./bin/quarry serve >"bin/node-$i.log" 2>&1) &
+  (QUARRY_HTTP_ADDR=$(addr "$i") QUARRY_METRICS_ADDR=$(metrics_addr "$i") exec ./bin/quarry serve >"bin/node-$i.log" 2>&1) &
   pids+=($!)
 done
 for i in $(seq "$N"); do wait_for curl -sf "http://$(addr "$i")/readyz"; done
@@ -85,6 +87,12 @@ balance=$(curl -sf "http://$(addr "$N")/account/credits?limit=1" -H "Authorizati
 [[ $balance == 0 ]] || fail "balance $balance after the load, want 0"
 ./bin/quarry ledger verify
 echo "ok: no overdraw, balance 0, ledger verified"
+debited=$(for i in $(seq "$N"); do curl -sf "http://$(metrics_addr "$i")/metrics"; done |
+  awk '$1 == "quarry_credits_debited_total" {sum += $2} END {print sum + 0}')
+[[ $debited == 150 ]] || fail "the nodes' metrics count $debited credits debited, want 150"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://$(addr 1)/metrics")
+[[ $code == 404 ]] || fail "GET /metrics on the API answered $code, want 404"
+echo "ok: the nodes' metrics, on their own listeners, sum to the 150 credits debited"
 
 ./bin/quarry credits grant nodes@example.com "$N" --reason "revocation check" >/dev/null
 doomed=$(mint 1)

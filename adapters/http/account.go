@@ -76,13 +76,17 @@ type accountHandle func(w http.ResponseWriter, r *http.Request, p httprouter.Par
 // here, so a leaked key cannot mint further keys.
 func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Request, httprouter.Params) {
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
+		if err := oneCredential(r.Header); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		if r.Header.Get("X-API-KEY") != "" && r.Header.Get("Authorization") == "" {
 			writeError(w, r, fmt.Errorf("%w: account routes take a session token (Authorization: Bearer), not an API key", app.ErrUnauthorized))
 			return
 		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer <session_token>", app.ErrUnauthorized))
+			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer followed by the session token", app.ErrUnauthorized))
 			return
 		}
 		accountID, err := s.d.Accounts.Authenticate(r.Context(), token)
@@ -92,6 +96,22 @@ func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Req
 		}
 		next(w, r, p, accountID)
 	}
+}
+
+// credentialHeaders are the headers that carry a credential.
+var credentialHeaders = []string{"X-API-KEY", "Authorization"}
+
+// oneCredential refuses a request that carries a credential header more than
+// once (400, before anything is looked up or charged). Reading the first
+// would be a guess, and a proxy, a cache or a log in front of the service
+// may have guessed the other one.
+func oneCredential(h http.Header) error {
+	for _, name := range credentialHeaders {
+		if n := len(h.Values(name)); n > 1 {
+			return invalid(fmt.Sprintf("the request carries %d %s headers; send exactly one", n, name))
+		}
+	}
+	return nil
 }
 
 // bearerToken returns the credentials of an Authorization header in the

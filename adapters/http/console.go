@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -129,8 +130,10 @@ func sameToken(a, b string) bool {
 }
 
 // sameOrigin refuses a request a browser says came from another site, by
-// Sec-Fetch-Site or Origin; SameSite=Strict and the CSRF token are the other
-// two locks.
+// Sec-Fetch-Site or Origin; an Origin must match the request's scheme as
+// well as its host, so that a page served over plain HTTP (which anyone on
+// the network can rewrite) cannot post to the console served over TLS.
+// SameSite=Strict and the CSRF token are the other two locks.
 func sameOrigin(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "", "same-origin", "none":
@@ -142,17 +145,33 @@ func sameOrigin(r *http.Request) bool {
 		return true
 	}
 	u, err := url.Parse(origin)
-	return err == nil && u.Host == r.Host
+	return err == nil && u.Scheme == requestScheme(r) && u.Host == r.Host
+}
+
+// requestScheme is the scheme the browser reached the service by: https
+// over TLS, or when the proxy that ended TLS says so in the first value of
+// X-Forwarded-Proto; http otherwise. A page cannot set that header on a
+// cross-site form, and a fetch that sets it needs a CORS preflight the
+// service never grants, so it cannot be used to pass the origin check.
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	if strings.EqualFold(strings.TrimSpace(first), "https") {
+		return "https"
+	}
+	return "http"
 }
 
 var errCrossSite = fmt.Errorf("%w: the console accepts forms from its own pages only; reload the page", app.ErrForbidden)
 
 // setCookie writes a console cookie: HttpOnly, SameSite=Strict, scoped to
-// the console, Secure when the request came over TLS.
+// the console, Secure when the browser came over TLS (requestScheme).
 func setCookie(w http.ResponseWriter, r *http.Request, name, value string, expires time.Time) {
 	c := &http.Cookie{
 		Name: name, Value: value, Path: ConsolePath,
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode,
+		HttpOnly: true, Secure: requestScheme(r) == "https", SameSite: http.SameSiteStrictMode,
 	}
 	if expires.IsZero() {
 		c.MaxAge = -1

@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"crypto/tls"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -212,5 +213,38 @@ func TestConsoleCredentialsNeedTheHeaderToken(t *testing.T) {
 	}
 	if w := c.get("/console/keys"); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/console/signup" {
 		t.Fatalf("a page after sign-out: %d to %q", w.Code, w.Header().Get("Location"))
+	}
+}
+
+// TestConsoleOriginMatchesTheScheme: an Origin naming the console's host
+// under the other scheme is a different origin and is refused.
+func TestConsoleOriginMatchesTheScheme(t *testing.T) {
+	c := newConsole(t)
+	for _, tc := range []struct {
+		name       string
+		tls        bool
+		forwarded  string
+		origin     string
+		wantStatus int
+	}{
+		{"https origin on plain HTTP", false, "", "https://example.com", http.StatusForbidden},
+		{"http origin over TLS", true, "", "http://example.com", http.StatusForbidden},
+		{"http origin behind a TLS proxy", false, "https", "http://example.com", http.StatusForbidden},
+		{"https origin over TLS", true, "", "https://example.com", http.StatusCreated},
+		{"https origin behind a TLS proxy", false, "https", "https://example.com", http.StatusCreated},
+		{"http origin on plain HTTP", false, "", "http://example.com", http.StatusCreated},
+	} {
+		r := postForm("/console/keys", url.Values{"csrf": {c.csrf}, "name": {"scheme"}})
+		r.AddCookie(c.session)
+		r.Header.Set("Origin", tc.origin)
+		if tc.forwarded != "" {
+			r.Header.Set("X-Forwarded-Proto", tc.forwarded)
+		}
+		if tc.tls {
+			r.TLS = &tls.ConnectionState{}
+		}
+		if w := c.send(r); w.Code != tc.wantStatus {
+			t.Errorf("%s: %d, want %d", tc.name, w.Code, tc.wantStatus)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/app"
@@ -95,13 +96,19 @@ func message(code int, err error) string {
 	return err.Error()
 }
 
+// markupEscapes writes <, > and & as JSON's escapes in the text of a
+// message. A message may quote client input (an unknown field, a code, a key
+// id from the path), and a client that puts it into a page as it is must not
+// find markup there; the escapes still say which character was sent.
+var markupEscapes = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`)
+
 // writeError writes the error response for err, with the rate-limit headers
 // a 429 carries and the dataset fields a 503 carries.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code, kind := status(err)
 	rec := recordOf(r)
 	rec.err = err
-	body := errorBody{Error: kind, Message: message(code, err), RequestID: rec.id}
+	body := errorBody{Error: kind, Message: markupEscapes.Replace(message(code, err)), RequestID: rec.id}
 	var rl *app.RateLimitError
 	if errors.As(err, &rl) {
 		setRateLimitHeaders(w, rl)

@@ -1,6 +1,8 @@
 package http
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -8,9 +10,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.uber.org/fx"
+	"go.uber.org/zap"
 )
 
-// metrics are the Prometheus series the server exports on GET /metrics.
+// metrics are the Prometheus series the server exports on GET /metrics, on
+// the listener RunMetrics opens. Every label value comes from a closed set
+// (methodLabel, statusLabel, the routes of the interface and "unmatched"), so
+// no request can add a series: a label value per client-chosen method or
+// path would let anyone grow the exposition without bound.
 type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
@@ -52,7 +60,8 @@ func newMetrics() *metrics {
 }
 
 func (m *metrics) observe(method, route string, status int, latency time.Duration) {
-	code := strconv.Itoa(status)
+	code := statusLabel(status)
+	method = methodLabel(method)
 	m.requests.WithLabelValues(method, route, code).Inc()
 	m.latency.WithLabelValues(method, route).Observe(latency.Seconds())
 	if status == http.StatusPaymentRequired || status == http.StatusTooManyRequests {
@@ -60,6 +69,72 @@ func (m *metrics) observe(method, route string, status int, latency time.Duratio
 	}
 }
 
-func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+// knownMethods are the methods of RFC 9110 and PATCH (RFC 5789), the label
+// values a request's method keeps.
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
+	http.MethodOptions: true, http.MethodTrace: true,
+}
+
+// methodLabel is a request's method as a label value: a known method, or
+// OTHER for any other token a client sends.
+func methodLabel(method string) string {
+	if knownMethods[method] {
+		return method
+	}
+	return "OTHER"
+}
+
+// statusLabel is a status as a label value: its three-digit code, or
+// "other" when no status in 100-599 was written (a handler that aborted
+// before writing anything).
+func statusLabel(code int) string {
+	if code < 100 || code > 599 {
+		return "other"
+	}
+	return strconv.Itoa(code)
+}
+
+// MetricsConfig says where GET /metrics is served; an empty Addr turns the
+// listener off.
+type MetricsConfig struct {
+	Addr string
+}
+
+// RunMetrics serves GET /metrics on a listener of its own, apart from the
+// API: the exposition holds business figures (credits debited and refunded,
+// requests by route) that the public has no business reading, and a
+// listener of its own can be bound to loopback or an internal network
+// whatever the API faces. Any other path there is 404.
+var RunMetrics = fx.Invoke(runMetrics)
+
+func runMetrics(lc fx.Lifecycle, cfg MetricsConfig, s *Server, log *zap.Logger) {
+	if cfg.Addr == "" {
+		return
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.MetricsHandler())
+	srv := &http.Server{
+		Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, MaxHeaderBytes: MaxHeaderBytes, ErrorLog: zap.NewStdLog(log),
+	}
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			ln, err := net.Listen("tcp", cfg.Addr)
+			if err != nil {
+				return err
+			}
+			log.Info("metrics listening", zap.String("addr", ln.Addr().String()))
+			go serve(srv, ln, log)
+			return nil
+		},
+		OnStop: func(ctx context.Context) error { return srv.Shutdown(ctx) },
+	})
+}
+
+// MetricsHandler serves the server's metrics in the Prometheus text
+// exposition format.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})
 }

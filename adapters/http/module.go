@@ -41,6 +41,9 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
 		MaxHeaderBytes: MaxHeaderBytes, ErrorLog: zap.NewStdLog(log),
+		// Every request the server reads reaches the handler, "OPTIONS *"
+		// too, so each takes its framing verdict in order.
+		ConnContext: ConnContext, DisableGeneralOptionsHandler: true,
 	}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {

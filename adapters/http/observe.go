@@ -71,6 +71,9 @@ func (s *Server) observe(route string, next http.HandlerFunc) http.HandlerFunc {
 		start := time.Now()
 		rec := &record{id: "req_" + ulid.Make().String(), route: route}
 		w.Header().Set("X-Request-ID", rec.id)
+		// No browser may guess a type other than the one declared: a CSV,
+		// a PDF or an error quoting client input is never run as script.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		r = r.WithContext(context.WithValue(r.Context(), recordKey{}, rec))
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		sw := &statusWriter{ResponseWriter: w, rec: rec}
@@ -95,7 +98,7 @@ func (s *Server) finish(w *statusWriter, r *http.Request, rec *record, start tim
 	latency := time.Since(start)
 	s.metrics.observe(r.Method, rec.route, rec.status, latency)
 	fields := []zap.Field{
-		zap.String("request_id", rec.id), zap.String("method", r.Method), zap.String("route", rec.route),
+		zap.String("request_id", rec.id), zap.String("method", methodLabel(r.Method)), zap.String("route", rec.route),
 		zap.Int("status", rec.status), zap.Duration("latency", latency),
 	}
 	if rec.keyID != "" {

@@ -16,9 +16,6 @@ func (s *Server) routeOps() {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	s.handle(http.MethodGet, "/readyz", s.readyz)
-	s.handle(http.MethodGet, "/metrics", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-		s.metrics.handler().ServeHTTP(w, r)
-	})
 	s.handle(http.MethodGet, "/openapi.json", func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapi.Document)

@@ -42,12 +42,17 @@ func notActivated(*http.Request, httprouter.Params) (Serve, error) {
 }
 
 // metered runs the checks in the interface's order: 401, 403, 429, 503,
-// 400/422, 402, then the handler. Only the atomic debit writes to the
+// 400/422, 402, then the handler; a credential header sent twice is 400
+// before them all. Only the atomic debit writes to the
 // ledger, and any error after it is refunded.
 func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprouter.Handle {
 	route := rt.Method + " " + rt.Path
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		rec := recordOf(r)
+		if err := oneCredential(r.Header); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		key, err := s.d.Metering.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
 		if err != nil {
 			writeError(w, r, err)

@@ -72,6 +72,10 @@ func NewServer(d Deps) (*Server, error) {
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errRouteNotFound) })
 	s.router.MethodNotAllowed = s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errMethodNotAllowed) })
+	// The router answers OPTIONS itself, with the Allow header; through
+	// observe like any other answer, so that it is logged, counted and
+	// carries the same headers.
+	s.router.GlobalOPTIONS = s.observe("unmatched", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	s.routeAccount()
 	s.routeBrowserCredentials()
 	s.routeConsole()
@@ -112,8 +116,17 @@ func (s *Server) now() time.Time {
 	return s.d.Clock()
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A request whose head carried both
+// Transfer-Encoding and Content-Length is answered 400 and its connection
+// closed (RFC 9112, section 6.3), whatever its route.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if ambiguousLength(r) {
+		w.Header().Set("Connection", "close")
+		s.observe("unmatched", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, errAmbiguousLength) })(w, r)
+		return
+	}
+	s.router.ServeHTTP(w, r)
+}
 
 // handle routes method and path, in its OpenAPI form, to h.
 func (s *Server) handle(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {

@@ -21,7 +21,9 @@ const MaxHeaderBytes = 32 << 10
 var serverErrorHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
 
 // JSONErrors wraps a listener so that the responses Go's server writes on its
-// own are ErrorResponse bodies too, like every other error of the service.
+// own are ErrorResponse bodies too, like every other error of the service,
+// and so that each connection's request framing is followed (framing.go);
+// the server must be given ConnContext.
 func JSONErrors(ln net.Listener) net.Listener { return jsonErrorListener{ln} }
 
 type jsonErrorListener struct{ net.Listener }
@@ -31,10 +33,20 @@ func (l jsonErrorListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonErrorConn{c}, nil
+	return jsonErrorConn{Conn: c, framing: newFraming()}, nil
 }
 
-type jsonErrorConn struct{ net.Conn }
+type jsonErrorConn struct {
+	net.Conn
+	framing *framing
+}
+
+// Read follows the framing of what the server reads.
+func (c jsonErrorConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.framing.feed(p[:n])
+	return n, err
+}
 
 // Write rewrites a response of Go's server into its JSON form; the server
 // writes each such response whole, in one call. Anything else passes through.
@@ -60,12 +72,12 @@ func jsonServerError(b []byte) ([]byte, bool) {
 	if !ok || err != nil {
 		return nil, false
 	}
-	msg := string(detail)
+	msg := markupEscapes.Replace(string(detail))
 	if code == http.StatusRequestHeaderFieldsTooLarge {
 		msg = "request line and headers exceed 32 KiB"
 	}
 	body, _ := json.Marshal(map[string]any{"error": serverErrorKind(code), "message": msg, "request_id": nil})
-	out := fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+	out := fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
 		code, http.StatusText(code), len(body), body)
 	return out, true
 }

@@ -106,7 +106,7 @@ func ParseCode(s string) (Code, error) {
 	}
 	exch, digits, ok := strings.Cut(s, ".")
 	if !ok || !isSixDigits(digits) {
-		return Code{}, fmt.Errorf("%w: %s; expected <EXCHANGE>.<6 digits> such as SSE.600519", ErrMalformed, source.Quote(s))
+		return Code{}, fmt.Errorf("%w: %s; expected an exchange, a dot and 6 digits, such as SSE.600519", ErrMalformed, source.Quote(s))
 	}
 	e := Exchange(strings.ToUpper(exch))
 	ranges, known := boardRanges[e]
