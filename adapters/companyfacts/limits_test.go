@@ -21,21 +21,27 @@ type repeated struct {
 }
 
 func (r *repeated) Read(p []byte) (int, error) {
-	if r.read >= r.size+int64(len(r.head)+len(r.tail)) {
-		return 0, io.EOF
-	}
+	head, fillEnd := int64(len(r.head)), int64(len(r.head))+r.size
+	end := fillEnd + int64(len(r.tail))
 	n := 0
-	for n < len(p) && r.read < r.size+int64(len(r.head)+len(r.tail)) {
+	for n < len(p) && r.read < end {
+		var m int
 		switch {
-		case r.read < int64(len(r.head)):
-			p[n] = r.head[r.read]
-		case r.read < int64(len(r.head))+r.size:
-			p[n] = r.fill
+		case r.read < head:
+			m = copy(p[n:], r.head[r.read:])
+		case r.read < fillEnd:
+			m = int(min(int64(len(p)-n), fillEnd-r.read))
+			for i := range p[n : n+m] {
+				p[n+i] = r.fill
+			}
 		default:
-			p[n] = r.tail[r.read-int64(len(r.head))-r.size]
+			m = copy(p[n:], r.tail[r.read-fillEnd:])
 		}
-		n++
-		r.read++
+		n += m
+		r.read += int64(m)
+	}
+	if n == 0 {
+		return 0, io.EOF
 	}
 	return n, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -47,15 +49,30 @@ func Quote(s string) string {
 
 // ReadAll reads r whole, as io.ReadAll does, but refuses file once it
 // holds more than limit bytes, having read no more than limit+1 of them.
+// Its buffer doubles, up to limit+1, so refusing a file allocates about
+// twice the limit in all, where io.ReadAll's gentler growth allocates
+// about five times what it reads.
 func ReadAll(file string, r io.Reader, limit int64) ([]byte, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	most := int(min(limit+1, math.MaxInt))
+	buf := make([]byte, 0, min(512, most))
+	for {
+		if len(buf) == most {
+			return nil, TooLarge(file, "larger than %s", Bytes(limit))
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), most-cap(buf)))
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), most)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF && len(buf) == most:
+			return nil, TooLarge(file, "larger than %s", Bytes(limit))
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return nil, err
+		}
 	}
-	if int64(len(raw)) > limit {
-		return nil, TooLarge(file, "larger than %s", Bytes(limit))
-	}
-	return raw, nil
 }
 
 // TooLarge refuses a file, or an entry of an archive, for its size.
