@@ -144,8 +144,10 @@ func TestACompanyFactsBombIsRefusedInBoundedMemory(t *testing.T) {
 	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
-	if alloc > 3*source.MaxDocumentBytes {
-		t.Fatalf("refusing a %d-byte entry allocated %d MiB, more than 3 × the %d MiB document bound", entrySize, alloc>>20, source.MaxDocumentBytes>>20)
+	// source.ReadAll allocates about twice the bound as its buffer doubles;
+	// the run's own work (the inflater, the tickers) comes on top of that.
+	if alloc > 4*source.MaxDocumentBytes {
+		t.Fatalf("refusing a %d-byte entry allocated %d MiB, more than 4 × the %d MiB document bound", entrySize, alloc>>20, source.MaxDocumentBytes>>20)
 	}
 	t.Logf("refusing a 1 GiB entry allocated %d MiB", alloc>>20)
 }
