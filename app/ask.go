@@ -113,24 +113,8 @@ func (a *Ask) Probe() DatasetProbe {
 // the data does not support is an Answer with Reason no_supported_answer,
 // not an error.
 func (a *Ask) Answer(ctx context.Context, q AskQuery, r Reading) (Answer, error) {
-	searched := r.Searched
-	ans := Answer{Searched: searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
-	var cited []sentence
-	var err error
-	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
-	case lq != "":
-		if slices.Contains(searched, dataset.ChinaSecurities) {
-			cited, err = a.listing(ctx, lq, q.AsOf)
-		}
-	case fq != nil:
-		if slices.Contains(searched, dataset.USFinancials) {
-			cited, err = a.figure(ctx, *fq, q.AsOf)
-		}
-	default:
-		if slices.Contains(searched, dataset.USSearch) || slices.Contains(searched, dataset.IndiaJudgments) {
-			cited, err = a.text(ctx, q, searched, &ans)
-		}
-	}
+	ans := Answer{Searched: r.Searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
+	cited, err := a.answerSentences(ctx, q, r.Searched, &ans)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -139,8 +123,37 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, r Reading) (Answer, error)
 		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
 		return ans, nil
 	}
-	// One citation per source: sentences citing the same passage share
-	// its marker, numbered in order of first use.
+	ans.Text, ans.Citations = numbered(cited)
+	return ans, nil
+}
+
+// answerSentences answers q by its kind, from the dataset that kind reads
+// when it is searched: a listing question from the China listings, a
+// figure question from the US statements, anything else from the 10-K
+// sections and the judgments.
+func (a *Ask) answerSentences(ctx context.Context, q AskQuery, searched []dataset.ID, ans *Answer) ([]sentence, error) {
+	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
+	case lq != "":
+		if slices.Contains(searched, dataset.ChinaSecurities) {
+			return a.listing(ctx, lq, q.AsOf)
+		}
+	case fq != nil:
+		if slices.Contains(searched, dataset.USFinancials) {
+			return a.figure(ctx, *fq, q.AsOf)
+		}
+	default:
+		if slices.Contains(searched, dataset.USSearch) || slices.Contains(searched, dataset.IndiaJudgments) {
+			return a.text(ctx, q, searched, ans)
+		}
+	}
+	return nil, nil
+}
+
+// numbered writes the cited sentences as an answer's text, each followed by
+// its marker, and lists their citations. One citation per source: sentences
+// citing the same passage share its marker, numbered in order of first use.
+func numbered(cited []sentence) (string, []Citation) {
+	var citations []Citation
 	parts := make([]string, len(cited))
 	markers := map[string]int{}
 	for i, s := range cited {
@@ -150,14 +163,13 @@ func (a *Ask) Answer(ctx context.Context, q AskQuery, r Reading) (Answer, error)
 		}
 		n, ok := markers[key]
 		if !ok {
-			ans.Citations = append(ans.Citations, s.cite)
-			n = len(ans.Citations)
+			citations = append(citations, s.cite)
+			n = len(citations)
 			markers[key] = n
 		}
 		parts[i] = fmt.Sprintf("%s [%d]", s.text, n)
 	}
-	ans.Text = strings.Join(parts, " ")
-	return ans, nil
+	return strings.Join(parts, " "), citations
 }
 
 // sentence is one sentence of an answer and the source it comes from.

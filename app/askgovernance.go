@@ -115,6 +115,8 @@ func (a *Ask) reading(ctx context.Context, q AskQuery, held []scope.Permission, 
 	return r, nil
 }
 
+// exclusion is the first reason d is left out of a question over q for a
+// credential holding held, or "" when d is read.
 func exclusion(ctx context.Context, q AskQuery, held []scope.Permission, d dataset.Dataset, statuses Statuses) (string, error) {
 	switch {
 	case len(q.Datasets) > 0 && !slices.Contains(q.Datasets, d.ID) && !slices.Contains(q.Datasets, askTogether[d.ID]),

@@ -85,6 +85,7 @@ var listingQuestions = []*regexp.Regexp{
 	regexp.MustCompile(`^(.+?)的上市日期(?:是)?(?:什么|哪天)?\s*[?？]?$`),
 }
 
+// parseListingQuestion returns the subject of a listing question, or "".
 func parseListingQuestion(q string) string {
 	for _, re := range listingQuestions {
 		if m := re.FindStringSubmatch(q); m != nil {
@@ -137,6 +138,8 @@ var metricNames = map[string]string{
 	"dividends paid": "dividends_paid",
 }
 
+// parseFinancialQuestion reads a figure question, or returns nil when q
+// is none.
 func parseFinancialQuestion(q string) *financialQuestion {
 	var fq financialQuestion
 	var subject string
@@ -239,6 +242,7 @@ func isNumber(w string) bool {
 	return err == nil
 }
 
+// matched counts the words of want that have holds.
 func matched(want, have []string) int {
 	n := 0
 	for _, w := range want {

@@ -16,6 +16,8 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
+// listing answers a listing question about subject, a code or an exact
+// Chinese short name, from the one listing it names, listed by asOf.
 func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]sentence, error) {
 	var found []ashare.Security
 	if code, err := ashare.ParseCode(subject); err == nil {
@@ -35,19 +37,25 @@ func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]se
 	if len(found) != 1 || found[0].ListingDate > asOf.Format(time.DateOnly) {
 		return nil, nil
 	}
-	s := found[0]
+	return []sentence{renderListing(found[0])}, nil
+}
+
+// renderListing writes a listing's sentence and its citation, every number
+// of the sentence a number of the cited listing's fields.
+func renderListing(s ashare.Security) sentence {
 	fields := map[string]string{"code": s.Code, "company_name": s.CompanyName, "exchange": s.Exchange, "board": s.Board, "listing_date": s.ListingDate}
 	text := fmt.Sprintf("%s (%s) was listed on the %s on %s.", s.CompanyName, s.Code, s.Exchange, s.ListingDate)
 	if s.DelistingDate != "" {
 		fields["delisting_date"] = s.DelistingDate
 		text = fmt.Sprintf("%s (%s) was listed on the %s on %s and delisted on %s.", s.CompanyName, s.Code, s.Exchange, s.ListingDate, s.DelistingDate)
 	}
-	return []sentence{{text: text, cite: Citation{
+	return sentence{text: text, cite: Citation{
 		Dataset: dataset.ChinaSecurities, DocumentID: s.Code, Title: s.CompanyName + " (" + s.Code + ")",
 		Snippet: recordSnippet(fields), Fields: fields, Route: "GET /china/securities/" + s.Code,
-	}}}, nil
+	}}
 }
 
+// hasHan reports whether s holds a Han character, as a Chinese name does.
 func hasHan(s string) bool {
 	for _, r := range s {
 		if unicode.Is(unicode.Han, r) {
