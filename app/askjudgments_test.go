@@ -94,7 +94,7 @@ func TestAskReadsJudgmentsOnlyWhenGoverned(t *testing.T) {
 	}
 }
 
-// TestJudgmentSentences splits text as a PDF's printed lines give it: a
+// TestJudgmentSentences splits text laid out as a PDF's printed lines give it: a
 // sentence runs on past a line ending mid-sentence, and headings,
 // abbreviations and initials do not end one where they should not.
 func TestJudgmentSentences(t *testing.T) {
@@ -102,7 +102,7 @@ func TestJudgmentSentences(t *testing.T) {
 		"This writ petition is pending for admission but the\nAdvocate for the Petitioners has received instructions,\n" +
 		"to seek leave. Notification No. 15/2004-ST applies to M/s. X Ltd. in Rs. 5 lakh? Yes!"
 	var got []string
-	for _, sp := range app.JudgmentSentences(text) {
+	for _, sp := range app.Sentences(text, app.PrintedLines) {
 		got = append(got, string([]rune(text)[sp[0]:sp[1]]))
 	}
 	want := []string{

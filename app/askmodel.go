@@ -58,12 +58,12 @@ func (a *Ask) modelAnswer(ctx context.Context, q AskQuery, searched []dataset.ID
 		if len(passages) == min(maxModelPassages, q.MaxCitations) {
 			break
 		}
-		start, end := passageWindow(d.text, d.split, topical)
+		start, end := passageWindow(d.text, d.layout, topical)
 		if end <= start {
 			continue
 		}
 		text := string([]rune(d.text)[start:end])
-		passages = append(passages, ports.Passage{Marker: len(passages) + 1, Title: d.title, Text: d.say(text)})
+		passages = append(passages, ports.Passage{Marker: len(passages) + 1, Title: d.title, Text: d.layout.said(text)})
 		cites = append(cites, d.cite(start, end, text))
 	}
 	if len(passages) == 0 {
@@ -87,8 +87,8 @@ func (a *Ask) modelAnswer(ctx context.Context, q AskQuery, searched []dataset.ID
 // passageWindow is the span of text, in code points, that starts at the
 // sentence holding most of words (the first such) and runs through the
 // sentences after it while the span stays within maxPassageRunes.
-func passageWindow(text string, split func(string) [][2]int, words []string) (int, int) {
-	spans := split(text)
+func passageWindow(text string, layout Layout, words []string) (int, int) {
+	spans := Sentences(text, layout)
 	if len(spans) == 0 {
 		return 0, 0
 	}

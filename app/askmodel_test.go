@@ -70,7 +70,7 @@ func askText(t *testing.T, ask *app.Ask, question string) app.Answer {
 // firstSentence is the first sentence of a passage of six words or more.
 func firstSentence(t *testing.T, passage string) string {
 	t.Helper()
-	for _, sp := range app.Sentences(passage) {
+	for _, sp := range app.Sentences(passage, app.Paragraphs) {
 		s := string([]rune(passage)[sp[0]:sp[1]])
 		if len(strings.Fields(s)) >= 6 {
 			return s

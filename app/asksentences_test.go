@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/quarrydata/quarry/domain/filing"
@@ -22,5 +23,33 @@ func TestSentenceMemoFollowsTheText(t *testing.T) {
 	changed := sectionDoc(filing.Section{ID: "0000320193-24-000123/7", Text: "Wearables net sales fell by seven percent this year."})
 	if c := m.of(changed); len(c) != 1 || c[0].said != "Wearables net sales fell by seven percent this year." {
 		t.Errorf("after the text changed: %+v", c)
+	}
+}
+
+// TestSentencesByLayout splits one text by both layouts: a paragraph's
+// sentence ends at every line break and at a stop before a space, a printed
+// line's runs on past a line ending mid-sentence, ends at a stop before any
+// white space, and not after an abbreviation; a printed span is said with
+// its breaks as spaces.
+func TestSentencesByLayout(t *testing.T) {
+	text := "Apple Inc. designs phones.\tIt sells\nthem. Mr. Cook leads."
+	for _, c := range []struct {
+		layout Layout
+		want   []string
+		said   string
+	}{
+		{Paragraphs, []string{"Apple Inc.", "designs phones.\tIt sells", "them.", "Mr.", "Cook leads."}, "designs phones.\tIt sells"},
+		{PrintedLines, []string{"Apple Inc. designs phones.", "It sells\nthem.", "Mr. Cook leads."}, "It sells them."},
+	} {
+		var got []string
+		for _, sp := range Sentences(text, c.layout) {
+			got = append(got, string([]rune(text)[sp[0]:sp[1]]))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("layout %d: got %q, want %q", c.layout, got, c.want)
+		}
+		if said := c.layout.said(c.want[1]); said != c.said {
+			t.Errorf("layout %d says %q as %q, want %q", c.layout, c.want[1], said, c.said)
+		}
 	}
 }
