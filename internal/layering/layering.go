@@ -38,8 +38,8 @@ var rules = []rule{
 	{"domain imports nothing of ours outside domain", func(from, to pkg) bool {
 		return under(from.rel, "domain") && to.ours && !under(to.rel, "domain")
 	}},
-	// ports/porttest is a test helper: it may drive adapters' code, as the
-	// suites it holds are run by them.
+	// ports/porttest is left out: it is a test helper, built only into
+	// tests, which may cross layers.
 	{"ports imports no adapter, app or bootstrap", func(from, to pkg) bool {
 		return under(from.rel, "ports") && !under(from.rel, "ports/porttest") && to.ours &&
 			(under(to.rel, "adapters") || under(to.rel, "app") || under(to.rel, "bootstrap"))
@@ -75,6 +75,7 @@ func Check(module string, edges []Edge) []Violation {
 	return out
 }
 
+// locate places importPath relative to the module.
 func locate(module, importPath string) pkg {
 	if importPath == module {
 		return pkg{ours: true}
