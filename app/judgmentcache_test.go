@@ -15,7 +15,6 @@ import (
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
 
 // countedJudgments counts the judgments read from the store.
@@ -42,12 +41,6 @@ func sampleJudgments(t *testing.T) []judgment.Judgment {
 		t.Fatalf("sample: %d judgments, %v", len(js), err)
 	}
 	return js[:2]
-}
-
-func TestJudgmentCacheKeepsTheContract(t *testing.T) {
-	porttest.RunJudgments(t, func(t *testing.T) ports.JudgmentStore {
-		return app.NewJudgmentCache(memory.NewJudgments(), newReadCache(t, time.Minute, app.SystemClock))
-	})
 }
 
 // TestJudgmentCacheLearnsOfWritesFromVersions writes a changed judgment

@@ -12,20 +12,7 @@ import (
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
-
-func TestChinaPriceCacheKeepsTheContract(t *testing.T) {
-	porttest.RunChinaPrices(t, func(t *testing.T) ports.ChinaPriceStore {
-		return app.NewChinaPriceCache(memory.NewChinaPrices(), newReadCache(t, time.Minute, app.SystemClock))
-	})
-}
-
-func TestIndiaPriceCacheKeepsTheContract(t *testing.T) {
-	porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore {
-		return app.NewIndiaPriceCache(memory.NewIndiaPrices(), newReadCache(t, time.Minute, app.SystemClock))
-	})
-}
 
 // countedChinaPrices counts the store's reads of versions and steps.
 type countedChinaPrices struct {

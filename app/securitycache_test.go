@@ -13,7 +13,6 @@ import (
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
 
 // testClock is a Clock a test moves by hand; the cache reads it from its
@@ -44,12 +43,6 @@ func TestNewReadCacheRefusesNoBudget(t *testing.T) {
 	if _, err := app.NewReadCache(0, time.Minute, app.SystemClock); err == nil {
 		t.Fatal("a budget of 0 bytes was accepted")
 	}
-}
-
-func TestSecurityCacheKeepsTheContract(t *testing.T) {
-	porttest.RunSecurities(t, func(t *testing.T) ports.SecurityStore {
-		return app.NewSecurityCache(memory.NewSecurities(), newReadCache(t, time.Minute, app.SystemClock))
-	})
 }
 
 func TestSecurityCacheServesUntilExpiry(t *testing.T) {
@@ -213,18 +206,6 @@ func TestSecurityCacheDoesNotCacheAReadOverlappingAWrite(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestFinancialsCacheKeepsTheContract(t *testing.T) {
-	porttest.RunFinancials(t, func(t *testing.T) ports.FinancialsStore {
-		return app.NewFinancialsCache(memory.NewFinancials(), newReadCache(t, time.Minute, app.SystemClock))
-	})
-}
-
-func TestFundHoldingsCacheKeepsTheContract(t *testing.T) {
-	porttest.RunFundHoldings(t, func(t *testing.T) ports.FundHoldingStore {
-		return app.NewFundHoldingsCache(memory.NewFundHoldings(), newReadCache(t, time.Minute, app.SystemClock))
-	})
 }
 
 func nzsFiling(shares int64) holdings.Filing {

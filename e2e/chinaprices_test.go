@@ -14,20 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/source"
-	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
-
-// TestMongoContractsChinaPrices runs the ChinaPriceStore contract on the
-// MongoDB adapter.
-func TestMongoContractsChinaPrices(t *testing.T) {
-	porttest.RunChinaPrices(t, func(t *testing.T) ports.ChinaPriceStore {
-		return mongo.NewChinaPrices(mongoDatabase(t))
-	})
-}
 
 type priceBar struct {
 	Code         string  `json:"code"`

@@ -20,9 +20,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/adapters/ferretdb"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
-	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
@@ -244,31 +242,7 @@ func TestEmbeddedDocumentContracts(t *testing.T) {
 		_ = client.Disconnect(context.Background())
 		server.Close()
 	})
-	db := func(*testing.T) *mongodrv.Database { return client.Database(mongoDBName()) }
-	t.Run("securities", func(t *testing.T) {
-		porttest.RunSecurities(t, func(t *testing.T) ports.SecurityStore { return mongo.NewSecurities(db(t)) })
-	})
-	t.Run("china prices", func(t *testing.T) {
-		porttest.RunChinaPrices(t, func(t *testing.T) ports.ChinaPriceStore { return mongo.NewChinaPrices(db(t)) })
-	})
-	t.Run("india prices", func(t *testing.T) {
-		porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore { return mongo.NewIndiaPrices(db(t)) })
-	})
-	t.Run("judgments", func(t *testing.T) {
-		porttest.RunJudgments(t, func(t *testing.T) ports.JudgmentStore { return mongo.NewJudgments(db(t)) })
-	})
-	t.Run("filings", func(t *testing.T) {
-		porttest.RunFilings(t, func(t *testing.T) ports.FilingStore { return mongo.NewFilings(db(t)) })
-	})
-	t.Run("sections", func(t *testing.T) {
-		porttest.RunSections(t, func(t *testing.T) ports.SectionStore { return mongo.NewFilings(db(t)) })
-	})
-	t.Run("financials", func(t *testing.T) {
-		porttest.RunFinancials(t, func(t *testing.T) ports.FinancialsStore { return mongo.NewFinancials(db(t)) })
-	})
-	t.Run("fund holdings", func(t *testing.T) {
-		porttest.RunFundHoldings(t, func(t *testing.T) ports.FundHoldingStore { return mongo.NewFundHoldings(db(t)) })
-	})
+	porttest.RunAll(t, mongoStores(func(*testing.T) *mongodrv.Database { return client.Database(mongoDBName()) }))
 }
 
 // embeddedTemplate is a data directory holding every bundled sample,

@@ -10,19 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
-	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
-
-// TestMongoContractsFundHoldings runs the FundHoldingStore contract on
-// FerretDB, a fresh database per test.
-func TestMongoContractsFundHoldings(t *testing.T) {
-	porttest.RunFundHoldings(t, func(t *testing.T) ports.FundHoldingStore {
-		return mongo.NewFundHoldings(mongoDatabase(t))
-	})
-}
 
 type fundHoldersBody struct {
 	Security struct {

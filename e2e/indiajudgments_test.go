@@ -11,13 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
-	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
 
 type judgmentResponse struct {
@@ -79,10 +76,6 @@ func pdfText(t *testing.T, pdf []byte) string {
 		t.Fatalf("pdftotext: %v: %s", err, out)
 	}
 	return strings.Join(strings.Fields(string(out)), " ")
-}
-
-func TestIndiaJudgmentsMongoContracts(t *testing.T) {
-	porttest.RunJudgments(t, func(t *testing.T) ports.JudgmentStore { return mongo.NewJudgments(mongoDatabase(t)) })
 }
 
 // TestIndiaJudgments serves the bundled sample on both stacks: a

@@ -21,17 +21,8 @@ import (
 	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 	"github.com/quarrydata/quarry/sampledata"
 )
-
-// TestMongoContractsIndiaPrices runs the IndiaPriceStore contract on the
-// MongoDB adapter.
-func TestMongoContractsIndiaPrices(t *testing.T) {
-	porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore {
-		return mongo.NewIndiaPrices(mongoDatabase(t))
-	})
-}
 
 // TestMongoIndiaPricesTwoWriters has a store write into a year bucket
 // another store created after it had read what was held, the path a batch

@@ -17,12 +17,25 @@ import (
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
-// TestMongoContracts runs the port contracts against the MongoDB adapter on
-// FerretDB, a fresh database per test.
+// TestMongoContracts runs the document ports' contracts against the
+// MongoDB adapters on FerretDB, a fresh database per test.
 func TestMongoContracts(t *testing.T) {
-	porttest.RunSecurities(t, func(t *testing.T) ports.SecurityStore {
-		return mongo.NewSecurities(mongoDatabase(t))
-	})
+	porttest.RunAll(t, mongoStores(mongoDatabase))
+}
+
+// mongoStores returns the MongoDB adapter of every document port, each on
+// the database db gives the test.
+func mongoStores(db func(*testing.T) *mongodrv.Database) porttest.Stores {
+	return porttest.Stores{
+		Securities:   func(t *testing.T) ports.SecurityStore { return mongo.NewSecurities(db(t)) },
+		ChinaPrices:  func(t *testing.T) ports.ChinaPriceStore { return mongo.NewChinaPrices(db(t)) },
+		IndiaPrices:  func(t *testing.T) ports.IndiaPriceStore { return mongo.NewIndiaPrices(db(t)) },
+		FundHoldings: func(t *testing.T) ports.FundHoldingStore { return mongo.NewFundHoldings(db(t)) },
+		Financials:   func(t *testing.T) ports.FinancialsStore { return mongo.NewFinancials(db(t)) },
+		Filings:      func(t *testing.T) ports.FilingStore { return mongo.NewFilings(db(t)) },
+		Sections:     func(t *testing.T) ports.SectionStore { return mongo.NewFilings(db(t)) },
+		Judgments:    func(t *testing.T) ports.JudgmentStore { return mongo.NewJudgments(db(t)) },
+	}
 }
 
 // writeCounter counts the write commands a client sends, by command name.

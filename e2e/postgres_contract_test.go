@@ -8,34 +8,46 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/quarrydata/quarry/adapters/postgres"
+	"github.com/quarrydata/quarry/adapters/postgres/vault"
+	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
 // TestPostgresContracts runs the account-side port contracts against the
-// PostgreSQL adapter, a fresh migrated database per test.
+// PostgreSQL adapter, and the Vault's against the vault's adapter as the
+// vault role, a fresh migrated database per test.
 func TestPostgresContracts(t *testing.T) {
-	newPlatform := func(t *testing.T) porttest.Platform {
-		url := postgresDB(t)
-		pool, err := postgres.Connect(context.Background(), url)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		t.Cleanup(pool.Close)
-		s := postgres.New(pool)
-		t.Cleanup(s.Close)
-		return porttest.Platform{
-			Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s, Idempotency: s,
-			Disrupt: func(t *testing.T) int { return terminateBackends(t, pool.Config().ConnConfig.Database) },
-			Close:   s.Close,
-		}
+	porttest.RunAll(t, porttest.Stores{Platform: postgresPlatform, Vault: postgresVault})
+}
+
+// postgresPlatform returns the account-side stores on a fresh migrated
+// database.
+func postgresPlatform(t *testing.T) porttest.Platform {
+	url := postgresDB(t)
+	pool, err := postgres.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
 	}
-	t.Run("accounts", func(t *testing.T) { porttest.RunAccounts(t, newPlatform) })
-	t.Run("keys", func(t *testing.T) { porttest.RunKeys(t, newPlatform) })
-	t.Run("ledger", func(t *testing.T) { porttest.RunLedger(t, newPlatform) })
-	t.Run("browser credentials", func(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) })
-	t.Run("key watch", func(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) })
-	t.Run("rate buckets", func(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) })
-	t.Run("idempotency", func(t *testing.T) { porttest.RunIdempotency(t, newPlatform) })
+	t.Cleanup(pool.Close)
+	s := postgres.New(pool)
+	t.Cleanup(s.Close)
+	return porttest.Platform{
+		Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s, Idempotency: s,
+		Disrupt: func(t *testing.T) int { return terminateBackends(t, pool.Config().ConnConfig.Database) },
+		Close:   s.Close,
+	}
+}
+
+// postgresVault returns the vault on a fresh migrated vault database,
+// connected as the vault role.
+func postgresVault(t *testing.T) ports.Vault {
+	_, vaultURL := migratedVault(t)
+	pool, err := postgres.Connect(context.Background(), vaultURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return vault.New(pool)
 }
 
 // TestPostgresSchema checks what the contracts cannot see: migrating is

@@ -14,11 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/filing"
-	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -242,13 +239,6 @@ func TestUSSearch(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestUSFilingsMongoContracts runs the filing and section store contracts
-// on MongoDB (FerretDB).
-func TestUSFilingsMongoContracts(t *testing.T) {
-	porttest.RunFilings(t, func(t *testing.T) ports.FilingStore { return mongo.NewFilings(mongoDatabase(t)) })
-	porttest.RunSections(t, func(t *testing.T) ports.SectionStore { return mongo.NewFilings(mongoDatabase(t)) })
 }
 
 // cutText cuts text at [start, end) in code points, failing on a range

@@ -3,19 +3,7 @@ package e2e
 import (
 	"net/http"
 	"testing"
-
-	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
-
-// TestMongoContractsUSFinancials runs the FinancialsStore contract on the
-// MongoDB adapter.
-func TestMongoContractsUSFinancials(t *testing.T) {
-	porttest.RunFinancials(t, func(t *testing.T) ports.FinancialsStore {
-		return mongo.NewFinancials(mongoDatabase(t))
-	})
-}
 
 type statement struct {
 	Ticker          string   `json:"ticker"`

@@ -20,7 +20,6 @@ import (
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/ports/porttest"
 )
 
 const (
@@ -75,20 +74,6 @@ func migratedVault(t *testing.T) (appURL, vaultURL string) {
 		t.Fatalf("vault migrate printed %q", out.String())
 	}
 	return appURL, vaultURL
-}
-
-// TestVaultContracts runs the Vault contract on PostgreSQL, as the vault
-// role, a fresh database per test.
-func TestVaultContracts(t *testing.T) {
-	porttest.RunVault(t, func(t *testing.T) ports.Vault {
-		_, vaultURL := migratedVault(t)
-		pool, err := postgres.Connect(context.Background(), vaultURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(pool.Close)
-		return vault.New(pool)
-	})
 }
 
 // TestApplicationRoleCannotReadTheVault is the proof of spec §1's

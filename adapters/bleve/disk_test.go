@@ -11,25 +11,26 @@ import (
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
-func TestSectionIndexOnDisk(t *testing.T) {
-	porttest.RunSectionIndex(t, func(t *testing.T) ports.SectionIndex {
-		x, err := bleve.Open(filepath.Join(t.TempDir(), "sections"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = x.Close() })
-		return x
-	})
-}
-
-func TestJudgmentIndexOnDisk(t *testing.T) {
-	porttest.RunJudgmentIndex(t, func(t *testing.T) ports.JudgmentIndex {
-		x, err := bleve.OpenJudgments(filepath.Join(t.TempDir(), "judgments"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = x.Close() })
-		return x
+// TestContractsOnDisk runs the index contracts on indexes in a fresh
+// directory per test.
+func TestContractsOnDisk(t *testing.T) {
+	porttest.RunAll(t, porttest.Stores{
+		SectionIndex: func(t *testing.T) ports.SectionIndex {
+			x, err := bleve.Open(filepath.Join(t.TempDir(), "sections"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = x.Close() })
+			return x
+		},
+		JudgmentIndex: func(t *testing.T) ports.JudgmentIndex {
+			x, err := bleve.OpenJudgments(filepath.Join(t.TempDir(), "judgments"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = x.Close() })
+			return x
+		},
 	})
 }
 

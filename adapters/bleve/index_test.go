@@ -8,12 +8,22 @@ import (
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
-func TestSectionIndex(t *testing.T) {
-	porttest.RunSectionIndex(t, func(t *testing.T) ports.SectionIndex {
-		x, err := bleve.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x
+// TestContracts runs the index contracts on indexes held in memory.
+func TestContracts(t *testing.T) {
+	porttest.RunAll(t, porttest.Stores{
+		SectionIndex: func(t *testing.T) ports.SectionIndex {
+			x, err := bleve.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return x
+		},
+		JudgmentIndex: func(t *testing.T) ports.JudgmentIndex {
+			x, err := bleve.NewJudgments()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return x
+		},
 	})
 }

@@ -8,45 +8,21 @@ import (
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
-func newPlatform(*testing.T) porttest.Platform {
-	p, l := memory.NewPlatform(), memory.NewLimits()
-	return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p, Buckets: l, Signins: l, Idempotency: p}
-}
-
-func TestRateBuckets(t *testing.T) { porttest.RunRateBuckets(t, newPlatform) }
-
-func TestAccounts(t *testing.T) { porttest.RunAccounts(t, newPlatform) }
-
-func TestKeys(t *testing.T) { porttest.RunKeys(t, newPlatform) }
-
-func TestLedger(t *testing.T) { porttest.RunLedger(t, newPlatform) }
-
-func TestBrowserCredentials(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) }
-
-func TestIdempotency(t *testing.T) { porttest.RunIdempotency(t, newPlatform) }
-
-func TestKeyWatch(t *testing.T) { porttest.RunKeyWatch(t, newPlatform) }
-
-func TestSecurities(t *testing.T) {
-	porttest.RunSecurities(t, func(*testing.T) ports.SecurityStore { return memory.NewSecurities() })
-}
-
-func TestFundHoldings(t *testing.T) {
-	porttest.RunFundHoldings(t, func(*testing.T) ports.FundHoldingStore { return memory.NewFundHoldings() })
-}
-
-func TestChinaPricesContract(t *testing.T) {
-	porttest.RunChinaPrices(t, func(*testing.T) ports.ChinaPriceStore { return memory.NewChinaPrices() })
-}
-
-func TestVault(t *testing.T) {
-	porttest.RunVault(t, func(*testing.T) ports.Vault { return memory.NewVault() })
-}
-
-func TestJudgments(t *testing.T) {
-	porttest.RunJudgments(t, func(*testing.T) ports.JudgmentStore { return memory.NewJudgments() })
-}
-
-func TestIndiaPricesContract(t *testing.T) {
-	porttest.RunIndiaPrices(t, func(*testing.T) ports.IndiaPriceStore { return memory.NewIndiaPrices() })
+// TestContracts runs every port's contract on the memory adapters.
+func TestContracts(t *testing.T) {
+	porttest.RunAll(t, porttest.Stores{
+		Platform: func(*testing.T) porttest.Platform {
+			p, l := memory.NewPlatform(), memory.NewLimits()
+			return porttest.Platform{Accounts: p, Sessions: p, Keys: p, Ledger: p, Watch: p, Buckets: l, Signins: l, Idempotency: p}
+		},
+		Securities:   func(*testing.T) ports.SecurityStore { return memory.NewSecurities() },
+		ChinaPrices:  func(*testing.T) ports.ChinaPriceStore { return memory.NewChinaPrices() },
+		IndiaPrices:  func(*testing.T) ports.IndiaPriceStore { return memory.NewIndiaPrices() },
+		FundHoldings: func(*testing.T) ports.FundHoldingStore { return memory.NewFundHoldings() },
+		Financials:   func(*testing.T) ports.FinancialsStore { return memory.NewFinancials() },
+		Filings:      func(*testing.T) ports.FilingStore { return memory.NewFilings() },
+		Sections:     func(*testing.T) ports.SectionStore { return memory.NewFilings() },
+		Judgments:    func(*testing.T) ports.JudgmentStore { return memory.NewJudgments() },
+		Vault:        func(*testing.T) ports.Vault { return memory.NewVault() },
+	})
 }

@@ -24,18 +24,14 @@ func open(t testing.TB, path string) *sqlite.Store {
 	return s
 }
 
-func newPlatform(t *testing.T) porttest.Platform {
-	s := open(t, filepath.Join(t.TempDir(), "platform.db"))
-	return porttest.Platform{
-		Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s, Idempotency: s,
-		Close: s.StopWriter,
-	}
+// TestContracts runs the account-side port contracts on a fresh database
+// file per test.
+func TestContracts(t *testing.T) {
+	porttest.RunAll(t, porttest.Stores{Platform: func(t *testing.T) porttest.Platform {
+		s := open(t, filepath.Join(t.TempDir(), "platform.db"))
+		return porttest.Platform{
+			Accounts: s, Sessions: s, Keys: s, Ledger: s, Watch: s, Buckets: s, Signins: s, Idempotency: s,
+			Close: s.StopWriter,
+		}
+	}})
 }
-
-func TestAccounts(t *testing.T)           { porttest.RunAccounts(t, newPlatform) }
-func TestKeys(t *testing.T)               { porttest.RunKeys(t, newPlatform) }
-func TestLedger(t *testing.T)             { porttest.RunLedger(t, newPlatform) }
-func TestBrowserCredentials(t *testing.T) { porttest.RunBrowserCredentials(t, newPlatform) }
-func TestKeyWatch(t *testing.T)           { porttest.RunKeyWatch(t, newPlatform) }
-func TestRateBuckets(t *testing.T)        { porttest.RunRateBuckets(t, newPlatform) }
-func TestIdempotency(t *testing.T)        { porttest.RunIdempotency(t, newPlatform) }

@@ -1,6 +1,8 @@
 // Package porttest holds one contract suite per port. Every adapter of a port
-// runs the same suite: memory in unit tests, PostgreSQL and MongoDB in e2e.
-// A behaviour that differs between adapters fails here.
+// runs the same suite: memory and SQLite in unit tests, PostgreSQL and
+// MongoDB in e2e. A behaviour that differs between adapters fails here.
+// RunAll runs every suite an adapter's Stores provides, in one call; see
+// docs/adapters.md.
 package porttest
 
 import (
