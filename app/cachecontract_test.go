@@ -12,6 +12,8 @@ import (
 
 // TestCachesKeepTheContract runs each read cache's port contract over a
 // memory store: a cache in front of a store is a store of the same port.
+// India prices are cached inside the MongoDB adapter, whose contract runs
+// in e2e (TestMongoContractsCachedIndiaPrices).
 func TestCachesKeepTheContract(t *testing.T) {
 	cache := func(t *testing.T) *app.ReadCache { return newReadCache(t, time.Minute, app.SystemClock) }
 	porttest.RunAll(t, porttest.Stores{
@@ -20,9 +22,6 @@ func TestCachesKeepTheContract(t *testing.T) {
 		},
 		ChinaPrices: func(t *testing.T) ports.ChinaPriceStore {
 			return app.NewChinaPriceCache(memory.NewChinaPrices(), cache(t))
-		},
-		IndiaPrices: func(t *testing.T) ports.IndiaPriceStore {
-			return app.NewIndiaPriceCache(memory.NewIndiaPrices(), cache(t))
 		},
 		FundHoldings: func(t *testing.T) ports.FundHoldingStore {
 			return app.NewFundHoldingsCache(memory.NewFundHoldings(), cache(t))

@@ -8,8 +8,6 @@ import (
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/domain/judgment"
-	"github.com/quarrydata/quarry/domain/nse"
-	"github.com/quarrydata/quarry/ports"
 )
 
 // The weighers below estimate, in bytes, the memory a cached value holds:
@@ -97,26 +95,6 @@ func stepsWeight(steps []ashare.Step) int {
 	n := int(unsafe.Sizeof(steps)) + cap(steps)*int(unsafe.Sizeof(st))
 	for _, st := range steps {
 		n += len(st.Date)
-	}
-	return n
-}
-
-func intsWeight(ns []int) int { return int(unsafe.Sizeof(ns)) + cap(ns)*int(unsafe.Sizeof(0)) }
-
-func rowsWeight(rows []nse.Row) int {
-	var r nse.Row
-	n := int(unsafe.Sizeof(rows)) + cap(rows)*int(unsafe.Sizeof(r))
-	for _, r := range rows {
-		n += stringBytes(r.Symbol, r.Series, r.ISIN, r.Date, r.Source)
-	}
-	return n
-}
-
-func indiaBucketsWeight(bs []ports.IndiaBucket) int {
-	var b ports.IndiaBucket
-	n := int(unsafe.Sizeof(bs)) + cap(bs)*int(unsafe.Sizeof(b))
-	for _, b := range bs {
-		n += stringBytes(b.ISIN, b.Series)
 	}
 	return n
 }

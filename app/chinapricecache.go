@@ -65,19 +65,8 @@ func (c *ChinaPriceCache) Bars(ctx context.Context, q ports.BarQuery) ([]ashare.
 	if err != nil {
 		return nil, false, err
 	}
-	var out []ashare.Bar
-	skip := q.Offset
-	for b := range ashare.Visible(versions, q.From, q.To, q.AsOf) {
-		if skip > 0 {
-			skip--
-			continue
-		}
-		if len(out) == q.Limit {
-			return out, true, nil
-		}
-		out = append(out, b)
-	}
-	return out, false, nil
+	page, more := ashare.Page(ashare.Visible(versions, q.From, q.To, q.AsOf), q.Offset, q.Limit)
+	return page, more, nil
 }
 
 // Steps returns the code's steps, from the cache while they are fresh.

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/ashare"
-	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -115,132 +113,5 @@ func TestChinaPriceCacheForgetsWhatItWrites(t *testing.T) {
 	steps, err := cache.Steps(ctx, "SZSE.000001")
 	if err != nil || len(steps) != 1 || !steps[0].KnownAt.Equal(later) {
 		t.Fatalf("after a write through the cache Steps = %v, %v", steps, err)
-	}
-}
-
-// countedIndiaPrices counts the store's reads.
-type countedIndiaPrices struct {
-	*memory.IndiaPrices
-	reads atomic.Int64
-}
-
-func (s *countedIndiaPrices) Years(ctx context.Context, isin, series string) ([]int, error) {
-	s.reads.Add(1)
-	return s.IndiaPrices.Years(ctx, isin, series)
-}
-
-func (s *countedIndiaPrices) YearVersions(ctx context.Context, b ports.IndiaBucket) ([]nse.Row, error) {
-	s.reads.Add(1)
-	return s.IndiaPrices.YearVersions(ctx, b)
-}
-
-func (s *countedIndiaPrices) Carrying(ctx context.Context, symbol string) ([]ports.IndiaBucket, error) {
-	s.reads.Add(1)
-	return s.IndiaPrices.Carrying(ctx, symbol)
-}
-
-// reliance is the sample's RELIANCE EQ row of 2021-06-03 (NSE
-// sec_bhavdata_full, sampledata/india_prices, turnover converted from
-// lakhs), known at known, with its close given: a test makes a corrected
-// version from it.
-func reliance(known time.Time, close float64) nse.Row {
-	return nse.Row{Symbol: "RELIANCE", Series: "EQ", ISIN: "INE002A01018", Date: "2021-06-03", PrevClose: 2201.25,
-		Open: 2221.00, High: 2250.00, Low: 2196.10, Last: 2208.00, Close: close, Volume: 11064116,
-		Turnover: 24578878000, Trades: 341728, Source: "sec_bhavdata_full_03062021.csv", KnownAt: known}
-}
-
-// relianceClose resolves RELIANCE and returns its close at asOf.
-func relianceClose(t *testing.T, store ports.IndiaPriceStore, asOf time.Time) float64 {
-	t.Helper()
-	ctx := context.Background()
-	isin, err := store.ISINOf(ctx, "RELIANCE", "EQ", "2021-12-31", asOf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []nse.Row
-	for r, err := range store.Rows(ctx, ports.IndiaRowQuery{ISIN: isin, Series: "EQ", AsOf: asOf}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, r)
-	}
-	if len(got) != 1 {
-		t.Fatalf("rows = %v", got)
-	}
-	return got[0].Close
-}
-
-func TestIndiaPriceCacheServesFromMemoryUntilExpiry(t *testing.T) {
-	ctx := context.Background()
-	clock := newTestClock(time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC))
-	backing := &countedIndiaPrices{IndiaPrices: memory.NewIndiaPrices()}
-	cache := app.NewIndiaPriceCache(backing, newReadCache(t, 30*time.Second, clock.Now))
-	known := time.Date(2021, 6, 3, 12, 0, 0, 0, time.UTC)
-	if _, err := cache.ISINOf(ctx, "RELIANCE", "EQ", "2021-12-31", clock.Now()); !errors.Is(err, ports.ErrNotFound) {
-		t.Fatalf("an unknown symbol = %v", err)
-	}
-	if held, err := cache.Holds(ctx, "INE002A01018", "EQ"); err != nil || held {
-		t.Fatalf("Holds of an unknown series = %v, %v", held, err)
-	}
-	// Rows ingested by another process are served at once: empty reads are not cached.
-	if err := backing.Add(ctx, []nse.Row{reliance(known, 2209.65)}); err != nil {
-		t.Fatal(err)
-	}
-	reads := backing.reads.Load()
-	if got := relianceClose(t, cache, clock.Now()); got != 2209.65 {
-		t.Fatalf("after ingest close = %v", got)
-	}
-	if held, err := cache.Holds(ctx, "INE002A01018", "EQ"); err != nil || !held {
-		t.Fatalf("Holds = %v, %v", held, err)
-	}
-	// Carrying, the series' years, the year's versions: three reads, then none.
-	if got := backing.reads.Load() - reads; got != 3 {
-		t.Fatalf("the first page read the store %d times, want 3", got)
-	}
-	relianceClose(t, cache, clock.Now())
-	if got := backing.reads.Load() - reads; got != 3 {
-		t.Fatalf("a second page read the store %d more times", got-3)
-	}
-	// A correction by another process is served after the TTL.
-	if err := backing.Add(ctx, []nse.Row{reliance(known.Add(time.Hour), 2210.00)}); err != nil {
-		t.Fatal(err)
-	}
-	clock.Advance(29 * time.Second)
-	if got := relianceClose(t, cache, clock.Now()); got != 2209.65 {
-		t.Fatalf("within the TTL the cached row is served, got %v", got)
-	}
-	clock.Advance(2 * time.Second)
-	if got := relianceClose(t, cache, clock.Now()); got != 2210.00 {
-		t.Fatalf("after the TTL the store is read again, got %v", got)
-	}
-}
-
-func TestIndiaPriceCacheForgetsWhatItWrites(t *testing.T) {
-	ctx := context.Background()
-	cache := app.NewIndiaPriceCache(memory.NewIndiaPrices(), newReadCache(t, time.Hour, app.SystemClock))
-	known := time.Date(2021, 6, 3, 12, 0, 0, 0, time.UTC)
-	asOf := known.Add(24 * time.Hour)
-	if err := cache.Add(ctx, []nse.Row{reliance(known, 2209.65)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := relianceClose(t, cache, asOf); got != 2209.65 {
-		t.Fatalf("close = %v", got)
-	}
-	if err := cache.Add(ctx, []nse.Row{reliance(known.Add(time.Hour), 2210.00)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := relianceClose(t, cache, asOf); got != 2210.00 {
-		t.Fatalf("after a write through the cache close = %v", got)
-	}
-	// A year new to the series is seen at once too (the version is the
-	// test's, moved to 2022).
-	next := reliance(known, 2209.65)
-	next.Date = "2022-06-03"
-	if err := cache.Add(ctx, []nse.Row{next}); err != nil {
-		t.Fatal(err)
-	}
-	years, err := cache.Years(ctx, "INE002A01018", "EQ")
-	if err != nil || len(years) != 2 {
-		t.Fatalf("Years after a write = %v, %v", years, err)
 	}
 }

@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/maypok86/otter/v2"
 )
@@ -128,5 +130,56 @@ func (s *cacheSpace[V]) reset() {
 	}
 	for _, k := range stale {
 		s.shared.entries.Invalidate(k)
+	}
+}
+
+// Slices is a part of a ReadCache for a store that caches what it reads
+// itself, such as a document store caching documents of a layout only it
+// knows: slices of E under string keys. An empty slice is never cached, so
+// what another process writes first is read on the next request rather
+// than after the TTL. A nil Slices caches nothing.
+type Slices[E any] struct{ space *cacheSpace[[]E] }
+
+// NewSlices returns a new part of shared, nil when shared is nil. extra
+// gives the bytes an element holds beyond its own size (its strings'
+// bytes), for weighing entries.
+func NewSlices[E any](shared *ReadCache, extra func(E) int) *Slices[E] {
+	if shared == nil {
+		return nil
+	}
+	weigh := func(es []E) int {
+		var e E
+		n := int(unsafe.Sizeof(es)) + cap(es)*int(unsafe.Sizeof(e))
+		for _, e := range es {
+			n += extra(e)
+		}
+		return n
+	}
+	return &Slices[E]{space: newCacheSpace(shared, weigh)}
+}
+
+// Get returns the fresh cached slice under key, or loads it, caching it
+// unless it is empty. The slice is shared: the caller must not change it.
+func (s *Slices[E]) Get(ctx context.Context, key string, load func(context.Context) ([]E, error)) ([]E, error) {
+	if s == nil {
+		return load(ctx)
+	}
+	got, err := s.space.get(ctx, key, func(ctx context.Context, _ string) ([]E, error) {
+		got, err := load(ctx)
+		if err == nil && len(got) == 0 {
+			err = errNoRows
+		}
+		return got, err
+	})
+	if errors.Is(err, errNoRows) {
+		return nil, nil
+	}
+	return got, err
+}
+
+// Forget drops keys, after a write that changed what they hold.
+func (s *Slices[E]) Forget(keys ...string) {
+	if s != nil {
+		s.space.forget(keys...)
 	}
 }

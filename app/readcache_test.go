@@ -154,3 +154,52 @@ func TestWeightsApproximateTheHeldBytes(t *testing.T) {
 		})
 	}
 }
+
+// The exported Slices caches a store's non-empty reads until a write
+// forgets them; without a ReadCache it reads every time.
+func TestSlicesCacheNonEmptyReadsUntilForgotten(t *testing.T) {
+	ctx := context.Background()
+	shared, err := NewReadCache(1<<20, time.Hour, SystemClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[string][]string{"RELIANCE": {"INE002A01018"}}
+	loads := 0
+	get := func(s *Slices[string], key string) []string {
+		t.Helper()
+		got, err := s.Get(ctx, key, func(context.Context) ([]string, error) {
+			loads++
+			return held[key], nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	s := NewSlices(shared, func(s string) int { return len(s) })
+	for range 2 {
+		get(s, "RELIANCE")
+		if got := get(s, "ZOMATO"); got != nil {
+			t.Fatalf("an empty read = %v", got)
+		}
+	}
+	if loads != 3 {
+		t.Fatalf("%d loads, want 3: a non-empty read once, an empty one each time", loads)
+	}
+	held["RELIANCE"] = []string{"INE002A01036"}
+	s.Forget("RELIANCE")
+	if got := get(s, "RELIANCE"); len(got) != 1 || got[0] != "INE002A01036" {
+		t.Fatalf("after Forget = %v", got)
+	}
+	var none *Slices[string]
+	loads = 0
+	get(none, "RELIANCE")
+	get(none, "RELIANCE")
+	none.Forget("RELIANCE")
+	if loads != 2 {
+		t.Fatalf("without a cache %d loads, want 2", loads)
+	}
+	if NewSlices(nil, func(string) int { return 0 }) != nil {
+		t.Fatal("NewSlices without a ReadCache is not nil")
+	}
+}

@@ -40,14 +40,11 @@ func init() {
 }
 
 // indiaPrices wires the India prices dataset: its store (memory, or
-// MongoDB behind a read cache of its year buckets), use case, probe,
+// MongoDB keeping what it reads in the read cache), use case, probe,
 // handlers and export (india.prices).
 func indiaPrices(cfg Config) fx.Option {
 	return fx.Options(
-		indiaPriceStore(cfg),
-		documentCache(cfg, func(s ports.IndiaPriceStore, c *app.ReadCache) ports.IndiaPriceStore {
-			return app.NewIndiaPriceCache(s, c)
-		}),
+		servedIndiaPriceStore(cfg),
 		fx.Provide(
 			app.NewIndiaPrices,
 			probe((*app.IndiaPrices).Probe),
@@ -55,6 +52,18 @@ func indiaPrices(cfg Config) fx.Option {
 			exportDataset((*app.IndiaPrices).ExportDataset),
 		),
 	)
+}
+
+// servedIndiaPriceStore is the store the server reads: when documents are
+// cached, the MongoDB store keeps what it reads of its index and year
+// buckets in the shared ReadCache, since only it knows that layout.
+func servedIndiaPriceStore(cfg Config) fx.Option {
+	if !cachesDocuments(cfg) {
+		return indiaPriceStore(cfg)
+	}
+	return fx.Provide(func(db *mongodrv.Database, c *app.ReadCache) ports.IndiaPriceStore {
+		return mongo.NewCachedIndiaPrices(db, c)
+	})
 }
 
 func indiaPriceStore(cfg Config) fx.Option {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -38,15 +39,16 @@ func mongoStores(db func(*testing.T) *mongodrv.Database) porttest.Stores {
 	}
 }
 
-// writeCounter counts the write commands a client sends, by command name.
+// writeCounter counts the commands of some names a client sends (the
+// write commands unless told), by command name.
 type writeCounter struct {
 	mu     sync.Mutex
+	names  []string
 	counts map[string]int
 }
 
 func (w *writeCounter) started(_ context.Context, e *event.CommandStartedEvent) {
-	switch e.CommandName {
-	case "insert", "update", "delete":
+	if slices.Contains(w.names, e.CommandName) {
 		w.mu.Lock()
 		w.counts[e.CommandName]++
 		w.mu.Unlock()
@@ -66,7 +68,14 @@ func (w *writeCounter) take() map[string]int {
 // counted.
 func countedDatabase(t *testing.T) (*mongodrv.Database, *writeCounter) {
 	t.Helper()
-	w := &writeCounter{counts: map[string]int{}}
+	return commandCountedDatabase(t, "insert", "update", "delete")
+}
+
+// commandCountedDatabase is a fresh database on a client whose commands
+// named names are counted.
+func commandCountedDatabase(t *testing.T, names ...string) (*mongodrv.Database, *writeCounter) {
+	t.Helper()
+	w := &writeCounter{names: names, counts: map[string]int{}}
 	client, err := mongodrv.Connect(options.Client().ApplyURI(servers.mongoURI).
 		SetMonitor(&event.CommandMonitor{Started: w.started}))
 	if err != nil {

@@ -45,22 +45,4 @@ type IndiaPriceStore interface {
 	Holds(ctx context.Context, isin, series string) (bool, error)
 	// Count returns how many versions are held.
 	Count(ctx context.Context) (int64, error)
-	// Years returns the calendar years in which versions of isin in series
-	// are held, ascending; none when there are none.
-	Years(ctx context.Context, isin, series string) ([]int, error)
-	// YearVersions returns every version of the bucket's ISIN and series
-	// dated in its year, ordered by date then KnownAt: what Rows reads of
-	// that year, before it picks the versions visible at a time.
-	YearVersions(ctx context.Context, b IndiaBucket) ([]nse.Row, error)
-	// Carrying returns the buckets holding a version that carries symbol,
-	// ordered by year, then ISIN and series (a bucket may hold versions
-	// carrying other symbols too): where ISINOf looks.
-	Carrying(ctx context.Context, symbol string) ([]IndiaBucket, error)
-}
-
-// IndiaBucket names the versions of one security in one series dated in
-// one calendar year.
-type IndiaBucket struct {
-	ISIN, Series string
-	Year         int
 }

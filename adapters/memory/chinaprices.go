@@ -85,19 +85,8 @@ func (s *ChinaPrices) Bars(_ context.Context, q ports.BarQuery) ([]ashare.Bar, b
 	if cur == nil {
 		return nil, false, nil
 	}
-	out := make([]ashare.Bar, 0, min(q.Limit, len(cur.versions)))
-	skip := q.Offset
-	for b := range ashare.Visible(cur.versions, q.From, q.To, q.AsOf) {
-		if skip > 0 {
-			skip--
-			continue
-		}
-		if len(out) == q.Limit {
-			return out, true, nil
-		}
-		out = append(out, b)
-	}
-	return out, false, nil
+	page, more := ashare.Page(ashare.Visible(cur.versions, q.From, q.To, q.AsOf), q.Offset, q.Limit)
+	return page, more, nil
 }
 
 // Steps returns the code's steps.

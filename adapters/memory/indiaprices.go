@@ -5,7 +5,6 @@ import (
 	"context"
 	"iter"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -174,57 +173,4 @@ func (s *IndiaPrices) Count(context.Context) (int64, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.count, nil
-}
-
-// Years returns the years of the series' versions.
-func (s *IndiaPrices) Years(_ context.Context, isin, series string) ([]int, error) {
-	s.mu.RLock()
-	versions := s.series[indiaKey{isin, series}]
-	s.mu.RUnlock()
-	var out []int
-	for _, v := range versions {
-		if y := yearOfDate(v.Date); len(out) == 0 || out[len(out)-1] != y {
-			out = append(out, y)
-		}
-	}
-	return out, nil
-}
-
-// YearVersions returns the versions of the series dated in the year.
-func (s *IndiaPrices) YearVersions(_ context.Context, b ports.IndiaBucket) ([]nse.Row, error) {
-	s.mu.RLock()
-	versions := s.series[indiaKey{b.ISIN, b.Series}]
-	s.mu.RUnlock()
-	var out []nse.Row
-	for _, v := range versions {
-		if yearOfDate(v.Date) == b.Year {
-			out = append(out, v)
-		}
-	}
-	return out, nil
-}
-
-// Carrying scans every series for versions carrying the symbol.
-func (s *IndiaPrices) Carrying(_ context.Context, symbol string) ([]ports.IndiaBucket, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var out []ports.IndiaBucket
-	for k, versions := range s.series {
-		for _, v := range versions {
-			b := ports.IndiaBucket{ISIN: k.isin, Series: k.series, Year: yearOfDate(v.Date)}
-			if v.Symbol == symbol && !slices.Contains(out, b) {
-				out = append(out, b)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b ports.IndiaBucket) int {
-		return cmp.Or(cmp.Compare(a.Year, b.Year), cmp.Compare(a.ISIN, b.ISIN), cmp.Compare(a.Series, b.Series))
-	})
-	return out, nil
-}
-
-// yearOfDate reads the year of a YYYY-MM-DD date.
-func yearOfDate(date string) int {
-	y, _ := strconv.Atoi(date[:4])
-	return y
 }

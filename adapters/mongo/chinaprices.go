@@ -237,32 +237,33 @@ func (s *ChinaPrices) Bars(ctx context.Context, q ports.BarQuery) ([]ashare.Bar,
 	if err != nil || !found {
 		return nil, false, err
 	}
-	var out []ashare.Bar
-	skip := q.Offset
-	for _, y := range series.Years {
-		if (q.From != "" && y < yearOf(q.From)) || (q.To != "" && y > yearOf(q.To)) {
-			continue
-		}
-		docs, err := s.bucket(ctx, q.Code, y)
-		if err != nil {
-			return nil, false, err
-		}
-		versions := make([]ashare.Bar, len(docs))
-		for i, d := range docs {
-			versions[i] = d.bar(q.Code)
-		}
-		for b := range ashare.Visible(versions, q.From, q.To, q.AsOf) {
-			if skip > 0 {
-				skip--
+	var readErr error
+	visible := func(yield func(ashare.Bar) bool) {
+		for _, y := range series.Years {
+			if (q.From != "" && y < yearOf(q.From)) || (q.To != "" && y > yearOf(q.To)) {
 				continue
 			}
-			if len(out) == q.Limit {
-				return out, true, nil
+			docs, err := s.bucket(ctx, q.Code, y)
+			if err != nil {
+				readErr = err
+				return
 			}
-			out = append(out, b)
+			versions := make([]ashare.Bar, len(docs))
+			for i, d := range docs {
+				versions[i] = d.bar(q.Code)
+			}
+			for b := range ashare.Visible(versions, q.From, q.To, q.AsOf) {
+				if !yield(b) {
+					return
+				}
+			}
 		}
 	}
-	return out, false, nil
+	page, more := ashare.Page(visible, q.Offset, q.Limit)
+	if readErr != nil {
+		return nil, false, readErr
+	}
+	return page, more, nil
 }
 
 // Steps returns the code's steps from its series document.

@@ -19,6 +19,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/quarrydata/quarry/app"
 	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -76,8 +77,23 @@ const (
 // kept up to date with this store's writes (see readOnce on the limits of
 // that; a document another writer created meanwhile is read and merged),
 // so a write reads only the buckets and days it adds to.
+//
+// Given a ReadCache (NewCachedIndiaPrices), it keeps what Rows, ISINOf and
+// Holds read: each series' years, each year bucket's versions and the
+// buckets holding each symbol, so a page is answered from memory for any
+// date range and as-of time. A bucket holds about 250 versions, some tens
+// of kilobytes, and the shared budget bounds how many are kept. A write by
+// this store forgets the series, buckets and symbols it wrote; one by
+// another process (quarry ingest) is seen once the entries' TTL has
+// passed.
 type IndiaPrices struct {
 	buckets, days, index *mongodrv.Collection
+
+	// years, versions and holders cache reads (nil: none) by series
+	// "ISIN|SERIES", by bucket "ISIN|SERIES|YYYY" and by symbol.
+	years    *app.Slices[indiaYearDoc]
+	versions *app.Slices[indiaVersionDoc]
+	holders  *app.Slices[indiaHolderDoc]
 
 	mu sync.Mutex
 	// shards holds the index documents by _id, as of the first write plus
@@ -89,9 +105,24 @@ var _ ports.IndiaPriceStore = (*IndiaPrices)(nil)
 
 // NewIndiaPrices returns the India prices store of db.
 func NewIndiaPrices(db *mongodrv.Database) *IndiaPrices {
-	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), days: db.Collection(indiaDaysCollection),
-		index: db.Collection(indiaIndexCollection)}
+	return NewCachedIndiaPrices(db, nil)
 }
+
+// NewCachedIndiaPrices returns the India prices store of db, keeping what
+// it reads in cache (nothing when cache is nil).
+func NewCachedIndiaPrices(db *mongodrv.Database, cache *app.ReadCache) *IndiaPrices {
+	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), days: db.Collection(indiaDaysCollection),
+		index: db.Collection(indiaIndexCollection), years: app.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
+		versions: app.NewSlices(cache, indiaVersionBytes), holders: app.NewSlices(cache, indiaHolderBytes)}
+}
+
+// indiaVersionBytes and indiaHolderBytes weigh the strings of what the
+// cache keeps.
+func indiaVersionBytes(d indiaVersionDoc) int {
+	return len(d.ISIN) + len(d.Series) + len(d.Date) + len(d.Symbol) + len(d.Source)
+}
+
+func indiaHolderBytes(h indiaHolderDoc) int { return len(h.ISIN) + len(h.Series) }
 
 // indiaVersionDoc is one stored row version. In a bucket, ISIN and series
 // are the bucket's and left empty.
@@ -228,10 +259,27 @@ func findByID[T any](ctx context.Context, c *mongodrv.Collection, id string) (T,
 	return d, true, nil
 }
 
-// Add merges the versions into their days and writes the versions new to
+// Add writes the versions (see add), then forgets the series, buckets and
+// symbols of the rows.
+func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
+	err := s.add(ctx, rows)
+	// Forgotten even when the write failed: it may have applied in part.
+	series, buckets, symbols := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		series[indiaSeriesID(r.ISIN, r.Series)] = true
+		buckets[indiaBucketID(r.ISIN, r.Series, yearOf(r.Date))] = true
+		symbols[r.Symbol] = true
+	}
+	s.years.Forget(slices.Collect(maps.Keys(series))...)
+	s.versions.Forget(slices.Collect(maps.Keys(buckets))...)
+	s.holders.Forget(slices.Collect(maps.Keys(symbols))...)
+	return err
+}
+
+// add merges the versions into their days and writes the versions new to
 // the days (none when the batch is held already) as parts of their year
 // buckets, then the index, then the days.
-func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
+func (s *IndiaPrices) add(ctx context.Context, rows []nse.Row) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -619,12 +667,23 @@ func (s *IndiaPrices) OnDate(ctx context.Context, date string) ([]nse.Row, error
 	return out, nil
 }
 
-// seriesOf reads the index entry of isin in series.
-func (s *IndiaPrices) seriesOf(ctx context.Context, isin, series string) (indiaSeriesDoc, error) {
+// yearsOf returns the years of isin in series the index names, from the
+// cache while they are fresh.
+func (s *IndiaPrices) yearsOf(ctx context.Context, isin, series string) ([]indiaYearDoc, error) {
 	id := indiaSeriesID(isin, series)
-	d, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("series", id))
-	e, _ := findEntry(d.Series, id, seriesKey)
-	return e, err
+	return s.years.Get(ctx, id, func(ctx context.Context) ([]indiaYearDoc, error) {
+		d, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("series", id))
+		e, _ := findEntry(d.Series, id, seriesKey)
+		return e.Years, err
+	})
+}
+
+// cachedYear is year from the cache while it is fresh; the versions are
+// shared and must not be changed.
+func (s *IndiaPrices) cachedYear(ctx context.Context, isin, series string, y indiaYearDoc) ([]indiaVersionDoc, error) {
+	return s.versions.Get(ctx, indiaBucketID(isin, series, y.Year), func(ctx context.Context) ([]indiaVersionDoc, error) {
+		return s.year(ctx, isin, series, y.Year, y.Parts)
+	})
 }
 
 // year reads the parts of a year bucket of isin in series and returns its
@@ -649,20 +708,21 @@ func (s *IndiaPrices) year(ctx context.Context, isin, series string, year, parts
 	return out, nil
 }
 
-// Rows reads the series document, then the buckets of the years the range
-// touches, one at a time: one year's versions are in memory at once.
+// Rows reads the series' index entry, then the buckets of the years the
+// range touches, one at a time: without a cache, one year's versions are in
+// memory at once.
 func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2[nse.Row, error] {
 	versions := func(yield func(nse.Row, error) bool) {
-		series, err := s.seriesOf(ctx, q.ISIN, q.Series)
+		years, err := s.yearsOf(ctx, q.ISIN, q.Series)
 		if err != nil {
 			yield(nse.Row{}, err)
 			return
 		}
-		for _, y := range series.Years {
+		for _, y := range years {
 			if (q.From != "" && y.Year < yearOf(q.From)) || (q.To != "" && y.Year > yearOf(q.To)) {
 				continue
 			}
-			versions, err := s.year(ctx, q.ISIN, q.Series, y.Year, y.Parts)
+			versions, err := s.cachedYear(ctx, q.ISIN, q.Series, y)
 			if err != nil {
 				yield(nse.Row{}, err)
 				return
@@ -680,27 +740,25 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 // ISINOf reads the symbol's index entry, then the buckets holding it,
 // latest year first, until a year has a version that matches.
 func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore string, asOf time.Time) (string, error) {
-	shard, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("symbol", symbol))
+	held, err := s.holdersOf(ctx, symbol)
 	if err != nil {
 		return "", err
 	}
-	d, _ := findEntry(shard.Symbols, symbol, symbolKey)
 	last := yearOf(onOrBefore)
 	match := nse.SymbolMatch{Symbol: symbol, OnOrBefore: onOrBefore, AsOf: asOf}
-	for i := len(d.Held) - 1; i >= 0; i-- {
-		h := d.Held[i]
+	for _, h := range slices.Backward(held) {
 		if h.Year > last || (series != "" && h.Series != series) {
 			continue
 		}
 		if match.Found() && h.Year < yearOf(match.Best.Date) {
 			break
 		}
-		rows, err := s.yearOfHolder(ctx, h)
+		versions, err := s.yearOfHolder(ctx, h)
 		if err != nil {
 			return "", err
 		}
-		for _, r := range rows {
-			match.Offer(r)
+		for _, v := range versions {
+			match.Offer(v.row())
 		}
 	}
 	if !match.Found() {
@@ -709,30 +767,36 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 	return match.Best.ISIN, nil
 }
 
-// yearOfHolder reads the year bucket a symbol's holder names.
-func (s *IndiaPrices) yearOfHolder(ctx context.Context, h indiaHolderDoc) ([]nse.Row, error) {
-	e, err := s.seriesOf(ctx, h.ISIN, h.Series)
+// holdersOf returns the buckets holding versions that carry symbol, by
+// year, then ISIN and series, from the cache while they are fresh.
+func (s *IndiaPrices) holdersOf(ctx context.Context, symbol string) ([]indiaHolderDoc, error) {
+	return s.holders.Get(ctx, symbol, func(ctx context.Context) ([]indiaHolderDoc, error) {
+		shard, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("symbol", symbol))
+		d, _ := findEntry(shard.Symbols, symbol, symbolKey)
+		return d.Held, err
+	})
+}
+
+// yearOfHolder returns the versions of the year bucket a symbol's holder
+// names; they are shared and must not be changed.
+func (s *IndiaPrices) yearOfHolder(ctx context.Context, h indiaHolderDoc) ([]indiaVersionDoc, error) {
+	years, err := s.yearsOf(ctx, h.ISIN, h.Series)
 	if err != nil {
 		return nil, err
 	}
-	parts := 0
-	for _, y := range e.Years {
-		if y.Year == h.Year {
-			parts = y.Parts
+	y := indiaYearDoc{Year: h.Year}
+	for _, held := range years {
+		if held.Year == h.Year {
+			y = held
 		}
 	}
-	versions, err := s.year(ctx, h.ISIN, h.Series, h.Year, parts)
-	out := make([]nse.Row, len(versions))
-	for i, v := range versions {
-		out[i] = v.row()
-	}
-	return out, err
+	return s.cachedYear(ctx, h.ISIN, h.Series, y)
 }
 
 // Holds reads the series' index entry.
 func (s *IndiaPrices) Holds(ctx context.Context, isin, series string) (bool, error) {
-	e, err := s.seriesOf(ctx, isin, series)
-	return len(e.Years) > 0, err
+	years, err := s.yearsOf(ctx, isin, series)
+	return len(years) > 0, err
 }
 
 // Count adds up the versions the index records.
@@ -748,36 +812,4 @@ func (s *IndiaPrices) Count(ctx context.Context) (int64, error) {
 		}
 	}
 	return n, nil
-}
-
-// Years reads the series' index entry.
-func (s *IndiaPrices) Years(ctx context.Context, isin, series string) ([]int, error) {
-	e, err := s.seriesOf(ctx, isin, series)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]int, len(e.Years))
-	for i, y := range e.Years {
-		out[i] = y.Year
-	}
-	return out, nil
-}
-
-// YearVersions reads the series' index entry, then the year's parts.
-func (s *IndiaPrices) YearVersions(ctx context.Context, b ports.IndiaBucket) ([]nse.Row, error) {
-	return s.yearOfHolder(ctx, indiaHolderDoc{ISIN: b.ISIN, Series: b.Series, Year: b.Year})
-}
-
-// Carrying reads the symbol's index entry.
-func (s *IndiaPrices) Carrying(ctx context.Context, symbol string) ([]ports.IndiaBucket, error) {
-	shard, _, err := findByID[indiaIndexDoc](ctx, s.index, indiaShard("symbol", symbol))
-	if err != nil {
-		return nil, err
-	}
-	d, _ := findEntry(shard.Symbols, symbol, symbolKey)
-	out := make([]ports.IndiaBucket, len(d.Held))
-	for i, h := range d.Held {
-		out[i] = ports.IndiaBucket{ISIN: h.ISIN, Series: h.Series, Year: h.Year}
-	}
-	return out, nil
 }

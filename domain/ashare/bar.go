@@ -93,6 +93,24 @@ func Visible(versions []Bar, from, to string, asOf time.Time) iter.Seq[Bar] {
 	}
 }
 
+// Page cuts one page from bars: it skips offset bars, keeps at most limit,
+// and more says whether another bar follows. It stops pulling from bars
+// once it knows, so a store reading bars lazily reads no further than one
+// past the page.
+func Page(bars iter.Seq[Bar], offset, limit int) (page []Bar, more bool) {
+	for b := range bars {
+		if offset > 0 {
+			offset--
+			continue
+		}
+		if len(page) == limit {
+			return page, true
+		}
+		page = append(page, b)
+	}
+	return page, false
+}
+
 // Change is close minus the reference previous close, rounded to 1/10,000
 // of a yuan to drop binary noise (prices tick in fen).
 func (b Bar) Change() float64 { return Round4(b.Close - b.PreClose) }

@@ -207,18 +207,8 @@ func RunIndiaPrices(t *testing.T, newStore NewIndiaPriceStore) {
 			}
 		}
 	})
-	t.Run("years, a year's versions and the buckets carrying a symbol", func(t *testing.T) {
+	t.Run("a correction known before the row, and a symbol carried across years", func(t *testing.T) {
 		s := newStore(t)
-		years, err := s.Years(ctx, eternalISIN, "EQ")
-		must(t, "Years", err)
-		if len(years) != 0 {
-			t.Fatalf("Years of an empty store = %v", years)
-		}
-		carrying, err := s.Carrying(ctx, "ZOMATO")
-		must(t, "Carrying", err)
-		if len(carrying) != 0 {
-			t.Fatalf("Carrying of an empty store = %v", carrying)
-		}
 		rows := eternalRows(later)
 		// A correction known earlier, and a row of the year before.
 		early := rows[1]
@@ -226,32 +216,17 @@ func RunIndiaPrices(t *testing.T, newStore NewIndiaPriceStore) {
 		old := rows[0]
 		old.Date, old.Symbol = "2024-12-31", "ZOMATO"
 		must(t, "Add", s.Add(ctx, append([]nse.Row{early, old}, rows...)))
-		years, err = s.Years(ctx, eternalISIN, "EQ")
-		must(t, "Years", err)
-		if !reflect.DeepEqual(years, []int{2024, 2025}) {
-			t.Fatalf("Years = %v", years)
+		if got, want := collect(t, s, ports.IndiaRowQuery{AsOf: later}), append([]nse.Row{old}, rows...); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Rows = %+v\nwant %+v", got, want)
 		}
-		got, err := s.YearVersions(ctx, ports.IndiaBucket{ISIN: eternalISIN, Series: "EQ", Year: 2025})
-		must(t, "YearVersions", err)
-		want := []nse.Row{rows[0], early, rows[1], rows[2], rows[3]}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("YearVersions = %+v, want %+v", got, want)
+		if got := collect(t, s, ports.IndiaRowQuery{AsOf: first}); !reflect.DeepEqual(got, []nse.Row{early}) {
+			t.Fatalf("Rows before the row = %+v, want the correction alone", got)
 		}
-		got, err = s.YearVersions(ctx, ports.IndiaBucket{ISIN: eternalISIN, Series: "BE", Year: 2025})
-		must(t, "YearVersions", err)
-		if len(got) != 0 {
-			t.Fatalf("YearVersions of a series not held = %v", got)
+		if got, err := s.ISINOf(ctx, "ZOMATO", "EQ", "2025-01-31", later); err != nil || got != eternalISIN {
+			t.Fatalf("ISINOf(ZOMATO) in the year before = %s, %v", got, err)
 		}
-		for symbol, want := range map[string][]ports.IndiaBucket{
-			"ZOMATO":   {{ISIN: eternalISIN, Series: "EQ", Year: 2024}, {ISIN: eternalISIN, Series: "EQ", Year: 2025}},
-			"ETERNAL":  {{ISIN: eternalISIN, Series: "EQ", Year: 2025}},
-			"RELIANCE": nil,
-		} {
-			got, err := s.Carrying(ctx, symbol)
-			must(t, "Carrying", err)
-			if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
-				t.Fatalf("Carrying(%s) = %v, want %v", symbol, got, want)
-			}
+		if got := collect(t, s, ports.IndiaRowQuery{ISIN: eternalISIN, Series: "BE", AsOf: later}); len(got) != 0 {
+			t.Fatalf("Rows of a series not held = %v", got)
 		}
 	})
 }
