@@ -4,10 +4,11 @@ package postgres
 // account row, so one-statement-per-debit serializes all of them on that
 // row's lock and pays a commit each: throughput falls as concurrency rises.
 // Instead, the debits of one account queue up and a single goroutine per busy
-// account commits them in batches, one transaction each: lock the row, decide
-// in Go which debits fit, insert the accepted ones in one statement, write
-// the new balance, commit. The row lock is still taken, so several instances
-// sharing the database stay correct; they merely batch independently.
+// account commits them in batches (package groupcommit, keyed by account),
+// one transaction each: lock the row, decide in Go which debits fit, insert
+// the accepted ones in one statement, write the new balance, commit. The row
+// lock is still taken, so several instances sharing the database stay
+// correct; they merely batch independently.
 //
 // Batching is natural, not timed: a batcher takes whatever is queued the
 // moment it is free, so a lone debit never waits and a burst is absorbed by
@@ -18,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -57,30 +57,10 @@ FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::ti
 // setBalanceSQL writes the balance the batch computed under the lock.
 const setBalanceSQL = `UPDATE accounts SET balance = $2 WHERE id = $1`
 
-// States of a debitRequest. Only the transition out of requestQueued is
-// contended, between the caller giving up and a batch taking the debit, and
-// a compare-and-swap settles it: exactly one of them wins.
-const (
-	requestQueued int32 = iota
-	requestTaken
-	requestWithdrawn
-)
-
-// debitRequest is one caller's debit waiting in its account's queue.
-type debitRequest struct {
-	entry ledger.Entry
-	state atomic.Int32
-	// done receives the outcome once; buffered so that the batcher never
-	// blocks on a caller.
-	done chan debitResult
-}
-
-// debitResult is the outcome of one debit. alone means it was not run: the
-// Store closed while it was queued, and the caller runs it by itself.
+// debitResult is the outcome of one debit of a batch.
 type debitResult struct {
 	balance int64
 	err     error
-	alone   bool
 	// refused means the batch did not write it (its key is not live, or
 	// the balance did not cover it); it is then written again by itself,
 	// which also tells a debit applied earlier under its id (the caller
@@ -88,105 +68,23 @@ type debitResult struct {
 	refused bool
 }
 
-// batcher is the queue of one account's pending debits, in arrival order.
-// It exists, with its goroutine, only while the account has debits queued or
-// in flight.
-type batcher struct {
-	accountID string
-	queue     []*debitRequest
-}
-
-// enqueue queues the debit on its account's batcher, starting one if the
-// account has none. It returns false, queueing nothing, once the Store is
-// closed.
-func (s *Store) enqueue(r *debitRequest) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	if s.batchers == nil {
-		s.batchers = make(map[string]*batcher)
-	}
-	b := s.batchers[r.entry.AccountID]
-	if b == nil {
-		b = &batcher{accountID: r.entry.AccountID}
-		s.batchers[b.accountID] = b
-		s.running.Add(1)
-		go s.runBatcher(b)
-	}
-	b.queue = append(b.queue, r)
-	return true
-}
-
-// runBatcher commits batches of the account's debits until its queue is
-// empty, then exits, so idle accounts cost no goroutine.
-func (s *Store) runBatcher(b *batcher) {
-	defer s.running.Done()
-	for {
-		batch := s.take(b)
-		if batch == nil {
-			return
-		}
-		s.commit(b.accountID, batch)
-	}
-}
-
-// take removes up to maxBatch debits from the head of the queue, skipping
-// the ones their callers withdrew. With nothing left it unregisters the
-// batcher, under the same lock as enqueue, so the next debit starts a new
-// one.
-func (s *Store) take(b *batcher) []*debitRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(b.queue) > 0 {
-		n := min(len(b.queue), maxBatch)
-		batch := make([]*debitRequest, 0, n)
-		for _, r := range b.queue[:n] {
-			if r.state.CompareAndSwap(requestQueued, requestTaken) {
-				batch = append(batch, r)
-			}
-		}
-		clear(b.queue[:n]) // the backing array outlives the slice: drop references
-		b.queue = b.queue[n:]
-		if len(batch) > 0 {
-			return batch
-		}
-	}
-	delete(s.batchers, b.accountID)
-	return nil
-}
-
 // Close stops the debit batchers and waits for them. The batch in flight
 // commits and answers its callers; debits still queued go back to their
 // callers, who run them one statement each, as does any later Debit. Call
 // Close before closing the pool, which the batch in flight still needs. It
 // is safe to call more than once.
-func (s *Store) Close() {
-	s.mu.Lock()
-	s.closed = true
-	for _, b := range s.batchers {
-		for _, r := range b.queue {
-			if r.state.CompareAndSwap(requestQueued, requestTaken) {
-				r.done <- debitResult{alone: true}
-			}
-		}
-		b.queue = nil
-	}
-	s.mu.Unlock()
-	s.running.Wait()
-}
+func (s *Store) Close() { s.debits.Close() }
 
-// commit applies one batch of the account's debits and answers every caller.
-func (s *Store) commit(accountID string, batch []*debitRequest) {
+// commitDebits applies one batch of the account's debits and returns the
+// outcome of each.
+func (s *Store) commitDebits(accountID string, batch []ledger.Entry) []debitResult {
 	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 	defer cancel()
 	if len(batch) == 1 {
 		// A transaction costs two round trips where the single statement
 		// costs one, and buys nothing for one debit.
-		bal, err := s.debitOne(ctx, batch[0].entry)
-		batch[0].done <- debitResult{balance: bal, err: err}
-		return
+		bal, err := s.debitOne(ctx, batch[0])
+		return []debitResult{{balance: bal, err: err}}
 	}
 	results, err := s.debitBatch(ctx, accountID, batch)
 	if err != nil {
@@ -198,16 +96,17 @@ func (s *Store) commit(accountID string, batch []*debitRequest) {
 		// it did not is applied now or refused with its own error.
 		settleCtx, cancelSettle := context.WithTimeout(context.Background(), settleTimeout)
 		defer cancelSettle()
-		for i, r := range batch {
-			results[i].balance, results[i].err = s.settle(settleCtx, "debit "+r.entry.ID, s.debitTry(r.entry))
+		for i, e := range batch {
+			results[i].balance, results[i].err = s.settle(settleCtx, "debit "+e.ID, s.debitTry(e))
+		}
+		return results
+	}
+	for i, e := range batch {
+		if results[i].refused {
+			results[i].balance, results[i].err = s.debitOne(ctx, e)
 		}
 	}
-	for i, r := range batch {
-		if err == nil && results[i].refused {
-			results[i].balance, results[i].err = s.debitOne(ctx, r.entry)
-		}
-		r.done <- results[i]
-	}
+	return results
 }
 
 // debitBatch runs the batch as one transaction in two round trips: BEGIN with
@@ -215,7 +114,7 @@ func (s *Store) commit(accountID string, batch []*debitRequest) {
 // balance UPDATE and COMMIT in one pipeline. It returns one result per
 // debit, in order, or an error when the batch failed, whether or not it
 // committed.
-func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debitRequest) ([]debitResult, error) {
+func (s *Store) debitBatch(ctx context.Context, accountID string, batch []ledger.Entry) ([]debitResult, error) {
 	results := make([]debitResult, len(batch))
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -231,9 +130,9 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 
 	var balance int64
 	keyIDs := make([]string, 0, 1)
-	for _, r := range batch {
-		if !slices.Contains(keyIDs, r.entry.KeyID) {
-			keyIDs = append(keyIDs, r.entry.KeyID)
+	for _, e := range batch {
+		if !slices.Contains(keyIDs, e.KeyID) {
+			keyIDs = append(keyIDs, e.KeyID)
 		}
 	}
 	// unrevoked holds each unrevoked key's expiry (nil for a standing key).
@@ -269,8 +168,7 @@ func (s *Store) debitBatch(ctx context.Context, accountID string, batch []*debit
 	ids, amounts := make([]string, 0, n), make([]int64, 0, n)
 	routes, entryKeyIDs, requestIDs := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
 	times := make([]time.Time, 0, n)
-	for i, r := range batch {
-		e := r.entry
+	for i, e := range batch {
 		expires, ok := unrevoked[e.KeyID]
 		if !ok || (expires != nil && !e.CreatedAt.Before(*expires)) || balance+e.Amount < 0 {
 			results[i].refused = true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/quarrydata/quarry/adapters/internal/groupcommit"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -83,24 +84,12 @@ func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
 	if err := checkEntry(e, ledger.Debit); err != nil {
 		return 0, err
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, translate("debit "+e.AccountID, err)
-	}
-	r := &debitRequest{entry: e, done: make(chan debitResult, 1)}
-	if !s.enqueue(r) {
+	res, err := s.debits.Do(ctx, e.AccountID, e)
+	switch {
+	case errors.Is(err, groupcommit.ErrClosed):
 		return s.debitOne(ctx, e) // closed: no batcher may start any more
-	}
-	var res debitResult
-	select {
-	case res = <-r.done:
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(requestQueued, requestWithdrawn) {
-			return 0, translate("debit "+e.AccountID, ctx.Err())
-		}
-		res = <-r.done // a batch has it: its outcome is the truth
-	}
-	if res.alone {
-		return s.debitOne(ctx, e)
+	case err != nil:
+		return 0, translate("debit "+e.AccountID, err) // ctx ended before a batch took it
 	}
 	return res.balance, res.err
 }

@@ -5,10 +5,10 @@
 package postgres
 
 import (
-	"sync"
-
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/quarrydata/quarry/adapters/internal/groupcommit"
+	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -19,14 +19,8 @@ import (
 // Close before closing the pool to stop them (Module does).
 type Store struct {
 	pool *pgxpool.Pool
-
-	// mu guards the batchers, their queues and closed; a batcher removes
-	// itself under mu once its queue is empty, so enqueueing never races
-	// with a batcher that is exiting.
-	mu       sync.Mutex
-	batchers map[string]*batcher // by account id, while it has work; made on first use
-	closed   bool
-	running  sync.WaitGroup // batcher goroutines, for Close to wait on
+	// debits queues debits by account id for group commit (batch.go).
+	debits *groupcommit.Queue[string, ledger.Entry, debitResult]
 }
 
 var (
@@ -39,5 +33,7 @@ var (
 // New returns a Store on pool, whose database Migrate has brought up to date.
 // Call Close when done with it, before closing the pool.
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool}
+	s := &Store{pool: pool}
+	s.debits = groupcommit.New(maxBatch, s.commitDebits)
+	return s
 }

@@ -3,9 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/quarrydata/quarry/adapters/internal/groupcommit"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -23,24 +25,12 @@ func (s *Store) Debit(ctx context.Context, e ledger.Entry) (int64, error) {
 	if err := checkEntry(e, ledger.Debit); err != nil {
 		return 0, err
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, translate("debit "+e.ID, err)
-	}
-	r := &debitRequest{entry: e, done: make(chan debitResult, 1)}
-	if !s.batch.enqueue(r) {
+	res, err := s.debits.Do(ctx, oneQueue{}, e)
+	switch {
+	case errors.Is(err, groupcommit.ErrClosed):
 		return s.debitAlone(ctx, e) // closed: the writer runs no more batches
-	}
-	var res debitResult
-	select {
-	case res = <-r.done:
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(requestQueued, requestWithdrawn) {
-			return 0, translate("debit "+e.ID, ctx.Err())
-		}
-		res = <-r.done // a batch has it: its outcome is the truth
-	}
-	if res.alone {
-		return s.debitAlone(ctx, e)
+	case err != nil:
+		return 0, translate("debit "+e.ID, err) // ctx ended before a batch took it
 	}
 	return res.balance, res.err
 }

@@ -30,6 +30,8 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
+	"github.com/quarrydata/quarry/adapters/internal/groupcommit"
+	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -52,7 +54,9 @@ type Store struct {
 	reader *sql.DB
 	stmts  *ledgerStmts
 
-	batch batchQueue
+	// debits queues every debit for the one writer's group commit
+	// (batch.go).
+	debits *groupcommit.Queue[oneQueue, ledger.Entry, debitResult]
 
 	watchMu  sync.Mutex
 	watchers map[*ports.KeyWatcher]ports.KeyWatcher
@@ -83,7 +87,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: path, writer: writer, reader: reader, stmts: stmts, watchers: map[*ports.KeyWatcher]ports.KeyWatcher{}}
-	s.batch.start(s)
+	s.debits = groupcommit.New(maxBatch, s.commitBatch)
 	return s, nil
 }
 
@@ -159,7 +163,7 @@ func checkWAL(ctx context.Context, db *sql.DB) error {
 // refused with ports.ErrUnavailable, whichever is the truth. It is safe to
 // call more than once.
 func (s *Store) Close() error {
-	s.batch.stop()
+	s.debits.Close()
 	s.stmts.close()
 	werr, rerr := s.writer.Close(), s.reader.Close()
 	if werr != nil || rerr != nil {
