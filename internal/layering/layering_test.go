@@ -43,6 +43,8 @@ func TestCheck(t *testing.T) {
 		{"an adapter on its sub-package", ours("adapters/http"), ours("adapters/http/openapi"), ""},
 		{"a sub-package on its sibling", ours("adapters/http/console"), ours("adapters/http/openapi"), ""},
 		{"a sub-package on its adapter", ours("adapters/postgres/vault"), ours("adapters/postgres"), ""},
+		{"an adapter on the adapters' shared mechanisms", ours("adapters/postgres"), ours("adapters/internal/groupcommit"), ""},
+		{"a shared mechanism on an adapter", ours("adapters/internal/groupcommit"), ours("adapters/sqlite"), "an adapter imports no other adapter"},
 		{"an adapter on app", ours("adapters/http"), ours("app"), ""},
 		{"bootstrap on adapters", ours("bootstrap"), ours("adapters/sqlite"), ""},
 		{"production on testing", ours("bootstrap"), "testing", "production code imports no test helper or testing"},
