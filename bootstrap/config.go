@@ -56,7 +56,7 @@ type Config struct {
 	// is served on a listener of its own; unset, there is no profiler.
 	PprofAddr string
 	// MetricsAddr is the host:port where `quarry serve` serves GET
-	// /metrics on a listener of its own, by default 127.0.0.1:9090; empty
+	// /metrics on a listener of its own, by default 127.0.0.1:9464; empty
 	// (QUARRY_METRICS_ADDR=off) turns it off. Only Serve opens it:
 	// programs that embed Options (quarrytest, the e2e harness) add
 	// MetricsListener themselves when they want it, so that several
@@ -206,7 +206,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 func (r *reader) metricsAddr() string {
 	switch raw := r.getenv(EnvMetricsAddr); raw {
 	case "":
-		return "127.0.0.1:9090"
+		// Not 9090: that is Prometheus's own port, often on the same host.
+		return "127.0.0.1:9464"
 	case "off":
 		return ""
 	default:

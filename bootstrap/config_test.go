@@ -27,7 +27,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 }
 
 func TestLoadConfigReadsTheMetricsAddress(t *testing.T) {
-	for raw, want := range map[string]string{"": "127.0.0.1:9090", "off": "", "10.0.0.5:9100": "10.0.0.5:9100", "127.0.0.1:0": "127.0.0.1:0"} {
+	for raw, want := range map[string]string{"": "127.0.0.1:9464", "off": "", "10.0.0.5:9100": "10.0.0.5:9100", "127.0.0.1:0": "127.0.0.1:0"} {
 		cfg, err := bootstrap.LoadConfig(func(k string) string {
 			return map[string]string{bootstrap.EnvMetricsAddr: raw}[k]
 		})

@@ -34,7 +34,7 @@ var Settings = []Setting{
 	{EnvCacheBytes, "256MiB", "memory the reference-data caches share (KiB, MiB, GiB suffixes); 0 turns them off"},
 	{EnvLogLevel, "info", "debug, info, warn or error"},
 	{EnvPprofAddr, "", "unset: off. A loopback host:port serving Go's profiler on a listener of its own"},
-	{EnvMetricsAddr, "127.0.0.1:9090", "host:port of the Prometheus metrics listener (`quarry serve` only); off turns it off, port 0 takes any free port"},
+	{EnvMetricsAddr, "127.0.0.1:9464", "host:port of the Prometheus metrics listener (`quarry serve` only); off turns it off, port 0 takes any free port"},
 	{EnvVaultURL, "", "the PII vault as its own role; for `quarry vault` and `quarry ingest` only (serve refuses it)"},
 	{EnvVaultKey, "", "hex key (>= 32 bytes) that derives PII tokens; for `quarry ingest` only (serve refuses it)"},
 	{EnvAskModelURL, "", "unset: extractive answers only. Base URL of an OpenAI-compatible chat-completions endpoint for Ask"},

@@ -32,7 +32,7 @@ func TestReadmeCommands(t *testing.T) {
 		t.Fatal("the README's walk-through needs curl (apt-get install curl)")
 	}
 	r := &run{t: t, dir: t.TempDir(), addr: freeAddr(t)}
-	r.env = append(withoutSettings(os.Environ()), "QUARRY_HTTP_ADDR="+r.addr, "QUARRY_LOG_LEVEL=warn")
+	r.env = append(withoutSettings(os.Environ()), "QUARRY_HTTP_ADDR="+r.addr, "QUARRY_METRICS_ADDR=127.0.0.1:0", "QUARRY_LOG_LEVEL=warn")
 	for _, line := range commandLines(block(t, r.readme(), "data-directory")) {
 		switch {
 		case line == "go tool task build" || strings.HasPrefix(line, "go tool task build "):

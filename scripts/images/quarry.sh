@@ -37,10 +37,10 @@ ADD rootfs.tar /
 # default is loopback.
 ENV QUARRY_HTTP_ADDR=0.0.0.0:8080
 EXPOSE 8080
-# The metrics listener faces the container's network too; publish 9090 only
+# The metrics listener faces the container's network too; publish 9464 only
 # where Prometheus scrapes from, never to the public (docs/operations.md).
-ENV QUARRY_METRICS_ADDR=0.0.0.0:9090
-EXPOSE 9090
+ENV QUARRY_METRICS_ADDR=0.0.0.0:9464
+EXPOSE 9464
 # Any unprivileged user: the service writes nothing to disk.
 USER 65534:65534
 ENTRYPOINT ["/quarry"]
