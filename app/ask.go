@@ -69,7 +69,7 @@ type Ask struct {
 	// its sentences are kept only where the cited passage supports them.
 	model ports.Answerer
 	// sentences keeps the retrieved documents' sentences, stemmed.
-	sentences *sentenceMemo
+	sentences sentenceMemo
 }
 
 // WithModel makes a answer text questions through model instead of the
@@ -89,10 +89,11 @@ func (a *Ask) WithJudgments(j *Judgments) *Ask {
 
 // NewAsk wires Ask over the US statements, the US filing sections (through
 // the SectionRetriever port, which Filings implements over its index) and
-// the China listings.
-func NewAsk(fin *Financials, china *China, filings *Filings) *Ask {
+// the China listings, keeping the sentences of what it reads in shared; a
+// nil shared splits them for every question.
+func NewAsk(fin *Financials, china *China, filings *Filings, shared *ReadCache) *Ask {
 	return &Ask{fin: fin, china: china, sections: filings, sources: []DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()},
-		sentences: newSentenceMemo()}
+		sentences: newSentenceMemo(shared)}
 }
 
 // Probe reports Ask available once any dataset it reads holds data. It

@@ -42,7 +42,11 @@ func sampleAsk(t *testing.T) (*app.Ask, map[string]string) {
 func sampleAskWith(t *testing.T, edit func([]judgment.Judgment)) (*app.Ask, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	fin := app.NewFinancials(memory.NewFinancials(), func() time.Time { return evalNow })
+	shared, err := app.NewReadCache(256<<20, time.Hour, app.SystemClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := app.NewFinancials(memory.NewFinancials(), func() time.Time { return evalNow }, shared)
 	if _, err := bootstrap.LoadUSFinancialsSample(ctx, fin); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +87,7 @@ func sampleAskWith(t *testing.T, edit func([]judgment.Judgment)) (*app.Ask, map[
 	for _, j := range js {
 		byID[j.ID] = j.Text
 	}
-	return app.NewAsk(fin, app.NewChina(secs), filings).WithJudgments(judgments), byID
+	return app.NewAsk(fin, app.NewChina(secs), filings, shared).WithJudgments(judgments), byID
 }
 
 // evalCase is one question of testdata/ask_eval.json and what it must get.

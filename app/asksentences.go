@@ -3,8 +3,6 @@ package app
 import (
 	"strings"
 	"unicode"
-
-	"github.com/maypok86/otter/v2"
 )
 
 // Layout is what a text's line breaks are. It decides where the text's
@@ -138,24 +136,12 @@ func proseSentence(s string) bool {
 	return len(strings.Fields(s)) >= 6 && strings.ContainsAny(s[len(s)-1:], ".?!")
 }
 
-// sentenceMemoBytes bounds the documents whose sentences are kept, by about
-// the memory they take (three times their text: the text, its spans and
-// their stems).
-const sentenceMemoBytes = 64 << 20
-
 // sentenceMemo keeps each retrieved document's sentences as passages
 // weighs them: splitting a section or judgment, and stemming every sentence
 // of it, was most of a text question's CPU, and depends on the text alone.
-// An entry is used only for the very text it was made from, compared on
-// every use.
+// An entry is used only for the very text it was made from.
 type sentenceMemo struct {
-	entries *otter.Cache[string, *docSentences]
-}
-
-// docSentences is one document's text and its sentences.
-type docSentences struct {
-	text      string
-	sentences []docSentence
+	memo *Memo[string, []docSentence]
 }
 
 // docSentence is one sentence of a document: its code-point range, the span
@@ -168,26 +154,25 @@ type docSentence struct {
 	proseEnough bool
 }
 
-func newSentenceMemo() *sentenceMemo {
-	return &sentenceMemo{entries: otter.Must(&otter.Options[string, *docSentences]{
-		MaximumWeight: sentenceMemoBytes,
-		Weigher:       func(_ string, d *docSentences) uint32 { return uint32(min(3*len(d.text), 1<<31)) },
-	})}
+// newSentenceMemo keeps sentences in shared, nowhere when it is nil. An
+// entry is weighed at three times its text: the text, its spans and their
+// stems.
+func newSentenceMemo(shared *ReadCache) sentenceMemo {
+	return sentenceMemo{memo: NewMemo(shared, func(a, b string) bool { return a == b },
+		func(text string, _ []docSentence) int { return 3 * len(text) })}
 }
 
 // of returns d's sentences, made once per document and text.
-func (m *sentenceMemo) of(d retrieved) []docSentence {
-	if e, ok := m.entries.GetIfPresent(d.id); ok && e.text == d.text {
-		return e.sentences
-	}
-	rs := []rune(d.text)
-	spans := Sentences(d.text, d.layout)
-	e := &docSentences{text: d.text, sentences: make([]docSentence, len(spans))}
-	for i, sp := range spans {
-		span := string(rs[sp[0]:sp[1]])
-		said := d.layout.said(span)
-		e.sentences[i] = docSentence{start: sp[0], end: sp[1], span: span, said: said, stems: contentStems(said), proseEnough: proseSentence(said)}
-	}
-	m.entries.Set(d.id, e)
-	return e.sentences
+func (m sentenceMemo) of(d retrieved) []docSentence {
+	return m.memo.Get(d.id, d.text, func(text string) []docSentence {
+		rs := []rune(text)
+		spans := Sentences(text, d.layout)
+		sentences := make([]docSentence, len(spans))
+		for i, sp := range spans {
+			span := string(rs[sp[0]:sp[1]])
+			said := d.layout.said(span)
+			sentences[i] = docSentence{start: sp[0], end: sp[1], span: span, said: said, stems: contentStems(said), proseEnough: proseSentence(said)}
+		}
+		return sentences
+	})
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/filing"
 )
@@ -11,7 +12,11 @@ import (
 // section with another text: the memo answers the second read from what it
 // kept, and the third from the new text.
 func TestSentenceMemoFollowsTheText(t *testing.T) {
-	m := newSentenceMemo()
+	shared, err := NewReadCache(1<<20, time.Hour, SystemClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newSentenceMemo(shared)
 	first := sectionDoc(filing.Section{ID: "0000320193-24-000123/7", Text: "Services net sales grew by thirteen percent this year. iPhone sales were flat."})
 	a, b := m.of(first), m.of(first)
 	if len(a) != 2 || &a[0] != &b[0] {

@@ -20,12 +20,14 @@ const FinancialsSource = "SEC EDGAR companyfacts"
 type Financials struct {
 	store ports.FinancialsStore
 	now   Clock
-	memo  *statementMemo
+	memo  statementMemo
 }
 
-// NewFinancials wires the financial-statement use cases.
-func NewFinancials(s ports.FinancialsStore, now Clock) *Financials {
-	return &Financials{store: s, now: now, memo: newStatementMemo()}
+// NewFinancials wires the financial-statement use cases, keeping the
+// statements it computes in shared; a nil shared computes them for every
+// request.
+func NewFinancials(s ports.FinancialsStore, now Clock, shared *ReadCache) *Financials {
+	return &Financials{store: s, now: now, memo: newStatementMemo(shared)}
 }
 
 // StatementsParams are the raw query parameters of the statement routes.

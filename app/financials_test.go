@@ -45,7 +45,11 @@ func newFinancials(t testing.TB) (*app.Financials, ports.FinancialsStore) {
 	t.Helper()
 	store := memory.NewFinancials()
 	now := func() time.Time { return time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC) }
-	fin := app.NewFinancials(store, now)
+	shared, err := app.NewReadCache(64<<20, time.Hour, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := app.NewFinancials(store, now, shared)
 	if _, err := fin.Ingest(context.Background(), sampleCompanies(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -228,13 +232,13 @@ func TestIngestEachWritesInBatchesAndStopsAtTheFirstError(t *testing.T) {
 		}
 	}
 	s := &batchStore{Financials: memory.NewFinancials()}
-	fin := app.NewFinancials(s, time.Now)
+	fin := app.NewFinancials(s, time.Now, nil)
 	n, err := fin.IngestEach(context.Background(), companies(150, -1))
 	if err != nil || n != 150 || !slices.Equal(s.batches, []int{64, 64, 22}) {
 		t.Fatalf("%d written, batches %v, %v", n, s.batches, err)
 	}
 	s = &batchStore{Financials: memory.NewFinancials()}
-	fin = app.NewFinancials(s, time.Now)
+	fin = app.NewFinancials(s, time.Now, nil)
 	n, err = fin.IngestEach(context.Background(), companies(150, 70))
 	if err == nil || n != 70 || !slices.Equal(s.batches, []int{64, 6}) {
 		t.Fatalf("%d written, batches %v, %v", n, s.batches, err)

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/maypok86/otter/v2"
-
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -111,41 +109,25 @@ type RenderCache struct {
 	// digests keeps the last judgment digested under each id with its
 	// digest: digesting a long text (SHA-256 over a copy of it) cost half
 	// of a served PDF, and comparing it with the judgment digested is far
-	// cheaper (judgment.Equal).
-	digests *otter.Cache[string, digested]
+	// cheaper (judgment.Equal). A judgment read again from the store is a
+	// new copy of its text, which the entry keeps until it is replaced or
+	// evicted.
+	digests *Memo[judgment.Judgment, string]
 }
-
-// digested is a judgment and its digest.
-type digested struct {
-	judgment judgment.Judgment
-	digest   string
-}
-
-// renderDigestsBytes bounds the judgments whose digests are kept, by about
-// the memory they hold: a judgment read again from the store is a new copy
-// of its text, which the entry keeps until it is replaced or evicted.
-const renderDigestsBytes = 32 << 20
 
 // NewRenderCache wraps r, keeping its documents in shared.
 func NewRenderCache(r ports.JudgmentRenderer, shared *ReadCache) *RenderCache {
 	return &RenderCache{
 		JudgmentRenderer: r,
 		documents:        newCacheSpace(shared, bytesWeight),
-		digests: otter.Must(&otter.Options[string, digested]{
-			MaximumWeight: renderDigestsBytes,
-			Weigher:       func(_ string, d digested) uint32 { return uint32(min(judgmentWeight(d.judgment), 1<<31)) },
-		}),
+		digests: NewMemo(shared, judgment.Judgment.Equal,
+			func(j judgment.Judgment, digest string) int { return judgmentWeight(j) + len(digest) }),
 	}
 }
 
 // digest returns j.Digest(), computed once for each judgment held.
 func (c *RenderCache) digest(j judgment.Judgment) string {
-	if d, ok := c.digests.GetIfPresent(j.ID); ok && d.judgment.Equal(j) {
-		return d.digest
-	}
-	d := digested{judgment: j, digest: j.Digest()}
-	c.digests.Set(j.ID, d)
-	return d.digest
+	return c.digests.Get(j.ID, j, judgment.Judgment.Digest)
 }
 
 // Render writes j's document to w, rendered once per version.

@@ -17,7 +17,9 @@ import (
 // evicted by the cache library's mix of recency and frequency (W-TinyLFU), so
 // a busy dataset may use more of the budget than a quiet one, and none has to
 // guess its share in advance. An entry expires its TTL after it was read from
-// the store; a miss (an error, not found included) is never cached.
+// the store; a miss (an error, not found included) is never cached. A Memo's
+// entries share the budget but do not expire: each is checked against its
+// source on every use.
 type ReadCache struct {
 	entries *otter.Cache[cacheKey, weighed]
 	spaces  atomic.Uint32
@@ -32,10 +34,15 @@ type cacheKey struct {
 }
 
 // weighed is a cached value with the estimate of its size in bytes.
+// A lasting value does not expire: it is checked on every use instead.
 type weighed struct {
-	value  any
-	weight uint32
+	value   any
+	weight  uint32
+	lasting bool
 }
+
+// never is the expiry of a lasting value.
+const never = time.Duration(math.MaxInt64)
 
 // entryOverhead estimates, in bytes, what the cache spends on an entry
 // besides its key and value: its node, its slot in the hash table and its
@@ -49,10 +56,15 @@ func NewReadCache(budget int64, ttl time.Duration, now Clock) (*ReadCache, error
 		return nil, fmt.Errorf("read cache: budget %d and ttl %s must be positive", budget, ttl)
 	}
 	entries, err := otter.New(&otter.Options[cacheKey, weighed]{
-		MaximumWeight:    uint64(budget),
-		Weigher:          func(_ cacheKey, v weighed) uint32 { return v.weight },
-		ExpiryCalculator: otter.ExpiryWriting[cacheKey, weighed](ttl),
-		Clock:            otterClock{now},
+		MaximumWeight: uint64(budget),
+		Weigher:       func(_ cacheKey, v weighed) uint32 { return v.weight },
+		ExpiryCalculator: otter.ExpiryWritingFunc(func(e otter.Entry[cacheKey, weighed]) time.Duration {
+			if e.Value.lasting {
+				return never
+			}
+			return ttl
+		}),
+		Clock: otterClock{now},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read cache: %w", err)
@@ -95,14 +107,37 @@ func (s *cacheSpace[V]) get(ctx context.Context, key string, load func(context.C
 		if err != nil {
 			return weighed{}, err
 		}
-		n := int64(entryOverhead) + int64(len(k.key)) + int64(s.weigh(v))
-		return weighed{value: v, weight: uint32(min(n, math.MaxUint32))}, nil
+		return s.weighed(k.key, v), nil
 	}))
 	if err != nil {
 		var zero V
 		return zero, err
 	}
 	return got.value.(V), nil
+}
+
+// weighed is v under key with its weight.
+func (s *cacheSpace[V]) weighed(key string, v V) weighed {
+	n := int64(entryOverhead) + int64(len(key)) + int64(s.weigh(v))
+	return weighed{value: v, weight: uint32(min(n, math.MaxUint32))}
+}
+
+// peek returns the value held under key, if any, loading nothing.
+func (s *cacheSpace[V]) peek(key string) (V, bool) {
+	got, ok := s.shared.entries.GetIfPresent(cacheKey{space: s.id, gen: s.gen.Load(), key: key})
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	return got.value.(V), true
+}
+
+// keep holds v under key until it is replaced or evicted: it never
+// expires, for a value its reader checks on every use.
+func (s *cacheSpace[V]) keep(key string, v V) {
+	w := s.weighed(key, v)
+	w.lasting = true
+	s.shared.entries.Set(cacheKey{space: s.id, gen: s.gen.Load(), key: key}, w)
 }
 
 // forget drops keys, and discards their loads in flight. A write calls it

@@ -18,8 +18,8 @@ func init() { registerService(ask) }
 func ask(c Config) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			func(fin *app.Financials, china *app.China, filings *app.Filings, judgments *app.Judgments) (*app.Ask, error) {
-				a := app.NewAsk(fin, china, filings).WithJudgments(judgments)
+			fx.Annotate(func(fin *app.Financials, china *app.China, filings *app.Filings, judgments *app.Judgments, shared *app.ReadCache) (*app.Ask, error) {
+				a := app.NewAsk(fin, china, filings, shared).WithJudgments(judgments)
 				if c.AskModelURL == "" {
 					return a, nil
 				}
@@ -28,7 +28,7 @@ func ask(c Config) fx.Option {
 					return nil, err
 				}
 				return a.WithModel(m), nil
-			},
+			}, fx.ParamTags(``, ``, ``, ``, sharedCache)),
 			probe((*app.Ask).Probe),
 			handlers(httpadapter.AskHandlers),
 		),

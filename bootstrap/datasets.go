@@ -185,7 +185,8 @@ func cachesDocuments(cfg Config) bool { return cfg.onMongo() && cfg.CacheBytes >
 // with one budget of QUARRY_CACHE_BYTES: a split per dataset would leave a
 // quiet dataset's share idle while a busy one evicts. It is provided on
 // memory storage too, for what is derived from the documents (rendered
-// judgments), though documents themselves are cached only on MongoDB.
+// judgments, and the memos of statements, Ask's sentences and judgment
+// digests), though documents themselves are cached only on MongoDB.
 func readCache(cfg Config) fx.Option {
 	if cfg.CacheBytes <= 0 {
 		return fx.Options()
@@ -194,6 +195,10 @@ func readCache(cfg Config) fx.Option {
 		return app.NewReadCache(cfg.CacheBytes, cfg.MongoRefresh, now)
 	})
 }
+
+// sharedCache tags a parameter taking the ReadCache, which is nil when
+// QUARRY_CACHE_BYTES is 0: what takes it then keeps nothing.
+const sharedCache = `optional:"true"`
 
 // documentCache puts a read-through cache in front of a dataset's MongoDB
 // store: reference data changes only on ingest, and a round trip per request

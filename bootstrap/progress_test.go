@@ -26,7 +26,7 @@ func ingestWithProgress(t *testing.T, p *progress) []string {
 			t.Fatal(err)
 		}
 	}
-	fin := app.NewFinancials(memory.NewFinancials(), time.Now)
+	fin := app.NewFinancials(memory.NewFinancials(), time.Now, nil)
 	if _, err := ingestUSFinancials(context.Background(), fin, &IngestFiles{Names: []string{dir}, progress: p}); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func TestBundledSamplesLoad(t *testing.T) {
 	if n, err := bootstrap.LoadSample(ctx, memory.NewSecurities()); err != nil || n == 0 {
 		t.Errorf("china securities: %d, %v", n, err)
 	}
-	fin := app.NewFinancials(memory.NewFinancials(), time.Now)
+	fin := app.NewFinancials(memory.NewFinancials(), time.Now, nil)
 	if n, err := bootstrap.LoadUSFinancialsSample(ctx, fin); err != nil || n != 3 {
 		t.Errorf("us financials: %d companies, %v", n, err)
 	}

@@ -73,7 +73,7 @@ func sampleFinancials(t *testing.T) (docs map[string][]byte, tickers []byte) {
 func ingestFinancials(t *testing.T, names ...string) (*memory.Financials, int, error) {
 	t.Helper()
 	store := memory.NewFinancials()
-	n, err := ingestUSFinancials(context.Background(), app.NewFinancials(store, time.Now), &IngestFiles{Names: names})
+	n, err := ingestUSFinancials(context.Background(), app.NewFinancials(store, time.Now, nil), &IngestFiles{Names: names})
 	return store, n, err
 }
 

@@ -30,7 +30,7 @@ func init() {
 		stores:  financialsStore,
 		ingester: ingester(func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
-				return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock), files)
+				return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock, nil), files)
 			}
 		}),
 	})
@@ -45,7 +45,7 @@ func usFinancials(cfg Config) fx.Option {
 			return app.NewFinancialsCache(s, c)
 		}),
 		fx.Provide(
-			app.NewFinancials,
+			fx.Annotate(app.NewFinancials, fx.ParamTags(``, ``, sharedCache)),
 			probe((*app.Financials).Probe),
 			handlers(httpadapter.USFinancialsHandlers),
 		),

@@ -56,7 +56,7 @@ func TestAskWithNothingToSearchIsRefusedBeforeTheCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	filings := memory.NewFilings()
-	ask := app.NewAsk(app.NewFinancials(memory.NewFinancials(), now), app.NewChina(securities), app.NewFilings(filings, filings, idx))
+	ask := app.NewAsk(app.NewFinancials(memory.NewFinancials(), now, nil), app.NewChina(securities), app.NewFilings(filings, filings, idx), nil)
 	available := app.NewAvailability([]app.DatasetProbe{app.NewChina(securities).Probe(), ask.Probe()})
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
 		Metering:     app.NewMetering(p, p, now),
