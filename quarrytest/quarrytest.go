@@ -64,22 +64,22 @@ import (
 // WithEmptyDatasets.
 const (
 	// ChinaPrices is the A-share daily bars behind /china/prices.
-	ChinaPrices     = "china-prices"
-	ChinaSecurities = "china-securities"
+	ChinaPrices     = "china_prices"
+	ChinaSecurities = "china_securities"
 	// IndiaJudgments is the judgments behind /india/judgments and
 	// /india/search. Only its tokenized sample loads in a test server:
 	// judgment files need the vault key, which a serving process refuses.
-	IndiaJudgments = "india-judgments"
+	IndiaJudgments = "india_judgments"
 	// IndiaPrices is the NSE daily rows behind /india/prices and
 	// /india/prices.csv.
-	IndiaPrices  = "india-prices"
-	USFinancials = "us-financials"
-	USFilings    = "us-filings"
+	IndiaPrices  = "india_prices"
+	USFinancials = "us_financials"
+	USFilings    = "us_filing_indexes"
 	// USHoldings is the 13F filings behind /us/security-fund-holders.
-	USHoldings = "us-holdings"
+	USHoldings = "us_security_fund_holders"
 	// USSecurities is the securities master that /us/security-fund-holders
 	// resolves tickers, CUSIPs and CIKs through.
-	USSecurities = "us-securities"
+	USSecurities = "us_securities"
 )
 
 // Password is the password of the account Start signs in, and of those
