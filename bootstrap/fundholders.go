@@ -26,6 +26,12 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
+// SecuritiesMaster is the name `quarry ingest` takes for the securities
+// master the fund-holders lookup resolves identifiers through: the one
+// dataset that fills no catalog dataset of its own, so no catalog id names
+// it (B66).
+const SecuritiesMaster = "us_securities"
+
 func init() {
 	register(wiring{
 		name:    string(dataset.USFundHolders),
@@ -46,7 +52,7 @@ func init() {
 	// is loaded on its own: a test may give holdings files and keep the
 	// sample master, or the other way round.
 	register(wiring{
-		name:    "us_securities",
+		name:    SecuritiesMaster,
 		alias:   "us-securities",
 		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
 		serve:   func(Config) fx.Option { return fx.Options() },
