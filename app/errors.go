@@ -44,7 +44,7 @@ type UnavailableError struct {
 	Dataset dataset.ID
 	Status  dataset.Status
 	// Remedy says how an operator fills the dataset, such as "an operator
-	// loads it with `quarry ingest us-financials`"; empty when none is known.
+	// loads it with `quarry ingest us_financials`"; empty when none is known.
 	Remedy string
 }
 

@@ -21,7 +21,8 @@ import (
 
 func init() {
 	register(wiring{
-		name:    "china-prices",
+		name:    string(dataset.ChinaPrices),
+		alias:   "china-prices",
 		fills:   []dataset.ID{dataset.ChinaPrices},
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
 		sample:  sampleOf(LoadChinaPricesSample),

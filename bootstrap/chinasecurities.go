@@ -23,7 +23,8 @@ import (
 
 func init() {
 	register(wiring{
-		name:    "china-securities",
+		name:    string(dataset.ChinaSecurities),
+		alias:   "china-securities",
 		fills:   []dataset.ID{dataset.ChinaSecurities, dataset.AskRetrieval},
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
 		sample:  sampleOf(LoadSample),

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -224,19 +223,17 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 // ingestNames checks the dataset named on the command line, before any
 // connection is made, and expands "all".
 func ingestNames(what string, files []string) ([]string, error) {
-	var known []string
-	for _, d := range datasets {
-		known = append(known, d.name)
-	}
 	switch {
 	case what == "all" && len(files) > 0:
 		return nil, errors.New("ingest all takes no files: it loads every bundled sample")
 	case what == "all":
-		return known, nil
-	case !slices.Contains(known, what):
-		return nil, fmt.Errorf("ingest: unknown dataset %q (known: all, %s)", what, strings.Join(known, ", "))
+		return IngestNames(), nil
 	}
-	return []string{what}, nil
+	name, err := ingestName(what)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	return []string{name}, nil
 }
 
 // ingestion wires every dataset's ingester on the configured document

@@ -21,8 +21,13 @@ import (
 // probes, readiness checks, ingesters).
 type wiring struct {
 	// name is the dataset's name on the command line, as in
-	// `quarry ingest us-filings`.
+	// `quarry ingest us_filing_indexes`: the catalog id of the first
+	// dataset in fills, so a dataset has one name (B66). The securities
+	// master fills no catalog dataset of its own and is us_securities.
 	name string
+	// alias is the dataset's ingest name before B66, still taken on the
+	// command line until the next release.
+	alias string
 	// sources says in a few words which files `quarry ingest` reads.
 	sources string
 	// serve wires the dataset into the service: its stores, use case,
@@ -153,16 +158,67 @@ func orList(items []string) string {
 }
 
 // IngestDataset names a dataset `quarry ingest` loads and the source files
-// it reads.
+// it reads, with the other names the command takes for it.
 type IngestDataset struct {
 	Name, Sources string
+	// Also lists the other catalog datasets the ingest alone fills, taken
+	// as its name too: india_search for india_judgments.
+	Also []string
+	// Alias is the ingest name before B66, taken until the next release.
+	Alias string
 }
 
 // IngestDatasets lists the datasets `quarry ingest` loads, by name.
 func IngestDatasets() []IngestDataset {
 	out := make([]IngestDataset, len(datasets))
 	for i, d := range datasets {
-		out[i] = IngestDataset{Name: d.name, Sources: d.sources}
+		out[i] = IngestDataset{Name: d.name, Sources: d.sources, Alias: d.alias}
+		for _, id := range d.fills {
+			if string(id) != d.name && len(fillers(string(id))) == 1 {
+				out[i].Also = append(out[i].Also, string(id))
+			}
+		}
+	}
+	return out
+}
+
+// fillers names the registered datasets whose ingest fills the catalog
+// dataset id.
+func fillers(id string) []string {
+	var out []string
+	for _, d := range datasets {
+		if slices.Contains(d.fills, dataset.ID(id)) {
+			out = append(out, d.name)
+		}
+	}
+	return out
+}
+
+// ingestName returns the name of the registered dataset that what names:
+// its name, its alias, or a catalog dataset that its ingest alone fills.
+// A catalog dataset several ingests fill (ask) names none of them, and the
+// error lists them.
+func ingestName(what string) (string, error) {
+	for _, d := range datasets {
+		if what == d.name || (what == d.alias && d.alias != "") {
+			return d.name, nil
+		}
+	}
+	switch found := fillers(what); len(found) {
+	case 0:
+		return "", fmt.Errorf("unknown dataset %q (known: all, %s)", what, strings.Join(IngestNames(), ", "))
+	case 1:
+		return found[0], nil
+	default:
+		return "", fmt.Errorf("dataset %q is filled by several ingests: name one of %s", what, orList(found))
+	}
+}
+
+// IngestNames lists the names of the registered datasets, in name order.
+func IngestNames() []string {
+	out := make([]string, len(datasets))
+	for i, d := range datasets {
+		out[i] = d.name
 	}
 	return out
 }
@@ -285,10 +341,7 @@ func (g ingesterGroup) sorted() []Ingester {
 // that no dataset is registered under, and a dataset loaded from no files
 // (which would load its sample: an Ingester without files does).
 func checkDatasetNames(cfg Config) error {
-	known := make([]string, len(datasets))
-	for i, d := range datasets {
-		known[i] = d.name
-	}
+	known := IngestNames()
 	check := func(name string) error {
 		if !slices.Contains(known, name) {
 			return fmt.Errorf("unknown dataset %q (known: %s)", name, strings.Join(known, ", "))

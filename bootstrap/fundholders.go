@@ -26,9 +26,16 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
+// SecuritiesMaster is the name `quarry ingest` takes for the securities
+// master the fund-holders lookup resolves identifiers through: the one
+// dataset that fills no catalog dataset of its own, so no catalog id names
+// it (B66).
+const SecuritiesMaster = "us_securities"
+
 func init() {
 	register(wiring{
-		name:    "us-holdings",
+		name:    string(dataset.USFundHolders),
+		alias:   "us-holdings",
 		fills:   []dataset.ID{dataset.USFundHolders},
 		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
 		sample:  sampleOf(loadSampleHoldings),
@@ -45,7 +52,8 @@ func init() {
 	// is loaded on its own: a test may give holdings files and keep the
 	// sample master, or the other way round.
 	register(wiring{
-		name:    "us-securities",
+		name:    SecuritiesMaster,
+		alias:   "us-securities",
 		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
 		serve:   func(Config) fx.Option { return fx.Options() },
 		sample:  sampleOf(loadSampleMaster),
@@ -101,7 +109,7 @@ func embeddedOpener(fsys fs.FS) app.OpenFile {
 	return func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
 }
 
-// ingestUSSecurities is `quarry ingest us-securities company_tickers.json cusip_map.csv`:
+// ingestUSSecurities is `quarry ingest us_securities company_tickers.json cusip_map.csv`:
 // the SEC's company_tickers.json and a cusip,ticker CSV, in either order.
 // Without files it loads the bundled sample master.
 func ingestUSSecurities(ctx context.Context, s ports.FundHoldingStore, files *IngestFiles) (int, error) {
@@ -137,11 +145,11 @@ func form13fEntry(entry string) (bool, error) {
 	return false, errors.New("not a file of a Form 13F data set (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv and the tables, metadata and readme beside them)")
 }
 
-// ingestUSHoldings is `quarry ingest us-holdings FILE...` (see
+// ingestUSHoldings is `quarry ingest us_security_fund_holders FILE...` (see
 // form13f.ParseFiles for the forms); a Form 13F data set may be given as
 // the SEC's zip, read entry by entry without unpacking (form13fEntry).
 // Without files it loads the bundled sample filings; their securities come
-// from us-securities.
+// from us_securities.
 func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *IngestFiles) (int, error) {
 	if files.none() {
 		return loadSampleHoldings(ctx, s)

@@ -31,7 +31,8 @@ import (
 
 func init() {
 	register(wiring{
-		name:    "india-judgments",
+		name:    string(dataset.IndiaJudgments),
+		alias:   "india-judgments",
 		fills:   []dataset.ID{dataset.IndiaJudgments, dataset.IndiaSearch},
 		sources: "Indian court judgments: a metadata file (JSON lines or CSV: court, case number, parties with roles, judges, decision date, citations, text file) and the text files beside it; needs QUARRY_VAULT_KEY",
 		serve:   indiaJudgments,
@@ -103,7 +104,7 @@ func judgmentStore(cfg Config) fx.Option {
 }
 
 func startJudgments(ctx context.Context, cfg Config, u *app.Judgments, log *zap.Logger) error {
-	if cfg.samples("india-judgments") {
+	if cfg.samples(string(dataset.IndiaJudgments)) {
 		js, err := LoadJudgmentsSample()
 		if err != nil {
 			return fmt.Errorf("load India judgments sample: %w", err)

@@ -25,7 +25,8 @@ import (
 
 func init() {
 	register(wiring{
-		name:    "india-prices",
+		name:    string(dataset.IndiaPrices),
+		alias:   "india-prices",
 		fills:   []dataset.ID{dataset.IndiaPrices, dataset.IndiaExports},
 		sources: "NSE capital-market bhavcopy: legacy cmDDMONYYYYbhav.csv, UDiFF BhavCopy_NSE_CM_…csv or full sec_bhavdata_full_DDMMYYYY.csv (ISINs from same-day bhavcopy rows or an EQUITY_L.csv in the run), zipped or not",
 		sample:  sampleOf(LoadIndiaPricesSample),

@@ -26,7 +26,7 @@ func TestReingestingReportsTheSameReadCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := regexp.MustCompile(`: read (\d+) records, wrote (\d+) new or changed, (\d+) unchanged`)
-	for _, name := range []string{"india-prices", "china-prices", "india-judgments"} {
+	for _, name := range []string{"india_prices", "china_prices", "india_judgments"} {
 		t.Run(name, func(t *testing.T) {
 			var runs [2][]string
 			for i := range runs {

@@ -33,8 +33,8 @@ func TestStartDataPerDataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := memoryConfig(t)
-	cfg.Files = map[string][]string{"china-securities": {csv}}
-	cfg.Empty = []string{"us-financials"}
+	cfg.Files = map[string][]string{"china_securities": {csv}}
+	cfg.Empty = []string{"us_financials"}
 	fixed := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 	cfg.Clock = func() time.Time { return fixed }
 
@@ -72,8 +72,8 @@ func TestStartDataPerDataset(t *testing.T) {
 func TestStartDataRefusesUnknownNames(t *testing.T) {
 	for name, set := range map[string]func(*bootstrap.Config){
 		"files":    func(c *bootstrap.Config) { c.Files = map[string][]string{"china-listings": {"x.csv"}} },
-		"empty":    func(c *bootstrap.Config) { c.Empty = []string{"us_financials"} },
-		"no files": func(c *bootstrap.Config) { c.Files = map[string][]string{"us-filings": nil} },
+		"empty":    func(c *bootstrap.Config) { c.Empty = []string{"us_financial"} },
+		"no files": func(c *bootstrap.Config) { c.Files = map[string][]string{"us_filing_indexes": nil} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg := memoryConfig(t)
@@ -151,17 +151,17 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 	}
 	start(t, cfg, fx.Populate(&got))
 	want := map[dataset.ID]string{
-		dataset.USFinancials:    "`quarry ingest us-financials`",
-		dataset.USFilingIndexes: "`quarry ingest us-filings`",
-		dataset.USSearch:        "`quarry ingest us-filings`",
-		dataset.USFundHolders:   "`quarry ingest us-holdings`",
-		dataset.ChinaSecurities: "`quarry ingest china-securities`",
-		dataset.ChinaPrices:     "`quarry ingest china-prices`",
-		dataset.IndiaPrices:     "`quarry ingest india-prices`",
-		dataset.IndiaExports:    "`quarry ingest india-prices`",
-		dataset.IndiaJudgments:  "`quarry ingest india-judgments`",
-		dataset.IndiaSearch:     "`quarry ingest india-judgments`",
-		dataset.AskRetrieval:    "`quarry ingest china-securities`, `quarry ingest us-filings` or `quarry ingest us-financials`",
+		dataset.USFinancials:    "`quarry ingest us_financials`",
+		dataset.USFilingIndexes: "`quarry ingest us_filing_indexes`",
+		dataset.USSearch:        "`quarry ingest us_filing_indexes`",
+		dataset.USFundHolders:   "`quarry ingest us_security_fund_holders`",
+		dataset.ChinaSecurities: "`quarry ingest china_securities`",
+		dataset.ChinaPrices:     "`quarry ingest china_prices`",
+		dataset.IndiaPrices:     "`quarry ingest india_prices`",
+		dataset.IndiaExports:    "`quarry ingest india_prices`",
+		dataset.IndiaJudgments:  "`quarry ingest india_judgments`",
+		dataset.IndiaSearch:     "`quarry ingest india_judgments`",
+		dataset.AskRetrieval:    "`quarry ingest china_securities`, `quarry ingest us_filing_indexes` or `quarry ingest us_financials`",
 	}
 	for _, d := range dataset.Catalog() {
 		err := got.Availability.Require(context.Background(), d.ID)

@@ -32,7 +32,8 @@ var sampleRetrievedAt = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 
 func init() {
 	register(wiring{
-		name:    "us-filings",
+		name:    string(dataset.USFilingIndexes),
+		alias:   "us-filings",
 		fills:   []dataset.ID{dataset.USFilingIndexes, dataset.USSearch, dataset.AskRetrieval},
 		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
 		serve:   usFilings,
@@ -107,7 +108,7 @@ func usFilingStores(cfg Config) fx.Option {
 }
 
 func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Logger) error {
-	if cfg.samples("us-filings") {
+	if cfg.samples(string(dataset.USFilingIndexes)) {
 		filings, sections, err := LoadUSFilingsSample()
 		if err != nil {
 			return fmt.Errorf("load US filings sample: %w", err)

@@ -22,7 +22,8 @@ import (
 
 func init() {
 	register(wiring{
-		name:    "us-financials",
+		name:    string(dataset.USFinancials),
+		alias:   "us-financials",
 		fills:   []dataset.ID{dataset.USFinancials, dataset.AskRetrieval},
 		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
 		sample:  sampleOf(LoadUSFinancialsSample),

@@ -2310,7 +2310,7 @@ type MetaWithoutJurisdiction struct {
 
 // NormalizedDatasetUnavailableResponse The `503` body of a data operation whose normalized dataset is not activated. It carries every `ErrorResponse` field, with `error` always `dataset_unavailable`.
 //
-// Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china-prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
+// Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china_prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
 type NormalizedDatasetUnavailableResponse struct {
 	// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` is reserved for a dataset that serves only part of its scope. `source_required` marks a governed source that is not configured.
 	Availability Availability `json:"availability"`
@@ -2671,7 +2671,7 @@ type DataUnprocessable = ValidationFailedError
 
 // DatasetUnavailable The `503` body of a data operation whose normalized dataset is not activated. It carries every `ErrorResponse` field, with `error` always `dataset_unavailable`.
 //
-// Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china-prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
+// Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china_prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
 type DatasetUnavailable = NormalizedDatasetUnavailableResponse
 
 // Forbidden An `ErrorResponse` whose `error` is `forbidden`.

@@ -263,7 +263,7 @@ func TestChinaPricesPointInTime(t *testing.T) {
 	}
 	for range 2 { // the second run changes nothing
 		var out bytes.Buffer
-		if err := bootstrap.Ingest(context.Background(), cfg, "china-prices", files, &out, nil); err != nil {
+		if err := bootstrap.Ingest(context.Background(), cfg, "china_prices", files, &out, nil); err != nil {
 			t.Fatalf("ingest: %v\n%s", err, out.String())
 		}
 	}
@@ -307,6 +307,7 @@ func TestChinaPricesIngestRefusesBadFiles(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(tushareHeader+row+row[:30]), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// china-prices is the name before B66, still taken as an alias.
 	err := bootstrap.Ingest(context.Background(), cfg, "china-prices", []string{good, bad}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "000001.SZ.csv:3") {
 		t.Fatalf("ingest of a truncated file = %v", err)

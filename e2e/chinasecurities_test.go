@@ -50,7 +50,7 @@ func ingestListings(t *testing.T, cfg bootstrap.Config, files ...string) (string
 	t.Helper()
 	var out bytes.Buffer
 	start := time.Now()
-	if err := bootstrap.Ingest(context.Background(), cfg, "china-securities", files, &out, nil); err != nil {
+	if err := bootstrap.Ingest(context.Background(), cfg, "china_securities", files, &out, nil); err != nil {
 		t.Fatalf("ingest %v: %v", files, err)
 	}
 	return strings.TrimSpace(out.String()), time.Since(start)
@@ -64,7 +64,7 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 	cfg := appConfig(t, stack{mongo: true})
 
 	summary, took := ingestListings(t, cfg, tushareStockBasic)
-	want := "ingested china-securities into " + cfg.MongoDB + ": read 5524 records, wrote 5524 new or changed, 0 unchanged" +
+	want := "ingested china_securities into " + cfg.MongoDB + ": read 5524 records, wrote 5524 new or changed, 0 unchanged" +
 		"; skipped 0 B-shares, 0 codes outside the A-share ranges, 0 without a listing date"
 	if summary != want {
 		t.Fatalf("summary %q, want %q", summary, want)
@@ -82,7 +82,7 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 	}
 
 	summary, took = ingestListings(t, cfg, szseList)
-	want = "ingested china-securities into " + cfg.MongoDB + ": read 2880 records, wrote 2880 new or changed, 0 unchanged" +
+	want = "ingested china_securities into " + cfg.MongoDB + ": read 2880 records, wrote 2880 new or changed, 0 unchanged" +
 		"; skipped 34 B-shares, 0 codes outside the A-share ranges, 0 without a listing date"
 	if summary != want {
 		t.Fatalf("summary %q, want %q", summary, want)
@@ -134,12 +134,12 @@ func TestChinaSecuritiesIngestDelistedAndRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	truncated := write("stock_basic.csv", real[:len(real)/2])
-	err = bootstrap.Ingest(context.Background(), cfg, "china-securities", []string{truncated}, io.Discard, nil)
+	err = bootstrap.Ingest(context.Background(), cfg, "china_securities", []string{truncated}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "stock_basic.csv:2591: the last line has no line break") {
 		t.Fatalf("ingest of a truncated list = %v", err)
 	}
 	legacy := write("GPLIST.xls", []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"))
-	err = bootstrap.Ingest(context.Background(), cfg, "china-securities", []string{legacy}, io.Discard, nil)
+	err = bootstrap.Ingest(context.Background(), cfg, "china_securities", []string{legacy}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "GPLIST.xls: a legacy Excel 97-2003 (.xls)") {
 		t.Fatalf("ingest of a legacy .xls = %v", err)
 	}

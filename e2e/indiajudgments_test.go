@@ -238,7 +238,7 @@ func TestIndiaJudgmentsIngestion(t *testing.T) {
 
 	ingest := func(c bootstrap.Config, file string) (string, error) {
 		var out bytes.Buffer
-		err := bootstrap.Ingest(ctx, c, "india-judgments", []string{file}, &out, nil)
+		err := bootstrap.Ingest(ctx, c, "india_judgments", []string{file}, &out, nil)
 		return out.String(), err
 	}
 	if _, err := ingest(cfg, meta); err == nil || !strings.Contains(err.Error(), "QUARRY_VAULT_KEY is not set") {
@@ -248,7 +248,7 @@ func TestIndiaJudgmentsIngestion(t *testing.T) {
 		t.Fatalf("ingest of a truncated file: %v", err)
 	}
 	out, err := ingest(ingestCfg, meta)
-	if err != nil || !strings.Contains(out, "ingested india-judgments into "+ingestCfg.MongoDB+": read 1 records, wrote 1 new or changed") || !strings.Contains(out, "3 tokens in the vault") {
+	if err != nil || !strings.Contains(out, "ingested india_judgments into "+ingestCfg.MongoDB+": read 1 records, wrote 1 new or changed") || !strings.Contains(out, "3 tokens in the vault") {
 		t.Fatalf("ingest: %q, %v", out, err)
 	}
 	if out, err := ingest(ingestCfg, meta); err != nil || !strings.Contains(out, "read 1 records, wrote 0 new or changed") {

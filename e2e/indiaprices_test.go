@@ -383,7 +383,7 @@ func TestIndiaPricesPointInTime(t *testing.T) {
 	var outs []string
 	for range 2 {
 		var out bytes.Buffer
-		if err := bootstrap.Ingest(context.Background(), cfg, "india-prices", files, &out, nil); err != nil {
+		if err := bootstrap.Ingest(context.Background(), cfg, "india_prices", files, &out, nil); err != nil {
 			t.Fatalf("ingest: %v\n%s", err, out.String())
 		}
 		outs = append(outs, out.String())
@@ -446,7 +446,7 @@ func TestIndiaPricesIngestRefusesBadFiles(t *testing.T) {
 	if err := os.WriteFile(bad, body[:len(body)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = bootstrap.Ingest(context.Background(), cfg, "india-prices", []string{good, bad}, io.Discard, nil)
+	err = bootstrap.Ingest(context.Background(), cfg, "india_prices", []string{good, bad}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "cm04JUN2021bhav_cut.csv:") {
 		t.Fatalf("ingest of a truncated file = %v", err)
 	}

@@ -295,7 +295,7 @@ func TestUSSearchFollowsIngestionWhileRunning(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := bootstrap.Ingest(context.Background(), cfg, "us-filings", []string{dir}, io.Discard, nil); err != nil {
+	if err := bootstrap.Ingest(context.Background(), cfg, "us_filing_indexes", []string{dir}, io.Discard, nil); err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
 	deadline := time.Now().Add(30 * time.Second)

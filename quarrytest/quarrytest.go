@@ -57,29 +57,30 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/quarrytest/internal/signin"
 )
 
 // Dataset names, as `quarry ingest` takes them, for WithFiles and
-// WithEmptyDatasets.
+// WithEmptyDatasets: the catalog's ids (B66), so they are not restated here.
 const (
 	// ChinaPrices is the A-share daily bars behind /china/prices.
-	ChinaPrices     = "china-prices"
-	ChinaSecurities = "china-securities"
+	ChinaPrices     = string(dataset.ChinaPrices)
+	ChinaSecurities = string(dataset.ChinaSecurities)
 	// IndiaJudgments is the judgments behind /india/judgments and
 	// /india/search. Only its tokenized sample loads in a test server:
 	// judgment files need the vault key, which a serving process refuses.
-	IndiaJudgments = "india-judgments"
+	IndiaJudgments = string(dataset.IndiaJudgments)
 	// IndiaPrices is the NSE daily rows behind /india/prices and
 	// /india/prices.csv.
-	IndiaPrices  = "india-prices"
-	USFinancials = "us-financials"
-	USFilings    = "us-filings"
+	IndiaPrices  = string(dataset.IndiaPrices)
+	USFinancials = string(dataset.USFinancials)
+	USFilings    = string(dataset.USFilingIndexes)
 	// USHoldings is the 13F filings behind /us/security-fund-holders.
-	USHoldings = "us-holdings"
+	USHoldings = string(dataset.USFundHolders)
 	// USSecurities is the securities master that /us/security-fund-holders
 	// resolves tickers, CUSIPs and CIKs through.
-	USSecurities = "us-securities"
+	USSecurities = bootstrap.SecuritiesMaster
 )
 
 // Password is the password of the account Start signs in, and of those

@@ -212,7 +212,7 @@ func TestParallelServersAreIndependent(t *testing.T) {
 }
 
 func TestDatasetNames(t *testing.T) {
-	want := []string{quarrytest.ChinaPrices, quarrytest.ChinaSecurities, quarrytest.IndiaJudgments, quarrytest.IndiaPrices, quarrytest.USFilings, quarrytest.USFinancials, quarrytest.USHoldings, quarrytest.USSecurities}
+	want := []string{quarrytest.ChinaPrices, quarrytest.ChinaSecurities, quarrytest.IndiaJudgments, quarrytest.IndiaPrices, quarrytest.USFilings, quarrytest.USFinancials, quarrytest.USSecurities, quarrytest.USHoldings}
 	if got := quarrytest.Datasets(); !slices.Equal(got, want) {
 		t.Fatalf("Datasets() = %v, constants %v", got, want)
 	}

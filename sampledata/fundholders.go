@@ -15,7 +15,7 @@ const (
 )
 
 // FundHoldersFilings lists the 13F files of the sample, in the forms
-// `quarry ingest us-holdings` reads: a full submission text file;
+// `quarry ingest us_security_fund_holders` reads: a full submission text file;
 // information-table XMLs in their EDGAR folders identified by the Form 13F
 // data-set tables given with them; and information-table XMLs identified
 // by the filer's submissions JSON and, for an amendment, its cover page.

@@ -40,7 +40,7 @@ facts=$(awk -F'\t' '$1 == "facts" { print $2 }' "$work/counts")
 
 # wait until the server answers: an ingest of nothing new is cheap.
 for _ in $(seq 100); do
-  QUARRY_MONGO_DB=${run}_ready ./bin/quarry ingest --quiet china-securities >/dev/null 2>&1 && break
+  QUARRY_MONGO_DB=${run}_ready ./bin/quarry ingest --quiet china_securities >/dev/null 2>&1 && break
   sleep 0.2
 done
 
@@ -63,12 +63,12 @@ measure() {
 }
 
 printf "%-40s %6s %8s %8s %10s %10s\n" "run" "files" "rows" "seconds" "rows/s" "RSS MiB"
-measure "china-securities Tushare list, new" "${run}_l" 1 5524 china-securities "$LISTINGS"
-measure "china-securities Tushare list, unchanged" "${run}_l" 1 5524 china-securities "$LISTINGS"
-measure "china-securities SZSE .xlsx, new" "${run}_s" 1 2880 china-securities "$SZSE_LIST"
-measure "china-securities SZSE .xlsx, over it" "${run}_l" 1 2880 china-securities "$SZSE_LIST"
-measure "us-financials folder, new" "${run}_f" "$COMPANIES" "$facts" us-financials "$work/company_tickers.json" "$work/companyfacts"
-measure "us-financials folder, unchanged" "${run}_f" "$COMPANIES" "$facts" us-financials "$work/company_tickers.json" "$work/companyfacts"
+measure "china_securities Tushare list, new" "${run}_l" 1 5524 china_securities "$LISTINGS"
+measure "china_securities Tushare list, unchanged" "${run}_l" 1 5524 china_securities "$LISTINGS"
+measure "china_securities SZSE .xlsx, new" "${run}_s" 1 2880 china_securities "$SZSE_LIST"
+measure "china_securities SZSE .xlsx, over it" "${run}_l" 1 2880 china_securities "$SZSE_LIST"
+measure "us_financials folder, new" "${run}_f" "$COMPANIES" "$facts" us_financials "$work/company_tickers.json" "$work/companyfacts"
+measure "us_financials folder, unchanged" "${run}_f" "$COMPANIES" "$facts" us_financials "$work/company_tickers.json" "$work/companyfacts"
 # The bundled real NSE files (11 legacy days, 5 full-bhavcopy days of the
 # same dates, which agree and add nothing) as a folder, and the China
 # sample (Tushare daily).
@@ -78,8 +78,8 @@ nse_rows=$(awk 'FNR > 1' "$work"/nse/*.csv | wc -l)
 nse_files=$(ls "$work"/nse/*.csv | wc -l)
 china_rows=$(awk 'FNR > 1' sampledata/china_prices/*.csv | wc -l)
 china_files=$(ls sampledata/china_prices/*.csv | wc -l)
-measure "india-prices NSE bhavcopy folder, new" "${run}_n" "$nse_files" "$nse_rows" india-prices "$work/nse"
-measure "india-prices NSE bhavcopy folder, unchanged" "${run}_n" "$nse_files" "$nse_rows" india-prices "$work/nse"
-measure "china-prices Tushare daily, new" "${run}_c" "$china_files" "$china_rows" china-prices sampledata/china_prices
-measure "us-financials companyfacts.zip, new" "${run}_z" "$COMPANIES" "$facts" us-financials "$work/companyfacts.zip" "$work/company_tickers.json"
+measure "india_prices NSE bhavcopy folder, new" "${run}_n" "$nse_files" "$nse_rows" india_prices "$work/nse"
+measure "india_prices NSE bhavcopy folder, unchanged" "${run}_n" "$nse_files" "$nse_rows" india_prices "$work/nse"
+measure "china_prices Tushare daily, new" "${run}_c" "$china_files" "$china_rows" china_prices sampledata/china_prices
+measure "us_financials companyfacts.zip, new" "${run}_z" "$COMPANIES" "$facts" us_financials "$work/companyfacts.zip" "$work/company_tickers.json"
 exit $failed

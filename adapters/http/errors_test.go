@@ -54,8 +54,8 @@ func TestMessagesNameTheRemedy(t *testing.T) {
 		want string
 	}{
 		{ports.ErrInsufficientCredits, "ask the operator of this service to grant more (quarry credits grant)"},
-		{&app.UnavailableError{Dataset: "us_financials", Remedy: "an operator loads it with `quarry ingest us-financials`"},
-			"dataset us_financials is not available: ; an operator loads it with `quarry ingest us-financials`"},
+		{&app.UnavailableError{Dataset: "us_financials", Remedy: "an operator loads it with `quarry ingest us_financials`"},
+			"dataset us_financials is not available: ; an operator loads it with `quarry ingest us_financials`"},
 	}
 	for _, c := range cases {
 		code, _ := status(c.err)

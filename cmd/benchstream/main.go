@@ -93,7 +93,7 @@ func serve(file string) (url, key string, stop func(), err error) {
 		return "", "", nil, err
 	}
 	cfg.HTTPAddr, cfg.Listener = ln.Addr().String(), ln
-	cfg.Files = map[string][]string{"india-prices": {file}}
+	cfg.Files = map[string][]string{"india_prices": {file}}
 	cfg.InitialCredits, cfg.RateLimitRPS, cfg.RateLimitBurst = 1_000_000_000, 1e9, 1e9
 	// A million consecutive days run to the year 4637; the service's clock
 	// is set past them, so the default as_of sees every generated row.

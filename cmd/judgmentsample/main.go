@@ -1,5 +1,5 @@
 // Command judgmentsample assembles the India judgments sample: it reads
-// metadata files and their text files as `quarry ingest india-judgments`
+// metadata files and their text files as `quarry ingest india_judgments`
 // does, tokenizes every judgment, and writes the tokenized judgments as
 // JSON lines, which is all the repository ships.
 //

@@ -112,6 +112,12 @@ func ingestDatasets() string {
 	var b strings.Builder
 	for _, d := range bootstrap.IngestDatasets() {
 		fmt.Fprintf(&b, "  %-30s %s\n", d.Name, d.Sources)
+		for _, id := range d.Also {
+			fmt.Fprintf(&b, "  %-30s (loads %s)\n", id, d.Name)
+		}
+		if d.Alias != "" {
+			fmt.Fprintf(&b, "  %-30s (alias of %s, until the next release)\n", d.Alias, d.Name)
+		}
 	}
 	return b.String()
 }

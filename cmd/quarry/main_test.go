@@ -102,3 +102,27 @@ func lineOf(text, prefix string) string {
 	}
 	return ""
 }
+
+// TestIngestHelpNamesCatalogIDsAndAliases checks that quarry help and
+// quarry ingest --help list each ingest by its catalog id, the catalog
+// datasets it alone fills, and its old name as an alias until the next
+// release (B66).
+func TestIngestHelpNamesCatalogIDsAndAliases(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"ingest", "--help"}} {
+		out, errOut, code := quarry(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("quarry %v: exit %d\n%s", args, code, errOut)
+		}
+		for prefix, want := range map[string]string{
+			"  us_financials ":     "SEC companyfacts JSON",
+			"  us-financials ":     "(alias of us_financials, until the next release)",
+			"  india_search ":      "(loads india_judgments)",
+			"  us-holdings ":       "(alias of us_security_fund_holders, until the next release)",
+			"  us_filing_indexes ": "EDGAR filing folders",
+		} {
+			if line := lineOf(out, prefix); !strings.Contains(line, want) {
+				t.Errorf("quarry %v: line %q, want %q", args, line, want)
+			}
+		}
+	}
+}
