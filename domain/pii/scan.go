@@ -33,11 +33,26 @@ func tokenPrefixes() []string {
 }
 
 // HasPANShaped reports whether text holds a PAN-shaped string outside its
-// tokens: five letters, four digits and a letter, in any case when the ten
-// are written together (glued to other letters or not), in upper case when
-// single spaces, hyphens, dots or slashes part them. The fourth letter need
-// not be a holder type: a mistyped PAN is still somebody's.
+// tokens: every PAN the redactor would replace (findPANs), and more, read
+// as the redactor reads text (NFKC, format characters left out): five
+// letters, four digits and a letter, in any case when the ten are written
+// together (glued to other letters or not), in upper case when single
+// spaces, hyphens, dots or slashes part them. The fourth letter need not be
+// a holder type: a mistyped PAN is still somebody's.
 func HasPANShaped(text string) bool {
-	text = anyToken.ReplaceAllLiteralString(text, "#")
-	return panGlued.MatchString(text) || panSpaced.MatchString(text)
+	if len(findPANs(text)) > 0 {
+		return true
+	}
+	seen := anyToken.ReplaceAllLiteralString(viewString(panView(text)), "#")
+	return panGlued.MatchString(seen) || panSpaced.MatchString(seen)
+}
+
+// viewString is the text of a view.
+func viewString(v []viewRune) string {
+	var b strings.Builder
+	b.Grow(len(v))
+	for _, r := range v {
+		b.WriteRune(r.r)
+	}
+	return b.String()
 }

@@ -28,8 +28,11 @@ func TestHasPANShaped(t *testing.T) {
 		{"Net sales were 383,285 million in fiscal 2023.", false},      // numbers, no letters around
 		{"Since 2019 a new rule applied; until 2020 a review.", false}, // prose, not upper case
 		{"Civil Appeal No. 1234 of 2019", false},
-		{"ABCPK  1234  D", false}, // two spaces part more than one character
-		{"ABCPK12345D", false},    // five digits
+		{"ABCPK  1234  D", true},      // the redactor's split form
+		{"ＡＢＣＰＫ１２３４Ｄ", true},          // full width, seen in NFKC
+		{"ABCPK12\u200b34D", true},    // a zero-width space inside
+		{"A B C P K 1 2 3 4 D", true}, // one space between each
+		{"ABCPK12345D", false},        // five digits
 		{"The party " + tok + " appealed.", false},
 	} {
 		if got := pii.HasPANShaped(c.text); got != c.want {
