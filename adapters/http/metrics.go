@@ -1,8 +1,6 @@
 package http
 
 import (
-	"context"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -119,18 +117,7 @@ func runMetrics(lc fx.Lifecycle, cfg MetricsConfig, s *Server, log *zap.Logger) 
 		Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, MaxHeaderBytes: MaxHeaderBytes, ErrorLog: zap.NewStdLog(log),
 	}
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			ln, err := net.Listen("tcp", cfg.Addr)
-			if err != nil {
-				return err
-			}
-			log.Info("metrics listening", zap.String("addr", ln.Addr().String()))
-			go serve(srv, ln, log)
-			return nil
-		},
-		OnStop: func(ctx context.Context) error { return srv.Shutdown(ctx) },
-	})
+	listenApart(lc, "metrics", cfg.Addr, srv, log)
 }
 
 // MetricsHandler serves the server's metrics in the Prometheus text

@@ -35,13 +35,19 @@ func runProfiler(lc fx.Lifecycle, cfg ProfileConfig, log *zap.Logger) {
 	// A CPU profile or trace runs for as long as it was asked to, so the
 	// write timeout leaves room for the longest one anyone would take.
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 10 * time.Minute}
+	listenApart(lc, "profiler", cfg.Addr, srv, log)
+}
+
+// listenApart serves srv on a listener of its own at addr, opened when the
+// application starts (a port in use stops the start) and shut down with it.
+func listenApart(lc fx.Lifecycle, name, addr string, srv *http.Server, log *zap.Logger) {
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := net.Listen("tcp", cfg.Addr)
+			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
-			log.Info("profiler listening", zap.String("addr", ln.Addr().String()))
+			log.Info(name+" listening", zap.String("addr", ln.Addr().String()))
 			go serve(srv, ln, log)
 			return nil
 		},
