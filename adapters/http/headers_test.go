@@ -1,16 +1,9 @@
 package http_test
 
 import (
-	"bufio"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
-
-	"go.uber.org/zap"
-
-	httpadapter "github.com/quarrydata/quarry/adapters/http"
 )
 
 // TestEveryResponseSaysNosniff: JSON, CSV, the document, errors of the
@@ -56,23 +49,11 @@ func TestEveryResponseSaysNosniff(t *testing.T) {
 // response.
 func rawExchange(t *testing.T, h http.Handler, request string) *http.Response {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h, ErrorLog: zap.NewStdLog(zap.NewNop()), ConnContext: httpadapter.ConnContext, DisableGeneralOptionsHandler: true}
-	go func() { _ = srv.Serve(httpadapter.JSONErrors(ln)) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	conn, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	conn, r := rawConn(t, h)
 	if _, err := conn.Write([]byte(request)); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
