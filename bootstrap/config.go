@@ -76,6 +76,9 @@ type Config struct {
 	AskModelURL string
 	AskModel    string
 	AskModelKey string
+	// Sync configures the outside sources (QUARRY_SYNC and the
+	// sources' own settings).
+	Sync SyncConfig
 
 	// The fields below are for programs that embed the service, such as
 	// quarrytest; no variable sets them and LoadConfig leaves them zero.
@@ -150,6 +153,12 @@ const (
 	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
+	// The sources' settings (syncconfig.go).
+	EnvSync         = "QUARRY_SYNC"
+	EnvSyncEvery    = "QUARRY_SYNC_EVERY"
+	EnvNSEBaseURL   = "QUARRY_NSE_BASE_URL"
+	EnvSECBaseURL   = "QUARRY_SEC_BASE_URL"
+	EnvSECUserAgent = "QUARRY_SEC_USER_AGENT"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -178,6 +187,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModelURL:        getenv(EnvAskModelURL),
 		AskModel:           getenv(EnvAskModel),
 		AskModelKey:        getenv(EnvAskModelKey),
+		Sync:               r.syncConfig(),
 	}
 	// Sample data fills the memory stores by default, and a new data
 	// directory once, at its first start; a database is filled with

@@ -72,3 +72,11 @@ type SyncStates interface {
 	// SaveState replaces the source's checkpoint.
 	SaveState(ctx context.Context, st feed.State) error
 }
+
+// SourceMeter counts, per source, the requests a source adapter sends, the
+// body bytes it receives and the fetches that fail, for the metrics.
+type SourceMeter interface {
+	Requested(source string)
+	Received(source string, bytes int)
+	Failed(source string)
+}

@@ -1,0 +1,48 @@
+package bootstrap
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// SyncConfig configures the sources.
+type SyncConfig struct {
+	// Sources names the sources `quarry serve` keeps current (QUARRY_SYNC);
+	// none runs no schedule.
+	Sources []string
+	// Every is how often the schedule runs each source.
+	Every time.Duration
+	// NSEBaseURL stands for NSE's archive host: a mirror, or a test's
+	// replay server.
+	NSEBaseURL string
+	// SECBaseURL stands for the SEC's host, and SECUserAgent is the
+	// declared User-Agent with a contact address the SEC requires; EDGAR
+	// is not synced without one.
+	SECBaseURL   string
+	SECUserAgent string
+	// RetryBackoff is the first wait before a source retries a request;
+	// zero is one second. No variable sets it: tests shorten it.
+	RetryBackoff time.Duration
+}
+
+const (
+	defaultNSEBaseURL = "https://nsearchives.nseindia.com/"
+	defaultSECBaseURL = "https://www.sec.gov/"
+)
+
+// syncConfig reads the sources' settings.
+func (r *reader) syncConfig() SyncConfig {
+	c := SyncConfig{
+		Every:        r.duration(EnvSyncEvery, time.Hour),
+		NSEBaseURL:   r.str(EnvNSEBaseURL, defaultNSEBaseURL),
+		SECBaseURL:   r.str(EnvSECBaseURL, defaultSECBaseURL),
+		SECUserAgent: strings.TrimSpace(r.getenv(EnvSECUserAgent)),
+	}
+	for s := range strings.SplitSeq(r.getenv(EnvSync), ",") {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(c.Sources, s) {
+			c.Sources = append(c.Sources, s)
+		}
+	}
+	return c
+}
