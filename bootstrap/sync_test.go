@@ -225,7 +225,7 @@ func TestSyncResumesAfterAnInterruptedRun(t *testing.T) {
 	r := newSyncRig(t, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	stop := &stopAfter{SyncStates: r.states, days: 3, cancel: cancel}
-	s := sourcesync.New(pickNSE(t, r), nil, stop, r.load, sourcesync.NewMeter(), time.Now)
+	s := sourcesync.New(pickNSE(t, r), nil, stop, r.load, sourcesync.NewMeter(), time.Now, sourcesync.BatchDays(1))
 	if _, err := s.Sync(ctx, nil, sourcesync.Range{From: day(t, "2025-06-18"), To: day(t, "2025-06-27")}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted run: %v", err)
 	}

@@ -92,8 +92,6 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 		return nil, fmt.Errorf("nse %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
 	case err != nil:
 		return nil, err
-	case res.NotModified: // fetched whole before, by this process
-		return nil, nil
 	}
 	return []ports.SourceFile{{Dataset: string(dataset.IndiaPrices), Name: path.Base(p), URL: res.URL,
 		Body: res.Body, RetrievedAt: res.RetrievedAt}}, nil

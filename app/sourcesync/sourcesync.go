@@ -35,15 +35,30 @@ type Syncer struct {
 	load    ports.SourceLoader
 	meter   *Meter
 	now     func() time.Time
+	batch   int
 }
+
+// DefaultBatch is how many days a run loads at once unless BatchDays says
+// otherwise: a month of trading days.
+const DefaultBatch = 20
+
+// Option adjusts a Syncer.
+type Option func(*Syncer)
+
+// BatchDays sets how many days a run loads at once (at least one).
+func BatchDays(n int) Option { return func(s *Syncer) { s.batch = max(n, 1) } }
 
 // New returns the use case over the configured sources; missing lists
 // the sources that are not configured, for status and for a clear refusal.
 // The meter, which the sources count their requests on too, records each
 // run that succeeds.
-func New(sources []ports.Source, missing []Unconfigured, states ports.SyncStates, load ports.SourceLoader, meter *Meter, now func() time.Time) *Syncer {
+func New(sources []ports.Source, missing []Unconfigured, states ports.SyncStates, load ports.SourceLoader, meter *Meter, now func() time.Time, opts ...Option) *Syncer {
 	slices.SortFunc(sources, func(a, b ports.Source) int { return strings.Compare(a.Name(), b.Name()) })
-	return &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now}
+	s := &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now, batch: DefaultBatch}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Range bounds a run's days, inclusive; a zero bound is the default: From
@@ -126,7 +141,13 @@ func (s *Syncer) Sync(ctx context.Context, names []string, r Range) ([]Outcome, 
 	return out, errors.Join(errs...)
 }
 
-// Run syncs one source over r.
+// Run syncs one source over r. Days are fetched one at a time and loaded
+// in batches of up to the batch size (one ingestion per batch: a store that
+// keeps a security's year together writes it once per batch, not once per
+// day), and the checkpoint is saved after each batch. A day that fails to
+// fetch stops the run once the days before it are loaded; a batch the
+// loader refuses is loaded again day by day, keeping the days before the
+// refused one.
 func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 	o := Outcome{Source: src.Name()}
 	st, err := s.states.State(ctx, src.Name())
@@ -135,17 +156,25 @@ func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 		return o
 	}
 	from, to := s.bounds(src, st, r)
+	var pending []fetched
 	for _, day := range st.Plan(from, to) {
-		err := ctx.Err()
+		f, err := s.fetch(ctx, src, day)
 		if err == nil {
-			err = s.day(ctx, src, &st, day, &o)
+			pending = append(pending, f)
+			if len(pending) < s.batch {
+				continue
+			}
+			err = s.flush(ctx, &st, pending, &o)
+			pending = nil
+		} else if ferr := s.flush(ctx, &st, pending, &o); ferr != nil {
+			err = ferr
 		}
 		if err != nil {
-			o.Err = err
-			st.LastError, st.LastErrorAt = fmt.Sprintf("%s: %v", day.Format(feed.DayLayout), err), s.now()
-			_ = s.states.SaveState(context.WithoutCancel(ctx), st)
-			return o
+			return s.stopped(ctx, st, o, err)
 		}
+	}
+	if err := s.flush(ctx, &st, pending, &o); err != nil {
+		return s.stopped(ctx, st, o, err)
 	}
 	st.LastSuccess, st.LastError, st.LastErrorAt = s.now(), "", time.Time{}
 	if o.Err = s.states.SaveState(ctx, st); o.Err == nil {
@@ -154,31 +183,77 @@ func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 	return o
 }
 
-// day fetches, loads and checkpoints one day.
-func (s *Syncer) day(ctx context.Context, src ports.Source, st *feed.State, day time.Time, o *Outcome) error {
-	if src.Publishes(day) {
-		files, err := src.Fetch(ctx, day)
-		switch {
-		case errors.Is(err, ports.ErrNoPublication):
-			st.Holidays++
-			o.Holidays++
-		case err != nil:
-			return err
-		default:
-			n, err := s.load.Load(ctx, files)
-			if err != nil {
+// stopped records why a run stopped, even when its context is done.
+func (s *Syncer) stopped(ctx context.Context, st feed.State, o Outcome, err error) Outcome {
+	o.Err = err
+	st.LastError, st.LastErrorAt = err.Error(), s.now()
+	_ = s.states.SaveState(context.WithoutCancel(ctx), st)
+	return o
+}
+
+// fetched is one day fetched whole, not yet loaded.
+type fetched struct {
+	day     time.Time
+	files   []ports.SourceFile
+	holiday bool
+}
+
+// fetch fetches one day; a day the source does not publish needs no
+// request, and one it published nothing for is a holiday.
+func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fetched, error) {
+	if err := ctx.Err(); err != nil {
+		return fetched{}, err
+	}
+	f := fetched{day: day}
+	if !src.Publishes(day) {
+		return f, nil
+	}
+	files, err := src.Fetch(ctx, day)
+	switch {
+	case errors.Is(err, ports.ErrNoPublication):
+		f.holiday = true
+	case err != nil:
+		return f, fmt.Errorf("%s: %w", day.Format(feed.DayLayout), err)
+	}
+	f.files = files
+	return f, nil
+}
+
+// flush loads the days fetched, adds them to the checkpoint and saves it.
+func (s *Syncer) flush(ctx context.Context, st *feed.State, days []fetched, o *Outcome) error {
+	if len(days) == 0 {
+		return nil
+	}
+	var files []ports.SourceFile
+	for _, d := range days {
+		files = append(files, d.files...)
+	}
+	n, err := s.load.Load(ctx, files)
+	if err != nil && len(days) > 1 {
+		for _, d := range days {
+			if err := s.flush(ctx, st, []fetched{d}, o); err != nil {
 				return err
 			}
-			st.Files += int64(len(files))
-			st.Rows += int64(n)
-			o.Files += len(files)
-			o.Rows += n
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", days[0].day.Format(feed.DayLayout), err)
+	}
+	for _, d := range days {
+		if err := st.Cover(d.day.Format(feed.DayLayout)); err != nil {
+			return err
+		}
+		o.Days++
+		if d.holiday {
+			st.Holidays++
+			o.Holidays++
 		}
 	}
-	if err := st.Cover(day.Format(feed.DayLayout)); err != nil {
-		return err
-	}
-	o.Days++
+	st.Files += int64(len(files))
+	st.Rows += int64(n)
+	o.Files += len(files)
+	o.Rows += n
 	return s.states.SaveState(ctx, *st)
 }
 

@@ -1,7 +1,7 @@
 // Package fetch is the HTTP behaviour every source adapter shares: a
 // declared User-Agent, a request rate the client keeps, retries with
 // backoff and jitter on 429 and 5xx honouring Retry-After, conditional
-// requests where the server offers validators, and the checks that keep a
+// requests for the callers that keep the server's validators, and the checks that keep a
 // body cut short or an HTML error page from being taken for a file. What
 // fails is logged with its URL and reason and returned wrapping
 // ports.ErrSourceFailed; nothing of it reaches a store.
@@ -18,7 +18,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -59,13 +58,13 @@ type Client struct {
 	opt     Options
 	base    *url.URL
 	limiter *rate.Limiter
-	mu      sync.Mutex
-	// validators are the ETag and Last-Modified last served per URL with
-	// a body that passed its check, for conditional requests.
-	validators map[string]validator
 }
 
-type validator struct{ etag, lastModified string }
+// Validator is what a server said identifies the version of a file it
+// served: its ETag and Last-Modified. A caller that stored the file keeps
+// it, and asks with GetIfChanged next time; one that did not store it must
+// not, or a 304 would stand for a file it never held.
+type Validator struct{ ETag, LastModified string }
 
 // New returns a client of the source at o.BaseURL.
 func New(o Options) (*Client, error) {
@@ -101,7 +100,7 @@ func New(o Options) (*Client, error) {
 	if o.PerSecond > 0 {
 		limit = rate.Limit(o.PerSecond)
 	}
-	return &Client{opt: o, base: base, limiter: rate.NewLimiter(limit, 1), validators: map[string]validator{}}, nil
+	return &Client{opt: o, base: base, limiter: rate.NewLimiter(limit, 1)}, nil
 }
 
 // Response is a body fetched whole.
@@ -113,6 +112,8 @@ type Response struct {
 	NotModified bool
 	// RetrievedAt is when the body was received.
 	RetrievedAt time.Time
+	// Validator identifies the version served, for GetIfChanged.
+	Validator Validator
 }
 
 // Check refuses a body that is not the file asked for, saying why.
@@ -123,6 +124,12 @@ type Check func(body []byte) error
 // page, and a request that still fails after the retries return
 // ports.ErrSourceFailed, logged with the URL and the reason.
 func (c *Client) Get(ctx context.Context, path string, check Check) (Response, error) {
+	return c.GetIfChanged(ctx, path, Validator{}, check)
+}
+
+// GetIfChanged is Get asking the server to answer 304 (Response.NotModified)
+// when the file is still the version v identifies.
+func (c *Client) GetIfChanged(ctx context.Context, path string, v Validator, check Check) (Response, error) {
 	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
 	var last error
 	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
@@ -131,7 +138,7 @@ func (c *Client) Get(ctx context.Context, path string, check Check) (Response, e
 				return Response{}, err
 			}
 		}
-		res, err := c.once(ctx, u, check)
+		res, err := c.once(ctx, u, v, check)
 		if err == nil || !retryable(err) {
 			return res, c.failed(u, err)
 		}
@@ -175,7 +182,7 @@ type checkError struct{ reason error }
 
 func (e *checkError) Error() string { return e.reason.Error() }
 
-func (c *Client) once(ctx context.Context, u string, check Check) (Response, error) {
+func (c *Client) once(ctx context.Context, u string, v Validator, check Check) (Response, error) {
 	if err := c.limiter.Wait(ctx); err != nil {
 		return Response{}, err
 	}
@@ -184,7 +191,12 @@ func (c *Client) once(ctx context.Context, u string, check Check) (Response, err
 		return Response{}, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
 	}
 	req.Header.Set("User-Agent", c.opt.UserAgent)
-	c.conditional(req, u)
+	if v.ETag != "" {
+		req.Header.Set("If-None-Match", v.ETag)
+	}
+	if v.LastModified != "" {
+		req.Header.Set("If-Modified-Since", v.LastModified)
+	}
 	c.opt.Meter.Requested(c.opt.Source)
 	resp, err := c.opt.HTTP.Do(req)
 	if err != nil {
@@ -207,8 +219,8 @@ func (c *Client) once(ctx context.Context, u string, check Check) (Response, err
 	if err := checkBody(resp, body, check); err != nil {
 		return Response{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{err})
 	}
-	c.remember(u, resp.Header)
-	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC()}, nil
+	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC(),
+		Validator: Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
 }
 
 // read reads the whole body: one cut short of its Content-Length fails
@@ -240,31 +252,6 @@ func checkBody(resp *http.Response, body []byte, check Check) error {
 		return nil
 	}
 	return check(body)
-}
-
-func (c *Client) conditional(req *http.Request, u string) {
-	c.mu.Lock()
-	v, ok := c.validators[u]
-	c.mu.Unlock()
-	if !ok {
-		return
-	}
-	if v.etag != "" {
-		req.Header.Set("If-None-Match", v.etag)
-	}
-	if v.lastModified != "" {
-		req.Header.Set("If-Modified-Since", v.lastModified)
-	}
-}
-
-func (c *Client) remember(u string, h http.Header) {
-	v := validator{etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}
-	if v == (validator{}) {
-		return
-	}
-	c.mu.Lock()
-	c.validators[u] = v
-	c.mu.Unlock()
 }
 
 // backoff is the wait before attempt (1 is the first retry): what
