@@ -156,6 +156,7 @@ const (
 	// The sources' settings (syncconfig.go).
 	EnvSync         = "QUARRY_SYNC"
 	EnvSyncEvery    = "QUARRY_SYNC_EVERY"
+	EnvSyncFrom     = "QUARRY_SYNC_FROM"
 	EnvNSEBaseURL   = "QUARRY_NSE_BASE_URL"
 	EnvSECBaseURL   = "QUARRY_SEC_BASE_URL"
 	EnvSECUserAgent = "QUARRY_SEC_USER_AGENT"

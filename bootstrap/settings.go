@@ -42,6 +42,7 @@ var Settings = []Setting{
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
 	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar)"},
 	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
+	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
 	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
 	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches from (a mirror may stand in)"},
 	{EnvSECUserAgent, "", "unset: edgar is not synced. The User-Agent, with a contact address, the SEC's fair-access rules require"},

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
@@ -29,7 +30,9 @@ func init() { registerService(syncService) }
 // syncService wires the sources into the service: their checkpoints, the
 // use case, and the schedule when QUARRY_SYNC names sources.
 func syncService(cfg Config) fx.Option {
-	return fx.Options(syncGraph(cfg), schedule(cfg))
+	return fx.Options(syncGraph(cfg), schedule(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
+		return s.CollectSources(m)
+	}))
 }
 
 // syncGraph wires the sources, their checkpoint store and the use case,
@@ -45,7 +48,11 @@ func syncGraph(cfg Config) fx.Option {
 				if err != nil {
 					return nil, err
 				}
-				return sourcesync.New(sources, missing, states, load, meter, time.Now), nil
+				now := time.Now
+				if cfg.Clock != nil {
+					now = cfg.Clock
+				}
+				return sourcesync.New(sources, missing, states, load, meter, now), nil
 			}),
 	)
 }
@@ -142,7 +149,7 @@ func schedule(cfg Config) fx.Option {
 			OnStart: func(context.Context) error {
 				go func() {
 					defer close(done)
-					runSchedule(ctx, s, picked, cfg.Sync.Every, log)
+					runSchedule(ctx, s, picked, sourcesync.Range{From: cfg.Sync.From}, cfg.Sync.Every, log)
 				}()
 				return nil
 			},
@@ -161,12 +168,12 @@ func schedule(cfg Config) fx.Option {
 }
 
 // runSchedule runs each source now and then every interval until ctx ends.
-func runSchedule(ctx context.Context, s *sourcesync.Syncer, sources []ports.Source, every time.Duration, log *zap.Logger) {
+func runSchedule(ctx context.Context, s *sourcesync.Syncer, sources []ports.Source, r sourcesync.Range, every time.Duration, log *zap.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		for _, src := range sources {
-			o := s.Run(ctx, src, sourcesync.Range{})
+			o := s.Run(ctx, src, r)
 			logOutcome(log, o)
 		}
 		select {

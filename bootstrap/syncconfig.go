@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/domain/feed"
 )
 
 // SyncConfig configures the sources.
@@ -13,6 +15,10 @@ type SyncConfig struct {
 	Sources []string
 	// Every is how often the schedule runs each source.
 	Every time.Duration
+	// From, when set (QUARRY_SYNC_FROM), is the first day the schedule
+	// backfills: each run fetches the days from it that are not held.
+	// Unset, a source on an empty store starts at the latest day due.
+	From time.Time
 	// NSEBaseURL stands for NSE's archive host: a mirror, or a test's
 	// replay server.
 	NSEBaseURL string
@@ -38,6 +44,13 @@ func (r *reader) syncConfig() SyncConfig {
 		NSEBaseURL:   r.str(EnvNSEBaseURL, defaultNSEBaseURL),
 		SECBaseURL:   r.str(EnvSECBaseURL, defaultSECBaseURL),
 		SECUserAgent: strings.TrimSpace(r.getenv(EnvSECUserAgent)),
+	}
+	if raw := r.getenv(EnvSyncFrom); raw != "" {
+		d, err := feed.Day(raw)
+		if err != nil {
+			r.fail(EnvSyncFrom, raw, "want a date YYYY-MM-DD")
+		}
+		c.From = d
 	}
 	for s := range strings.SplitSeq(r.getenv(EnvSync), ",") {
 		if s = strings.TrimSpace(s); s != "" && !slices.Contains(c.Sources, s) {
