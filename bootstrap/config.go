@@ -154,12 +154,10 @@ const (
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
 	// The sources' settings (syncconfig.go).
-	EnvSync         = "QUARRY_SYNC"
-	EnvSyncEvery    = "QUARRY_SYNC_EVERY"
-	EnvSyncFrom     = "QUARRY_SYNC_FROM"
-	EnvNSEBaseURL   = "QUARRY_NSE_BASE_URL"
-	EnvSECBaseURL   = "QUARRY_SEC_BASE_URL"
-	EnvSECUserAgent = "QUARRY_SEC_USER_AGENT"
+	EnvSync       = "QUARRY_SYNC"
+	EnvSyncEvery  = "QUARRY_SYNC_EVERY"
+	EnvSyncFrom   = "QUARRY_SYNC_FROM"
+	EnvNSEBaseURL = "QUARRY_NSE_BASE_URL"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the

@@ -22,11 +22,6 @@ type SyncConfig struct {
 	// NSEBaseURL stands for NSE's archive host: a mirror, or a test's
 	// replay server.
 	NSEBaseURL string
-	// SECBaseURL stands for the SEC's host, and SECUserAgent is the
-	// declared User-Agent with a contact address the SEC requires; EDGAR
-	// is not synced without one.
-	SECBaseURL   string
-	SECUserAgent string
 	// RetryBackoff is the first wait before a source retries a request;
 	// zero is one second. No variable sets it: tests shorten it.
 	RetryBackoff time.Duration
@@ -34,16 +29,13 @@ type SyncConfig struct {
 
 const (
 	defaultNSEBaseURL = "https://nsearchives.nseindia.com/"
-	defaultSECBaseURL = "https://www.sec.gov/"
 )
 
 // syncConfig reads the sources' settings.
 func (r *reader) syncConfig() SyncConfig {
 	c := SyncConfig{
-		Every:        r.duration(EnvSyncEvery, time.Hour),
-		NSEBaseURL:   r.str(EnvNSEBaseURL, defaultNSEBaseURL),
-		SECBaseURL:   r.str(EnvSECBaseURL, defaultSECBaseURL),
-		SECUserAgent: strings.TrimSpace(r.getenv(EnvSECUserAgent)),
+		Every:      r.duration(EnvSyncEvery, time.Hour),
+		NSEBaseURL: r.str(EnvNSEBaseURL, defaultNSEBaseURL),
 	}
 	if raw := r.getenv(EnvSyncFrom); raw != "" {
 		d, err := feed.Day(raw)
