@@ -69,3 +69,40 @@ func partOperations(t *testing.T, name string) []string {
 	slices.Sort(ops)
 	return ops
 }
+
+// TestDatasetComponentsStayInTheirPart checks that no other part refers to
+// a component a dataset's part defines, so that a dataset's part can be
+// removed with its dataset; a component two parts use belongs in the
+// shared part.
+func TestDatasetComponentsStayInTheirPart(t *testing.T) {
+	names := []string{assembly.Shared}
+	for _, id := range assembly.CatalogIDs() {
+		names = append(names, assembly.PartName(id))
+	}
+	text := map[string]string{}
+	for _, name := range names {
+		b, err := os.ReadFile("parts/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text[name] = string(b)
+	}
+	for _, owner := range names[1:] {
+		var part struct {
+			Components map[string]map[string]json.RawMessage `json:"components"`
+		}
+		if err := json.Unmarshal([]byte(text[owner]), &part); err != nil {
+			t.Fatalf("%s: %v", owner, err)
+		}
+		for section, defined := range part.Components {
+			for name := range defined {
+				ref := `"#/components/` + section + "/" + name + `"`
+				for _, other := range names {
+					if other != owner && strings.Contains(text[other], ref) {
+						t.Errorf("%s refers to %s, which %s defines: move it to %s", other, ref, owner, assembly.Shared)
+					}
+				}
+			}
+		}
+	}
+}
