@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 
+	"unsafe"
+
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -82,4 +84,22 @@ func (c *ChinaPriceCache) UpdateSeries(ctx context.Context, code string, change 
 	c.versions.forget(code)
 	c.steps.forget(code)
 	return err
+}
+
+func barsWeight(bars []ashare.Bar) int {
+	var b ashare.Bar
+	n := int(unsafe.Sizeof(bars)) + cap(bars)*int(unsafe.Sizeof(b))
+	for _, b := range bars {
+		n += stringBytes(b.Code, b.TradeDate, b.Source)
+	}
+	return n
+}
+
+func stepsWeight(steps []ashare.Step) int {
+	var st ashare.Step
+	n := int(unsafe.Sizeof(steps)) + cap(steps)*int(unsafe.Sizeof(st))
+	for _, st := range steps {
+		n += len(st.Date)
+	}
+	return n
 }

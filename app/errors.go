@@ -5,7 +5,6 @@ package app
 
 import (
 	"errors"
-	"time"
 
 	"github.com/quarrydata/quarry/domain/dataset"
 )
@@ -16,28 +15,7 @@ var (
 	ErrInvalidRequest = errors.New("invalid request")
 	// ErrValidation: a value fails its schema or format rule (422).
 	ErrValidation = errors.New("validation failed")
-	// ErrUnauthorized: missing, malformed, unknown, revoked or expired credential (401).
-	ErrUnauthorized = errors.New("unauthorized")
-	// ErrForbidden: the credential lacks a required permission (403).
-	ErrForbidden = errors.New("forbidden")
 )
-
-// RateLimitError reports a refused request and when to retry (429).
-type RateLimitError struct {
-	RetryAfter time.Duration
-	Limit      int
-	Remaining  int
-	// Reason, when set, tells the client which limit refused it and when
-	// to retry; the API key's rate limit leaves it empty.
-	Reason string
-}
-
-func (e *RateLimitError) Error() string {
-	if e.Reason != "" {
-		return e.Reason
-	}
-	return "rate limited"
-}
 
 // UnavailableError reports a dataset that is not activated (503).
 type UnavailableError struct {

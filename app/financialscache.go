@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 
+	"unsafe"
+
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -58,4 +60,14 @@ func (c *FinancialsCache) UpsertCompanies(ctx context.Context, companies []finan
 	c.tickers.reset()
 	c.names.reset()
 	return err
+}
+
+func companyWeight(c financials.Company) int {
+	var f financials.Fact
+	n := int(unsafe.Sizeof(c)) + stringBytes(c.CIK, c.Name) + cap(c.Tickers)*stringHeader + stringBytes(c.Tickers...)
+	n += cap(c.Facts) * int(unsafe.Sizeof(f))
+	for _, f := range c.Facts {
+		n += stringBytes(f.Concept, f.Unit, f.Start, f.End, f.Accession, f.FiscalPeriod, f.Form, f.Filed)
+	}
+	return n
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"unsafe"
+
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -87,4 +89,22 @@ func (c *FundHoldingsCache) ReplaceThirteenFFilings(ctx context.Context, filings
 	c.holders.reset()
 	c.cusips.reset()
 	return err
+}
+
+func masterSecurityWeight(s holdings.Security) int {
+	return int(unsafe.Sizeof(s)) + stringBytes(s.Ticker, s.CIK, s.CUSIP, s.Name)
+}
+
+func heldRowsWeight(h heldRows) int {
+	var row holdings.Holding
+	var rep holdings.Report
+	n := int(unsafe.Sizeof(h)) + cap(h.rows)*int(unsafe.Sizeof(row)) + cap(h.reports)*int(unsafe.Sizeof(rep))
+	for _, r := range h.rows {
+		n += stringBytes(r.Accession, r.FundCIK, r.FundName, r.ReportPeriod, r.FilingDate, r.CUSIP, r.Issuer,
+			r.Class, r.ShareType, r.PutCall, r.Discretion)
+	}
+	for _, r := range h.reports {
+		n += stringBytes(r.Accession, r.FundCIK, r.ReportPeriod, r.FilingDate, r.Amendment)
+	}
+	return n
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"time"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -28,10 +27,3 @@ func digestOf(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
-
-// Clock returns the current time. Stores keep microseconds, so every
-// instant the use cases write is truncated to that precision in UTC.
-type Clock func() time.Time
-
-// SystemClock is the wall clock at the precision every store keeps.
-func SystemClock() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 
+	"unsafe"
+
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -144,4 +146,14 @@ func (c *RenderCache) Render(ctx context.Context, w io.Writer, j judgment.Judgme
 	}
 	_, err = w.Write(doc)
 	return err
+}
+
+func judgmentWeight(j judgment.Judgment) int {
+	var p judgment.Party
+	n := int(unsafe.Sizeof(j)) + stringBytes(j.ID, j.Court, j.Bench, j.CaseNumber, j.Title, j.DecisionDate, j.Language, j.Text)
+	n += cap(j.Parties) * int(unsafe.Sizeof(p))
+	for _, p := range j.Parties {
+		n += stringBytes(p.Token, string(p.Role))
+	}
+	return n + cap(j.Judges)*stringHeader + stringBytes(j.Judges...) + cap(j.Citations)*stringHeader + stringBytes(j.Citations...)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 
+	"unsafe"
+
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -75,4 +77,8 @@ func (c *SectionCache) UpsertSections(ctx context.Context, s []filing.Section) e
 		c.sections.forget(sec.ID)
 	}
 	return err
+}
+
+func sectionWeight(s filing.Section) int {
+	return int(unsafe.Sizeof(s)) + stringBytes(s.ID, s.Accession, s.CIK, s.Ticker, s.Form, s.ItemNumber, s.ItemName, s.Text)
 }

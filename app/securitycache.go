@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 
+	"unsafe"
+
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -35,4 +37,8 @@ func (c *SecurityCache) UpsertSecurities(ctx context.Context, secs []ashare.Secu
 		c.listings.forget(s.Code)
 	}
 	return err
+}
+
+func securityWeight(s ashare.Security) int {
+	return int(unsafe.Sizeof(s)) + stringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.ListingDate, s.DelistingDate)
 }
