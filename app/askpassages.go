@@ -240,7 +240,7 @@ func (a *Ask) companyNames(ctx context.Context, hits []ports.SectionHit) (map[st
 			continue
 		}
 		ids := []string{strings.ToLower(h.Section.Ticker)}
-		c, err := a.fin.store.Company(ctx, cik)
+		c, err := a.fin.CompanyByCIK(ctx, cik)
 		if err != nil && !errors.Is(err, ports.ErrNotFound) {
 			return nil, err
 		}

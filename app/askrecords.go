@@ -29,7 +29,7 @@ func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]se
 			found = append(found, sec)
 		}
 	} else if hasHan(subject) {
-		if found, err = a.china.securities.SecuritiesByName(ctx, subject); err != nil {
+		if found, err = a.china.SecuritiesByName(ctx, subject); err != nil {
 			return nil, err
 		}
 	}
@@ -144,14 +144,14 @@ func (a *Ask) company(ctx context.Context, named string) (*StatementsParams, err
 		return &StatementsParams{CIK: named}, nil
 	}
 	ticker := strings.ToUpper(named)
-	_, err := a.fin.store.CIKForTicker(ctx, ticker)
+	_, err := a.fin.CIKForTicker(ctx, ticker)
 	switch {
 	case err == nil:
 		return &StatementsParams{Ticker: ticker}, nil
 	case !errors.Is(err, ports.ErrNotFound):
 		return nil, err
 	}
-	ciks, err := a.fin.store.CIKsForName(ctx, named)
+	ciks, err := a.fin.CIKsForName(ctx, named)
 	if err != nil || len(ciks) != 1 {
 		return nil, err
 	}

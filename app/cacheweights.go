@@ -26,5 +26,3 @@ func stringWeight(s string) int { return stringHeader + len(s) }
 func stringsWeight(ss []string) int {
 	return int(unsafe.Sizeof(ss)) + cap(ss)*stringHeader + stringBytes(ss...)
 }
-
-func bytesWeight(b []byte) int { return int(unsafe.Sizeof(b)) + cap(b) }

@@ -43,3 +43,8 @@ func (c *China) Probe() DatasetProbe {
 		return n > 0, err
 	}}
 }
+
+// SecuritiesByName returns the listed securities whose name matches name.
+func (c *China) SecuritiesByName(ctx context.Context, name string) ([]ashare.Security, error) {
+	return c.securities.SecuritiesByName(ctx, name)
+}

@@ -43,3 +43,10 @@ type Export struct {
 	AsOf   time.Time
 	Stem   string
 }
+
+func orAll(bound string) string {
+	if bound == "" {
+		return "all"
+	}
+	return bound
+}

@@ -222,3 +222,18 @@ func (f *Financials) Probe() DatasetProbe {
 		return n > 0, err
 	}}
 }
+
+// CIKForTicker returns the CIK a ticker names.
+func (f *Financials) CIKForTicker(ctx context.Context, ticker string) (string, error) {
+	return f.store.CIKForTicker(ctx, ticker)
+}
+
+// CIKsForName returns the CIKs of the companies whose name matches name.
+func (f *Financials) CIKsForName(ctx context.Context, name string) ([]string, error) {
+	return f.store.CIKsForName(ctx, name)
+}
+
+// CompanyByCIK returns the company a CIK names, with its facts.
+func (f *Financials) CompanyByCIK(ctx context.Context, cik string) (financials.Company, error) {
+	return f.store.Company(ctx, cik)
+}

@@ -28,9 +28,6 @@ type heldRows struct {
 	reports []holdings.Report
 }
 
-// errNoRows marks an empty lookup, so that it is not cached.
-var errNoRows = errors.New("no rows")
-
 // NewFundHoldingsCache wraps store, keeping securities, lookups and
 // filings' CUSIPs in shared. One lookup of a widely held security over many
 // quarters can hold hundreds of thousands of rows; it is weighed as such.

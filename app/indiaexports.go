@@ -59,13 +59,6 @@ func (q IndiaPricesQuery) FileStem(isin string) string {
 	return fmt.Sprintf("NSE_%s_%s_%s_%s", name, q.Series, orAll(q.From), orAll(q.To))
 }
 
-func orAll(bound string) string {
-	if bound == "" {
-		return "all"
-	}
-	return bound
-}
-
 // indiaPriceTable is one security's rows as a table.
 type indiaPriceTable struct {
 	prices *IndiaPrices

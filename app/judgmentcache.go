@@ -157,3 +157,5 @@ func judgmentWeight(j judgment.Judgment) int {
 	}
 	return n + cap(j.Judges)*stringHeader + stringBytes(j.Judges...) + cap(j.Citations)*stringHeader + stringBytes(j.Citations...)
 }
+
+func bytesWeight(b []byte) int { return int(unsafe.Sizeof(b)) + cap(b) }

@@ -199,7 +199,7 @@ func ParseIndiaSearch(r IndiaSearchRequest) (ports.JudgmentQuery, error) {
 		return q, err
 	}
 	page := ports.SectionQuery{Limit: q.Limit}
-	if err := parsePage(SearchRequest{Limit: r.Limit, Offset: r.Offset}, &page); err != nil {
+	if err := parsePage(r.Limit, r.Offset, &page); err != nil {
 		return q, err
 	}
 	q.Limit, q.Offset = page.Limit, page.Offset

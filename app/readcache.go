@@ -218,3 +218,6 @@ func (s *Slices[E]) Forget(keys ...string) {
 		s.space.forget(keys...)
 	}
 }
+
+// errNoRows marks an empty lookup, so that it is not cached.
+var errNoRows = errors.New("no rows")

@@ -4,13 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/quarrydata/quarry/domain/financials"
-	"github.com/quarrydata/quarry/domain/holdings"
 )
 
 // A kilobyte value weighs its bytes plus the key and the entry's overhead.
@@ -89,69 +84,6 @@ func TestReadCacheSpacesDoNotShareKeys(t *testing.T) {
 	a.reset()
 	if got, _ := b.get(ctx, "k", constant("other")); got != "b" {
 		t.Fatalf("b after a's reset = %q, want it kept", got)
-	}
-}
-
-// heapHeld returns how many heap bytes build's result keeps alive.
-func heapHeld(build func() any) (uint64, any) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	kept := build()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	return after.HeapAlloc - before.HeapAlloc, kept
-}
-
-// The weights are estimates; this checks they are within a factor of what
-// the values really hold, for the two kinds that grow large.
-func TestWeightsApproximateTheHeldBytes(t *testing.T) {
-	fresh := func(s string) string { return strings.Clone(s) }
-	cases := map[string]struct {
-		build  func() any
-		weight func(any) int
-	}{
-		"a company of 5,000 facts": {
-			build: func() any {
-				c := financials.Company{CIK: fresh("0000320193"), Name: fresh("Apple Inc."), Tickers: []string{fresh("AAPL")}}
-				for i := range 5000 {
-					c.Facts = append(c.Facts, financials.Fact{
-						Concept: fresh("RevenueFromContractWithCustomerExcludingAssessedTax"), Unit: fresh("USD"),
-						Start: fresh("2023-10-01"), End: fresh("2024-09-28"), Value: float64(i), Accession: fresh("0000320193-24-000123"),
-						FiscalYear: 2024, FiscalPeriod: fresh("FY"), Form: fresh("10-K"), Filed: fresh("2024-11-01"),
-					})
-				}
-				return c
-			},
-			weight: func(v any) int { return companyWeight(v.(financials.Company)) },
-		},
-		"a lookup of 5,000 rows": {
-			build: func() any {
-				var h heldRows
-				for i := range 5000 {
-					h.rows = append(h.rows, holdings.Holding{
-						Accession: fresh("0001816616-21-000007"), Row: int64(i), FundCIK: fresh("0001816616"), FundName: fresh("NZS Capital, LLC"),
-						ReportPeriod: fresh("2021-09-30"), FilingDate: fresh("2021-11-12"), CUSIP: fresh("037833100"), Issuer: fresh("APPLE INC"),
-						Class: fresh("COM"), Shares: 208234, ShareType: fresh("SH"), Value: 29465000, Discretion: fresh("SOLE"),
-					})
-				}
-				h.reports = append(h.reports, holdings.Report{Accession: fresh("0001816616-21-000007"), FundCIK: fresh("0001816616"),
-					ReportPeriod: fresh("2021-09-30"), FilingDate: fresh("2021-11-12")})
-				return h
-			},
-			weight: func(v any) int { return heldRowsWeight(v.(heldRows)) },
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			held, v := heapHeld(tc.build)
-			ratio := float64(tc.weight(v)) / float64(held)
-			t.Logf("weight %d bytes, heap held %d bytes: %.2f", tc.weight(v), held, ratio)
-			if ratio < 0.6 || ratio > 1.5 {
-				t.Fatalf("the weight is %.2f times the heap held, want 0.6 to 1.5", ratio)
-			}
-			runtime.KeepAlive(v)
-		})
 	}
 }
 

@@ -177,15 +177,6 @@ type SearchRequest struct {
 	Offset     *int
 }
 
-// Bounds of a search request.
-const (
-	maxQueryChars = 512
-	maxSearchPage = 100
-	// maxSearchOffset bounds how deep a client may page: the engine
-	// collects offset+limit hits to rank a page.
-	maxSearchOffset = 10_000
-)
-
 // ParseUSSearch validates a search request: a malformed value is
 // ErrValidation (422), filed_from after filed_to is ErrInvalidRequest (400).
 func ParseUSSearch(r SearchRequest) (ports.SectionQuery, error) {
@@ -214,7 +205,7 @@ func ParseUSSearch(r SearchRequest) (ports.SectionQuery, error) {
 	if err := parseFiledRange(r, &q); err != nil {
 		return q, err
 	}
-	return q, parsePage(r, &q)
+	return q, parsePage(r.Limit, r.Offset, &q)
 }
 
 func parseFiledRange(r SearchRequest, q *ports.SectionQuery) error {
@@ -230,22 +221,6 @@ func parseFiledRange(r SearchRequest, q *ports.SectionQuery) error {
 		return fmt.Errorf("%w: filed_from %s is after filed_to %s", ErrInvalidRequest, r.FiledFrom, r.FiledTo)
 	}
 	q.FiledFrom, q.FiledTo = from, to
-	return nil
-}
-
-func parsePage(r SearchRequest, q *ports.SectionQuery) error {
-	if r.Limit != nil {
-		if *r.Limit < 1 || *r.Limit > maxSearchPage {
-			return fmt.Errorf("%w: limit must be an integer from 1 to %d", ErrValidation, maxSearchPage)
-		}
-		q.Limit = *r.Limit
-	}
-	if r.Offset != nil {
-		if *r.Offset < 0 || *r.Offset > maxSearchOffset {
-			return fmt.Errorf("%w: offset must be an integer from 0 to %d", ErrValidation, maxSearchOffset)
-		}
-		q.Offset = *r.Offset
-	}
 	return nil
 }
 
@@ -283,13 +258,6 @@ func (f *Filings) Search(ctx context.Context, q ports.SectionQuery) ([]ports.Sec
 		})
 	}
 	return hits, total, nil
-}
-
-// runeOffset turns a byte offset into text into code points. The offset is
-// clamped to the text: on a shared store another process may have replaced
-// the section since it was indexed, until the next Refresh indexes it again.
-func runeOffset(text string, byteOffset int) int {
-	return utf8.RuneCountInString(text[:min(max(byteOffset, 0), len(text))])
 }
 
 // IndexProbe reports the filing index dataset available once a filing is held.
