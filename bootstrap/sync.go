@@ -21,11 +21,18 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
 	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
 )
 
 func init() { registerService(syncService) }
+
+// sourceFills lists, by source, the catalog datasets its runs fill: a 503
+// on one of them names `quarry sync` beside `quarry ingest`.
+var sourceFills = map[string][]dataset.ID{
+	nsesource.Name: {dataset.IndiaPrices, dataset.IndiaExports},
+}
 
 // syncService wires the sources into the service: their checkpoints, the
 // use case, and the schedule when QUARRY_SYNC names sources.
