@@ -21,6 +21,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
 	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
@@ -37,9 +38,26 @@ var sourceFills = map[string][]dataset.ID{
 // syncService wires the sources into the service: their checkpoints, the
 // use case, and the schedule when QUARRY_SYNC names sources.
 func syncService(cfg Config) fx.Option {
-	return fx.Options(syncGraph(cfg), schedule(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
+	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
 		return s.CollectSources(m)
 	}))
+}
+
+// coverage makes the datasets of each scheduled source partial while the
+// source does not hold the range from QUARRY_SYNC_FROM to the latest day
+// due (a schedule's interval ago). Without QUARRY_SYNC_FROM there is no
+// range to cover.
+func coverage(cfg Config) fx.Option {
+	if cfg.Sync.From.IsZero() {
+		return fx.Options()
+	}
+	return fx.Invoke(func(a *usecase.Availability, s *sourcesync.Syncer) {
+		for _, src := range cfg.Sync.Sources {
+			for _, id := range sourceFills[src] {
+				a.Cover(id, func(ctx context.Context) (bool, error) { return s.Current(ctx, src, cfg.Sync.From, cfg.Sync.Every) })
+			}
+		}
+	})
 }
 
 // syncGraph wires the sources, their checkpoint store and the use case,

@@ -6,7 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/fx"
+
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/quarrytest/replay"
 )
 
@@ -28,7 +32,11 @@ func TestServeKeepsNSECurrentWhenQuarrySyncNamesIt(t *testing.T) {
 	cfg.Clock = func() time.Time { return time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC) }
 	cfg.Sync = bootstrap.SyncConfig{Sources: []string{"nse"}, Every: time.Hour, From: time.Date(2025, 6, 18, 0, 0, 0, 0, time.UTC),
 		NSEBaseURL: srv.URL, RetryBackoff: time.Millisecond}
-	start(t, cfg, bootstrap.MetricsListener(cfg))
+	var got struct {
+		fx.In
+		Availability *usecase.Availability
+	}
+	start(t, cfg, bootstrap.MetricsListener(cfg), fx.Populate(&got))
 
 	var body string
 	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -41,6 +49,40 @@ func TestServeKeepsNSECurrentWhenQuarrySyncNamesIt(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Fatalf("metrics lack %s:\n%s", want, grepLines(body, "quarry_source"))
 		}
+	}
+	if st, err := got.Availability.Status(t.Context(), dataset.IndiaPrices); err != nil || st.Availability != dataset.Available {
+		t.Fatalf("india_prices once the range is held: %+v, %v", st, err)
+	}
+}
+
+// TestADatasetIsPartialWhileItsSourceLagsTheRange: the replay server
+// serves an HTML page for 2025-06-24 on every attempt, so the schedule
+// stops after the 23rd; india_prices serves what it holds, as partial.
+func TestADatasetIsPartialWhileItsSourceLagsTheRange(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddNSE(t)
+	srv.Fail("content/cm/BhavCopy_NSE_CM_0_0_0_20250624_F_0000.csv.zip", replay.HTML, replay.HTML)
+	cfg := memoryConfig(t)
+	cfg.MetricsAddr = freePort(t)
+	cfg.Empty = []string{"india_prices"}
+	cfg.Clock = func() time.Time { return time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC) }
+	cfg.Sync = bootstrap.SyncConfig{Sources: []string{"nse"}, Every: time.Hour, From: time.Date(2025, 6, 18, 0, 0, 0, 0, time.UTC),
+		NSEBaseURL: srv.URL, RetryBackoff: time.Millisecond}
+	var got struct {
+		fx.In
+		Availability *usecase.Availability
+	}
+	start(t, cfg, bootstrap.MetricsListener(cfg), fx.Populate(&got))
+	// The schedule loads the days before the 24th once the fetch of the
+	// 24th has failed; wait for them to be served.
+	var st dataset.Status
+	var err error
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline) && !st.Serving(); time.Sleep(100 * time.Millisecond) {
+		st, err = got.Availability.Status(t.Context(), dataset.IndiaPrices)
+	}
+	_, body := get(t, "http://"+cfg.MetricsAddr+"/metrics")
+	if err != nil || st.Availability != dataset.Partial || !strings.Contains(body, `quarry_source_errors_total{source="nse"} 1`) {
+		t.Fatalf("india_prices with the 24th missing: %+v, %v\n%s", st, err, grepLines(body, "quarry_source"))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/feed"
@@ -36,6 +37,20 @@ type Syncer struct {
 	meter   *Meter
 	now     func() time.Time
 	batch   int
+	// last holds the state each source last saved, for Current.
+	mu   sync.Mutex
+	last map[string]feed.State
+}
+
+// save saves a source's checkpoint and keeps it for Current.
+func (s *Syncer) save(ctx context.Context, st feed.State) error {
+	if err := s.states.SaveState(ctx, st); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.last[st.Source] = st
+	s.mu.Unlock()
+	return nil
 }
 
 // DefaultBatch is how many days a run loads at once unless BatchDays says
@@ -54,7 +69,7 @@ func BatchDays(n int) Option { return func(s *Syncer) { s.batch = max(n, 1) } }
 // run that succeeds.
 func New(sources []ports.Source, missing []Unconfigured, states ports.SyncStates, load ports.SourceLoader, meter *Meter, now func() time.Time, opts ...Option) *Syncer {
 	slices.SortFunc(sources, func(a, b ports.Source) int { return strings.Compare(a.Name(), b.Name()) })
-	s := &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now, batch: DefaultBatch}
+	s := &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now, batch: DefaultBatch, last: map[string]feed.State{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -177,7 +192,7 @@ func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 		return s.stopped(ctx, st, o, err)
 	}
 	st.LastSuccess, st.LastError, st.LastErrorAt = s.now(), "", time.Time{}
-	if o.Err = s.states.SaveState(ctx, st); o.Err == nil {
+	if o.Err = s.save(ctx, st); o.Err == nil {
 		s.meter.succeeded(src.Name(), st.LastSuccess)
 	}
 	return o
@@ -187,7 +202,7 @@ func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 func (s *Syncer) stopped(ctx context.Context, st feed.State, o Outcome, err error) Outcome {
 	o.Err = err
 	st.LastError, st.LastErrorAt = err.Error(), s.now()
-	_ = s.states.SaveState(context.WithoutCancel(ctx), st)
+	_ = s.save(context.WithoutCancel(ctx), st)
 	return o
 }
 
@@ -254,7 +269,7 @@ func (s *Syncer) flush(ctx context.Context, st *feed.State, days []fetched, o *O
 	st.Rows += int64(n)
 	o.Files += len(files)
 	o.Rows += n
-	return s.states.SaveState(ctx, *st)
+	return s.save(ctx, *st)
 }
 
 // bounds resolves a run's range: To at most the latest due day.

@@ -2,6 +2,7 @@ package sourcesync
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -60,4 +61,30 @@ func (s *Syncer) lag(src ports.Source, st feed.State) time.Duration {
 		return now.Sub(due)
 	}
 	return 0
+}
+
+// Current reports whether the source named holds every day from from to
+// the latest day due grace ago: grace is the schedule's interval, so a day
+// just due is not counted missing before the next run could fetch it. It
+// reads the state this process last saved, else the store's.
+func (s *Syncer) Current(ctx context.Context, name string, from time.Time, grace time.Duration) (bool, error) {
+	i := slices.IndexFunc(s.sources, func(src ports.Source) bool { return src.Name() == name })
+	if i < 0 {
+		return false, fmt.Errorf("%w: %s", ErrNotConfigured, name)
+	}
+	s.mu.Lock()
+	st, ok := s.last[name]
+	s.mu.Unlock()
+	if !ok {
+		var err error
+		if st, err = s.states.State(ctx, name); err != nil {
+			return false, err
+		}
+	}
+	if st.First == "" {
+		return false, nil
+	}
+	first, _ := feed.Day(st.First)
+	last, _ := feed.Day(st.Last)
+	return !first.After(from) && !last.Before(LatestDue(s.sources[i], s.now().Add(-grace))), nil
 }
