@@ -299,10 +299,18 @@ func writeStatus(out io.Writer, st sourcesync.Status) {
 		cov = st.State.First + " to " + st.State.Last
 	}
 	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
-		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), st.Lag.Round(time.Minute))
+		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
 	if st.State.LastError != "" {
 		fmt.Fprintf(out, "%s: last error at %s: %s\n", st.Source, when(st.State.LastErrorAt), st.State.LastError)
 	}
+}
+
+// lag writes a lag in days and hours past two days, else in minutes.
+func lag(d time.Duration) string {
+	if d < 48*time.Hour {
+		return d.Round(time.Minute).String()
+	}
+	return fmt.Sprintf("%dd%dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
 }
 
 func when(t time.Time) string {
