@@ -13,14 +13,30 @@ import (
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/domain/question"
 	"github.com/quarrydata/quarry/ports"
 )
 
-// listing answers a listing question about subject, a code or an exact
-// Chinese short name, from the one listing it names, listed by asOf.
+// listing answers a listing question about subject (question.ListingSubject:
+// normalized), from the one listing it names, listed by asOf: a code in any
+// vendor form, a bare six-digit code when one listing has it, an exact
+// Chinese short name (in the form the exchange writes it or its NFKC
+// form), or an English name the exchange lists (question.EnglishListings).
 func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]sentence, error) {
+	var codes []string
+	if code, err := ashare.ParseAlias(subject); err == nil {
+		codes = []string{code.String()}
+	} else if errors.Is(err, ashare.ErrBareCode) {
+		codes = ashare.Candidates(subject)
+	} else if !hasHan(subject) {
+		codes = question.EnglishListings(subject)
+	}
 	var found []ashare.Security
-	if code, err := ashare.ParseCode(subject); err == nil {
+	for _, c := range codes {
+		code, err := ashare.ParseCode(c)
+		if err != nil {
+			continue
+		}
 		sec, err := a.china.Security(ctx, code)
 		if err != nil && !errors.Is(err, ports.ErrNotFound) {
 			return nil, err
@@ -28,9 +44,17 @@ func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]se
 		if err == nil {
 			found = append(found, sec)
 		}
-	} else if hasHan(subject) {
-		if found, err = a.china.securities.SecuritiesByName(ctx, subject); err != nil {
-			return nil, err
+	}
+	if hasHan(subject) {
+		for _, name := range nameForms(subject) {
+			secs, err := a.china.securities.SecuritiesByName(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			if len(secs) > 0 {
+				found = secs
+				break
+			}
 		}
 	}
 	// One listing only: a name two listings share does not say which.
@@ -38,6 +62,20 @@ func (a *Ask) listing(ctx context.Context, subject string, asOf time.Time) ([]se
 		return nil, nil
 	}
 	return []sentence{renderListing(found[0])}, nil
+}
+
+// nameForms are the forms a Chinese short name may be stored in, given
+// its normalized form: as it is, with its Latin letters upper case, and
+// with them full-width (万科Ａ).
+func nameForms(name string) []string {
+	upper := strings.ToUpper(name)
+	wide := strings.Map(func(r rune) rune {
+		if r >= '!' && r <= '~' {
+			return r + 0xFEE0
+		}
+		return r
+	}, upper)
+	return slices.Compact([]string{name, upper, wide})
 }
 
 // renderListing writes a listing's sentence and its citation, every number
