@@ -162,7 +162,7 @@ func init() {
 		reports post posted make made earn earned have had has generate generated for in of give me tell show please
 		can could you i need want find get calculate compute its their it as at on by end year-end yearend year ended
 		ending from to with about over during total company company's corp's s figure figures number value amount
-		which who whose than one two period fiscal fy quarter latest recent most last current newest reported?
+		which who whose will would than one two period fiscal fy quarter latest recent most last current newest reported?
 		percentage percent change changed did between and or vs versus then there this that these those`) {
 		fillerWords[w] = true
 	}
@@ -183,6 +183,7 @@ func companies(s string) []string {
 			for _, suffix := range []string{"'s", "'"} {
 				w = strings.TrimSuffix(w, suffix)
 			}
+			w = strings.Trim(w, `"-–—.?!`)
 			if w == "" || fillerWords[w] {
 				continue
 			}
