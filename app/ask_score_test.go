@@ -47,8 +47,8 @@ type scoredSet struct {
 // sentences a citation does not support.
 type Score struct {
 	Supported, Right, Refused, Wrong, RefusedRightly, Unsupported int
-	Sentences, Uncited                                          int
-	wrong                                                       []string
+	Sentences, Uncited                                            int
+	wrong, refused                                                []string
 }
 
 func (s Score) String() string {
@@ -105,6 +105,7 @@ func scoreAsk(t *testing.T, a *app.Ask, texts map[string]string, set scoredSet) 
 		if got.Text == "" {
 			if c.Supported {
 				s.Refused++
+				s.refused = append(s.refused, c.Question)
 			} else {
 				s.RefusedRightly++
 			}
@@ -138,6 +139,9 @@ func TestAskEval(t *testing.T) {
 		if part == "dev" && os.Getenv("ASK_EVAL_PRINT") != "" {
 			for _, w := range s.wrong {
 				t.Logf("wrong: %s", w)
+			}
+			for _, q := range s.refused {
+				t.Logf("refused: %q", q)
 			}
 		}
 		if s.Wrong > 0 || s.Uncited > 0 {

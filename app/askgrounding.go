@@ -133,10 +133,15 @@ func deniedWord(after []string) string {
 	return ""
 }
 
-// stem cuts a word to its first five letters, as contentStems does.
+// stem cuts a plural's "s" off a word and the word to its first six
+// letters, as contentStems does: "risks" meets "risk", "competition"
+// meets "competitive", and "compensating" stays apart from both.
 func stem(w string) string {
-	if rs := []rune(w); len(rs) > 5 {
-		return string(rs[:5])
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		w = w[:len(w)-1]
+	}
+	if rs := []rune(w); len(rs) > 6 {
+		return string(rs[:6])
 	}
 	return w
 }

@@ -218,8 +218,7 @@ func init() {
 }
 
 // contentStems lowers a text's words, drops stop words and one-letter
-// words, and cuts each to its first five letters, a crude stem that makes
-// "risks" meet "risk" and "competition" meet "competitive".
+// words, and stems each (stem).
 func contentStems(text string) []string {
 	seen := map[string]bool{}
 	var out []string
