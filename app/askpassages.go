@@ -129,9 +129,9 @@ func newTextMatch(question string, named map[string]bool) (textMatch, bool) {
 			}
 		}
 	}
-	// Every key term, or all but one of four or more.
+	// Every key term, or all but one of five or more.
 	needTopical := len(topical)
-	if needTopical >= 4 {
+	if needTopical >= 5 {
 		needTopical--
 	}
 	return textMatch{words: words, topical: topical, head: head, need: need, needTopical: needTopical, quantity: quantityQuestion.MatchString(strings.ToLower(question))}, true

@@ -38,10 +38,10 @@ var lexicon = map[string][]string{
 		"cash from operating activities", "cash flow from operating activities", "cash flows from operating activities",
 		"net cash provided by operating activities", "net cash from operating activities", "net cash provided by (used in) operating activities",
 		"cfo", "operating cashflow"},
-	"investing_cash_flow":  {"investing cash flow", "cash flow from investing activities", "net cash used in investing activities"},
-	"financing_cash_flow":  {"financing cash flow", "cash flow from financing activities", "net cash used in financing activities"},
-	"capital_expenditure":  {"capital expenditure", "capital expenditures", "capex", "capital spending", "purchases of property, plant and equipment", "payments for acquisition of property, plant and equipment"},
-	"dividends_paid":       {"dividends paid", "dividend payments", "payments for dividends"},
+	"investing_cash_flow": {"investing cash flow", "cash flow from investing activities", "net cash used in investing activities"},
+	"financing_cash_flow": {"financing cash flow", "cash flow from financing activities", "net cash used in financing activities"},
+	"capital_expenditure": {"capital expenditure", "capital expenditures", "capex", "capital spending", "purchases of property, plant and equipment", "payments for acquisition of property, plant and equipment"},
+	"dividends_paid":      {"dividends paid", "dividend payments", "payments for dividends"},
 }
 
 // phrases are the lexicon's phrases, longest first, each with its field.
