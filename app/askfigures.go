@@ -112,7 +112,7 @@ func (a *Ask) sourced(ctx context.Context, st Statements, r financials.Row, fiel
 		}
 		r.Accession, r.Filed = fact.Accession, fact.Filed
 	}
-	fq := financialQuestion{company: st.Ticker, field: field, period: kind, year: r.FiscalYear, quarter: r.FiscalPeriod}
+	fq := financialQuestion{field: field, period: kind}
 	said := renderFigure(fq, st, r, asOf)
 	if per.Kind == question.CalendarYear && kind == financials.Annual {
 		y := strconv.Itoa(r.FiscalYear)

@@ -103,33 +103,6 @@ func hasHan(s string) bool {
 	return false
 }
 
-// figure answers a financial question from the statement row known at
-// asOf that it selects, in a sentence rendered from the cited row
-// (spec-gaps A37).
-func (a *Ask) figure(ctx context.Context, fq financialQuestion, asOf time.Time) ([]sentence, error) {
-	p, err := a.company(ctx, fq.company)
-	if err != nil || p == nil {
-		return nil, err
-	}
-	p.Period, p.AsOf, p.Limit = string(fq.period), asOf.Format(time.RFC3339Nano), 1000
-	sq, err := ParseStatementsQuery(*p, asOf)
-	if err != nil {
-		return nil, nil
-	}
-	st, err := a.fin.Statements(ctx, sq, fq.field.Statement)
-	if errors.Is(err, ports.ErrNotFound) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	for _, r := range st.Pages[fq.field.Statement].Rows {
-		if _, ok := r.Values[fq.field.Name]; ok && fq.selects(r) {
-			return []sentence{renderFigure(fq, st, r, asOf)}, nil
-		}
-	}
-	return nil, nil
-}
-
 // renderFigure writes the figure's sentence and its citation, every
 // number of the sentence a number of the cited row's fields.
 func renderFigure(fq financialQuestion, st Statements, r financials.Row, asOf time.Time) sentence {
@@ -190,6 +163,10 @@ func (a *Ask) company(ctx context.Context, named string) (*StatementsParams, err
 		return nil, err
 	}
 	ciks, err := a.fin.store.CIKsForName(ctx, named)
+	if bare := question.BareName(named); err == nil && len(ciks) == 0 && bare != named && bare != "" {
+		// "Microsoft Corp" names MICROSOFT CORPORATION as "Microsoft" does.
+		ciks, err = a.fin.store.CIKsForName(ctx, bare)
+	}
 	if err != nil || len(ciks) != 1 {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func init() {
 		if !ok || strings.HasPrefix(line, "#") {
 			continue
 		}
-		for _, k := range []string{NameKey(name), NameKey(stripCorporate(name))} {
+		for _, k := range []string{NameKey(name), NameKey(BareName(name))} {
 			if k != "" && !contains(englishNames[k], code) {
 				englishNames[k] = append(englishNames[k], code)
 			}
@@ -65,7 +65,9 @@ func contains(xs []string, x string) bool {
 // corporateSuffix is the legal form ending an English company name.
 var corporateSuffix = regexp.MustCompile(`(?i)[\s,.]*(?:co\.?,?\s*ltd\.?|company\s+limited|co\.?\s*limited|corporation\s+limited|corp\.?,?\s*ltd\.?|limited|ltd\.?|incorporated|inc\.?|corporation|corp\.?|group)[\s,.]*$`)
 
-func stripCorporate(name string) string {
+// BareName is a company name without its legal form ("Microsoft Corp"
+// is "Microsoft", "Ping An Bank Co., Ltd." is "Ping An Bank").
+func BareName(name string) string {
 	for {
 		s := corporateSuffix.ReplaceAllString(name, "")
 		if s == name {
@@ -91,7 +93,7 @@ func EnglishListings(name string) []string {
 		if codes, ok := englishNames[k]; ok {
 			return codes
 		}
-		return englishNames[NameKey(stripCorporate(name))]
+		return englishNames[NameKey(BareName(name))]
 	}
 	return nil
 }
