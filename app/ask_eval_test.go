@@ -33,14 +33,14 @@ func (allActive) Status(context.Context, dataset.ID) (dataset.Status, error) {
 // sampleAsk is Ask over memory stores holding the bundled samples, and the
 // stored text of every section and judgment by id, to check citations
 // against.
-func sampleAsk(t *testing.T) (*app.Ask, map[string]string) {
+func sampleAsk(t testing.TB) (*app.Ask, map[string]string) {
 	t.Helper()
 	return sampleAskWith(t, func([]judgment.Judgment) {})
 }
 
 // sampleAskWith is sampleAsk with the sample judgments changed by edit
 // before they are stored.
-func sampleAskWith(t *testing.T, edit func([]judgment.Judgment)) (*app.Ask, map[string]string) {
+func sampleAskWith(t testing.TB, edit func([]judgment.Judgment)) (*app.Ask, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	shared, err := app.NewReadCache(256<<20, time.Hour, app.SystemClock)

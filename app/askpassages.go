@@ -92,7 +92,9 @@ func anchoredAnswer(a *Ask, docs []retrieved, m textMatch, hasTerms bool) []sent
 // document; and need words at least. quantity asks for a figure ("how
 // many", "how much"), which the sentence must hold.
 type textMatch struct {
-	words, topical    []string
+	words, topical []string
+	// number says which words are numbers.
+	number            []bool
 	need, needTopical int
 	quantity          bool
 	// head is the word the question asks about, which a sentence must
@@ -134,7 +136,11 @@ func newTextMatch(question string, named map[string]bool) (textMatch, bool) {
 	if needTopical >= 5 {
 		needTopical--
 	}
-	return textMatch{words: words, topical: topical, head: head, need: need, needTopical: needTopical, quantity: quantityQuestion.MatchString(strings.ToLower(question))}, true
+	number := make([]bool, len(words))
+	for i, w := range words {
+		number[i] = isNumber(w)
+	}
+	return textMatch{words: words, number: number, topical: topical, head: head, need: need, needTopical: needTopical, quantity: quantityQuestion.MatchString(strings.ToLower(question))}, true
 }
 
 // quantityQuestion asks for an amount, a count or a share.
@@ -155,14 +161,25 @@ func init() {
 // covers reports whether a sentence's stems hold w, or every word of a
 // synonym of it, or a longer form of it ("pray" in "prayers").
 func covers(stems []string, w string) bool {
-	has := func(alt string) bool {
-		return slices.ContainsFunc(stems, func(s string) bool { return s == alt || len(alt) >= 4 && strings.HasPrefix(s, alt) })
-	}
-	if has(w) {
+	if holds(stems, w) {
 		return true
 	}
 	for _, alt := range synonyms[w] {
-		if len(alt) > 0 && !slices.ContainsFunc(alt, func(a string) bool { return !has(a) }) {
+		all := len(alt) > 0
+		for _, a := range alt {
+			all = all && holds(stems, a)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether stems hold w or a longer form of it.
+func holds(stems []string, w string) bool {
+	for _, s := range stems {
+		if s == w || len(w) >= 4 && strings.HasPrefix(s, w) {
 			return true
 		}
 	}
@@ -189,19 +206,22 @@ func init() {
 
 // score is the share of m's words that sn holds, and whether sn answers:
 // prose holding every key term and enough words, every number of the
-// question in it or in its document (docStems), and a figure when the
+// question in it or in its document (inDoc), and a figure when the
 // question asks for one.
-func (m textMatch) score(sn docSentence, docStems []string) (float64, bool) {
+func (m textMatch) score(sn docSentence, inDoc func(string) bool) (float64, bool) {
+	if !sn.proseEnough {
+		return 0, false
+	}
 	n, topical := 0, 0
-	for _, w := range m.words {
+	for i, w := range m.words {
 		switch {
 		case covers(sn.stems, w):
 			n++
-			if !isNumber(w) {
+			if !m.number[i] {
 				topical++
 			}
-		case isNumber(w) && slices.Contains(docStems, w):
-		case isNumber(w):
+		case m.number[i] && inDoc(w):
+		case m.number[i]:
 			return 0, false
 		}
 	}
@@ -212,7 +232,7 @@ func (m textMatch) score(sn docSentence, docStems []string) (float64, bool) {
 	if m.quantity && !strings.ContainsAny(sn.said, "0123456789") {
 		return score, false
 	}
-	return score, n >= m.need && topical >= m.needTopical && sn.proseEnough
+	return score, n >= m.need && topical >= m.needTopical
 }
 
 // candidate is a document's best sentence for a text question; density is
@@ -230,12 +250,20 @@ func (a *Ask) bestSentence(d retrieved, m textMatch) (candidate, bool) {
 	var top candidate
 	found := false
 	sentences := a.sentences.of(d)
-	var docStems []string
-	for _, sn := range sentences {
-		docStems = append(docStems, sn.stems...)
+	var docStems map[string]bool
+	inDoc := func(w string) bool {
+		if docStems == nil {
+			docStems = map[string]bool{}
+			for _, sn := range sentences {
+				for _, st := range sn.stems {
+					docStems[st] = true
+				}
+			}
+		}
+		return docStems[w]
 	}
 	for _, sn := range sentences {
-		score, ok := m.score(sn, docStems)
+		score, ok := m.score(sn, inDoc)
 		if !ok {
 			continue
 		}

@@ -78,7 +78,11 @@ func periods(s string) (string, []Period) {
 	}
 	var all []found
 	cut := func(re *regexp.Regexp, read func(m []string) Period) {
-		for _, loc := range re.FindAllStringSubmatchIndex(s, -1) {
+		locs := re.FindAllStringSubmatchIndex(s, -1)
+		if locs == nil {
+			return
+		}
+		for _, loc := range locs {
 			m := make([]string, len(loc)/2-1)
 			for i := range m {
 				if loc[2*i+2] >= 0 {
