@@ -193,10 +193,10 @@ wait_for() {
 }
 
 # Ask's answer quality, measured by the evaluation tests themselves: the
-# exact-answer set (app/testdata/ask_eval.json), then right / refused /
+# exact-answer set (app/ask/testdata/ask_eval.json), then right / refused /
 # wrong on the dev part and the held-out test part (ask_eval_dev.json,
 # ask_eval_test.json; docs/ask.md). A failing score is printed, not fatal.
-{ go test ./app -run '^(TestAskEvaluation|TestAskEval)$' -count=1 -v || true; } |
+{ go test ./app/ask -run '^(TestAskEvaluation|TestAskEval)$' -count=1 -v || true; } |
   sed -n -e 's/.*\(evaluation: .*\)/ask \1/p' -e 's/.*\(ask eval .*\)/\1/p'
 
 : >bin/bench.tsv
