@@ -10,7 +10,6 @@ package question
 import (
 	"regexp"
 	"strings"
-	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -196,9 +195,4 @@ func companies(s string) []string {
 		}
 	}
 	return out
-}
-
-// hasLetter reports whether s holds a letter.
-func hasLetter(s string) bool {
-	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
