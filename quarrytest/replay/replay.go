@@ -84,6 +84,43 @@ func (s *Server) AddNSE(t testing.TB) {
 	}
 }
 
+// AddEDGAR serves the sample's daily form indexes at EDGAR's paths,
+// Archives/edgar/daily-index/YYYY/QTRn/form.YYYYMMDD.idx, and its real
+// companyfacts at api/xbrl/companyfacts/CIK##########.json.
+func (s *Server) AddEDGAR(t testing.TB) {
+	s.addDir(t, sampledata.EDGARDailyIndex, sampledata.EDGARDailyIndexDir, func(name string) string {
+		day := strings.TrimSuffix(strings.TrimPrefix(name, "form."), ".idx")
+		month, _ := strconv.Atoi(day[4:6])
+		return "Archives/edgar/daily-index/" + day[:4] + "/QTR" + strconv.Itoa((month+2)/3) + "/" + name
+	})
+	s.addDir(t, sampledata.USFinancials, sampledata.USFinancialsDir, func(name string) string {
+		if !strings.HasPrefix(name, "CIK") {
+			return ""
+		}
+		return "api/xbrl/companyfacts/" + name
+	})
+}
+
+// addDir serves each file of dir in fsys at the path at names, or not
+// when at returns "".
+func (s *Server) addDir(t testing.TB, fsys fs.FS, dir string, at func(name string) string) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		p := at(e.Name())
+		if p == "" {
+			continue
+		}
+		body, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Add(p, body)
+	}
+}
+
 // Fail makes the next answers at urlPath fail, one fault each, in order.
 func (s *Server) Fail(urlPath string, faults ...Fault) {
 	s.mu.Lock()

@@ -103,6 +103,20 @@ func New(o Options) (*Client, error) {
 	return &Client{opt: o, base: base, limiter: rate.NewLimiter(limit, 1)}, nil
 }
 
+// At returns a client of the same source at another base URL (a second
+// host of the source) that shares c's options and its rate: the two
+// together keep the one rate.
+func (c *Client) At(baseURL string) (*Client, error) {
+	o := c.opt
+	o.BaseURL = baseURL
+	d, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	d.limiter = c.limiter
+	return d, nil
+}
+
 // Response is a body fetched whole.
 type Response struct {
 	URL  string

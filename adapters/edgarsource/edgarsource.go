@@ -1,0 +1,184 @@
+// Package edgarsource keeps US financial statements current from SEC
+// EDGAR: each day's form index, and for every 10-K, 10-Q and 10-K/A filed
+// that day the filer's companyfacts, loaded as `quarry ingest
+// us_financials` loads them. It keeps the SEC's fair-access rules: a
+// declared User-Agent with a contact address, and at most ten requests a
+// second across both of the SEC's hosts.
+package edgarsource
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Name is the source's name on the command line.
+const Name = "edgar"
+
+// PerSecond is the most requests a second the SEC allows a client.
+const PerSecond = 10
+
+// dueAfter is when a day's form index is due, after midnight UTC of the
+// day: 06:00 UTC the next morning, hours after EDGAR's evening close.
+const dueAfter = 30 * time.Hour
+
+// statementForms are the forms whose filers' companyfacts are fetched.
+var statementForms = []string{"10-K", "10-Q", "10-K/A"}
+
+// ErrNoUserAgent: the SEC asks every client to declare who it is.
+var ErrNoUserAgent = errors.New("the SEC asks for a User-Agent naming who fetches, with a contact e-mail address")
+
+// Config configures the source.
+type Config struct {
+	// UserAgent is sent with every request: a name and contact address.
+	UserAgent string
+	// BaseURL stands for the SEC's host of the Archives (daily indexes).
+	BaseURL string
+	// DataBaseURL stands for the SEC's host of the XBRL API (companyfacts).
+	DataBaseURL string
+	// Backoff is the first wait before a retry; zero is one second.
+	Backoff time.Duration
+	Meter   ports.SourceMeter
+	Log     *zap.Logger
+}
+
+// Source is EDGAR's daily form index and the filers' companyfacts.
+type Source struct {
+	www, data *fetch.Client
+	log       *zap.Logger
+}
+
+var _ ports.Source = (*Source)(nil)
+
+// New returns the source of cfg, or ErrNoUserAgent when cfg declares no
+// User-Agent with a contact address.
+func New(cfg Config) (*Source, error) {
+	if !strings.Contains(cfg.UserAgent, "@") {
+		return nil, ErrNoUserAgent
+	}
+	www, err := fetch.New(fetch.Options{Source: Name, BaseURL: cfg.BaseURL, UserAgent: cfg.UserAgent,
+		PerSecond: PerSecond, Backoff: cfg.Backoff, Meter: cfg.Meter, Log: cfg.Log})
+	if err != nil {
+		return nil, err
+	}
+	data, err := www.At(cfg.DataBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Source{www: www, data: data, log: log}, nil
+}
+
+// Name returns "edgar".
+func (s *Source) Name() string { return Name }
+
+// Publishes reports whether day is a weekday: EDGAR accepts no filing on
+// a weekend.
+func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
+
+// Due returns 06:00 UTC of the day after day.
+func (s *Source) Due(day time.Time) time.Time { return day.Add(dueAfter) }
+
+// IndexPath is where EDGAR serves the form index of day.
+func IndexPath(day time.Time) string {
+	return fmt.Sprintf("Archives/edgar/daily-index/%d/QTR%d/form.%s.idx", day.Year(), (int(day.Month())+2)/3, day.Format("20060102"))
+}
+
+// FactsPath is where the SEC serves a filer's companyfacts.
+func FactsPath(cik int64) string { return fmt.Sprintf("api/xbrl/companyfacts/CIK%010d.json", cik) }
+
+// Fetch returns the companyfacts of every filer of a 10-K, 10-Q or 10-K/A
+// in day's form index, or ports.ErrNoPublication when EDGAR has no index
+// for the day (a holiday). A filer the SEC holds no companyfacts for is
+// skipped and logged.
+func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
+	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex)
+	switch {
+	case errors.Is(err, ports.ErrNotFound):
+		return nil, fmt.Errorf("edgar %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
+	case err != nil:
+		return nil, err
+	}
+	filings, err := ParseFormIndex(idx.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v: %w", idx.URL, err, ports.ErrSourceFailed)
+	}
+	var out []ports.SourceFile
+	for _, cik := range Filers(filings) {
+		f, err := s.facts(ctx, cik)
+		if errors.Is(err, ports.ErrNotFound) {
+			s.log.Info("edgar: no companyfacts for a filer", zap.Int64("cik", cik), zap.String("day", day.Format(feed.DayLayout)))
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// facts fetches one filer's companyfacts, checked whole.
+func (s *Source) facts(ctx context.Context, cik int64) (ports.SourceFile, error) {
+	p := FactsPath(cik)
+	res, err := s.data.Get(ctx, p, checkFacts(cik))
+	if err != nil {
+		return ports.SourceFile{}, err
+	}
+	return ports.SourceFile{Dataset: string(dataset.USFinancials), Name: p[strings.LastIndex(p, "/")+1:],
+		URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, nil
+}
+
+// Filers returns, in order and once each, the CIKs of the filings of a
+// statement form (10-K, 10-Q, 10-K/A).
+func Filers(filings []Filing) []int64 {
+	var out []int64
+	for _, f := range filings {
+		if slices.Contains(statementForms, f.Form) && !slices.Contains(out, f.CIK) {
+			out = append(out, f.CIK)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkIndex refuses a body that does not read as a form index.
+func checkIndex(body []byte) error {
+	_, err := ParseFormIndex(body)
+	return err
+}
+
+// checkFacts refuses a body that is not the whole companyfacts document
+// of cik.
+func checkFacts(cik int64) fetch.Check {
+	return func(body []byte) error {
+		var doc struct {
+			CIK   json.Number     `json:"cik"`
+			Facts json.RawMessage `json:"facts"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			return fmt.Errorf("not a whole companyfacts document: %v", err)
+		}
+		if doc.CIK.String() != fmt.Sprint(cik) || len(doc.Facts) == 0 {
+			return fmt.Errorf("not the companyfacts of CIK %d", cik)
+		}
+		return nil
+	}
+}
