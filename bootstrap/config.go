@@ -155,10 +155,13 @@ const (
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
 	// The sources' settings (syncconfig.go).
-	EnvSync       = "QUARRY_SYNC"
-	EnvSyncEvery  = "QUARRY_SYNC_EVERY"
-	EnvSyncFrom   = "QUARRY_SYNC_FROM"
-	EnvNSEBaseURL = "QUARRY_NSE_BASE_URL"
+	EnvSync           = "QUARRY_SYNC"
+	EnvSyncEvery      = "QUARRY_SYNC_EVERY"
+	EnvSyncFrom       = "QUARRY_SYNC_FROM"
+	EnvNSEBaseURL     = "QUARRY_NSE_BASE_URL"
+	EnvSECUserAgent   = "QUARRY_SEC_USER_AGENT"
+	EnvSECBaseURL     = "QUARRY_SEC_BASE_URL"
+	EnvSECDataBaseURL = "QUARRY_SEC_DATA_BASE_URL"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the

@@ -40,8 +40,11 @@ var Settings = []Setting{
 	{EnvAskModelURL, "", "unset: extractive answers only. Base URL of an OpenAI-compatible chat-completions endpoint for Ask"},
 	{EnvAskModel, "", "the model asked for; required with the URL"},
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
-	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse)"},
+	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar)"},
 	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
 	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
 	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
+	{EnvSECUserAgent, "", "unset: the edgar source is off. The User-Agent the SEC asks for: who fetches and a contact e-mail (Example Corp ops@example.com)"},
+	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches the daily form index (Archives/edgar/daily-index/…) from"},
+	{EnvSECDataBaseURL, defaultSECDataBaseURL, "SEC host the edgar source fetches companyfacts (api/xbrl/companyfacts/…) from"},
 }

@@ -152,7 +152,7 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 	}
 	start(t, cfg, fx.Populate(&got))
 	want := map[dataset.ID]string{
-		dataset.USFinancials:    "`quarry ingest us_financials`",
+		dataset.USFinancials:    "`quarry ingest us_financials` or `quarry sync edgar --from YYYY-MM-DD`",
 		dataset.USFilingIndexes: "`quarry ingest us_filing_indexes`",
 		dataset.USSearch:        "`quarry ingest us_filing_indexes`",
 		dataset.USFundHolders:   "`quarry ingest us_security_fund_holders`",

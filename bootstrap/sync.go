@@ -16,6 +16,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
+	"github.com/quarrydata/quarry/adapters/edgarsource"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -32,7 +33,8 @@ func init() { registerService(syncService) }
 // sourceFills lists, by source, the catalog datasets its runs fill: a 503
 // on one of them names `quarry sync` beside `quarry ingest`.
 var sourceFills = map[string][]dataset.ID{
-	nsesource.Name: {dataset.IndiaPrices, dataset.IndiaExports},
+	nsesource.Name:   {dataset.IndiaPrices, dataset.IndiaExports},
+	edgarsource.Name: {dataset.USFinancials},
 }
 
 // syncService wires the sources into the service: their checkpoints, the
@@ -90,7 +92,16 @@ func syncSources(cfg Config, meter *sourcesync.Meter, log *zap.Logger) ([]ports.
 		return nil, nil, fmt.Errorf("%s: %w", EnvNSEBaseURL, err)
 	}
 	sources := []ports.Source{nse}
-	return sources, nil, nil
+	if cfg.Sync.SECUserAgent == "" {
+		return sources, []sourcesync.Unconfigured{{Name: edgarsource.Name, Remedy: "set " + EnvSECUserAgent +
+			" to who fetches and a contact e-mail address (Example Corp ops@example.com), as the SEC's fair-access rules require"}}, nil
+	}
+	edgar, err := edgarsource.New(edgarsource.Config{UserAgent: cfg.Sync.SECUserAgent, BaseURL: cfg.Sync.SECBaseURL,
+		DataBaseURL: cfg.Sync.SECDataBaseURL, Backoff: cfg.Sync.RetryBackoff, Meter: meter, Log: log})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s, %s, %s: %w", EnvSECUserAgent, EnvSECBaseURL, EnvSECDataBaseURL, err)
+	}
+	return append(sources, edgar), nil, nil
 }
 
 // ingestLoader loads what a source fetched through the ingest path: the

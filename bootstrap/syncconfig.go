@@ -22,20 +22,34 @@ type SyncConfig struct {
 	// NSEBaseURL stands for NSE's archive host: a mirror, or a test's
 	// replay server.
 	NSEBaseURL string
+	// SECUserAgent is the User-Agent the edgar source declares to the
+	// SEC; empty leaves the source off.
+	SECUserAgent string
+	// SECBaseURL and SECDataBaseURL stand for the SEC's hosts of the
+	// Archives and of the XBRL API.
+	SECBaseURL, SECDataBaseURL string
 	// RetryBackoff is the first wait before a source retries a request;
 	// zero is one second. No variable sets it: tests shorten it.
 	RetryBackoff time.Duration
 }
 
 const (
-	defaultNSEBaseURL = "https://nsearchives.nseindia.com/"
+	defaultNSEBaseURL     = "https://nsearchives.nseindia.com/"
+	defaultSECBaseURL     = "https://www.sec.gov/"
+	defaultSECDataBaseURL = "https://data.sec.gov/"
 )
 
 // syncConfig reads the sources' settings.
 func (r *reader) syncConfig() SyncConfig {
 	c := SyncConfig{
-		Every:      r.duration(EnvSyncEvery, time.Hour),
-		NSEBaseURL: r.str(EnvNSEBaseURL, defaultNSEBaseURL),
+		Every:          r.duration(EnvSyncEvery, time.Hour),
+		NSEBaseURL:     r.str(EnvNSEBaseURL, defaultNSEBaseURL),
+		SECUserAgent:   strings.TrimSpace(r.getenv(EnvSECUserAgent)),
+		SECBaseURL:     r.str(EnvSECBaseURL, defaultSECBaseURL),
+		SECDataBaseURL: r.str(EnvSECDataBaseURL, defaultSECDataBaseURL),
+	}
+	if c.SECUserAgent != "" && !strings.Contains(c.SECUserAgent, "@") {
+		r.fail(EnvSECUserAgent, c.SECUserAgent, "want who fetches and a contact e-mail address, as the SEC asks (Example Corp ops@example.com)")
 	}
 	if raw := r.getenv(EnvSyncFrom); raw != "" {
 		d, err := feed.Day(raw)

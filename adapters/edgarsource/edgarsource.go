@@ -102,10 +102,16 @@ func IndexPath(day time.Time) string {
 // FactsPath is where the SEC serves a filer's companyfacts.
 func FactsPath(cik int64) string { return fmt.Sprintf("api/xbrl/companyfacts/CIK%010d.json", cik) }
 
+// TickersPath is where the SEC serves company_tickers.json, the tickers
+// us_financials keys its companies by.
+const TickersPath = "files/company_tickers.json"
+
 // Fetch returns the companyfacts of every filer of a 10-K, 10-Q or 10-K/A
-// in day's form index, or ports.ErrNoPublication when EDGAR has no index
-// for the day (a holiday). A filer the SEC holds no companyfacts for is
-// skipped and logged.
+// in day's form index, with the company_tickers.json that names them, or
+// ports.ErrNoPublication when EDGAR has no index for the day (a holiday).
+// A filer company_tickers.json gives no ticker (us_financials finds
+// companies by ticker) or the SEC holds no companyfacts for is skipped and
+// logged.
 func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
 	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex)
 	switch {
@@ -118,8 +124,20 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %w", idx.URL, err, ports.ErrSourceFailed)
 	}
-	var out []ports.SourceFile
-	for _, cik := range Filers(filings) {
+	filers := Filers(filings)
+	if len(filers) == 0 {
+		return nil, nil
+	}
+	tickers, listed, err := s.tickers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []ports.SourceFile{tickers}
+	for _, cik := range filers {
+		if !listed[cik] {
+			s.log.Info("edgar: a filer with no ticker is skipped", zap.Int64("cik", cik), zap.String("day", day.Format(feed.DayLayout)))
+			continue
+		}
 		f, err := s.facts(ctx, cik)
 		if errors.Is(err, ports.ErrNotFound) {
 			s.log.Info("edgar: no companyfacts for a filer", zap.Int64("cik", cik), zap.String("day", day.Format(feed.DayLayout)))
@@ -130,7 +148,36 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 		}
 		out = append(out, f)
 	}
+	if len(out) == 1 {
+		return nil, nil
+	}
 	return out, nil
+}
+
+// tickers fetches company_tickers.json and returns it with the CIKs it
+// gives a ticker.
+func (s *Source) tickers(ctx context.Context) (ports.SourceFile, map[int64]bool, error) {
+	listed := map[int64]bool{}
+	res, err := s.www.Get(ctx, TickersPath, func(body []byte) error {
+		var rows map[string]struct {
+			CIK    int64  `json:"cik_str"`
+			Ticker string `json:"ticker"`
+		}
+		if err := json.Unmarshal(body, &rows); err != nil || len(rows) == 0 {
+			return fmt.Errorf("not a whole company_tickers.json: %v", err)
+		}
+		for _, r := range rows {
+			if r.CIK > 0 && r.Ticker != "" {
+				listed[r.CIK] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ports.SourceFile{}, nil, err
+	}
+	return ports.SourceFile{Dataset: string(dataset.USFinancials), Name: "company_tickers.json", URL: res.URL,
+		Body: res.Body, RetrievedAt: res.RetrievedAt}, listed, nil
 }
 
 // facts fetches one filer's companyfacts, checked whole.

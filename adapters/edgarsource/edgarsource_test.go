@@ -30,11 +30,11 @@ func TestFetchReturnsTheFilersCompanyfactsWithTheUserAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || files[0].Name != "CIK0000320193.json" || files[0].Dataset != "us_financials" {
+	if len(files) != 2 || files[0].Name != "company_tickers.json" || files[1].Name != "CIK0000320193.json" || files[1].Dataset != "us_financials" {
 		t.Fatalf("fetched %+v", files)
 	}
 	reqs := srv.Requests()
-	want := []string{"/Archives/edgar/daily-index/2024/QTR4/form.20241101.idx", "/api/xbrl/companyfacts/CIK0000320193.json"}
+	want := []string{"/Archives/edgar/daily-index/2024/QTR4/form.20241101.idx", "/files/company_tickers.json", "/api/xbrl/companyfacts/CIK0000320193.json"}
 	if len(reqs) != len(want) {
 		t.Fatalf("%d requests, want %d", len(reqs), len(want))
 	}
@@ -71,7 +71,7 @@ func TestNewRefusesNoUserAgent(t *testing.T) {
 	}
 }
 
-// TestFetchKeepsTheSECRate fetches one day seven times (14 requests over
+// TestFetchKeepsTheSECRate fetches one day seven times (21 requests over
 // both hosts) and measures the spacing the server saw against the SEC's
 // rule of at most ten requests in any second. Only a lower bound is
 // checked: a loaded machine only makes the requests slower.

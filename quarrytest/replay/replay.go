@@ -86,7 +86,8 @@ func (s *Server) AddNSE(t testing.TB) {
 
 // AddEDGAR serves the sample's daily form indexes at EDGAR's paths,
 // Archives/edgar/daily-index/YYYY/QTRn/form.YYYYMMDD.idx, and its real
-// companyfacts at api/xbrl/companyfacts/CIK##########.json.
+// companyfacts at api/xbrl/companyfacts/CIK##########.json with its
+// company_tickers.json at files/company_tickers.json.
 func (s *Server) AddEDGAR(t testing.TB) {
 	s.addDir(t, sampledata.EDGARDailyIndex, sampledata.EDGARDailyIndexDir, func(name string) string {
 		day := strings.TrimSuffix(strings.TrimPrefix(name, "form."), ".idx")
@@ -94,8 +95,8 @@ func (s *Server) AddEDGAR(t testing.TB) {
 		return "Archives/edgar/daily-index/" + day[:4] + "/QTR" + strconv.Itoa((month+2)/3) + "/" + name
 	})
 	s.addDir(t, sampledata.USFinancials, sampledata.USFinancialsDir, func(name string) string {
-		if !strings.HasPrefix(name, "CIK") {
-			return ""
+		if name == "company_tickers.json" {
+			return "files/" + name
 		}
 		return "api/xbrl/companyfacts/" + name
 	})

@@ -1,0 +1,119 @@
+package bootstrap
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/adapters/edgarsource"
+	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/quarrytest/replay"
+)
+
+const testSECUserAgent = "Quarry test ops@example.org"
+
+// edgarRig is the sync use case on memory stores, EDGAR at a replay
+// server serving both of the SEC's hosts.
+type edgarRig struct {
+	syncer *sourcesync.Syncer
+	fin    ports.FinancialsStore
+	states ports.SyncStates
+}
+
+func newEDGARRig(t *testing.T, srv *replay.Server, userAgent string) *edgarRig {
+	t.Helper()
+	cfg := Config{Sync: SyncConfig{NSEBaseURL: srv.URL, SECUserAgent: userAgent, SECBaseURL: srv.URL,
+		SECDataBaseURL: srv.URL, RetryBackoff: time.Millisecond}}
+	r := &edgarRig{}
+	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg),
+		fx.Populate(&r.syncer, &r.fin, &r.states))
+	app.RequireStart()
+	t.Cleanup(app.RequireStop)
+	return r
+}
+
+func (r *edgarRig) sync(t *testing.T, from, to string) (sourcesync.Outcome, error) {
+	t.Helper()
+	out, err := r.syncer.Sync(t.Context(), []string{edgarsource.Name}, sourcesync.Range{From: day(t, from), To: day(t, to)})
+	if len(out) != 1 {
+		t.Fatalf("Sync returned %d outcomes, %v", len(out), err)
+	}
+	return out[0], err
+}
+
+// TestSyncBackfillsAnEDGARDay backfills 2024-11-01, the day Apple filed its
+// 10-K: the form index names it, and its companyfacts are stored.
+func TestSyncBackfillsAnEDGARDay(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	o, err := r.sync(t, "2024-11-01", "2024-11-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Days != 1 || o.Files != 2 || o.Rows == 0 {
+		t.Fatalf("outcome %+v, want the day's one filer loaded", o)
+	}
+	c, err := r.fin.Company(t.Context(), "0000320193")
+	if err != nil || len(c.Facts) == 0 {
+		t.Fatalf("Apple after the sync: %d facts, %v", len(c.Facts), err)
+	}
+	for _, req := range srv.Requests() {
+		if req.UserAgent != testSECUserAgent {
+			t.Errorf("request %s with User-Agent %q", req.Path, req.UserAgent)
+		}
+	}
+	if again, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil || again.Files != 0 {
+		t.Fatalf("a second run over the held day: %+v, %v", again, err)
+	}
+}
+
+func TestSyncRefusesEDGARWithoutAUserAgent(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	r := newEDGARRig(t, srv, "")
+	_, err := r.syncer.Sync(t.Context(), []string{edgarsource.Name}, sourcesync.Range{From: day(t, "2024-11-01"), To: day(t, "2024-11-01")})
+	if !errors.Is(err, sourcesync.ErrNotConfigured) || !strings.Contains(err.Error(), EnvSECUserAgent) {
+		t.Fatalf("sync edgar with no user agent: %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d requests sent without a User-Agent", n)
+	}
+}
+
+func TestConfigRefusesAnSECUserAgentWithoutContact(t *testing.T) {
+	env := map[string]string{EnvSECUserAgent: "Quarry"}
+	if _, err := LoadConfig(func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), EnvSECUserAgent) {
+		t.Fatalf("a User-Agent without an address: %v", err)
+	}
+}
+
+func TestSyncStoresNothingOfACutCompanyfactsAndTheNextRunCompletes(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	facts := "api/xbrl/companyfacts/CIK0000320193.json"
+	srv.Fail(facts, replay.Cut, replay.Cut, replay.Cut, replay.Cut)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	o, err := r.sync(t, "2024-11-01", "2024-11-01")
+	if err == nil || !strings.Contains(err.Error(), "body cut") || o.Files != 0 {
+		t.Fatalf("run with a cut companyfacts: %+v, %v", o, err)
+	}
+	if _, err := r.fin.Company(t.Context(), "0000320193"); !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("Apple held after the fault: %v", err)
+	}
+	if st, _ := r.states.State(t.Context(), edgarsource.Name); st.Last != "" || !strings.Contains(st.LastError, "2024-11-01") {
+		t.Fatalf("state %+v", st)
+	}
+	if o, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil || o.Files != 2 {
+		t.Fatalf("next run: %+v, %v", o, err)
+	}
+	if _, err := r.fin.Company(t.Context(), "0000320193"); err != nil {
+		t.Fatalf("Apple after the next run: %v", err)
+	}
+}
