@@ -155,7 +155,7 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 		dataset.USFinancials:    "`quarry ingest us_financials` or `quarry sync edgar --from YYYY-MM-DD`",
 		dataset.USFilingIndexes: "`quarry ingest us_filing_indexes`",
 		dataset.USSearch:        "`quarry ingest us_filing_indexes`",
-		dataset.USFundHolders:   "`quarry ingest us_security_fund_holders`",
+		dataset.USFundHolders:   "`quarry ingest us_security_fund_holders` or `quarry sync edgar --from YYYY-MM-DD`",
 		dataset.ChinaSecurities: "`quarry ingest china_securities`",
 		dataset.ChinaPrices:     "`quarry ingest china_prices`",
 		dataset.IndiaPrices:     "`quarry ingest india_prices` or `quarry sync nse --from YYYY-MM-DD`",

@@ -34,7 +34,7 @@ func init() { registerService(syncService) }
 // on one of them names `quarry sync` beside `quarry ingest`.
 var sourceFills = map[string][]dataset.ID{
 	nsesource.Name:   {dataset.IndiaPrices, dataset.IndiaExports},
-	edgarsource.Name: {dataset.USFinancials},
+	edgarsource.Name: {dataset.USFinancials, dataset.USFundHolders},
 }
 
 // syncService wires the sources into the service: their checkpoints, the

@@ -23,6 +23,7 @@ const testSECUserAgent = "Quarry test ops@example.org"
 type edgarRig struct {
 	syncer *sourcesync.Syncer
 	fin    ports.FinancialsStore
+	funds  ports.FundHoldingStore
 	states ports.SyncStates
 }
 
@@ -32,7 +33,7 @@ func newEDGARRig(t *testing.T, srv *replay.Server, userAgent string) *edgarRig {
 		SECDataBaseURL: srv.URL, RetryBackoff: time.Millisecond}}
 	r := &edgarRig{}
 	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg),
-		fx.Populate(&r.syncer, &r.fin, &r.states))
+		fx.Populate(&r.syncer, &r.fin, &r.funds, &r.states))
 	app.RequireStart()
 	t.Cleanup(app.RequireStop)
 	return r
@@ -115,5 +116,22 @@ func TestSyncStoresNothingOfACutCompanyfactsAndTheNextRunCompletes(t *testing.T)
 	}
 	if _, err := r.fin.Company(t.Context(), "0000320193"); err != nil {
 		t.Fatalf("Apple after the next run: %v", err)
+	}
+}
+
+// TestSyncLoadsAnEDGARDaysThirteenF backfills 2021-11-12, a day NZS
+// Capital filed a 13F-HR: its submission text file is read as `quarry
+// ingest us_security_fund_holders` reads one.
+func TestSyncLoadsAnEDGARDaysThirteenF(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	o, err := r.sync(t, "2021-11-12", "2021-11-12")
+	if err != nil || o.Files != 1 || o.Rows == 0 {
+		t.Fatalf("outcome %+v, %v; want the one 13F-HR loaded", o, err)
+	}
+	cusips, err := r.funds.ThirteenFFilingCUSIPs(t.Context(), "0001816616-21-000007")
+	if err != nil || len(cusips) != 3 {
+		t.Fatalf("the filing's CUSIPs %v, %v; want its three rows", cusips, err)
 	}
 }

@@ -1,7 +1,9 @@
 // Package edgarsource keeps US financial statements current from SEC
 // EDGAR: each day's form index, and for every 10-K, 10-Q and 10-K/A filed
 // that day the filer's companyfacts, loaded as `quarry ingest
-// us_financials` loads them. It keeps the SEC's fair-access rules: a
+// us_financials` loads them, and for every 13F-HR and 13F-HR/A the full
+// submission text file, loaded as `quarry ingest us_security_fund_holders`
+// loads one. It keeps the SEC's fair-access rules: a
 // declared User-Agent with a contact address, and at most ten requests a
 // second across both of the SEC's hosts.
 package edgarsource
@@ -36,6 +38,10 @@ const dueAfter = 30 * time.Hour
 
 // statementForms are the forms whose filers' companyfacts are fetched.
 var statementForms = []string{"10-K", "10-Q", "10-K/A"}
+
+// holdingsForms are the forms whose full submission text is fetched for
+// the 13F holdings.
+var holdingsForms = []string{"13F-HR", "13F-HR/A"}
 
 // ErrNoUserAgent: the SEC asks every client to declare who it is.
 var ErrNoUserAgent = errors.New("the SEC asks for a User-Agent naming who fetches, with a contact e-mail address")
@@ -107,7 +113,8 @@ func FactsPath(cik int64) string { return fmt.Sprintf("api/xbrl/companyfacts/CIK
 const TickersPath = "files/company_tickers.json"
 
 // Fetch returns the companyfacts of every filer of a 10-K, 10-Q or 10-K/A
-// in day's form index, with the company_tickers.json that names them, or
+// in day's form index, with the company_tickers.json that names them, and
+// the full submission text file of every 13F-HR and 13F-HR/A, or
 // ports.ErrNoPublication when EDGAR has no index for the day (a holiday).
 // A filer company_tickers.json gives no ticker (us_financials finds
 // companies by ticker) or the SEC holds no companyfacts for is skipped and
@@ -124,7 +131,19 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %w", idx.URL, err, ports.ErrSourceFailed)
 	}
-	filers := Filers(filings)
+	holdings, err := s.holdings(ctx, filings)
+	if err != nil {
+		return nil, err
+	}
+	facts, err := s.statements(ctx, day, Filers(filings))
+	if err != nil {
+		return nil, err
+	}
+	return append(facts, holdings...), nil
+}
+
+// statements fetches the companyfacts of filers, with company_tickers.json.
+func (s *Source) statements(ctx context.Context, day time.Time, filers []int64) ([]ports.SourceFile, error) {
 	if len(filers) == 0 {
 		return nil, nil
 	}
@@ -152,6 +171,34 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 		return nil, nil
 	}
 	return out, nil
+}
+
+// holdings fetches the full submission text file of every 13F-HR and
+// 13F-HR/A in filings, read as `quarry ingest us_security_fund_holders`
+// reads one.
+func (s *Source) holdings(ctx context.Context, filings []Filing) ([]ports.SourceFile, error) {
+	var out []ports.SourceFile
+	for _, f := range filings {
+		if !slices.Contains(holdingsForms, f.Form) {
+			continue
+		}
+		res, err := s.www.Get(ctx, "Archives/"+f.File, wholeSubmission)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ports.SourceFile{Dataset: string(dataset.USFundHolders), Name: f.File[strings.LastIndex(f.File, "/")+1:],
+			URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt})
+	}
+	return out, nil
+}
+
+// wholeSubmission refuses a submission text file that does not open and
+// close as one SEC-DOCUMENT.
+func wholeSubmission(body []byte) error {
+	if !bytes.HasPrefix(body, []byte("<SEC-DOCUMENT>")) || !bytes.HasSuffix(bytes.TrimSpace(body), []byte("</SEC-DOCUMENT>")) {
+		return errors.New("not a whole submission text file: it does not open and close as one <SEC-DOCUMENT>")
+	}
+	return nil
 }
 
 // tickers fetches company_tickers.json and returns it with the CIKs it

@@ -63,6 +63,20 @@ func TestFetchRefusesACutCompanyfacts(t *testing.T) {
 	}
 }
 
+func TestFetchRefusesACutSubmissionText(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	srv.Fail("Archives/edgar/data/1816616/0001816616-21-000007.txt", replay.Truncated)
+	day := time.Date(2021, 11, 12, 0, 0, 0, 0, time.UTC)
+	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) {
+		t.Fatalf("a 13F-HR served as half: %v", err)
+	}
+	files, err := source(t, srv).Fetch(t.Context(), day)
+	if err != nil || len(files) != 1 || files[0].Dataset != "us_security_fund_holders" || files[0].Name != "0001816616-21-000007.txt" {
+		t.Fatalf("served whole: %+v, %v", files, err)
+	}
+}
+
 func TestNewRefusesNoUserAgent(t *testing.T) {
 	for _, agent := range []string{"", "Quarry"} {
 		if _, err := edgarsource.New(edgarsource.Config{UserAgent: agent, BaseURL: "http://x/", DataBaseURL: "http://x/"}); !errors.Is(err, edgarsource.ErrNoUserAgent) {

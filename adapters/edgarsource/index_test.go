@@ -8,7 +8,7 @@ import (
 // FuzzParseFormIndex feeds the daily form index parser: it never panics,
 // and every filing it returns has a CIK and a file under edgar/data/.
 func FuzzParseFormIndex(f *testing.F) {
-	for _, name := range []string{"testdata/form.20220204.idx", "testdata/form.20241101.idx"} {
+	for _, name := range []string{"testdata/form.20220204.idx", "testdata/form.20241101.idx", "testdata/form.20211112.idx"} {
 		seed, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -87,7 +87,8 @@ func (s *Server) AddNSE(t testing.TB) {
 // AddEDGAR serves the sample's daily form indexes at EDGAR's paths,
 // Archives/edgar/daily-index/YYYY/QTRn/form.YYYYMMDD.idx, and its real
 // companyfacts at api/xbrl/companyfacts/CIK##########.json with its
-// company_tickers.json at files/company_tickers.json.
+// company_tickers.json at files/company_tickers.json, and the 13F-HR
+// submission text file of the fund holders sample at its Archives path.
 func (s *Server) AddEDGAR(t testing.TB) {
 	s.addDir(t, sampledata.EDGARDailyIndex, sampledata.EDGARDailyIndexDir, func(name string) string {
 		day := strings.TrimSuffix(strings.TrimPrefix(name, "form."), ".idx")
@@ -100,6 +101,11 @@ func (s *Server) AddEDGAR(t testing.TB) {
 		}
 		return "api/xbrl/companyfacts/" + name
 	})
+	body, err := fs.ReadFile(sampledata.FundHolders, "fundholders/0001816616-21-000007.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Add("Archives/edgar/data/1816616/0001816616-21-000007.txt", body)
 }
 
 // addDir serves each file of dir in fsys at the path at names, or not
