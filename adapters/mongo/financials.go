@@ -37,7 +37,15 @@ type Financials struct {
 	names     *mongodrv.Collection
 	// Which companies, tickers and names are stored, for UpsertCompanies.
 	companyIDs, tickerIDs, nameIDs readOnce
+	// reads holds a token for each company document being read: a real
+	// filer's read allocates about 25 MB on FerretDB over SQLite, so
+	// concurrent cold requests are bounded in memory by companyReads reads,
+	// not by the number of clients (docs/capacity.md).
+	reads chan struct{}
 }
+
+// companyReads is how many company documents are read at once.
+const companyReads = 4
 
 var _ ports.FinancialsStore = (*Financials)(nil)
 
@@ -45,7 +53,7 @@ var _ ports.FinancialsStore = (*Financials)(nil)
 func NewFinancials(db *mongodrv.Database) *Financials {
 	return &Financials{
 		companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection),
-		names: db.Collection(namesCollection),
+		names: db.Collection(namesCollection), reads: make(chan struct{}, companyReads),
 	}
 }
 
@@ -186,6 +194,12 @@ func (s *Financials) CIKsForName(ctx context.Context, name string) ([]string, er
 
 // Company returns the company with that CIK, or ports.ErrNotFound.
 func (s *Financials) Company(ctx context.Context, cik string) (financials.Company, error) {
+	select {
+	case s.reads <- struct{}{}:
+		defer func() { <-s.reads }()
+	case <-ctx.Done():
+		return financials.Company{}, translate("find company "+cik, ctx.Err())
+	}
 	var d companyDoc
 	if err := s.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
 		return financials.Company{}, translate("find company "+cik, err)
