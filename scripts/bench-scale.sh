@@ -50,7 +50,7 @@ echo "input: $(du -sh "$work/in/companyfacts" | cut -f1) in $filers files, $fact
 
 sizes() {
   echo "data directory $1:"
-  du -sk "$QUARRY_DATA_DIR"/documents "$QUARRY_DATA_DIR"/indexes "$QUARRY_DATA_DIR"/platform.db* 2>/dev/null |
+  { du -sk "$QUARRY_DATA_DIR"/documents "$QUARRY_DATA_DIR"/indexes "$QUARRY_DATA_DIR"/platform.db* 2>/dev/null || true; } |
     awk -v d="$QUARRY_DATA_DIR/" '{ sub(d, "", $2); printf "  %-24s %8.1f MiB\n", $2, $1 / 1024 }'
 }
 
@@ -94,7 +94,8 @@ urls() {
 }
 urls fin "/us/financials?ticker=BENCH{i}"
 urls inc "/us/financials/income-statements?ticker=BENCH{i}&period=quarterly&limit=8"
-awk -v n="$filers" 'BEGIN { for (i = 0; i < n; i++) printf "http://'"$ADDR"'/us/financials/balance-sheets?cik=%010d\n", 9000000001 + i }' | shuf >"$work/bal"
+# (seq, not awk: mawk's %d stops at 2^31.)
+seq 9000000001 $((9000000000 + filers)) | sed "s|^|http://$ADDR/us/financials/balance-sheets?cik=|" | shuf >"$work/bal"
 urls cash "/us/financials/cash-flow-statements?ticker=BENCH{i}&period=ttm"
 
 echo "route (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses"
