@@ -14,7 +14,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/ferretdb"
 	"github.com/quarrydata/quarry/adapters/memory"
 	mongoadapter "github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usfinancials"
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -61,8 +61,8 @@ func benchStatements(b *testing.B, store ports.FinancialsStore, c financials.Com
 		b.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC) }
-	fin := app.NewFinancials(store, now, nil)
-	q, err := fin.Query(app.StatementsParams{CIK: c.CIK, Limit: 4})
+	fin := usfinancials.New(store, now, nil)
+	q, err := fin.Query(usfinancials.Params{CIK: c.CIK, Limit: 4})
 	if err != nil {
 		b.Fatal(err)
 	}
