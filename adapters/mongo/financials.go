@@ -44,8 +44,12 @@ type Financials struct {
 	reads chan struct{}
 }
 
-// companyReads is how many company documents are read at once.
-const companyReads = 4
+// companyReads is how many company documents are read at once, and
+// companyReadTimeout how long one may take.
+const (
+	companyReads       = 4
+	companyReadTimeout = 30 * time.Second
+)
 
 var _ ports.FinancialsStore = (*Financials)(nil)
 
@@ -200,8 +204,13 @@ func (s *Financials) Company(ctx context.Context, cik string) (financials.Compan
 	case <-ctx.Done():
 		return financials.Company{}, translate("find company "+cik, ctx.Err())
 	}
+	// A read its caller gives up on still runs to its end in FerretDB, so it
+	// keeps its token until then: cancelling ctx would free the token at
+	// once and let abandoned reads pile up past the bound.
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), companyReadTimeout)
+	defer cancel()
 	var d companyDoc
-	if err := s.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
+	if err := s.companies.FindOne(readCtx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
 		return financials.Company{}, translate("find company "+cik, err)
 	}
 	return d.company()
