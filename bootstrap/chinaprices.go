@@ -7,7 +7,6 @@ import (
 	"path"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-	"go.uber.org/fx"
 
 	"github.com/quarrydata/quarry/adapters/ashareprices"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
@@ -21,44 +20,31 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-func init() {
-	register(wiring{
+// chinaPrices is the China A-share daily prices slice: its store (memory,
+// or MongoDB behind a read cache of each listing's versions), use case,
+// probe and handler.
+func chinaPrices() wiring {
+	stores, served := documents(
+		func() ports.ChinaPriceStore { return memory.NewChinaPrices() },
+		func(db *mongodrv.Database) ports.ChinaPriceStore { return mongo.NewChinaPrices(db) },
+		func(s ports.ChinaPriceStore, c *readcache.Cache) ports.ChinaPriceStore {
+			return chinaprices.NewCache(s, c)
+		})
+	return wiring{
 		name:    string(dataset.ChinaPrices),
 		alias:   "china-prices",
 		fills:   []dataset.ID{dataset.ChinaPrices},
 		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
 		sample:  sampleOf(LoadChinaPricesSample),
-		serve:   chinaPrices,
-		stores:  chinaPriceStore,
+		stores:  stores,
+		served:  served,
+		provide: []any{chinaprices.New, probe((*chinaprices.Service).Probe), handlers(httpadapter.ChinaPricesHandlers)},
 		ingester: skippingIngester(func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (Ingested, error) {
 			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 				return ingestChinaPrices(ctx, chinaprices.New(s, usecase.SystemClock), files)
 			}
 		}),
-	})
-}
-
-// chinaPrices wires the China A-share daily prices dataset: its store
-// (memory, or MongoDB behind a read cache of each listing's versions), use
-// case, probe and handler.
-func chinaPrices(cfg Config) fx.Option {
-	return fx.Options(
-		chinaPriceStore(cfg),
-		documentCache(cfg, func(s ports.ChinaPriceStore, c *readcache.Cache) ports.ChinaPriceStore {
-			return chinaprices.NewCache(s, c)
-		}),
-		fx.Provide(
-			chinaprices.New,
-			probe((*chinaprices.Service).Probe),
-			handlers(httpadapter.ChinaPricesHandlers),
-		),
-	)
-}
-
-func chinaPriceStore(cfg Config) fx.Option {
-	return documentStore(cfg,
-		func() ports.ChinaPriceStore { return memory.NewChinaPrices() },
-		func(db *mongodrv.Database) ports.ChinaPriceStore { return mongo.NewChinaPrices(db) })
+	}
 }
 
 // LoadChinaPricesSample ingests the bundled bars, retrieved at

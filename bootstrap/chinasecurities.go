@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-	"go.uber.org/fx"
 
 	"github.com/quarrydata/quarry/adapters/asharelistings"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
@@ -22,43 +21,30 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-func init() {
-	register(wiring{
+// chinaSecurities is the China A-share securities slice: its store
+// (memory, or MongoDB behind a read cache), use case, probe and handler.
+func chinaSecurities() wiring {
+	stores, served := documents(
+		func() ports.SecurityStore { return memory.NewSecurities() },
+		func(db *mongodrv.Database) ports.SecurityStore { return mongo.NewSecurities(db) },
+		func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
+			return chinasecurities.NewCache(s, c)
+		})
+	return wiring{
 		name:    string(dataset.ChinaSecurities),
 		alias:   "china-securities",
 		fills:   []dataset.ID{dataset.ChinaSecurities, dataset.AskRetrieval},
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
 		sample:  sampleOf(LoadSample),
-		serve:   chinaSecurities,
-		stores:  securityStore,
+		stores:  stores,
+		served:  served,
+		provide: []any{chinasecurities.New, probe((*chinasecurities.Service).Probe), handlers(httpadapter.ChinaHandlers)},
 		ingester: skippingIngester(func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
 			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
 				return ingestListings(ctx, s, files)
 			}
 		}),
-	})
-}
-
-// chinaSecurities wires the China A-share securities dataset: its store
-// (memory, or MongoDB behind a read cache), use case, probe and handler.
-func chinaSecurities(cfg Config) fx.Option {
-	return fx.Options(
-		securityStore(cfg),
-		documentCache(cfg, func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
-			return chinasecurities.NewCache(s, c)
-		}),
-		fx.Provide(
-			chinasecurities.New,
-			probe((*chinasecurities.Service).Probe),
-			handlers(httpadapter.ChinaHandlers),
-		),
-	)
-}
-
-func securityStore(cfg Config) fx.Option {
-	return documentStore(cfg,
-		func() ports.SecurityStore { return memory.NewSecurities() },
-		func(db *mongodrv.Database) ports.SecurityStore { return mongo.NewSecurities(db) })
+	}
 }
 
 // LoadSample upserts the bundled China listings into s and returns how many.

@@ -241,7 +241,7 @@ func ingestNames(what string, files []string) ([]string, error) {
 // store.
 func ingestion(cfg Config) fx.Option {
 	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg)}
-	for _, d := range datasets {
+	for _, d := range datasets() {
 		if d.stores != nil {
 			opts = append(opts, d.stores(cfg))
 		}

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-	"go.uber.org/fx"
 
 	"github.com/quarrydata/quarry/adapters/edgarfiling"
 	"github.com/quarrydata/quarry/adapters/form13f"
@@ -34,59 +33,45 @@ import (
 // it (B66).
 const SecuritiesMaster = "us_securities"
 
-func init() {
-	register(wiring{
+// fundHolders is the funds-holding-a-security slice: its store (memory or
+// MongoDB), use case, availability probe and handler. The securities
+// master the holder lookup resolves identifiers through is ingested on its
+// own, into the same store, and its sample is loaded on its own: a test
+// may give holdings files and keep the sample master, or the other way
+// round.
+func fundHolders() wiring {
+	stores, served := documents(
+		func() ports.FundHoldingStore { return memory.NewFundHoldings() },
+		func(db *mongodrv.Database) ports.FundHoldingStore { return mongo.NewFundHoldings(db) },
+		func(s ports.FundHoldingStore, c *readcache.Cache) ports.FundHoldingStore {
+			return fundholders.NewCache(s, c)
+		})
+	return wiring{
 		name:    string(dataset.USFundHolders),
 		alias:   "us-holdings",
 		fills:   []dataset.ID{dataset.USFundHolders},
 		sources: "SEC Form 13F data sets, 13F-HR full submissions, information-table XMLs in their EDGAR folders",
 		sample:  sampleOf(loadSampleHoldings),
-		serve:   fundHolders,
-		stores:  fundHoldingStore,
+		stores:  stores,
+		served:  served,
+		provide: []any{fundholders.New, probe((*fundholders.Service).Probe), handlers(httpadapter.FundHoldersHandlers)},
 		ingester: ingester(func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestUSHoldings(ctx, s, files)
 			}
 		}),
-	})
-	// The securities master the holder lookup resolves identifiers
-	// through is ingested on its own, into the same store, and its sample
-	// is loaded on its own: a test may give holdings files and keep the
-	// sample master, or the other way round.
-	register(wiring{
-		name:    SecuritiesMaster,
-		alias:   "us-securities",
-		sources: "SEC company_tickers.json plus a cusip,ticker CSV",
-		serve:   func(Config) fx.Option { return fx.Options() },
-		sample:  sampleOf(loadSampleMaster),
-		ingester: ingester(func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
-			return func(ctx context.Context, files *IngestFiles) (int, error) {
-				return ingestUSSecurities(ctx, s, files)
-			}
-		}),
-	})
-}
-
-// fundHolders wires the funds-holding-a-security dataset: its store (memory
-// or MongoDB), use case, availability probe and handler.
-func fundHolders(cfg Config) fx.Option {
-	return fx.Options(
-		fundHoldingStore(cfg),
-		documentCache(cfg, func(s ports.FundHoldingStore, c *readcache.Cache) ports.FundHoldingStore {
-			return fundholders.NewCache(s, c)
-		}),
-		fx.Provide(
-			fundholders.New,
-			probe((*fundholders.Service).Probe),
-			handlers(httpadapter.FundHoldersHandlers),
-		),
-	)
-}
-
-func fundHoldingStore(cfg Config) fx.Option {
-	return documentStore(cfg,
-		func() ports.FundHoldingStore { return memory.NewFundHoldings() },
-		func(db *mongodrv.Database) ports.FundHoldingStore { return mongo.NewFundHoldings(db) })
+		parts: []wiring{{
+			name:    SecuritiesMaster,
+			alias:   "us-securities",
+			sources: "SEC company_tickers.json plus a cusip,ticker CSV",
+			sample:  sampleOf(loadSampleMaster),
+			ingester: ingester(func(s ports.FundHoldingStore) func(context.Context, *IngestFiles) (int, error) {
+				return func(ctx context.Context, files *IngestFiles) (int, error) {
+					return ingestUSSecurities(ctx, s, files)
+				}
+			}),
+		}},
+	}
 }
 
 // LoadFundHoldersSample loads the bundled securities master and 13F

@@ -30,22 +30,6 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-func init() {
-	register(wiring{
-		name:    string(dataset.IndiaJudgments),
-		alias:   "india-judgments",
-		fills:   []dataset.ID{dataset.IndiaJudgments, dataset.IndiaSearch},
-		sources: "Indian court judgments: a metadata file (JSON lines or CSV: court, case number, parties with roles, judges, decision date, citations, text file) and the text files beside it; needs QUARRY_VAULT_KEY",
-		serve:   indiaJudgments,
-		stores:  judgmentStore,
-		ingester: skippingIngester(func(d judgmentIngestDeps) func(context.Context, *IngestFiles) (Ingested, error) {
-			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
-				return ingestJudgments(ctx, d.Config, d.Store, files.names())
-			}
-		}),
-	})
-}
-
 // judgmentIngestDeps are what the judgments' ingester is built from: the
 // store and the configuration. The vault key and connection are read from
 // the configuration when a run starts, never provided to the graph, so
@@ -57,51 +41,62 @@ type judgmentIngestDeps struct {
 	Store  ports.JudgmentStore
 }
 
-// indiaJudgments wires the India judgments, their PDFs and India search:
-// the store (memory or MongoDB, read through the shared cache on MongoDB),
-// the bleve index, the PDF renderer (each judgment's PDF kept once
-// rendered), the use case, its probes, handlers and export
+// indiaJudgments is the India judgments, their PDFs and India search
+// slice: the store (memory or MongoDB, read through the shared cache on
+// MongoDB), the bleve index, the PDF renderer (each judgment's PDF kept
+// once rendered), the use case, its probes, handlers and export
 // (india.judgments), and a start hook that loads the sample when asked and
 // builds the search index from the store.
-func indiaJudgments(cfg Config) fx.Option {
-	return fx.Options(
-		judgmentStore(cfg),
-		searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex)),
-		fx.Provide(
+func indiaJudgments() wiring {
+	stores, served := documents(
+		func() ports.JudgmentStore { return memory.NewJudgments() },
+		func(db *mongodrv.Database) ports.JudgmentStore { return mongo.NewJudgments(db) },
+		func(s ports.JudgmentStore, c *readcache.Cache) ports.JudgmentStore {
+			return indiajudgments.NewCache(s, c)
+		})
+	return wiring{
+		name:    string(dataset.IndiaJudgments),
+		alias:   "india-judgments",
+		fills:   []dataset.ID{dataset.IndiaJudgments, dataset.IndiaSearch},
+		sources: "Indian court judgments: a metadata file (JSON lines or CSV: court, case number, parties with roles, judges, decision date, citations, text file) and the text files beside it; needs QUARRY_VAULT_KEY",
+		stores:  stores,
+		served:  served,
+		provide: []any{
 			fx.Annotate(judgmentpdf.New, fx.As(new(ports.JudgmentRenderer))),
 			indiajudgments.New,
 			probe((*indiajudgments.Service).JudgmentsProbe),
 			probe((*indiajudgments.Service).SearchProbe),
 			handlers(httpadapter.IndiaJudgmentHandlers),
 			exportDataset((*indiajudgments.Service).ExportDataset),
-		),
-		documentCache(cfg, func(s ports.JudgmentStore, c *readcache.Cache) ports.JudgmentStore {
-			return indiajudgments.NewCache(s, c)
-		}),
-		renderCache(cfg, func(r ports.JudgmentRenderer, c *readcache.Cache) ports.JudgmentRenderer {
-			return indiajudgments.NewRenderCache(r, c)
-		}),
-		fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, log *zap.Logger) {
-			lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
-			if cfg.onMongo() {
-				periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
-					n, err := u.Refresh(ctx)
-					switch {
-					case err != nil && ctx.Err() == nil:
-						log.Warn("India judgment search index not refreshed", zap.Error(err))
-					case n > 0:
-						log.Info("India judgments indexed", zap.Int("judgments", n))
+		},
+		extra: func(cfg Config) fx.Option {
+			return fx.Options(
+				searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex)),
+				renderCache(cfg, func(r ports.JudgmentRenderer, c *readcache.Cache) ports.JudgmentRenderer {
+					return indiajudgments.NewRenderCache(r, c)
+				}),
+				fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, log *zap.Logger) {
+					lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
+					if cfg.onMongo() {
+						periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
+							n, err := u.Refresh(ctx)
+							switch {
+							case err != nil && ctx.Err() == nil:
+								log.Warn("India judgment search index not refreshed", zap.Error(err))
+							case n > 0:
+								log.Info("India judgments indexed", zap.Int("judgments", n))
+							}
+						})
 					}
-				})
+				}),
+			)
+		},
+		ingester: skippingIngester(func(d judgmentIngestDeps) func(context.Context, *IngestFiles) (Ingested, error) {
+			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+				return ingestJudgments(ctx, d.Config, d.Store, files.names())
 			}
 		}),
-	)
-}
-
-func judgmentStore(cfg Config) fx.Option {
-	return documentStore(cfg,
-		func() ports.JudgmentStore { return memory.NewJudgments() },
-		func(db *mongodrv.Database) ports.JudgmentStore { return mongo.NewJudgments(db) })
+	}
 }
 
 func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, log *zap.Logger) error {

@@ -31,24 +31,6 @@ import (
 // their sources; embedded files carry no modification time to say it.
 var sampleRetrievedAt = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 
-func init() {
-	register(wiring{
-		name:    string(dataset.USFilingIndexes),
-		alias:   "us-filings",
-		fills:   []dataset.ID{dataset.USFilingIndexes, dataset.USSearch, dataset.AskRetrieval},
-		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
-		serve:   usFilings,
-		stores:  usFilingStores,
-		// Filing folders are hashed file by file as they are read; they
-		// draw no bar.
-		ingester: ingester(func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
-			return func(ctx context.Context, files *IngestFiles) (int, error) {
-				return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
-			}
-		}),
-	})
-}
-
 // filingStores are the two ports of the US filings store.
 type filingStores struct {
 	fx.In
@@ -56,31 +38,47 @@ type filingStores struct {
 	ports.SectionStore
 }
 
-// usFilings wires the US filing index and filing-text search: the filing
-// and section stores (memory, or MongoDB with the sections behind a read
-// cache), the bleve index, the use case,
-// its probes and handlers, and a start hook that loads the sample when
-// asked and then builds the search index from the stored sections.
-func usFilings(cfg Config) fx.Option {
-	return fx.Options(
-		usFilingStores(cfg),
-		documentCache(cfg, func(s ports.SectionStore, c *readcache.Cache) ports.SectionStore {
-			return usfilings.NewSectionCache(s, c)
-		}),
-		searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
-		fx.Provide(
+// usFilings is the US filing index and filing-text search slice: the
+// filing and section stores (memory, or MongoDB with the sections behind a
+// read cache), the bleve index, the use case, its probes and handlers, and
+// a start hook that loads the sample when asked and then builds the search
+// index from the stored sections.
+func usFilings() wiring {
+	return wiring{
+		name:    string(dataset.USFilingIndexes),
+		alias:   "us-filings",
+		fills:   []dataset.ID{dataset.USFilingIndexes, dataset.USSearch, dataset.AskRetrieval},
+		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
+		stores:  usFilingStores,
+		served: func(cfg Config) fx.Option {
+			return fx.Options(usFilingStores(cfg), documentCache(cfg, func(s ports.SectionStore, c *readcache.Cache) ports.SectionStore {
+				return usfilings.NewSectionCache(s, c)
+			}))
+		},
+		provide: []any{
 			usfilings.New,
 			probe((*usfilings.Service).IndexProbe),
 			probe((*usfilings.Service).SearchProbe),
 			handlers(httpadapter.USFilingHandlers),
-		),
-		fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
-			lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
-			if cfg.onMongo() {
-				refreshSearch(lc, cfg.MongoRefresh, f, log)
+		},
+		extra: func(cfg Config) fx.Option {
+			return fx.Options(
+				searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
+				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
+					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
+					if cfg.onMongo() {
+						refreshSearch(lc, cfg.MongoRefresh, f, log)
+					}
+				}))
+		},
+		// Filing folders are hashed file by file as they are read; they
+		// draw no bar.
+		ingester: ingester(func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
 			}
 		}),
-	)
+	}
 }
 
 // refreshSearch looks every period for sections that `quarry ingest` wrote

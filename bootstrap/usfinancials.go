@@ -22,43 +22,34 @@ import (
 	"github.com/quarrydata/quarry/sampledata"
 )
 
-func init() {
-	register(wiring{
+// usFinancials is the US financial statements slice: its store (memory,
+// or MongoDB behind a read cache), its use case, probe and handlers.
+func usFinancials() wiring {
+	stores, served := documents(
+		func() ports.FinancialsStore { return memory.NewFinancials() },
+		func(db *mongodrv.Database) ports.FinancialsStore { return mongo.NewFinancials(db) },
+		func(s ports.FinancialsStore, c *readcache.Cache) ports.FinancialsStore {
+			return usfinancials.NewCache(s, c)
+		})
+	return wiring{
 		name:    string(dataset.USFinancials),
 		alias:   "us-financials",
 		fills:   []dataset.ID{dataset.USFinancials, dataset.AskRetrieval},
 		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
 		sample:  sampleOf(LoadUSFinancialsSample),
-		serve:   usFinancials,
-		stores:  financialsStore,
+		stores:  stores,
+		served:  served,
+		provide: []any{
+			fx.Annotate(usfinancials.New, fx.ParamTags(``, ``, sharedCache)),
+			probe((*usfinancials.Service).Probe),
+			handlers(httpadapter.USFinancialsHandlers),
+		},
 		ingester: ingester(func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
 				return ingestUSFinancials(ctx, usfinancials.New(s, usecase.SystemClock, nil), files)
 			}
 		}),
-	})
-}
-
-// usFinancials wires the US financial statements dataset: its store (memory,
-// or MongoDB behind a read cache), its use case, probe and handlers.
-func usFinancials(cfg Config) fx.Option {
-	return fx.Options(
-		financialsStore(cfg),
-		documentCache(cfg, func(s ports.FinancialsStore, c *readcache.Cache) ports.FinancialsStore {
-			return usfinancials.NewCache(s, c)
-		}),
-		fx.Provide(
-			fx.Annotate(usfinancials.New, fx.ParamTags(``, ``, sharedCache)),
-			probe((*usfinancials.Service).Probe),
-			handlers(httpadapter.USFinancialsHandlers),
-		),
-	)
-}
-
-func financialsStore(cfg Config) fx.Option {
-	return documentStore(cfg,
-		func() ports.FinancialsStore { return memory.NewFinancials() },
-		func(db *mongodrv.Database) ports.FinancialsStore { return mongo.NewFinancials(db) })
+	}
 }
 
 // LoadUSFinancialsSample ingests the bundled companyfacts sample and returns
