@@ -8,44 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-
 	"github.com/quarrydata/quarry/adapters/asharelistings"
-	httpadapter "github.com/quarrydata/quarry/adapters/http"
-	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app/chinasecurities"
-	"github.com/quarrydata/quarry/app/readcache"
-	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
-
-// chinaSecurities is the China A-share securities slice: its store
-// (memory, or MongoDB behind a read cache), use case, probe and handler.
-func chinaSecurities() wiring {
-	stores, served := documents(
-		func() ports.SecurityStore { return memory.NewSecurities() },
-		func(db *mongodrv.Database) ports.SecurityStore { return mongo.NewSecurities(db) },
-		func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
-			return chinasecurities.NewCache(s, c)
-		})
-	return wiring{
-		name:    string(dataset.ChinaSecurities),
-		alias:   "china-securities",
-		fills:   []dataset.ID{dataset.ChinaSecurities, dataset.AskRetrieval},
-		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
-		sample:  sampleOf(LoadSample),
-		stores:  stores,
-		served:  served,
-		provide: []any{chinasecurities.New, probe((*chinasecurities.Service).Probe), handlers(httpadapter.ChinaHandlers)},
-		ingester: skippingIngester(func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
-			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
-				return ingestListings(ctx, s, files)
-			}
-		}),
-	}
-}
 
 // LoadSample upserts the bundled China listings into s and returns how many.
 func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {

@@ -26,27 +26,6 @@ type Ingester struct {
 	Load    func(ctx context.Context, files *IngestFiles) (Ingested, error)
 }
 
-// Ingested is the outcome of one ingest run.
-type Ingested struct {
-	// Read is how many records the files held that the dataset takes,
-	// new or not: the same on every run over the same files.
-	Read int
-	// Records is how many of them were written: those new or changed
-	// where the store tells unchanged records apart (prices, judgments:
-	// none on a second run over the same files), every one where it
-	// replaces them in place.
-	Records int
-	// Skipped says what the files held that the dataset does not take,
-	// such as B-shares in a list of A-share listings; empty when a
-	// dataset's files hold nothing it leaves out.
-	Skipped string
-}
-
-// counts says what a run read and wrote, as `quarry ingest` reports it.
-func (g Ingested) counts() string {
-	return fmt.Sprintf("read %d records, wrote %d new or changed, %d unchanged", g.Read, g.Records, g.Read-g.Records)
-}
-
 // ingester contributes an Ingester to the "ingesters" group, built by
 // newLoad from the dataset's dependencies (its store, typically), for a
 // dataset that takes every record of its files.

@@ -1,0 +1,43 @@
+package bootstrap
+
+import (
+	"context"
+
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app/chinaprices"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// chinaPrices is the China A-share daily prices slice: its store (memory,
+// or MongoDB behind a read cache of each listing's versions), use case,
+// probe and handler.
+func chinaPrices() wiring {
+	stores, served := documents(
+		func() ports.ChinaPriceStore { return memory.NewChinaPrices() },
+		func(db *mongodrv.Database) ports.ChinaPriceStore { return mongo.NewChinaPrices(db) },
+		func(s ports.ChinaPriceStore, c *readcache.Cache) ports.ChinaPriceStore {
+			return chinaprices.NewCache(s, c)
+		})
+	return wiring{
+		name:    string(dataset.ChinaPrices),
+		alias:   "china-prices",
+		fills:   []dataset.ID{dataset.ChinaPrices},
+		sources: "A-share daily bars: Tushare daily CSV (ts_code,trade_date,...,vol,amount) or AKShare stock_zh_a_hist CSV named after its listing (sh600519.csv)",
+		sample:  sampleOf(LoadChinaPricesSample),
+		stores:  stores,
+		served:  served,
+		provide: []any{chinaprices.New, probe((*chinaprices.Service).Probe), handlers(httpadapter.ChinaPricesHandlers)},
+		ingester: skippingIngester(func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (Ingested, error) {
+			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+				return ingestChinaPrices(ctx, chinaprices.New(s, usecase.SystemClock), files)
+			}
+		}),
+	}
+}

@@ -1,0 +1,116 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usfilings"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// filingStores are the two ports of the US filings store.
+type filingStores struct {
+	fx.In
+	ports.FilingStore
+	ports.SectionStore
+}
+
+// usFilings is the US filing index and filing-text search slice: the
+// filing and section stores (memory, or MongoDB with the sections behind a
+// read cache), the bleve index, the use case, its probes and handlers, and
+// a start hook that loads the sample when asked and then builds the search
+// index from the stored sections.
+func usFilings() wiring {
+	return wiring{
+		name:    string(dataset.USFilingIndexes),
+		alias:   "us-filings",
+		fills:   []dataset.ID{dataset.USFilingIndexes, dataset.USSearch, dataset.AskRetrieval},
+		sources: "EDGAR filing folders: index.json, the filing's files and the company's submissions JSON",
+		stores:  usFilingStores,
+		served: func(cfg Config) fx.Option {
+			return fx.Options(usFilingStores(cfg), documentCache(cfg, func(s ports.SectionStore, c *readcache.Cache) ports.SectionStore {
+				return usfilings.NewSectionCache(s, c)
+			}))
+		},
+		provide: []any{
+			usfilings.New,
+			probe((*usfilings.Service).IndexProbe),
+			probe((*usfilings.Service).SearchProbe),
+			handlers(httpadapter.USFilingHandlers),
+		},
+		extra: func(cfg Config) fx.Option {
+			return fx.Options(
+				searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
+				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
+					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
+					if cfg.onMongo() {
+						refreshSearch(lc, cfg.MongoRefresh, f, log)
+					}
+				}))
+		},
+		// Filing folders are hashed file by file as they are read; they
+		// draw no bar.
+		ingester: ingester(func(s filingStores) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSFilings(ctx, s.FilingStore, s.SectionStore, files.names())
+			}
+		}),
+	}
+}
+
+// refreshSearch looks every period for sections that `quarry ingest` wrote
+// to the shared store since it last looked, and indexes those in the
+// background, from start until stop. The
+// period is the one the document caches keep, so newly ingested data of
+// every kind is served within it.
+func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, log *zap.Logger) {
+	periodic(lc, every, func(ctx context.Context) {
+		n, err := f.Refresh(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("US filing search index not refreshed", zap.Error(err))
+		case n > 0:
+			log.Info("US filing sections indexed", zap.Int("sections", n))
+		}
+	})
+}
+
+func usFilingStores(cfg Config) fx.Option {
+	as := []fx.Annotation{fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))}
+	if !cfg.onMongo() {
+		return fx.Provide(fx.Annotate(memory.NewFilings, as...))
+	}
+	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))
+}
+
+func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, log *zap.Logger) error {
+	if cfg.samples(string(dataset.USFilingIndexes)) {
+		filings, sections, err := LoadUSFilingsSample()
+		if err != nil {
+			return fmt.Errorf("load US filings sample: %w", err)
+		}
+		if err := f.Store(ctx, filings, sections); err != nil {
+			return fmt.Errorf("store US filings sample: %w", err)
+		}
+	}
+	n, err := f.Refresh(ctx)
+	if err != nil {
+		return fmt.Errorf("build the US filing search index: %w", err)
+	}
+	held, err := f.Indexed(ctx)
+	if err != nil {
+		return fmt.Errorf("count the US filing search index: %w", err)
+	}
+	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n))
+	return nil
+}

@@ -1,0 +1,47 @@
+package bootstrap
+
+import (
+	"context"
+
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.uber.org/fx"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/app/usfinancials"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// usFinancials is the US financial statements slice: its store (memory,
+// or MongoDB behind a read cache), its use case, probe and handlers.
+func usFinancials() wiring {
+	stores, served := documents(
+		func() ports.FinancialsStore { return memory.NewFinancials() },
+		func(db *mongodrv.Database) ports.FinancialsStore { return mongo.NewFinancials(db) },
+		func(s ports.FinancialsStore, c *readcache.Cache) ports.FinancialsStore {
+			return usfinancials.NewCache(s, c)
+		})
+	return wiring{
+		name:    string(dataset.USFinancials),
+		alias:   "us-financials",
+		fills:   []dataset.ID{dataset.USFinancials, dataset.AskRetrieval},
+		sources: "SEC companyfacts JSON (CIK##########.json) plus SEC company_tickers.json",
+		sample:  sampleOf(LoadUSFinancialsSample),
+		stores:  stores,
+		served:  served,
+		provide: []any{
+			fx.Annotate(usfinancials.New, fx.ParamTags(``, ``, sharedCache)),
+			probe((*usfinancials.Service).Probe),
+			handlers(httpadapter.USFinancialsHandlers),
+		},
+		ingester: ingester(func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
+			return func(ctx context.Context, files *IngestFiles) (int, error) {
+				return ingestUSFinancials(ctx, usfinancials.New(s, usecase.SystemClock, nil), files)
+			}
+		}),
+	}
+}
