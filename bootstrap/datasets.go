@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quarrydata/quarry/ingest"
+
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
@@ -23,25 +25,25 @@ import (
 // progress of the run.
 type Ingester struct {
 	Dataset string
-	Load    func(ctx context.Context, files *IngestFiles) (Ingested, error)
+	Load    func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error)
 }
 
 // ingester contributes an Ingester to the "ingesters" group, built by
 // newLoad from the dataset's dependencies (its store, typically), for a
 // dataset that takes every record of its files.
-func ingester[D any](newLoad func(D) func(context.Context, *IngestFiles) (int, error)) func(name string) fx.Option {
-	return skippingIngester(func(dep D) func(context.Context, *IngestFiles) (Ingested, error) {
+func ingester[D any](newLoad func(D) func(context.Context, *ingest.Files) (int, error)) func(name string) fx.Option {
+	return skippingIngester(func(dep D) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
 		load := newLoad(dep)
-		return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+		return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
 			n, err := load(ctx, files)
-			return Ingested{Read: n, Records: n}, err
+			return ingest.Outcome{Read: n, Records: n}, err
 		}
 	})
 }
 
 // skippingIngester is ingester for a dataset whose files may hold records
 // it skips and counts.
-func skippingIngester[D any](newLoad func(D) func(context.Context, *IngestFiles) (Ingested, error)) func(name string) fx.Option {
+func skippingIngester[D any](newLoad func(D) func(context.Context, *ingest.Files) (ingest.Outcome, error)) func(name string) fx.Option {
 	return func(name string) fx.Option {
 		return fx.Provide(fx.Annotate(func(dep D) Ingester {
 			return Ingester{Dataset: name, Load: newLoad(dep)}
@@ -240,7 +242,7 @@ func filesOnStart(cfg Config) fx.Option {
 				if !ok {
 					continue
 				}
-				got, err := ing.Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes})
+				got, err := ing.Load(ctx, &ingest.Files{Names: files, MaxBytes: cfg.IngestMaxFileBytes})
 				if err != nil {
 					return fmt.Errorf("load %s from files: %w", ing.Dataset, err)
 				}
