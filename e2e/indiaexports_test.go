@@ -21,8 +21,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // exportCol is a column an export should hold: its name, its kind (string,

@@ -14,8 +14,8 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/bootstrap"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 type judgmentResponse struct {

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/bootstrap"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/sampledata"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/quarrydata/quarry/adapters/bleve"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // heldBytes returns how many heap bytes build's result keeps alive.

@@ -10,8 +10,8 @@ import (
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 

@@ -19,10 +19,10 @@ import (
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/app/usfinancials"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/scope"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // evalNow is the clock of the evaluation: after every bundled filing.

@@ -10,9 +10,9 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfilings"
-	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
