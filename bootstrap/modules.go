@@ -164,6 +164,9 @@ func servedDatasets(cfg Config) fx.Option {
 	for _, w := range sliceModules {
 		opts = append(opts, w.module(cfg))
 	}
+	// The sources' sync reads no store of a slice's own: it loads what it
+	// fetches through the slices' ingesters.
+	opts = append(opts, syncService(cfg))
 	return fx.Options(opts...)
 }
 
