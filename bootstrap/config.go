@@ -76,6 +76,9 @@ type Config struct {
 	AskModelURL string
 	AskModel    string
 	AskModelKey string
+	// APIKey is the key `quarry mcp` sends to the remote Quarry it
+	// bridges to; the server never reads it.
+	APIKey string
 
 	// The fields below are for programs that embed the service, such as
 	// quarrytest; no variable sets them and LoadConfig leaves them zero.
@@ -150,6 +153,7 @@ const (
 	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
+	EnvAPIKey             = "QUARRY_API_KEY"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -178,6 +182,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModelURL:        getenv(EnvAskModelURL),
 		AskModel:           getenv(EnvAskModel),
 		AskModelKey:        getenv(EnvAskModelKey),
+		APIKey:             getenv(EnvAPIKey),
 	}
 	// Sample data fills the memory stores by default, and a new data
 	// directory once, at its first start; a database is filled with

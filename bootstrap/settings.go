@@ -40,4 +40,5 @@ var Settings = []Setting{
 	{EnvAskModelURL, "", "unset: extractive answers only. Base URL of an OpenAI-compatible chat-completions endpoint for Ask"},
 	{EnvAskModel, "", "the model asked for; required with the URL"},
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
+	{EnvAPIKey, "", "`quarry mcp` only: the API key sent to the remote Quarry it bridges to; never logged"},
 }
