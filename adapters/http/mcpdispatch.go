@@ -61,8 +61,10 @@ func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.
 		case !ok:
 			continue
 		case isParam && p.In == "path":
-			if text == "" {
-				return nil, invalid(fmt.Sprintf("argument %q must not be empty", name))
+			// The router matches the unescaped path, as it does a request
+			// over HTTP: a "/" would move the value into another segment.
+			if text == "" || strings.Contains(text, "/") {
+				return nil, unprocessable(fmt.Sprintf("argument %q must be one non-empty path segment, without \"/\"", name))
 			}
 			path = strings.Replace(path, "{"+name+"}", url.PathEscape(text), 1)
 		case isParam && p.In == "header":
