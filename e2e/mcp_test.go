@@ -158,7 +158,7 @@ func mcpCalls(judgmentID *string) []mcpCall {
 		{"get_india_prices", map[string]any{"symbol": "NIITTECH", "limit": 2}, dataset.CostStandardRead, internalOnly},
 		{"get_india_prices_csv", map[string]any{"symbol": "RELIANCE"}, dataset.CostPricesCSV, embeddedFile("text/csv", "symbol,series,isin,date")},
 		{"search_india_documents", map[string]any{"query": "buzzwords"}, dataset.CostSearch, firstJudgment(judgmentID)},
-		{"get_india_judgment", map[string]any{"judgment_id": judgmentID}, dataset.CostStandardRead, hasField("parties")},
+		{"get_india_judgment", map[string]any{"judgment_id": judgmentID}, dataset.CostStandardRead, partyTokens},
 		{"get_india_judgment_pdf", map[string]any{"judgment_id": judgmentID}, dataset.CostStandardRead, embeddedFile("application/pdf", "%PDF-")},
 		{"create_india_export", map[string]any{"dataset": "india.prices", "format": "parquet", "filters": map[string]string{"symbol": "NIITTECH"}}, dataset.CostExport, embeddedFile("application/vnd.apache.parquet", "PAR1")},
 		{"ask", map[string]any{"question": "When was 贵州茅台 listed?"}, dataset.CostAsk, askGoverned},
@@ -252,6 +252,21 @@ func firstJudgment(id *string) func(t *testing.T, res *mcp.CallToolResult) {
 			t.Fatalf("no judgment found: %s", text(res))
 		}
 		*id, _ = results[0].(map[string]any)["judgment_id"].(string)
+	}
+}
+
+// partyTokens checks that a judgment keeps its parties as tokens.
+func partyTokens(t *testing.T, res *mcp.CallToolResult) {
+	t.Helper()
+	j, _ := structured(t, res)["judgment"].(map[string]any)
+	parties, _ := j["parties"].([]any)
+	if len(parties) == 0 {
+		t.Fatalf("a judgment without parties: %s", text(res))
+	}
+	for _, p := range parties {
+		if tok, _ := p.(map[string]any)["token"].(string); !strings.HasPrefix(tok, "PTY_") {
+			t.Errorf("a party without its token: %v", p)
+		}
 	}
 }
 
