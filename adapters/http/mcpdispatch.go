@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/domain/idempotency"
 )
 
 // maxMCPBody bounds the route body one tool result carries: 4 MiB, embedded
@@ -142,17 +143,21 @@ func mcpRefusal(err error) *mcp.CallToolResult {
 		Meta:    mcp.Meta{"quarry/status": code, "quarry/credits_cost": 0}}
 }
 
-// mcpTap lets the pipeline hand the charge of a dispatched tool call back to
-// the dispatcher, which refunds it when the result cannot be carried.
-type mcpTap struct{ charge *app.Charge }
+// mcpTap lets the pipeline hand the charge of a dispatched tool call, and
+// its Idempotency-Key claim if it has one, back to the dispatcher, which
+// refunds the call when its result cannot be carried.
+type mcpTap struct {
+	charge *app.Charge
+	claim  *idempotency.Claim
+}
 
 type mcpTapKey struct{}
 
 // tapCharge gives the charge of a request dispatched by an MCP tool call
 // to its dispatcher; other requests have no tap.
-func tapCharge(ctx context.Context, c app.Charge) {
+func tapCharge(ctx context.Context, c app.Charge, claim *idempotency.Claim) {
 	if tap, ok := ctx.Value(mcpTapKey{}).(*mcpTap); ok {
-		tap.charge = &c
+		tap.charge, tap.claim = &c, claim
 	}
 }
 
@@ -220,22 +225,28 @@ func mcpRouteError(meta mcp.Meta, rec *capture) *mcp.CallToolResult {
 	return res
 }
 
-// mcpTooLarge answers a body beyond maxMCPBody. The charge is refunded;
-// under an Idempotency-Key the pipeline has kept the response instead, and
-// the same request over HTTP replays it at no cost.
+// mcpTooLarge answers a body beyond maxMCPBody: the call failed, so it is
+// refunded, and a claim on an Idempotency-Key is released, as for any
+// failed request, so that the key replays nothing it was not paid for.
 func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, rec *capture, tap *mcpTap, op mcpOperation) *mcp.CallToolResult {
-	where := fmt.Sprintf("%s %s", op.route.Method, req.URL.RequestURI())
+	ctx := context.WithoutCancel(req.Context())
 	if tap.charge == nil {
-		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; it was charged and kept under your Idempotency-Key: send the same request (%s, same key and body) over HTTP within 24 hours to receive it at no further cost", rec.size, maxMCPBody, where))
+		// A replay under an Idempotency-Key: it cost nothing.
+		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: send the same request over HTTP (%s %s)",
+			rec.size, maxMCPBody, op.route.Method, req.URL.RequestURI()))
 	}
-	bal, err := s.d.Metering.Refund(context.WithoutCancel(req.Context()), *tap.charge)
+	bal, err := s.d.Metering.Refund(ctx, *tap.charge)
 	if err != nil {
 		s.log.Error("refund of an MCP result too large to carry failed", zap.String("request_id", rec.header.Get("X-Request-ID")), zap.Error(err))
 		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries, and its refund failed; GET /account/credits lists the request by request_id", rec.size, maxMCPBody))
 	}
 	s.metrics.refunded.Add(float64(op.route.Cost))
+	if tap.claim != nil {
+		s.release(ctx, req, *tap.claim)
+	}
 	meta["quarry/credits_cost"], meta["quarry/credits_remaining"] = int64(0), bal
-	return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: narrow the request, or fetch it over HTTP (%s)", rec.size, maxMCPBody, where))
+	return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: narrow the request, or send it over HTTP (%s %s)",
+		rec.size, maxMCPBody, op.route.Method, req.URL.RequestURI()))
 }
 
 // mcpResult is a successful route answer as a tool result: JSON as
