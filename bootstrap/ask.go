@@ -5,21 +5,26 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/chatcompletions"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/ask"
+	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usfilings"
+	"github.com/quarrydata/quarry/app/usfinancials"
 )
 
-func init() { registerService(ask) }
+func init() { registerService(askService) }
 
-// ask wires POST /ask over the datasets it reads (US statements, US filing
+// askService wires POST /ask over the datasets it reads (US statements, US filing
 // sections, China listings, India judgments through their search index). It has no store or ingester of its own, so it
 // registers as a service, not as a dataset of `quarry ingest`. With
 // QUARRY_ASK_MODEL_URL set, text questions go to the chat-completions
 // answerer; LoadConfig has checked the URL and the model.
-func ask(c Config) fx.Option {
+func askService(c Config) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			fx.Annotate(func(fin *app.Financials, china *app.China, filings *app.Filings, judgments *app.Judgments, shared *app.ReadCache) (*app.Ask, error) {
-				a := app.NewAsk(fin, china, filings, shared).WithJudgments(judgments)
+			fx.Annotate(func(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, judgments *indiajudgments.Service, shared *readcache.Cache) (*ask.Service, error) {
+				a := ask.New(fin, china, filings, shared).WithJudgments(judgments)
 				if c.AskModelURL == "" {
 					return a, nil
 				}
@@ -29,7 +34,7 @@ func ask(c Config) fx.Option {
 				}
 				return a.WithModel(m), nil
 			}, fx.ParamTags(``, ``, ``, ``, sharedCache)),
-			probe((*app.Ask).Probe),
+			probe((*ask.Service).Probe),
 			handlers(httpadapter.AskHandlers),
 		),
 	)

@@ -13,7 +13,9 @@ import (
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinaprices"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -30,7 +32,7 @@ func init() {
 		stores:  chinaPriceStore,
 		ingester: skippingIngester(func(s ports.ChinaPriceStore) func(context.Context, *IngestFiles) (Ingested, error) {
 			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
-				return ingestChinaPrices(ctx, app.NewChinaPrices(s, app.SystemClock), files)
+				return ingestChinaPrices(ctx, chinaprices.New(s, usecase.SystemClock), files)
 			}
 		}),
 	})
@@ -42,12 +44,12 @@ func init() {
 func chinaPrices(cfg Config) fx.Option {
 	return fx.Options(
 		chinaPriceStore(cfg),
-		documentCache(cfg, func(s ports.ChinaPriceStore, c *app.ReadCache) ports.ChinaPriceStore {
-			return app.NewChinaPriceCache(s, c)
+		documentCache(cfg, func(s ports.ChinaPriceStore, c *readcache.Cache) ports.ChinaPriceStore {
+			return chinaprices.NewCache(s, c)
 		}),
 		fx.Provide(
-			app.NewChinaPrices,
-			probe((*app.ChinaPrices).Probe),
+			chinaprices.New,
+			probe((*chinaprices.Service).Probe),
 			handlers(httpadapter.ChinaPricesHandlers),
 		),
 	)
@@ -62,12 +64,12 @@ func chinaPriceStore(cfg Config) fx.Option {
 // LoadChinaPricesSample ingests the bundled bars, retrieved at
 // sampledata.ChinaPricesRetrievedAt, and returns how many versions it
 // added (none when they are held already).
-func LoadChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (int, error) {
+func LoadChinaPricesSample(ctx context.Context, prices *chinaprices.Service) (int, error) {
 	res, err := ingestChinaPricesSample(ctx, prices)
 	return res.Records, err
 }
 
-func ingestChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (Ingested, error) {
+func ingestChinaPricesSample(ctx context.Context, prices *chinaprices.Service) (Ingested, error) {
 	entries, err := fs.ReadDir(sampledata.ChinaPrices, sampledata.ChinaPricesDir)
 	if err != nil {
 		return Ingested{}, err
@@ -85,7 +87,7 @@ func ingestChinaPricesSample(ctx context.Context, prices *app.ChinaPrices) (Inge
 // A file's retrieval time is its modification time: when it was
 // downloaded. Its bars are known from then, or from their day's close when
 // that is later (ashare.KnownAt).
-func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *IngestFiles) (Ingested, error) {
+func ingestChinaPrices(ctx context.Context, prices *chinaprices.Service, given *IngestFiles) (Ingested, error) {
 	if given.none() {
 		return ingestChinaPricesSample(ctx, prices)
 	}
@@ -104,7 +106,7 @@ func ingestChinaPrices(ctx context.Context, prices *app.ChinaPrices, given *Inge
 
 // ingestBars reads every file before it writes anything, so a bad file
 // leaves the store as it was.
-func ingestBars(ctx context.Context, prices *app.ChinaPrices, files []ashareprices.File) (Ingested, error) {
+func ingestBars(ctx context.Context, prices *chinaprices.Service, files []ashareprices.File) (Ingested, error) {
 	bars, err := ashareprices.Read(files)
 	if err != nil {
 		return Ingested{}, err

@@ -15,7 +15,8 @@ import (
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -43,12 +44,12 @@ func init() {
 func chinaSecurities(cfg Config) fx.Option {
 	return fx.Options(
 		securityStore(cfg),
-		documentCache(cfg, func(s ports.SecurityStore, c *app.ReadCache) ports.SecurityStore {
-			return app.NewSecurityCache(s, c)
+		documentCache(cfg, func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
+			return chinasecurities.NewCache(s, c)
 		}),
 		fx.Provide(
-			app.NewChina,
-			probe((*app.China).Probe),
+			chinasecurities.New,
+			probe((*chinasecurities.Service).Probe),
 			handlers(httpadapter.ChinaHandlers),
 		),
 	)

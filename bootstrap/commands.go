@@ -16,7 +16,8 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/sqlite"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
@@ -153,15 +154,15 @@ func withPlatform(ctx context.Context, cfg Config, writes bool, fn func(operator
 
 // withOperators runs fn with the operator use cases on the configured
 // platform store.
-func withOperators(ctx context.Context, cfg Config, fn func(*app.Operators) error) error {
+func withOperators(ctx context.Context, cfg Config, fn func(*platform.Operators) error) error {
 	return withPlatform(ctx, cfg, true, func(store operatorStore) error {
-		return fn(app.NewOperators(store, store, store, app.SystemClock))
+		return fn(platform.NewOperators(store, store, store, usecase.SystemClock))
 	})
 }
 
 // GrantCredits tops up the account of email with a grant naming reason.
 func GrantCredits(ctx context.Context, cfg Config, email string, amount int64, reason string, out io.Writer) error {
-	return withOperators(ctx, cfg, func(o *app.Operators) error {
+	return withOperators(ctx, cfg, func(o *platform.Operators) error {
 		bal, err := o.GrantCredits(ctx, email, amount, reason)
 		if err != nil {
 			return err
@@ -174,7 +175,7 @@ func GrantCredits(ctx context.Context, cfg Config, email string, amount int64, r
 // SetKeyScope grants a permission to a key (held) or revokes it, such as
 // resale:read, which self-serve keys never carry.
 func SetKeyScope(ctx context.Context, cfg Config, keyID, permission string, held bool, out io.Writer) error {
-	return withOperators(ctx, cfg, func(o *app.Operators) error {
+	return withOperators(ctx, cfg, func(o *platform.Operators) error {
 		k, err := o.SetKeyScope(ctx, keyID, permission, held)
 		if err != nil {
 			return err

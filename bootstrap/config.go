@@ -18,7 +18,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/quarrydata/quarry/adapters/chatcompletions"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/pii"
 )
 
@@ -92,7 +93,7 @@ type Config struct {
 	Empty []string
 	// Clock, when set, stands in for the wall clock of the use cases:
 	// session expiry, ledger entries, the default as_of, the rate limiter.
-	Clock app.Clock
+	Clock usecase.Clock
 	// Listener, when set, is served instead of a listener opened on
 	// HTTPAddr, so the embedding program knows the address before start.
 	Listener net.Listener
@@ -169,7 +170,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		InitialCredits:     r.int64(EnvInitialCredits, 100000, 0),
 		RateLimitRPS:       r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst:     int(r.int64(EnvRateLimitBurst, 100, 1)),
-		SignupsPerHour:     int(r.int64(EnvSignupLimit, app.DefaultSignupsPerHour, 1)),
+		SignupsPerHour:     int(r.int64(EnvSignupLimit, platform.DefaultSignupsPerHour, 1)),
 		SessionTTL:         r.duration(EnvSessionTTL, 8*time.Hour),
 		MongoRefresh:       r.duration(EnvMongoRefresh, 30*time.Second),
 		CacheBytes:         r.bytes(EnvCacheBytes, 256<<20),

@@ -11,7 +11,8 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
@@ -114,7 +115,7 @@ func skippingIngester[D any](newLoad func(D) func(context.Context, *IngestFiles)
 }
 
 // probe puts a dataset's availability probe, a constructor or method
-// returning app.DatasetProbe, in the "probes" group.
+// returning usecase.DatasetProbe, in the "probes" group.
 func probe(newProbe any) any { return fx.Annotate(newProbe, fx.ResultTags(`group:"probes"`)) }
 
 // handlers puts a dataset's data handlers, a constructor returning
@@ -135,16 +136,16 @@ func registerService(serve func(Config) fx.Option) { services = append(services,
 // remedies say, for every catalog dataset some ingest fills, which
 // commands fill it: one command, or any of several (Ask answers once any of
 // the datasets it reads holds data).
-func remedies() []app.Remedy {
+func remedies() []usecase.Remedy {
 	commands := map[dataset.ID][]string{}
 	for _, d := range datasets {
 		for _, id := range d.fills {
 			commands[id] = append(commands[id], "`quarry ingest "+d.name+"`")
 		}
 	}
-	out := make([]app.Remedy, 0, len(commands))
+	out := make([]usecase.Remedy, 0, len(commands))
 	for _, id := range slices.Sorted(maps.Keys(commands)) {
-		out = append(out, app.Remedy{Dataset: id, Text: "an operator loads it with " + orList(commands[id])})
+		out = append(out, usecase.Remedy{Dataset: id, Text: "an operator loads it with " + orList(commands[id])})
 	}
 	return out
 }
@@ -247,8 +248,8 @@ func readCache(cfg Config) fx.Option {
 	if cfg.CacheBytes <= 0 {
 		return fx.Options()
 	}
-	return fx.Provide(func(now app.Clock) (*app.ReadCache, error) {
-		return app.NewReadCache(cfg.CacheBytes, cfg.MongoRefresh, now)
+	return fx.Provide(func(now usecase.Clock) (*readcache.Cache, error) {
+		return readcache.New(cfg.CacheBytes, cfg.MongoRefresh, now)
 	})
 }
 
@@ -259,7 +260,7 @@ const sharedCache = `optional:"true"`
 // documentCache puts a read-through cache in front of a dataset's MongoDB
 // store: reference data changes only on ingest, and a round trip per request
 // would make the document store the hot path.
-func documentCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option {
+func documentCache[P any](cfg Config, wrap func(P, *readcache.Cache) P) fx.Option {
 	if !cachesDocuments(cfg) {
 		return fx.Options()
 	}
@@ -269,7 +270,7 @@ func documentCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option 
 // renderCache keeps what a dataset derives from its documents, such as
 // rendered PDFs, in the shared ReadCache, on any storage, unless
 // QUARRY_CACHE_BYTES is 0.
-func renderCache[P any](cfg Config, wrap func(P, *app.ReadCache) P) fx.Option {
+func renderCache[P any](cfg Config, wrap func(P, *readcache.Cache) P) fx.Option {
 	if cfg.CacheBytes <= 0 {
 		return fx.Options()
 	}

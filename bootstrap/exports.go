@@ -5,27 +5,27 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/exportfile"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiaexports"
 )
 
 func init() { registerService(exports) }
 
 // exports wires POST /india/exports over the datasets that contribute an
-// app.ExportDataset from their own wiring (exportDataset) and the file
+// usecase.ExportDataset from their own wiring (exportDataset) and the file
 // formats of adapters/exportfile. It has no store of its own.
 func exports(Config) fx.Option {
 	return fx.Options(
 		fx.Provide(
 			exportfile.Encoders,
-			fx.Annotate(app.NewExports, fx.ParamTags(`group:"exports"`)),
-			fx.Annotate(app.ExportsProbe, fx.ParamTags(`group:"exports"`), fx.ResultTags(`group:"probes"`)),
+			fx.Annotate(indiaexports.New, fx.ParamTags(`group:"exports"`)),
+			fx.Annotate(indiaexports.Probe, fx.ParamTags(`group:"exports"`), fx.ResultTags(`group:"probes"`)),
 			handlers(httpadapter.ExportHandlers),
 		),
 	)
 }
 
 // exportDataset puts a dataset's export, a constructor or method returning
-// app.ExportDataset, in the "exports" group.
+// usecase.ExportDataset, in the "exports" group.
 func exportDataset(newExport any) any {
 	return fx.Annotate(newExport, fx.ResultTags(`group:"exports"`))
 }

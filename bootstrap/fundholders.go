@@ -19,7 +19,9 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/securitymaster"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/fundholders"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
@@ -70,12 +72,12 @@ func init() {
 func fundHolders(cfg Config) fx.Option {
 	return fx.Options(
 		fundHoldingStore(cfg),
-		documentCache(cfg, func(s ports.FundHoldingStore, c *app.ReadCache) ports.FundHoldingStore {
-			return app.NewFundHoldingsCache(s, c)
+		documentCache(cfg, func(s ports.FundHoldingStore, c *readcache.Cache) ports.FundHoldingStore {
+			return fundholders.NewCache(s, c)
 		}),
 		fx.Provide(
-			app.NewFundHolders,
-			probe((*app.FundHolders).Probe),
+			fundholders.New,
+			probe((*fundholders.Service).Probe),
 			handlers(httpadapter.FundHoldersHandlers),
 		),
 	)
@@ -105,7 +107,7 @@ func loadSampleHoldings(ctx context.Context, s ports.FundHoldingStore) (int, err
 	return ingestHoldings(ctx, s, embeddedOpener(sampledata.FundHolders), sampledata.FundHoldersFilings)
 }
 
-func embeddedOpener(fsys fs.FS) app.OpenFile {
+func embeddedOpener(fsys fs.FS) usecase.OpenFile {
 	return func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
 }
 
@@ -162,7 +164,7 @@ func ingestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *Inge
 	return ingestHoldings(ctx, s, in.open, in.names())
 }
 
-func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
+func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, files []string) (int, error) {
 	if len(files) != 2 {
 		return 0, fmt.Errorf("%w: the securities master takes two files, company_tickers.json and the cusip,ticker CSV", source.ErrBadInput)
 	}
@@ -187,7 +189,7 @@ func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open 
 	return len(secs), s.UpsertMasterSecurities(ctx, secs)
 }
 
-func ingestHoldings(ctx context.Context, s ports.FundHoldingStore, open app.OpenFile, files []string) (int, error) {
+func ingestHoldings(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, files []string) (int, error) {
 	filings, err := form13f.ParseFiles(open, files, edgarfiling.ParseSubmissions)
 	if err != nil {
 		return 0, err

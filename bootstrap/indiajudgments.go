@@ -20,7 +20,8 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
@@ -68,19 +69,19 @@ func indiaJudgments(cfg Config) fx.Option {
 		searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex)),
 		fx.Provide(
 			fx.Annotate(judgmentpdf.New, fx.As(new(ports.JudgmentRenderer))),
-			app.NewJudgments,
-			probe((*app.Judgments).JudgmentsProbe),
-			probe((*app.Judgments).SearchProbe),
+			indiajudgments.New,
+			probe((*indiajudgments.Service).JudgmentsProbe),
+			probe((*indiajudgments.Service).SearchProbe),
 			handlers(httpadapter.IndiaJudgmentHandlers),
-			exportDataset((*app.Judgments).ExportDataset),
+			exportDataset((*indiajudgments.Service).ExportDataset),
 		),
-		documentCache(cfg, func(s ports.JudgmentStore, c *app.ReadCache) ports.JudgmentStore {
-			return app.NewJudgmentCache(s, c)
+		documentCache(cfg, func(s ports.JudgmentStore, c *readcache.Cache) ports.JudgmentStore {
+			return indiajudgments.NewCache(s, c)
 		}),
-		renderCache(cfg, func(r ports.JudgmentRenderer, c *app.ReadCache) ports.JudgmentRenderer {
-			return app.NewRenderCache(r, c)
+		renderCache(cfg, func(r ports.JudgmentRenderer, c *readcache.Cache) ports.JudgmentRenderer {
+			return indiajudgments.NewRenderCache(r, c)
 		}),
-		fx.Invoke(func(lc fx.Lifecycle, u *app.Judgments, log *zap.Logger) {
+		fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
 			if cfg.onMongo() {
 				periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
@@ -103,7 +104,7 @@ func judgmentStore(cfg Config) fx.Option {
 		func(db *mongodrv.Database) ports.JudgmentStore { return mongo.NewJudgments(db) })
 }
 
-func startJudgments(ctx context.Context, cfg Config, u *app.Judgments, log *zap.Logger) error {
+func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, log *zap.Logger) error {
 	if cfg.samples(string(dataset.IndiaJudgments)) {
 		js, err := LoadJudgmentsSample()
 		if err != nil {

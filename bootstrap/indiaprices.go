@@ -17,7 +17,9 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsebhavcopy"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiaprices"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -34,7 +36,7 @@ func init() {
 		stores:  indiaPriceStore,
 		ingester: skippingIngester(func(s ports.IndiaPriceStore) func(context.Context, *IngestFiles) (Ingested, error) {
 			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
-				return ingestIndiaPrices(ctx, app.NewIndiaPrices(s, app.SystemClock), files)
+				return ingestIndiaPrices(ctx, indiaprices.New(s, usecase.SystemClock), files)
 			}
 		}),
 	})
@@ -47,10 +49,10 @@ func indiaPrices(cfg Config) fx.Option {
 	return fx.Options(
 		servedIndiaPriceStore(cfg),
 		fx.Provide(
-			app.NewIndiaPrices,
-			probe((*app.IndiaPrices).Probe),
+			indiaprices.New,
+			probe((*indiaprices.Service).Probe),
 			handlers(httpadapter.IndiaPricesHandlers),
-			exportDataset((*app.IndiaPrices).ExportDataset),
+			exportDataset((*indiaprices.Service).ExportDataset),
 		),
 	)
 }
@@ -62,7 +64,7 @@ func servedIndiaPriceStore(cfg Config) fx.Option {
 	if !cachesDocuments(cfg) {
 		return indiaPriceStore(cfg)
 	}
-	return fx.Provide(func(db *mongodrv.Database, c *app.ReadCache) ports.IndiaPriceStore {
+	return fx.Provide(func(db *mongodrv.Database, c *readcache.Cache) ports.IndiaPriceStore {
 		return mongo.NewCachedIndiaPrices(db, c)
 	})
 }
@@ -76,12 +78,12 @@ func indiaPriceStore(cfg Config) fx.Option {
 // LoadIndiaPricesSample ingests the bundled zips of real NSE files,
 // retrieved at sampledata.IndiaPricesRetrievedAt, and returns how many
 // versions it added (none when they are held already).
-func LoadIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (int, error) {
+func LoadIndiaPricesSample(ctx context.Context, prices *indiaprices.Service) (int, error) {
 	res, err := ingestIndiaPricesSample(ctx, prices)
 	return res.Records, err
 }
 
-func ingestIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (Ingested, error) {
+func ingestIndiaPricesSample(ctx context.Context, prices *indiaprices.Service) (Ingested, error) {
 	entries, err := fs.ReadDir(sampledata.IndiaPrices, sampledata.IndiaPricesDir)
 	if err != nil {
 		return Ingested{}, err
@@ -107,7 +109,7 @@ func ingestIndiaPricesSample(ctx context.Context, prices *app.IndiaPrices) (Inge
 // ingestIndiaPrices loads NSE files, or the bundled sample without files.
 // A file's retrieval time is its modification time: its rows are known
 // from then, or from their day's close when that is later (nse.KnownAt).
-func ingestIndiaPrices(ctx context.Context, prices *app.IndiaPrices, given *IngestFiles) (Ingested, error) {
+func ingestIndiaPrices(ctx context.Context, prices *indiaprices.Service, given *IngestFiles) (Ingested, error) {
 	if given.none() {
 		return ingestIndiaPricesSample(ctx, prices)
 	}
@@ -126,7 +128,7 @@ func ingestIndiaPrices(ctx context.Context, prices *app.IndiaPrices, given *Inge
 
 // ingestNSE reads every file before it writes anything, so a bad file
 // leaves the store as it was.
-func ingestNSE(ctx context.Context, prices *app.IndiaPrices, files []nsebhavcopy.File) (Ingested, error) {
+func ingestNSE(ctx context.Context, prices *indiaprices.Service, files []nsebhavcopy.File) (Ingested, error) {
 	set, err := nsebhavcopy.Read(files)
 	if err != nil {
 		return Ingested{}, err

@@ -15,7 +15,8 @@ import (
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/sqlite"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -98,12 +99,12 @@ func platformStores(cfg Config) fx.Option {
 	)
 }
 
-// keyCache puts an app.KeyCache in front of the key store, so requests are
+// keyCache puts an platform.KeyCache in front of the key store, so requests are
 // authenticated from memory, and keeps it with the store's KeyWatch from
 // start to stop. The watch stops before the stores close: its hook is
 // registered after theirs.
-var keyCache = fx.Decorate(func(lc fx.Lifecycle, store ports.KeyStore, watch ports.KeyWatch, now app.Clock) (ports.KeyStore, error) {
-	cache, err := app.NewKeyCache(store, now)
+var keyCache = fx.Decorate(func(lc fx.Lifecycle, store ports.KeyStore, watch ports.KeyWatch, now usecase.Clock) (ports.KeyStore, error) {
+	cache, err := platform.NewKeyCache(store, now)
 	if err != nil {
 		return nil, err
 	}
@@ -181,20 +182,22 @@ func readiness[T any](name string, check func(T) func(context.Context) error) an
 
 var useCases = fx.Module("app",
 	fx.Provide(
-		func(cfg Config) app.Clock {
+		func(cfg Config) usecase.Clock {
 			if cfg.Clock != nil {
 				return cfg.Clock
 			}
-			return app.SystemClock
+			return usecase.SystemClock
 		},
-		func(cfg Config) app.AccountsConfig {
-			return app.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL, SignupsPerHour: cfg.SignupsPerHour}
+		func(cfg Config) platform.AccountsConfig {
+			return platform.AccountsConfig{InitialCredits: cfg.InitialCredits, SessionTTL: cfg.SessionTTL, SignupsPerHour: cfg.SignupsPerHour}
 		},
-		func(cfg Config, buckets ports.RateBuckets, now app.Clock) *app.RateLimiter {
-			return app.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)
+		func(cfg Config, buckets ports.RateBuckets, now usecase.Clock) *platform.RateLimiter {
+			return platform.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)
 		},
-		app.NewAccounts, app.NewKeys, app.NewCredits, app.NewMetering, app.NewIdempotency,
-		fx.Annotate(func(probes []app.DatasetProbe) *app.Availability { return app.NewAvailability(probes, remedies()...) },
+		platform.NewAccounts, platform.NewKeys, platform.NewCredits, platform.NewMetering, platform.NewIdempotency,
+		fx.Annotate(func(probes []usecase.DatasetProbe) *usecase.Availability {
+			return usecase.NewAvailability(probes, remedies()...)
+		},
 			fx.ParamTags(`group:"probes"`)),
 	),
 )

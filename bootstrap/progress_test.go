@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usfinancials"
 )
 
 // ingestWithProgress ingests the bundled companyfacts, written into a
@@ -26,7 +26,7 @@ func ingestWithProgress(t *testing.T, p *progress) []string {
 			t.Fatal(err)
 		}
 	}
-	fin := app.NewFinancials(memory.NewFinancials(), time.Now, nil)
+	fin := usfinancials.New(memory.NewFinancials(), time.Now, nil)
 	if _, err := ingestUSFinancials(context.Background(), fin, &IngestFiles{Names: []string{dir}, progress: p}); err != nil {
 		t.Fatal(err)
 	}

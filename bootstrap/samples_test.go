@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiaprices"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/app/usfinancials"
 	"github.com/quarrydata/quarry/bootstrap"
 )
 
@@ -17,7 +19,7 @@ func TestBundledSamplesLoad(t *testing.T) {
 	if n, err := bootstrap.LoadSample(ctx, memory.NewSecurities()); err != nil || n == 0 {
 		t.Errorf("china securities: %d, %v", n, err)
 	}
-	fin := app.NewFinancials(memory.NewFinancials(), time.Now, nil)
+	fin := usfinancials.New(memory.NewFinancials(), time.Now, nil)
 	if n, err := bootstrap.LoadUSFinancialsSample(ctx, fin); err != nil || n != 3 {
 		t.Errorf("us financials: %d companies, %v", n, err)
 	}
@@ -37,7 +39,7 @@ func TestBundledSamplesLoad(t *testing.T) {
 func TestIndiaPricesSampleHoldsEachBarOnce(t *testing.T) {
 	ctx := context.Background()
 	store := memory.NewIndiaPrices()
-	prices := app.NewIndiaPrices(store, app.SystemClock)
+	prices := indiaprices.New(store, usecase.SystemClock)
 	// 21,211 legacy rows of 2017 and 2021 (their full bhavcopy agrees),
 	// 400 of 2024-07-01 and 400 of 2026-08-28.
 	if n, err := bootstrap.LoadIndiaPricesSample(ctx, prices); err != nil || n != 22011 {

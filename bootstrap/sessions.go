@@ -7,7 +7,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 )
 
 // sessionSweepEvery is how often expired sessions are deleted. An expired
@@ -20,7 +20,7 @@ const sessionSweepEvery = 10 * time.Minute
 // Idempotency-Key records with their kept responses, every
 // sessionSweepEvery while the service runs; several nodes sweeping one table
 // only repeat a harmless DELETE.
-var sweepSessions = fx.Invoke(func(lc fx.Lifecycle, accounts *app.Accounts, limiter *app.RateLimiter, idem *app.Idempotency, log *zap.Logger) {
+var sweepSessions = fx.Invoke(func(lc fx.Lifecycle, accounts *platform.Accounts, limiter *platform.RateLimiter, idem *platform.Idempotency, log *zap.Logger) {
 	periodic(lc, sessionSweepEvery, func(ctx context.Context) {
 		sweep(ctx, log, "expired sessions", accounts.SweepSessions)
 		sweep(ctx, log, "old sign-in history", accounts.SweepSignins)

@@ -192,7 +192,7 @@ func (in *inputs) bytes() int64 {
 }
 
 // open opens one expanded file by name, through the progress display,
-// which prints the file's line when it is closed. It is the app.OpenFile
+// which prints the file's line when it is closed. It is the usecase.OpenFile
 // of readers that open files themselves.
 func (in *inputs) open(name string) (io.ReadCloser, error) {
 	f, ok := in.byName[name]

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usfinancials"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/sampledata"
 )
@@ -73,7 +73,7 @@ func sampleFinancials(t *testing.T) (docs map[string][]byte, tickers []byte) {
 func ingestFinancials(t *testing.T, names ...string) (*memory.Financials, int, error) {
 	t.Helper()
 	store := memory.NewFinancials()
-	n, err := ingestUSFinancials(context.Background(), app.NewFinancials(store, time.Now, nil), &IngestFiles{Names: names})
+	n, err := ingestUSFinancials(context.Background(), usfinancials.New(store, time.Now, nil), &IngestFiles{Names: names})
 	return store, n, err
 }
 

@@ -15,7 +15,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -40,9 +41,9 @@ func TestStartDataPerDataset(t *testing.T) {
 
 	var got struct {
 		fx.In
-		Availability *app.Availability
-		China        *app.China
-		Clock        app.Clock
+		Availability *usecase.Availability
+		China        *chinasecurities.Service
+		Clock        usecase.Clock
 	}
 	start(t, cfg, fx.Populate(&got))
 	ctx := context.Background()
@@ -147,7 +148,7 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 	}
 	var got struct {
 		fx.In
-		Availability *app.Availability
+		Availability *usecase.Availability
 	}
 	start(t, cfg, fx.Populate(&got))
 	want := map[dataset.ID]string{
@@ -165,7 +166,7 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 	}
 	for _, d := range dataset.Catalog() {
 		err := got.Availability.Require(context.Background(), d.ID)
-		var un *app.UnavailableError
+		var un *usecase.UnavailableError
 		if !errors.As(err, &un) {
 			t.Errorf("%s: %v, want unavailable", d.ID, err)
 			continue

@@ -16,7 +16,7 @@ import (
 	"go.uber.org/fx"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
@@ -81,8 +81,8 @@ func TestStreamedBodiesAreChargedFromTheirFirstByte(t *testing.T) {
 		return out
 	}, fx.ParamTags(`group:"handlers"`), fx.ResultTags(`group:"handlers"`))),
 		// The dataset serves whether or not its sample is loaded.
-		fx.Decorate(fx.Annotate(func(ps []app.DatasetProbe) []app.DatasetProbe {
-			out := []app.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}}
+		fx.Decorate(fx.Annotate(func(ps []usecase.DatasetProbe) []usecase.DatasetProbe {
+			out := []usecase.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}}
 			for _, p := range ps {
 				if p.Dataset != dataset.IndiaPrices {
 					out = append(out, p)

@@ -18,7 +18,8 @@ import (
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/source"
@@ -63,17 +64,17 @@ type filingStores struct {
 func usFilings(cfg Config) fx.Option {
 	return fx.Options(
 		usFilingStores(cfg),
-		documentCache(cfg, func(s ports.SectionStore, c *app.ReadCache) ports.SectionStore {
-			return app.NewSectionCache(s, c)
+		documentCache(cfg, func(s ports.SectionStore, c *readcache.Cache) ports.SectionStore {
+			return usfilings.NewSectionCache(s, c)
 		}),
 		searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
 		fx.Provide(
-			app.NewFilings,
-			probe((*app.Filings).IndexProbe),
-			probe((*app.Filings).SearchProbe),
+			usfilings.New,
+			probe((*usfilings.Service).IndexProbe),
+			probe((*usfilings.Service).SearchProbe),
 			handlers(httpadapter.USFilingHandlers),
 		),
-		fx.Invoke(func(lc fx.Lifecycle, f *app.Filings, log *zap.Logger) {
+		fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
 			lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
 			if cfg.onMongo() {
 				refreshSearch(lc, cfg.MongoRefresh, f, log)
@@ -87,7 +88,7 @@ func usFilings(cfg Config) fx.Option {
 // background, from start until stop. The
 // period is the one the document caches keep, so newly ingested data of
 // every kind is served within it.
-func refreshSearch(lc fx.Lifecycle, every time.Duration, f *app.Filings, log *zap.Logger) {
+func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, log *zap.Logger) {
 	periodic(lc, every, func(ctx context.Context) {
 		n, err := f.Refresh(ctx)
 		switch {
@@ -107,7 +108,7 @@ func usFilingStores(cfg Config) fx.Option {
 	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))
 }
 
-func startUSFilings(ctx context.Context, cfg Config, f *app.Filings, log *zap.Logger) error {
+func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, log *zap.Logger) error {
 	if cfg.samples(string(dataset.USFilingIndexes)) {
 		filings, sections, err := LoadUSFilingsSample()
 		if err != nil {

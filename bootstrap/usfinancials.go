@@ -14,7 +14,9 @@ import (
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/app/usfinancials"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -31,7 +33,7 @@ func init() {
 		stores:  financialsStore,
 		ingester: ingester(func(s ports.FinancialsStore) func(context.Context, *IngestFiles) (int, error) {
 			return func(ctx context.Context, files *IngestFiles) (int, error) {
-				return ingestUSFinancials(ctx, app.NewFinancials(s, app.SystemClock, nil), files)
+				return ingestUSFinancials(ctx, usfinancials.New(s, usecase.SystemClock, nil), files)
 			}
 		}),
 	})
@@ -42,12 +44,12 @@ func init() {
 func usFinancials(cfg Config) fx.Option {
 	return fx.Options(
 		financialsStore(cfg),
-		documentCache(cfg, func(s ports.FinancialsStore, c *app.ReadCache) ports.FinancialsStore {
-			return app.NewFinancialsCache(s, c)
+		documentCache(cfg, func(s ports.FinancialsStore, c *readcache.Cache) ports.FinancialsStore {
+			return usfinancials.NewCache(s, c)
 		}),
 		fx.Provide(
-			fx.Annotate(app.NewFinancials, fx.ParamTags(``, ``, sharedCache)),
-			probe((*app.Financials).Probe),
+			fx.Annotate(usfinancials.New, fx.ParamTags(``, ``, sharedCache)),
+			probe((*usfinancials.Service).Probe),
 			handlers(httpadapter.USFinancialsHandlers),
 		),
 	)
@@ -61,7 +63,7 @@ func financialsStore(cfg Config) fx.Option {
 
 // LoadUSFinancialsSample ingests the bundled companyfacts sample and returns
 // how many companies it holds.
-func LoadUSFinancialsSample(ctx context.Context, fin *app.Financials) (int, error) {
+func LoadUSFinancialsSample(ctx context.Context, fin *usfinancials.Service) (int, error) {
 	entries, err := fs.ReadDir(sampledata.USFinancials, sampledata.USFinancialsDir)
 	if err != nil {
 		return 0, err
@@ -88,12 +90,12 @@ func companyFactsEntry(entry string) (bool, error) {
 // ingestUSFinancials loads companyfacts documents (files, directories of
 // them, or companyfacts.zip read entry by entry) and company_tickers.json
 // files, or the bundled sample without files. It reads one file at a time
-// and writes app.IngestBatch companies at a time, so memory and open files
+// and writes usfinancials.IngestBatch companies at a time, so memory and open files
 // stay bounded however many files there are; the first bad file stops the
-// run, after the files before it are written (see app.Financials.IngestEach).
+// run, after the files before it are written (see usfinancials.Service.IngestEach).
 // A file's retrieval time is its modification time (an archive entry's
 // own): when it was downloaded from the SEC.
-func ingestUSFinancials(ctx context.Context, fin *app.Financials, files *IngestFiles) (int, error) {
+func ingestUSFinancials(ctx context.Context, fin *usfinancials.Service, files *IngestFiles) (int, error) {
 	if files.none() {
 		return LoadUSFinancialsSample(ctx, fin)
 	}

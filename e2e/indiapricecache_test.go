@@ -9,7 +9,8 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
@@ -19,9 +20,9 @@ import (
 // cachedIndiaPrices is a MongoDB store of db keeping what it reads in a
 // read cache of its own, whose entries expire ttl after they were read by
 // now.
-func cachedIndiaPrices(t *testing.T, db *mongodrv.Database, ttl time.Duration, now app.Clock) *mongo.IndiaPrices {
+func cachedIndiaPrices(t *testing.T, db *mongodrv.Database, ttl time.Duration, now usecase.Clock) *mongo.IndiaPrices {
 	t.Helper()
-	cache, err := app.NewReadCache(1<<20, ttl, now)
+	cache, err := readcache.New(1<<20, ttl, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func cachedIndiaPrices(t *testing.T, db *mongodrv.Database, ttl time.Duration, n
 // the MongoDB adapter with a read cache, as the server runs it.
 func TestMongoContractsCachedIndiaPrices(t *testing.T) {
 	porttest.RunIndiaPrices(t, func(t *testing.T) ports.IndiaPriceStore {
-		return cachedIndiaPrices(t, mongoDatabase(t), time.Minute, app.SystemClock)
+		return cachedIndiaPrices(t, mongoDatabase(t), time.Minute, usecase.SystemClock)
 	})
 }
 
@@ -118,7 +119,7 @@ func TestMongoIndiaPriceCacheServesFromMemoryUntilExpiry(t *testing.T) {
 
 func TestMongoIndiaPriceCacheForgetsWhatItWrites(t *testing.T) {
 	ctx := context.Background()
-	cached := cachedIndiaPrices(t, mongoDatabase(t), time.Hour, app.SystemClock)
+	cached := cachedIndiaPrices(t, mongoDatabase(t), time.Hour, usecase.SystemClock)
 	known := time.Date(2021, 6, 3, 12, 0, 0, 0, time.UTC)
 	asOf := known.Add(24 * time.Hour)
 	must(t, cached.Add(ctx, []nse.Row{reliance(known, 2209.65)}))

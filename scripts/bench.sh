@@ -192,9 +192,9 @@ wait_for() {
   exit 1
 }
 
-# Ask's answer quality over the evaluation set (app/testdata/ask_eval.json),
+# Ask's answer quality over the evaluation set (app/ask/testdata/ask_eval.json),
 # measured by the evaluation test itself.
-go test ./app -run '^TestAskEvaluation$' -count=1 -v | sed -n 's/.*\(evaluation: .*\)/ask \1/p'
+go test ./app/ask -run '^TestAskEvaluation$' -count=1 -v | sed -n 's/.*\(evaluation: .*\)/ask \1/p'
 
 : >bin/bench.tsv
 echo "stack route	req/s	p50 ms	p99 ms	statuses"

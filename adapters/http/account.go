@@ -10,7 +10,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ledger"
 )
@@ -81,12 +81,12 @@ func (s *Server) session(next accountHandle) func(http.ResponseWriter, *http.Req
 			return
 		}
 		if r.Header.Get("X-API-KEY") != "" && r.Header.Get("Authorization") == "" {
-			writeError(w, r, fmt.Errorf("%w: account routes take a session token (Authorization: Bearer), not an API key", app.ErrUnauthorized))
+			writeError(w, r, fmt.Errorf("%w: account routes take a session token (Authorization: Bearer), not an API key", platform.ErrUnauthorized))
 			return
 		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer followed by the session token", app.ErrUnauthorized))
+			writeError(w, r, fmt.Errorf("%w: missing Authorization: Bearer followed by the session token", platform.ErrUnauthorized))
 			return
 		}
 		accountID, err := s.d.Accounts.Authenticate(r.Context(), token)
@@ -222,7 +222,7 @@ type creditsResponse struct {
 }
 
 func (s *Server) credits(w http.ResponseWriter, r *http.Request, _ httprouter.Params, accountID string) {
-	limit, err1 := boundedInt(r, "limit", app.DefaultStatementLimit, 1, app.MaxStatementLimit)
+	limit, err1 := boundedInt(r, "limit", platform.DefaultStatementLimit, 1, platform.MaxStatementLimit)
 	offset, err2 := boundedInt(r, "offset", 0, 0, math.MaxInt32)
 	if err := firstError(err1, err2); err != nil {
 		writeError(w, r, err)

@@ -8,7 +8,8 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/ask"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
@@ -67,13 +68,13 @@ type askMeta struct {
 // AskHandlers returns the handler of POST /ask. What the question may read
 // is decided before the charge: a question that may read nothing is
 // refused and costs nothing (spec-gaps B55).
-func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []DataHandler {
+func AskHandlers(asker *ask.Service, available *usecase.Availability, now usecase.Clock) []DataHandler {
 	return []DataHandler{{Method: http.MethodPost, Path: "/ask", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
 		var body askBody
 		if err := decodeJSON(r, &body); err != nil {
 			return nil, err
 		}
-		q, err := app.ParseAsk(app.AskRequest(body), now())
+		q, err := ask.Parse(ask.Request(body), now())
 		if err != nil {
 			return nil, err
 		}
@@ -81,12 +82,12 @@ func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []Dat
 		if !ok {
 			return nil, errors.New("ask: no API key in the request context")
 		}
-		reading, err := ask.Governance(r.Context(), q, key.Scopes, available)
+		reading, err := asker.Governance(r.Context(), q, key.Scopes, available)
 		if err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context) (Response, error) {
-			a, err := ask.Answer(ctx, q, reading)
+			a, err := asker.Answer(ctx, q, reading)
 			if err != nil {
 				return Response{}, err
 			}
@@ -95,14 +96,14 @@ func AskHandlers(ask *app.Ask, available *app.Availability, now app.Clock) []Dat
 	}}}
 }
 
-func toAskResponse(a app.Answer) askResponse {
+func toAskResponse(a ask.Answer) askResponse {
 	out := askResponse{
 		Citations:  make([]askCitation, len(a.Citations)),
 		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded)), Statement: a.Statement},
 		Meta:       askMeta{AsOf: a.AsOf, Answerer: a.Answerer},
 	}
 	if out.Meta.Answerer == "" {
-		out.Meta.Answerer = app.AnswererVersion
+		out.Meta.Answerer = ask.AnswererVersion
 	}
 	if out.Governance.Searched == nil {
 		out.Governance.Searched = []dataset.ID{}

@@ -14,7 +14,12 @@ import (
 	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/ask"
+	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/app/usfilings"
+	"github.com/quarrydata/quarry/app/usfinancials"
 	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ashare"
@@ -56,11 +61,11 @@ func TestAskWithNothingToSearchIsRefusedBeforeTheCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	filings := memory.NewFilings()
-	ask := app.NewAsk(app.NewFinancials(memory.NewFinancials(), now, nil), app.NewChina(securities), app.NewFilings(filings, filings, idx), nil)
-	available := app.NewAvailability([]app.DatasetProbe{app.NewChina(securities).Probe(), ask.Probe()})
+	ask := ask.New(usfinancials.New(memory.NewFinancials(), now, nil), chinasecurities.New(securities), usfilings.New(filings, filings, idx), nil)
+	available := usecase.NewAvailability([]usecase.DatasetProbe{chinasecurities.New(securities).Probe(), ask.Probe()})
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
-		Metering:     app.NewMetering(p, p, now),
-		Limiter:      app.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
+		Metering:     platform.NewMetering(p, p, now),
+		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
 		Availability: available,
 		Handlers:     httpadapter.AskHandlers(ask, available, now),
 		Log:          zap.NewNop(),

@@ -6,7 +6,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinasecurities"
 	"github.com/quarrydata/quarry/domain/ashare"
 )
 
@@ -25,11 +25,11 @@ type securityBody struct {
 }
 
 // ChinaHandlers returns the handlers of the China A-share datasets.
-func ChinaHandlers(china *app.China) []DataHandler {
+func ChinaHandlers(china *chinasecurities.Service) []DataHandler {
 	return []DataHandler{{
 		Method: http.MethodGet, Path: "/china/securities/{code}",
 		Prepare: func(_ *http.Request, p httprouter.Params) (Serve, error) {
-			code, err := app.ParseCode(p.ByName("code"))
+			code, err := chinasecurities.ParseCode(p.ByName("code"))
 			if err != nil {
 				return nil, err
 			}

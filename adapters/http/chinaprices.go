@@ -7,12 +7,12 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinaprices"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
 // ChinaPricesHandlers returns the handler of GET /china/prices.
-func ChinaPricesHandlers(prices *app.ChinaPrices) []DataHandler {
+func ChinaPricesHandlers(prices *chinaprices.Service) []DataHandler {
 	return []DataHandler{{
 		Method: http.MethodGet, Path: "/china/prices",
 		Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
@@ -25,7 +25,7 @@ func ChinaPricesHandlers(prices *app.ChinaPrices) []DataHandler {
 				return nil, err
 			}
 			v := r.URL.Query()
-			q, err := prices.Query(app.PricesParams{
+			q, err := prices.Query(chinaprices.Params{
 				Code: v.Get("code"), StartDate: v.Get("start_date"), EndDate: v.Get("end_date"),
 				AsOf: v.Get("as_of"), Adjust: v.Get("adjust"), Limit: limit, Offset: offset,
 			})
@@ -45,9 +45,9 @@ func ChinaPricesHandlers(prices *app.ChinaPrices) []DataHandler {
 
 // chinaPricesJSON answers a page as {bars, meta}, each bar written by
 // appendBar.
-func chinaPricesJSON(page app.PricesPage, q app.PricesQuery) Response {
+func chinaPricesJSON(page chinaprices.Page, q chinaprices.Query) Response {
 	meta := NewMeta("CN", q.Limit, q.Offset, len(page.Bars), pageTotal(q.Offset, len(page.Bars), page.More), page.AsOf,
-		app.ChinaPricesVersion, Provenance{Source: app.ChinaPricesSource, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.ChinaPrices)})
+		chinaprices.Version, Provenance{Source: chinaprices.Source, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.ChinaPrices)})
 	return rowsJSON("bars", len(page.Bars), func(b []byte, i int) ([]byte, error) {
 		return appendBar(b, page.Bars[i])
 	}, meta)
@@ -56,7 +56,7 @@ func chinaPricesJSON(page app.PricesPage, q app.PricesQuery) Response {
 // appendBar appends one served A-share daily bar: {code, trade_date, open,
 // high, low, close, pre_close, change, pct_change, volume, amount, currency,
 // adjust_factor}, prices in CNY.
-func appendBar(b []byte, bar app.PriceBar) ([]byte, error) {
+func appendBar(b []byte, bar chinaprices.Bar) ([]byte, error) {
 	b = appendJSONString(appendKey(b, "code", true), bar.Code)
 	b = appendJSONString(appendKey(b, "trade_date", false), bar.TradeDate)
 	b, err := appendFloats(b, []floatMember{{"open", bar.Open}, {"high", bar.High}, {"low", bar.Low}, {"close", bar.Close},

@@ -21,7 +21,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 )
 
 // The console: sign-up and sign-in, keys, credits, catalog and "try it",
@@ -164,7 +164,7 @@ func requestScheme(r *http.Request) string {
 	return "http"
 }
 
-var errCrossSite = fmt.Errorf("%w: the console accepts forms from its own pages only; reload the page", app.ErrForbidden)
+var errCrossSite = fmt.Errorf("%w: the console accepts forms from its own pages only; reload the page", platform.ErrForbidden)
 
 // setCookie writes a console cookie: HttpOnly, SameSite=Strict, scoped to
 // the console, Secure when the browser came over TLS (requestScheme).
@@ -186,7 +186,7 @@ func setCookie(w http.ResponseWriter, r *http.Request, name, value string, expir
 func (s *Server) user(r *http.Request) (consoleUser, error) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
-		return consoleUser{}, fmt.Errorf("%w: not signed in", app.ErrUnauthorized)
+		return consoleUser{}, fmt.Errorf("%w: not signed in", platform.ErrUnauthorized)
 	}
 	id, err := s.d.Accounts.Authenticate(r.Context(), c.Value)
 	if err != nil {
@@ -205,7 +205,7 @@ func (s *Server) signedIn(next consoleHandle) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		consoleHeaders(w)
 		u, err := s.user(r)
-		if errors.Is(err, app.ErrUnauthorized) {
+		if errors.Is(err, platform.ErrUnauthorized) {
 			setCookie(w, r, sessionCookie, "", time.Time{})
 			http.Redirect(w, r, SignupURL, http.StatusSeeOther)
 			return
@@ -228,7 +228,7 @@ func (s *Server) consoleForm(next consoleHandle) httprouter.Handle {
 			return
 		}
 		u, err := s.user(r)
-		if errors.Is(err, app.ErrUnauthorized) {
+		if errors.Is(err, platform.ErrUnauthorized) {
 			http.Redirect(w, r, SignupURL, http.StatusSeeOther)
 			return
 		}
@@ -241,7 +241,7 @@ func (s *Server) consoleForm(next consoleHandle) httprouter.Handle {
 			return
 		}
 		if !sameToken(r.PostForm.Get(csrfField), u.csrf) {
-			s.consoleError(w, r, u, fmt.Errorf("%w: the form's CSRF token does not match this session; reload the page", app.ErrForbidden))
+			s.consoleError(w, r, u, fmt.Errorf("%w: the form's CSRF token does not match this session; reload the page", platform.ErrForbidden))
 			return
 		}
 		next(w, r, p, u)
@@ -263,7 +263,7 @@ func (s *Server) consoleAPI(next consoleHandle) httprouter.Handle {
 			return
 		}
 		if !sameToken(r.Header.Get(csrfHeader), u.csrf) {
-			writeError(w, r, fmt.Errorf("%w: missing or wrong %s header", app.ErrForbidden, csrfHeader))
+			writeError(w, r, fmt.Errorf("%w: missing or wrong %s header", platform.ErrForbidden, csrfHeader))
 			return
 		}
 		next(w, r, p, u)
@@ -307,7 +307,7 @@ type errorPage struct {
 func (s *Server) consoleError(w http.ResponseWriter, r *http.Request, u consoleUser, err error) {
 	code, _ := status(err)
 	recordOf(r).err = err
-	var rl *app.RateLimitError
+	var rl *platform.RateLimitError
 	if errors.As(err, &rl) {
 		setRateLimitHeaders(w, rl)
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 )
 
 // chartLayout is the geometry of one drawing of the usage chart, in SVG
@@ -73,19 +73,19 @@ type chartLegend struct {
 	Credits int64
 }
 
-// newUsageChart lays out the usage of app.UsageDays days starting at From.
-func newUsageChart(u app.Usage, l chartLayout) usageChart {
+// newUsageChart lays out the usage of platform.UsageDays days starting at From.
+func newUsageChart(u platform.Usage, l chartLayout) usageChart {
 	c := usageChart{
 		chartLayout: l,
 		Right:       float64(l.Width - chartRight), Top: chartTop, Bottom: float64(l.Height - chartBottom),
 		LabelY: float64(l.Height-chartBottom) + float64(l.Font)*1.6,
-		From:   u.From.Format("2006-01-02"), To: u.From.AddDate(0, 0, app.UsageDays-1).Format("2006-01-02"),
+		From:   u.From.Format("2006-01-02"), To: u.From.AddDate(0, 0, platform.UsageDays-1).Format("2006-01-02"),
 	}
 	routes, perRoute := []string{}, map[string]int64{}
-	daily := make([]int64, app.UsageDays)
+	daily := make([]int64, platform.UsageDays)
 	for _, row := range u.Rows {
 		day := int(row.Day.Sub(u.From).Hours() / 24)
-		if day < 0 || day >= app.UsageDays {
+		if day < 0 || day >= platform.UsageDays {
 			continue
 		}
 		if _, seen := perRoute[row.Route]; !seen {
@@ -106,11 +106,11 @@ func newUsageChart(u app.Usage, l chartLayout) usageChart {
 	c.Left = max(chartMinLeft, float64(len(formatCredits(top))*l.Font)*0.6+12)
 	c.TickX = c.Left - 6
 	scale := (c.Bottom - c.Top) / float64(top)
-	slot := (c.Right - c.Left) / app.UsageDays
-	stacked := make([]float64, app.UsageDays)
+	slot := (c.Right - c.Left) / platform.UsageDays
+	stacked := make([]float64, platform.UsageDays)
 	for _, row := range u.Rows {
 		day := int(row.Day.Sub(u.From).Hours() / 24)
-		if day < 0 || day >= app.UsageDays || row.Credits <= 0 {
+		if day < 0 || day >= platform.UsageDays || row.Credits <= 0 {
 			continue // a day whose refunds outweigh its debits draws nothing
 		}
 		h := float64(row.Credits) * scale
@@ -124,7 +124,7 @@ func newUsageChart(u app.Usage, l chartLayout) usageChart {
 		v := top * int64(i) / 4
 		c.YTicks = append(c.YTicks, chartTick{Pos: c.Bottom - float64(v)*scale, Label: formatCredits(v)})
 	}
-	for day := 0; day < app.UsageDays; day += l.Every {
+	for day := 0; day < platform.UsageDays; day += l.Every {
 		c.XTicks = append(c.XTicks, chartTick{Pos: c.Left + (float64(day)+0.5)*slot, Label: u.From.AddDate(0, 0, day).Format("Jan 2")})
 	}
 	return c

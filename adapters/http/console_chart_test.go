@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/domain/ledger"
 )
 
 func TestUsageChartStacksRoutesPerDay(t *testing.T) {
 	from := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
 	day := func(n int) time.Time { return from.AddDate(0, 0, n) }
-	c := newUsageChart(app.Usage{From: from, Rows: []ledger.Usage{
+	c := newUsageChart(platform.Usage{From: from, Rows: []ledger.Usage{
 		{Day: day(0), Route: "GET /b", Credits: 1},
 		{Day: day(0), Route: "POST /a", Credits: 10},
 		{Day: day(29), Route: "GET /b", Credits: 5},
@@ -59,7 +59,7 @@ func TestUsageChartLabelsFit(t *testing.T) {
 	from := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
 	width := func(label string, font int) float64 { return float64(len(label)*font) * 0.6 }
 	for _, l := range []chartLayout{wideChart, narrowChart} {
-		c := newUsageChart(app.Usage{From: from, Rows: []ledger.Usage{{Day: from, Route: "POST /ask", Credits: 1_500_000}}}, l)
+		c := newUsageChart(platform.Usage{From: from, Rows: []ledger.Usage{{Day: from, Route: "POST /ask", Credits: 1_500_000}}}, l)
 		top := c.YTicks[len(c.YTicks)-1].Label
 		if top != "2,000,000" || c.TickX-width(top, l.Font) < 0 || c.TickX >= c.Left {
 			t.Errorf("%s: the label %q ends at %v, left of the drawing, or past the plot at %v", l.ID, top, c.TickX, c.Left)

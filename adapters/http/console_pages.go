@@ -10,7 +10,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/ledger"
@@ -66,7 +66,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 	if err != nil {
 		code, _ := status(err)
 		recordOf(r).err = err
-		var rl *app.RateLimitError
+		var rl *platform.RateLimitError
 		if errors.As(err, &rl) {
 			setRateLimitHeaders(w, rl)
 		}
@@ -130,7 +130,7 @@ func (s *Server) renderKeys(w http.ResponseWriter, r *http.Request, u consoleUse
 	for _, c := range creds {
 		d.Credentials = append(d.Credentials, toBrowserCredentialEntry(c, now))
 	}
-	d.Grant, d.MaxKeys = s.d.Accounts.InitialCredits(), app.MaxActiveKeys
+	d.Grant, d.MaxKeys = s.d.Accounts.InitialCredits(), platform.MaxActiveKeys
 	s.render(w, r, code, "keys", s.pageFor(r, u, "API keys", "keys", d))
 }
 
@@ -253,7 +253,7 @@ func (s *Server) tryPage(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		routes = append(routes, catalogRoutes(ds.Routes)...)
 	}
 	s.render(w, r, http.StatusOK, "try", s.pageFor(r, u, "Try it", "try", tryData{
-		Scopes: scope.Strings(scope.SelfServe()), Routes: routes, Lifetime: fmt.Sprintf("%d minutes", int(app.BrowserCredentialTTL.Minutes())),
+		Scopes: scope.Strings(scope.SelfServe()), Routes: routes, Lifetime: fmt.Sprintf("%d minutes", int(platform.BrowserCredentialTTL.Minutes())),
 	}))
 }
 

@@ -14,7 +14,8 @@ import (
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 )
 
 // console is a server on memory stores with a signed-in console session.
@@ -28,14 +29,14 @@ type console struct {
 // newServer is a server on the memory platform p, with the default limits.
 func newServer(t *testing.T, p *memory.Platform) http.Handler {
 	t.Helper()
-	now := app.SystemClock
+	now := usecase.SystemClock
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
-		Accounts:     app.NewAccounts(p, p, p, memory.NewLimits(), memory.NewLimits(), app.AccountsConfig{InitialCredits: 100000, SessionTTL: time.Hour}, now),
-		Keys:         app.NewKeys(p, now),
-		Credits:      app.NewCredits(p, now),
-		Metering:     app.NewMetering(p, p, now),
-		Limiter:      app.NewRateLimiter(memory.NewLimits(), 50, 100, now),
-		Availability: app.NewAvailability(nil),
+		Accounts:     platform.NewAccounts(p, p, p, memory.NewLimits(), memory.NewLimits(), platform.AccountsConfig{InitialCredits: 100000, SessionTTL: time.Hour}, now),
+		Keys:         platform.NewKeys(p, now),
+		Credits:      platform.NewCredits(p, now),
+		Metering:     platform.NewMetering(p, p, now),
+		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 50, 100, now),
+		Availability: usecase.NewAvailability(nil),
 		Log:          zap.NewNop(),
 	})
 	if err != nil {

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/idempotency"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -39,16 +40,16 @@ var (
 // status maps an error to its HTTP status and error code. It is the one
 // place where errors become statuses; anything unrecognised is a 500.
 func status(err error) (int, string) {
-	var rl *app.RateLimitError
-	var un *app.UnavailableError
+	var rl *platform.RateLimitError
+	var un *usecase.UnavailableError
 	switch {
-	case errors.Is(err, app.ErrInvalidRequest):
+	case errors.Is(err, usecase.ErrInvalidRequest):
 		return http.StatusBadRequest, "invalid_request"
-	case errors.Is(err, app.ErrUnauthorized):
+	case errors.Is(err, platform.ErrUnauthorized):
 		return http.StatusUnauthorized, "unauthorized"
 	case errors.Is(err, ports.ErrInsufficientCredits):
 		return http.StatusPaymentRequired, "insufficient_credits"
-	case errors.Is(err, app.ErrForbidden):
+	case errors.Is(err, platform.ErrForbidden):
 		return http.StatusForbidden, "forbidden"
 	case errors.Is(err, ports.ErrNotFound), errors.Is(err, errRouteNotFound):
 		return http.StatusNotFound, "not_found"
@@ -56,7 +57,7 @@ func status(err error) (int, string) {
 		return http.StatusMethodNotAllowed, "method_not_allowed"
 	case errors.Is(err, errPayloadTooLarge):
 		return http.StatusRequestEntityTooLarge, "payload_too_large"
-	case errors.Is(err, app.ErrValidation):
+	case errors.Is(err, usecase.ErrValidation):
 		return http.StatusUnprocessableEntity, "validation_failed"
 	case errors.Is(err, idempotency.ErrKeyReused):
 		return http.StatusUnprocessableEntity, "idempotency_key_reused"
@@ -83,7 +84,7 @@ func message(code int, err error) string {
 		return "balance cannot cover this request; the key keeps every permission. Credits are not bought here: " +
 			"ask the operator of this service to grant more (quarry credits grant)"
 	case http.StatusTooManyRequests:
-		var rl *app.RateLimitError
+		var rl *platform.RateLimitError
 		if errors.As(err, &rl) && rl.Reason != "" {
 			return rl.Reason
 		}
@@ -109,11 +110,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	rec := recordOf(r)
 	rec.err = err
 	body := errorBody{Error: kind, Message: markupEscapes.Replace(message(code, err)), RequestID: rec.id}
-	var rl *app.RateLimitError
+	var rl *platform.RateLimitError
 	if errors.As(err, &rl) {
 		setRateLimitHeaders(w, rl)
 	}
-	var un *app.UnavailableError
+	var un *usecase.UnavailableError
 	if errors.As(err, &un) {
 		writeJSON(w, code, unavailableBody{
 			errorBody: body, Dataset: string(un.Dataset), Availability: string(un.Status.Availability),
@@ -125,7 +126,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, code, body)
 }
 
-func setRateLimitHeaders(w http.ResponseWriter, rl *app.RateLimitError) {
+func setRateLimitHeaders(w http.ResponseWriter, rl *platform.RateLimitError) {
 	secs := int((rl.RetryAfter + time.Second - 1) / time.Second)
 	secs = max(secs, 1)
 	h := w.Header()

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -17,16 +18,16 @@ func TestStatusMapsEveryErrorOnce(t *testing.T) {
 		code int
 		kind string
 	}{
-		{fmt.Errorf("%w: both ticker and cik", app.ErrInvalidRequest), http.StatusBadRequest, "invalid_request"},
-		{fmt.Errorf("%w: revoked", app.ErrUnauthorized), http.StatusUnauthorized, "unauthorized"},
+		{fmt.Errorf("%w: both ticker and cik", usecase.ErrInvalidRequest), http.StatusBadRequest, "invalid_request"},
+		{fmt.Errorf("%w: revoked", platform.ErrUnauthorized), http.StatusUnauthorized, "unauthorized"},
 		{fmt.Errorf("postgres: debit: %w", ports.ErrInsufficientCredits), http.StatusPaymentRequired, "insufficient_credits"},
-		{fmt.Errorf("%w: needs china:read", app.ErrForbidden), http.StatusForbidden, "forbidden"},
+		{fmt.Errorf("%w: needs china:read", platform.ErrForbidden), http.StatusForbidden, "forbidden"},
 		{fmt.Errorf("mongo: find: %w", ports.ErrNotFound), http.StatusNotFound, "not_found"},
 		{errMethodNotAllowed, http.StatusMethodNotAllowed, "method_not_allowed"},
 		{errPayloadTooLarge, http.StatusRequestEntityTooLarge, "payload_too_large"},
-		{fmt.Errorf("%w: bare code", app.ErrValidation), http.StatusUnprocessableEntity, "validation_failed"},
-		{&app.RateLimitError{}, http.StatusTooManyRequests, "rate_limited"},
-		{&app.UnavailableError{}, http.StatusServiceUnavailable, "dataset_unavailable"},
+		{fmt.Errorf("%w: bare code", usecase.ErrValidation), http.StatusUnprocessableEntity, "validation_failed"},
+		{&platform.RateLimitError{}, http.StatusTooManyRequests, "rate_limited"},
+		{&usecase.UnavailableError{}, http.StatusServiceUnavailable, "dataset_unavailable"},
 		{errors.New("dial tcp 10.0.0.7:5432: connection refused"), http.StatusInternalServerError, "internal"},
 		{fmt.Errorf("postgres: %w", ports.ErrUnavailable), http.StatusInternalServerError, "internal"},
 	}
@@ -54,7 +55,7 @@ func TestMessagesNameTheRemedy(t *testing.T) {
 		want string
 	}{
 		{ports.ErrInsufficientCredits, "ask the operator of this service to grant more (quarry credits grant)"},
-		{&app.UnavailableError{Dataset: "us_financials", Remedy: "an operator loads it with `quarry ingest us_financials`"},
+		{&usecase.UnavailableError{Dataset: "us_financials", Remedy: "an operator loads it with `quarry ingest us_financials`"},
 			"dataset us_financials is not available: ; an operator loads it with `quarry ingest us_financials`"},
 	}
 	for _, c := range cases {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiaexports"
 )
 
 // exportBody is the body of POST /india/exports.
@@ -25,7 +25,7 @@ const asOfHeader = "X-As-Of"
 
 // ExportHandlers returns the handler of POST /india/exports. It honours
 // Idempotency-Key.
-func ExportHandlers(exports *app.Exports) []DataHandler {
+func ExportHandlers(exports *indiaexports.Service) []DataHandler {
 	return []DataHandler{{Method: http.MethodPost, Path: "/india/exports", Idempotent: true,
 		Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
 			var b exportBody
@@ -39,7 +39,7 @@ func ExportHandlers(exports *app.Exports) []DataHandler {
 				return nil, unprocessable(`field "format" is required`)
 			}
 			key, _ := KeyFrom(r.Context())
-			prep, err := exports.Prepare(r.Context(), key, app.ExportRequest{Dataset: *b.Dataset, Format: *b.Format, Filters: b.Filters})
+			prep, err := exports.Prepare(r.Context(), key, indiaexports.Request{Dataset: *b.Dataset, Format: *b.Format, Filters: b.Filters})
 			if err != nil {
 				return nil, err
 			}

@@ -18,7 +18,9 @@ import (
 	"github.com/quarrydata/quarry/adapters/exportfile"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiaexports"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -66,31 +68,31 @@ var exportNow = time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC)
 func newExportServer(t *testing.T) *exportServer {
 	e := &exportServer{t: t, platform: memory.NewPlatform(), gate: make(chan struct{}), opened: make(chan struct{}, 10)}
 	now := func() time.Time { return exportNow }
-	plan := func(f map[string]string) (app.ExportPlan, error) {
+	plan := func(f map[string]string) (usecase.ExportPlan, error) {
 		n := 0
 		if f["n"] != "" {
 			n = len(f["n"])
 		}
-		return func(context.Context) (app.Export, error) {
+		return func(context.Context) (usecase.Export, error) {
 			src := rowsSource{n: n}
 			if f["hold"] == "yes" {
 				src.gate = e.gate
 				e.opened <- struct{}{}
 			}
-			return app.Export{Source: src, AsOf: exportNow, Stem: "TEST_rows"}, nil
+			return usecase.Export{Source: src, AsOf: exportNow, Stem: "TEST_rows"}, nil
 		}, nil
 	}
 	held := func(context.Context) (bool, error) { return true, nil }
-	datasets := []app.ExportDataset{
+	datasets := []usecase.ExportDataset{
 		{Name: "test.rows", ID: dataset.IndiaPrices, Filters: []string{"n", "hold"}, Held: held, Plan: plan},
 		{Name: "test.litigation", ID: dataset.IndiaPrices, Permissions: []scope.Permission{scope.LitigationRead}, Held: held, Plan: plan},
 	}
-	avail := app.NewAvailability([]app.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: held}, app.ExportsProbe(datasets)})
-	exports := app.NewExports(datasets, exportfile.Encoders(), avail)
+	avail := usecase.NewAvailability([]usecase.DatasetProbe{{Dataset: dataset.IndiaPrices, Probe: held}, indiaexports.Probe(datasets)})
+	exports := indiaexports.New(datasets, exportfile.Encoders(), avail)
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
-		Metering:     app.NewMetering(e.platform, e.platform, now),
-		Idempotency:  app.NewIdempotency(e.platform, now),
-		Limiter:      app.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
+		Metering:     platform.NewMetering(e.platform, e.platform, now),
+		Idempotency:  platform.NewIdempotency(e.platform, now),
+		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
 		Availability: avail,
 		Handlers:     httpadapter.ExportHandlers(exports),
 		Log:          zap.NewNop(),

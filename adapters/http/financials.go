@@ -7,7 +7,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usfinancials"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/financials"
 )
@@ -69,7 +69,7 @@ type financialsResponse struct {
 }
 
 // USFinancialsHandlers returns the handlers of the four statement routes.
-func USFinancialsHandlers(fin *app.Financials) []DataHandler {
+func USFinancialsHandlers(fin *usfinancials.Service) []DataHandler {
 	all := []financials.Statement{financials.Income, financials.Balance, financials.CashFlow}
 	return []DataHandler{
 		statementsHandler(fin, "/us/financials", all...),
@@ -79,7 +79,7 @@ func USFinancialsHandlers(fin *app.Financials) []DataHandler {
 	}
 }
 
-func statementsHandler(fin *app.Financials, path string, kinds ...financials.Statement) DataHandler {
+func statementsHandler(fin *usfinancials.Service, path string, kinds ...financials.Statement) DataHandler {
 	return DataHandler{Method: http.MethodGet, Path: path, Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
 		q, err := statementsQuery(fin, r)
 		if err != nil {
@@ -96,17 +96,17 @@ func statementsHandler(fin *app.Financials, path string, kinds ...financials.Sta
 }
 
 // statementsQuery reads and validates the query string, before any charge.
-func statementsQuery(fin *app.Financials, r *http.Request) (app.StatementsQuery, error) {
+func statementsQuery(fin *usfinancials.Service, r *http.Request) (usfinancials.Query, error) {
 	limit, err := boundedInt(r, "limit", 4, 1, 200)
 	if err != nil {
-		return app.StatementsQuery{}, err
+		return usfinancials.Query{}, err
 	}
 	offset, err := boundedInt(r, "offset", 0, 0, maxOffset)
 	if err != nil {
-		return app.StatementsQuery{}, err
+		return usfinancials.Query{}, err
 	}
 	v := r.URL.Query()
-	return fin.Query(app.StatementsParams{
+	return fin.Query(usfinancials.Params{
 		Ticker: v.Get("ticker"), CIK: v.Get("cik"), Period: v.Get("period"), AsOf: v.Get("as_of"),
 		ReportGte: v.Get("report_period_gte"), ReportGt: v.Get("report_period_gt"),
 		ReportLte: v.Get("report_period_lte"), ReportLt: v.Get("report_period_lt"),
@@ -119,7 +119,7 @@ const maxOffset = 1 << 30
 
 // toFinancialsResponse shapes the pages. meta counts the longest page and
 // offers a next page while any collection has more.
-func toFinancialsResponse(st app.Statements, q app.StatementsQuery) financialsResponse {
+func toFinancialsResponse(st usfinancials.Statements, q usfinancials.Query) financialsResponse {
 	var resp financialsResponse
 	count, total := 0, 0
 	for kind, page := range st.Pages {
@@ -141,10 +141,10 @@ func toFinancialsResponse(st app.Statements, q app.StatementsQuery) financialsRe
 }
 
 func financialsProvenance(retrieved time.Time) Provenance {
-	return Provenance{Source: app.FinancialsSource, RetrievedAt: retrieved, Licence: licenceTerms(dataset.USFinancials)}
+	return Provenance{Source: usfinancials.Source, RetrievedAt: retrieved, Licence: licenceTerms(dataset.USFinancials)}
 }
 
-func mapRows[T any](st app.Statements, q app.StatementsQuery, rows []financials.Row, to func(statementHeader, financials.Row) T) []T {
+func mapRows[T any](st usfinancials.Statements, q usfinancials.Query, rows []financials.Row, to func(statementHeader, financials.Row) T) []T {
 	out := make([]T, len(rows))
 	for i, r := range rows {
 		out[i] = to(header(st, q, r), r)
@@ -152,7 +152,7 @@ func mapRows[T any](st app.Statements, q app.StatementsQuery, rows []financials.
 	return out
 }
 
-func header(st app.Statements, q app.StatementsQuery, r financials.Row) statementHeader {
+func header(st usfinancials.Statements, q usfinancials.Query, r financials.Row) statementHeader {
 	known, _ := financials.KnownFrom(r.Filed)
 	return statementHeader{
 		Ticker: st.Ticker, CIK: st.CIK, ReportPeriod: r.End, FiscalPeriod: r.FiscalPeriod, FiscalYear: r.FiscalYear,

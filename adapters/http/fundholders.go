@@ -7,7 +7,8 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/fundholders"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/holdings"
 )
 
@@ -43,7 +44,7 @@ type fundHolderBody struct {
 }
 
 // FundHoldersHandlers returns the handler of the funds-holding lookup.
-func FundHoldersHandlers(f *app.FundHolders, now app.Clock) []DataHandler {
+func FundHoldersHandlers(f *fundholders.Service, now usecase.Clock) []DataHandler {
 	return []DataHandler{{
 		Method: http.MethodGet, Path: "/us/security-fund-holders",
 		Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
@@ -62,14 +63,14 @@ func FundHoldersHandlers(f *app.FundHolders, now app.Clock) []DataHandler {
 	}}
 }
 
-func parseFundHolders(r *http.Request, now time.Time) (app.FundHoldersRequest, error) {
+func parseFundHolders(r *http.Request, now time.Time) (fundholders.Request, error) {
 	limit, err := boundedInt(r, "limit", 100, 1, 1000)
 	if err != nil {
-		return app.FundHoldersRequest{}, err
+		return fundholders.Request{}, err
 	}
 	offset, err := boundedInt(r, "offset", 0, 0, int(^uint32(0)>>1))
 	if err != nil {
-		return app.FundHoldersRequest{}, err
+		return fundholders.Request{}, err
 	}
 	q := r.URL.Query()
 	param := func(name string) *string {
@@ -79,14 +80,14 @@ func parseFundHolders(r *http.Request, now time.Time) (app.FundHoldersRequest, e
 		v := q.Get(name)
 		return &v
 	}
-	return app.ParseFundHoldersRequest(app.FundHoldersParams{
+	return fundholders.ParseRequest(fundholders.Params{
 		Identifier: param("identifier"), Accession: param("accession_number"),
 		StartDate: param("start_date"), EndDate: param("end_date"), AsOf: param("as_of"),
 		Limit: limit, Offset: offset,
 	}, now)
 }
 
-func toFundHoldersResponse(p app.FundHoldersPage, q holdings.Query) fundHoldersResponse {
+func toFundHoldersResponse(p fundholders.Page, q holdings.Query) fundHoldersResponse {
 	out := fundHoldersResponse{
 		Security: fundSecurityBody{Ticker: p.Security.Ticker, CIK: p.Security.CIK, CUSIP: p.Security.CUSIP, Name: p.Security.Name},
 		Holders:  make([]fundHolderBody, len(p.Holders)),

@@ -23,7 +23,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/idempotency"
 	"github.com/quarrydata/quarry/ports"
@@ -34,7 +34,7 @@ const idempotencyHeader = "Idempotency-Key"
 
 // prepareKeyed validates a keyed request: the body as Prepare does, then
 // the key's syntax, then the request's digest over the body Prepare read.
-func prepareKeyed(r *http.Request, p httprouter.Params, route string, prepare Prepare) (Serve, *app.Keyed, error) {
+func prepareKeyed(r *http.Request, p httprouter.Params, route string, prepare Prepare) (Serve, *platform.Keyed, error) {
 	body, readErr := io.ReadAll(r.Body)
 	// Prepare reads the same bytes, and the same read error, so a body too
 	// large is still its 413.
@@ -55,7 +55,7 @@ func prepareKeyed(r *http.Request, p httprouter.Params, route string, prepare Pr
 	if err != nil {
 		return nil, nil, invalid(err.Error())
 	}
-	return serve, &app.Keyed{Key: key, Digest: digest}, nil
+	return serve, &platform.Keyed{Key: key, Digest: digest}, nil
 }
 
 // errReader answers its error, or EOF.
@@ -71,7 +71,7 @@ func (e errReader) Read([]byte) (int, error) {
 // chargedOnce is charged for a keyed request: it replays the key's kept
 // response, or answers the key's refusal, or charges, serves and keeps the
 // response.
-func (s *Server) chargedOnce(w http.ResponseWriter, r *http.Request, key apikey.Key, route string, cost int64, serve Serve, keyed app.Keyed) {
+func (s *Server) chargedOnce(w http.ResponseWriter, r *http.Request, key apikey.Key, route string, cost int64, serve Serve, keyed platform.Keyed) {
 	ctx := context.WithoutCancel(r.Context())
 	once, err := s.d.Idempotency.Begin(ctx, key, route, recordOf(r).id, cost, keyed)
 	switch {
@@ -80,7 +80,7 @@ func (s *Server) chargedOnce(w http.ResponseWriter, r *http.Request, key apikey.
 		writeError(w, r, err)
 		return
 	case err != nil:
-		if !errors.Is(err, app.ErrUnauthorized) {
+		if !errors.Is(err, platform.ErrUnauthorized) {
 			w.Header().Set("X-Credits-Cost", "0")
 		}
 		writeError(w, r, err)

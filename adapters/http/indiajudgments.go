@@ -7,7 +7,8 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
@@ -71,7 +72,7 @@ type indiaSearchResponse struct {
 
 // IndiaJudgmentHandlers returns the handlers of the India judgments, their
 // PDFs and India search.
-func IndiaJudgmentHandlers(u *app.Judgments, now app.Clock) []DataHandler {
+func IndiaJudgmentHandlers(u *indiajudgments.Service, now usecase.Clock) []DataHandler {
 	return []DataHandler{
 		{Method: http.MethodGet, Path: "/india/judgments/{judgment_id}", Prepare: getJudgment(u, now)},
 		{Method: http.MethodGet, Path: "/india/judgments/{judgment_id}/pdf", Prepare: getJudgmentPDF(u)},
@@ -79,9 +80,9 @@ func IndiaJudgmentHandlers(u *app.Judgments, now app.Clock) []DataHandler {
 	}
 }
 
-func getJudgment(u *app.Judgments, now app.Clock) Prepare {
+func getJudgment(u *indiajudgments.Service, now usecase.Clock) Prepare {
 	return func(_ *http.Request, p httprouter.Params) (Serve, error) {
-		id, err := app.ParseJudgmentID(p.ByName("judgment_id"))
+		id, err := indiajudgments.ParseID(p.ByName("judgment_id"))
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +93,7 @@ func getJudgment(u *app.Judgments, now app.Clock) Prepare {
 			}
 			return JSON(judgmentResponse{
 				Judgment: toJudgmentBody(j),
-				Meta:     NewMeta("IN", 1, 0, 1, 1, now(), app.JudgmentsVersion, courtsProvenance(j.RetrievedAt)),
+				Meta:     NewMeta("IN", 1, 0, 1, 1, now(), indiajudgments.Version, courtsProvenance(j.RetrievedAt)),
 			}), nil
 		}, nil
 	}
@@ -126,9 +127,9 @@ func nonNilStrings(s []string) []string {
 // getJudgmentPDF streams the judgment's PDF. The judgment is read before
 // the body starts, so an unknown id is a refunded 404; the PDF is
 // rendered from the tokenized text, never from an original.
-func getJudgmentPDF(u *app.Judgments) Prepare {
+func getJudgmentPDF(u *indiajudgments.Service) Prepare {
 	return func(_ *http.Request, p httprouter.Params) (Serve, error) {
-		id, err := app.ParseJudgmentID(p.ByName("judgment_id"))
+		id, err := indiajudgments.ParseID(p.ByName("judgment_id"))
 		if err != nil {
 			return nil, err
 		}
@@ -144,13 +145,13 @@ func getJudgmentPDF(u *app.Judgments) Prepare {
 	}
 }
 
-func searchJudgments(u *app.Judgments, now app.Clock) Prepare {
+func searchJudgments(u *indiajudgments.Service, now usecase.Clock) Prepare {
 	return func(r *http.Request, _ httprouter.Params) (Serve, error) {
 		var body indiaSearchBody
 		if err := decodeJSON(r, &body); err != nil {
 			return nil, err
 		}
-		q, err := app.ParseIndiaSearch(app.IndiaSearchRequest(body))
+		q, err := indiajudgments.ParseSearch(indiajudgments.SearchRequest(body))
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +166,7 @@ func searchJudgments(u *app.Judgments, now app.Clock) Prepare {
 			}
 			return JSON(indiaSearchResponse{
 				Results: results,
-				Meta:    NewMeta("IN", q.Limit, q.Offset, len(results), total, now(), app.JudgmentsVersion, courtsProvenance(u.RetrievedAt())),
+				Meta:    NewMeta("IN", q.Limit, q.Offset, len(results), total, now(), indiajudgments.Version, courtsProvenance(u.RetrievedAt())),
 			}), nil
 		}, nil
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiaprices"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/decimal"
 	"github.com/quarrydata/quarry/domain/nse"
@@ -20,7 +20,7 @@ const indiaCSVHeader = "symbol,series,isin,date,open,high,low,close,last,prev_cl
 
 // IndiaPricesHandlers returns the handlers of GET /india/prices and GET
 // /india/prices.csv.
-func IndiaPricesHandlers(prices *app.IndiaPrices) []DataHandler {
+func IndiaPricesHandlers(prices *indiaprices.Service) []DataHandler {
 	return []DataHandler{
 		{Method: http.MethodGet, Path: "/india/prices", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
 			limit, err := boundedInt(r, "limit", 100, 1, 1000)
@@ -65,9 +65,9 @@ func IndiaPricesHandlers(prices *app.IndiaPrices) []DataHandler {
 	}
 }
 
-func indiaParams(r *http.Request, limit, offset int) app.IndiaPricesParams {
+func indiaParams(r *http.Request, limit, offset int) indiaprices.Params {
 	v := r.URL.Query()
-	return app.IndiaPricesParams{
+	return indiaprices.Params{
 		Symbol: v.Get("symbol"), ISIN: v.Get("isin"), Series: v.Get("series"), StartDate: v.Get("start_date"),
 		EndDate: v.Get("end_date"), AsOf: v.Get("as_of"), Limit: limit, Offset: offset,
 	}
@@ -75,7 +75,7 @@ func indiaParams(r *http.Request, limit, offset int) app.IndiaPricesParams {
 
 // writeIndiaCSV streams the rows through one buffer: it allocates nothing
 // per row, so memory stays flat however long the range.
-func writeIndiaCSV(ctx context.Context, w io.Writer, prices *app.IndiaPrices, isin string, q app.IndiaPricesQuery) error {
+func writeIndiaCSV(ctx context.Context, w io.Writer, prices *indiaprices.Service, isin string, q indiaprices.Query) error {
 	bw := bufio.NewWriterSize(w, 32<<10)
 	if _, err := bw.WriteString(indiaCSVHeader); err != nil {
 		return err
@@ -113,9 +113,9 @@ func appendIndiaCSV(b []byte, r nse.Row) []byte {
 
 // indiaPricesJSON answers a page as {rows, meta}, each row written by
 // appendIndiaRow.
-func indiaPricesJSON(page app.IndiaPricesPage, q app.IndiaPricesQuery) Response {
+func indiaPricesJSON(page indiaprices.Page, q indiaprices.Query) Response {
 	meta := NewMeta("IN", q.Limit, q.Offset, len(page.Rows), pageTotal(q.Offset, len(page.Rows), page.More), page.AsOf,
-		app.IndiaPricesVersion, Provenance{Source: app.IndiaPricesSource, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.IndiaPrices)})
+		indiaprices.Version, Provenance{Source: indiaprices.Source, RetrievedAt: page.RetrievedAt, Licence: licenceTerms(dataset.IndiaPrices)})
 	return rowsJSON("rows", len(page.Rows), func(b []byte, i int) ([]byte, error) {
 		return appendIndiaRow(b, page.Rows[i])
 	}, meta)

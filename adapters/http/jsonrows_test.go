@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinaprices"
+	"github.com/quarrydata/quarry/app/indiaprices"
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/nse"
@@ -47,7 +48,7 @@ type referenceIndiaRow struct {
 	Trades    int64    `json:"trades"`
 }
 
-func referenceBars(bars []app.PriceBar) []referenceBar {
+func referenceBars(bars []chinaprices.Bar) []referenceBar {
 	out := make([]referenceBar, len(bars))
 	for i, b := range bars {
 		out[i] = referenceBar{b.Code, b.TradeDate, b.Open, b.High, b.Low, b.Close, b.PreClose, b.Change, b.PctChange,
@@ -72,7 +73,7 @@ func referenceIndiaRows(rows []nse.Row) []referenceIndiaRow {
 // Real rows (Kweichow Moutai's 2022-06-30 bar forward-adjusted, RELIANCE
 // on 2024-07-01) and values at the edges of each formatting path.
 var (
-	sampleBars = []app.PriceBar{
+	sampleBars = []chinaprices.Bar{
 		{Bar: ashare.Bar{Code: "SSE.600519", TradeDate: "2022-06-30", Open: 2008.33, High: 2040, Low: 1990.01, Close: 2030,
 			PreClose: 2008.33, Volume: 3898243, Amount: 7899999123.45}, Change: 21.67, PctChange: 1.079, Factor: 0.98932512315271},
 		{Bar: ashare.Bar{Code: "BSE.830799", TradeDate: "2023-06-02", Open: -0.5, High: 1e-7, Low: 1e21, Close: 0,
@@ -106,32 +107,32 @@ func reference(t *testing.T, v any) []byte {
 
 func TestRowsJSONWritesWhatEncodingJSONWrites(t *testing.T) {
 	asOf := time.Date(2026, 11, 26, 12, 0, 0, 123456789, time.UTC)
-	china := Provenance{Source: app.ChinaPricesSource, RetrievedAt: asOf, Licence: licenceTerms(dataset.ChinaPrices)}
-	for _, bars := range [][]app.PriceBar{sampleBars, nil} {
-		got := body(t, chinaPricesJSON(app.PricesPage{Bars: bars, More: true, AsOf: asOf, RetrievedAt: asOf}, app.PricesQuery{Limit: 100}))
+	china := Provenance{Source: chinaprices.Source, RetrievedAt: asOf, Licence: licenceTerms(dataset.ChinaPrices)}
+	for _, bars := range [][]chinaprices.Bar{sampleBars, nil} {
+		got := body(t, chinaPricesJSON(chinaprices.Page{Bars: bars, More: true, AsOf: asOf, RetrievedAt: asOf}, chinaprices.Query{Limit: 100}))
 		want := reference(t, struct {
 			Bars []referenceBar `json:"bars"`
 			Meta Meta           `json:"meta"`
-		}{referenceBars(bars), NewMeta("CN", 100, 0, len(bars), len(bars)+1, asOf, app.ChinaPricesVersion, china)})
+		}{referenceBars(bars), NewMeta("CN", 100, 0, len(bars), len(bars)+1, asOf, chinaprices.Version, china)})
 		if !bytes.Equal(got, want) {
 			t.Errorf("China page:\n got %s\nwant %s", got, want)
 		}
 	}
-	got := body(t, indiaPricesJSON(app.IndiaPricesPage{Rows: sampleIndiaRows, AsOf: asOf, RetrievedAt: asOf}, app.IndiaPricesQuery{Limit: 100}))
+	got := body(t, indiaPricesJSON(indiaprices.Page{Rows: sampleIndiaRows, AsOf: asOf, RetrievedAt: asOf}, indiaprices.Query{Limit: 100}))
 	want := reference(t, struct {
 		Rows []referenceIndiaRow `json:"rows"`
 		Meta Meta                `json:"meta"`
-	}{referenceIndiaRows(sampleIndiaRows), NewMeta("IN", 100, 0, 2, 2, asOf, app.IndiaPricesVersion,
-		Provenance{Source: app.IndiaPricesSource, RetrievedAt: asOf, Licence: licenceTerms(dataset.IndiaPrices)})})
+	}{referenceIndiaRows(sampleIndiaRows), NewMeta("IN", 100, 0, 2, 2, asOf, indiaprices.Version,
+		Provenance{Source: indiaprices.Source, RetrievedAt: asOf, Licence: licenceTerms(dataset.IndiaPrices)})})
 	if !bytes.Equal(got, want) {
 		t.Errorf("India page:\n got %s\nwant %s", got, want)
 	}
 }
 
 func TestRowsJSONRefusesNaN(t *testing.T) {
-	page := app.PricesPage{Bars: []app.PriceBar{{Bar: ashare.Bar{Code: "SSE.600519", Close: math.NaN()}}}}
+	page := chinaprices.Page{Bars: []chinaprices.Bar{{Bar: ashare.Bar{Code: "SSE.600519", Close: math.NaN()}}}}
 	var b bytes.Buffer
-	if err := chinaPricesJSON(page, app.PricesQuery{Limit: 1}).Body(context.Background(), &b); err == nil || b.Len() > 0 {
+	if err := chinaPricesJSON(page, chinaprices.Query{Limit: 1}).Body(context.Background(), &b); err == nil || b.Len() > 0 {
 		t.Errorf("a NaN close: err %v after %d bytes, want an error before the first byte", err, b.Len())
 	}
 }
@@ -142,10 +143,10 @@ func FuzzAppendBar(f *testing.F) {
 		f.Add(b.Code, b.TradeDate, b.Open, b.Close, b.Amount, b.Volume)
 	}
 	f.Fuzz(func(t *testing.T, code, date string, open, closing, amount float64, volume int64) {
-		bar := app.PriceBar{Bar: ashare.Bar{Code: code, TradeDate: date, Open: open, Close: closing, Amount: amount, Volume: volume}}
+		bar := chinaprices.Bar{Bar: ashare.Bar{Code: code, TradeDate: date, Open: open, Close: closing, Amount: amount, Volume: volume}}
 		got, err := appendBar(nil, bar)
 		var want bytes.Buffer
-		wantErr := encodeJSON(&want, referenceBars([]app.PriceBar{bar})[0])
+		wantErr := encodeJSON(&want, referenceBars([]chinaprices.Bar{bar})[0])
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("%+v: error %v, encoding/json's %v", bar, err, wantErr)
 		}

@@ -13,7 +13,9 @@ import (
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/ashare"
@@ -67,7 +69,7 @@ func TestRefusalsBeforeTheChargeReachNoStore(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC) }
 	p := memory.NewPlatform()
 	var calls atomic.Int64
-	cache, err := app.NewKeyCache(countingKeys{p, &calls}, now)
+	cache, err := platform.NewKeyCache(countingKeys{p, &calls}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,14 +104,14 @@ func TestRefusalsBeforeTheChargeReachNoStore(t *testing.T) {
 	if err := securities.UpsertSecurities(ctx, []ashare.Security{{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "Kweichow Moutai", ListingDate: "2001-08-27", Listed: true}}); err != nil {
 		t.Fatal(err)
 	}
-	china := app.NewChina(securities)
+	china := chinasecurities.New(securities)
 	// Every key has one request in its bucket, and the clock stands still.
-	limiter := app.NewRateLimiter(memory.NewLimits(), 0.001, 1, now)
-	metering := app.NewMetering(cache, countingLedger{p, &calls}, now)
+	limiter := platform.NewRateLimiter(memory.NewLimits(), 0.001, 1, now)
+	metering := platform.NewMetering(cache, countingLedger{p, &calls}, now)
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
 		Metering:     metering,
 		Limiter:      limiter,
-		Availability: app.NewAvailability([]app.DatasetProbe{china.Probe()}),
+		Availability: usecase.NewAvailability([]usecase.DatasetProbe{china.Probe()}),
 		Handlers:     httpadapter.ChinaHandlers(china),
 		Log:          zap.NewNop(),
 	})

@@ -15,7 +15,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/oklog/ulid/v2"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usecase"
 	"go.uber.org/zap"
 )
 
@@ -186,10 +186,10 @@ func bodyError(err error) error {
 }
 
 // invalid is a 400 with the given explanation.
-func invalid(msg string) error { return fmt.Errorf("%w: %s", app.ErrInvalidRequest, msg) }
+func invalid(msg string) error { return fmt.Errorf("%w: %s", usecase.ErrInvalidRequest, msg) }
 
 // unprocessable is a 422 with the given explanation.
-func unprocessable(msg string) error { return fmt.Errorf("%w: %s", app.ErrValidation, msg) }
+func unprocessable(msg string) error { return fmt.Errorf("%w: %s", usecase.ErrValidation, msg) }
 
 // errPanic stands for a recovered panic; its detail goes to the log only.
 var errPanic = errors.New("panic while serving the request")

@@ -9,7 +9,8 @@ import (
 	"github.com/julienschmidt/httprouter"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
@@ -38,7 +39,7 @@ type DataHandler struct {
 // notActivated never runs: a route without a handler has no probe, so the
 // availability gate answers 503 before it.
 func notActivated(*http.Request, httprouter.Params) (Serve, error) {
-	return nil, &app.UnavailableError{Status: dataset.StatusFor(false)}
+	return nil, &usecase.UnavailableError{Status: dataset.StatusFor(false)}
 }
 
 // metered runs the checks in the interface's order: 401, 403, 429, 503,
@@ -92,7 +93,7 @@ func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 
 // admit runs the checks that come before the debit. On an idempotent route
 // sent an Idempotency-Key it also says which keyed request this is.
-func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *app.Keyed, error) {
+func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *platform.Keyed, error) {
 	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
 		return nil, nil, err
 	}
@@ -117,7 +118,7 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 	if err != nil {
 		// A key revoked since it was authenticated is a 401, which
 		// carries no credit headers; an unknown outcome carries none.
-		if !errors.Is(err, ports.ErrOutcomeUnknown) && !errors.Is(err, app.ErrUnauthorized) {
+		if !errors.Is(err, ports.ErrOutcomeUnknown) && !errors.Is(err, platform.ErrUnauthorized) {
 			s.creditHeaders(w, r, key.AccountID, 0)
 		}
 		writeError(w, r, err)
@@ -132,7 +133,7 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 
 // serveCharged runs a charged request's handler, refunding it when it
 // fails; it reports whether there is a response to stream.
-func (s *Server) serveCharged(w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64, serve Serve) (Response, bool) {
+func (s *Server) serveCharged(w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64, serve Serve) (Response, bool) {
 	var resp Response
 	err := s.recovered(r, func() (err error) {
 		resp, err = serve(r.Context())
@@ -153,7 +154,7 @@ func (s *Server) serveCharged(w http.ResponseWriter, r *http.Request, charge app
 // end (HTTP/1.1's last chunk, HTTP/2's END_STREAM), so that the client sees
 // a truncated body, never a complete-looking one. It reports whether the
 // whole body was written.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64, resp Response) bool {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64, resp Response) bool {
 	setCredits(w, cost, charge.Balance)
 	body := &bodyWriter{w: w, resp: resp}
 	err := s.recovered(r, func() error { return resp.Body(r.Context(), body) })
@@ -181,7 +182,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge app.Charg
 // in X-Credits-Cost; one whose outcome the ledger could not learn gets no
 // credit headers, since either figure could be wrong. Failures are logged
 // for an operator.
-func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Request, charge app.Charge, cost int64) {
+func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64) {
 	bal, err := s.d.Metering.Refund(ctx, charge)
 	switch {
 	case err == nil:

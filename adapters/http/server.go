@@ -14,7 +14,8 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
@@ -30,14 +31,14 @@ type Readiness struct {
 // Outside fx it is filled in by hand.
 type Deps struct {
 	fx.In
-	Accounts     *app.Accounts
-	Keys         *app.Keys
-	Credits      *app.Credits
-	Metering     *app.Metering
-	Idempotency  *app.Idempotency
-	Limiter      *app.RateLimiter
-	Availability *app.Availability
-	Clock        app.Clock     `optional:"true"`
+	Accounts     *platform.Accounts
+	Keys         *platform.Keys
+	Credits      *platform.Credits
+	Metering     *platform.Metering
+	Idempotency  *platform.Idempotency
+	Limiter      *platform.RateLimiter
+	Availability *usecase.Availability
+	Clock        usecase.Clock `optional:"true"`
 	Handlers     []DataHandler `group:"handlers"`
 	Readiness    []Readiness   `group:"readiness"`
 	Storage      Storage       `optional:"true"`
@@ -114,7 +115,7 @@ func checkHandlers(handlers []DataHandler) error {
 // now is the service's clock, the system's when none was given.
 func (s *Server) now() time.Time {
 	if s.d.Clock == nil {
-		return app.SystemClock()
+		return usecase.SystemClock()
 	}
 	return s.d.Clock()
 }

@@ -7,7 +7,8 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/ports"
@@ -69,16 +70,16 @@ type sourceOffsets struct {
 const snippetContext = 80
 
 // USFilingHandlers returns the handlers of the US filing index and search.
-func USFilingHandlers(f *app.Filings, now app.Clock) []DataHandler {
+func USFilingHandlers(f *usfilings.Service, now usecase.Clock) []DataHandler {
 	return []DataHandler{
 		{Method: http.MethodGet, Path: "/us/filings/{accession_number}/index", Prepare: filingIndex(f, now)},
 		{Method: http.MethodPost, Path: "/us/search", Prepare: searchFilings(f, now)},
 	}
 }
 
-func filingIndex(f *app.Filings, now app.Clock) Prepare {
+func filingIndex(f *usfilings.Service, now usecase.Clock) Prepare {
 	return func(_ *http.Request, p httprouter.Params) (Serve, error) {
-		acc, err := app.ParseFilingAccession(p.ByName("accession_number"))
+		acc, err := usfilings.ParseAccession(p.ByName("accession_number"))
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +95,7 @@ func filingIndex(f *app.Filings, now app.Clock) Prepare {
 			n := len(files)
 			return JSON(filingIndexResponse{
 				AccessionNumber: fl.Accession, Files: files,
-				Meta: NewMeta("", n, 0, n, n, now(), app.FilingIndexVersion, secProvenance(fl.RetrievedAt)),
+				Meta: NewMeta("", n, 0, n, n, now(), usfilings.FilingIndexVersion, secProvenance(fl.RetrievedAt)),
 			}), nil
 		}, nil
 	}
@@ -114,13 +115,13 @@ func toFileBody(fl filing.Filing, x filing.File) fileBody {
 	return b
 }
 
-func searchFilings(f *app.Filings, now app.Clock) Prepare {
+func searchFilings(f *usfilings.Service, now usecase.Clock) Prepare {
 	return func(r *http.Request, _ httprouter.Params) (Serve, error) {
 		var body searchBody
 		if err := decodeJSON(r, &body); err != nil {
 			return nil, err
 		}
-		q, err := app.ParseUSSearch(app.SearchRequest(body))
+		q, err := usfilings.ParseSearch(usfilings.SearchRequest(body))
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +136,7 @@ func searchFilings(f *app.Filings, now app.Clock) Prepare {
 			}
 			return JSON(searchResponse{
 				Results: results,
-				Meta:    NewMeta("US", q.Limit, q.Offset, len(results), total, now(), app.SectionsVersion, secProvenance(f.RetrievedAt())),
+				Meta:    NewMeta("US", q.Limit, q.Offset, len(results), total, now(), usfilings.SectionsVersion, secProvenance(f.RetrievedAt())),
 			}), nil
 		}, nil
 	}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/judgmentpdf"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
@@ -46,14 +48,14 @@ func BenchmarkRenderLongest(b *testing.B) {
 func BenchmarkRenderSample(b *testing.B) { renderSample(b, judgmentpdf.New()) }
 
 // BenchmarkRenderSampleCached is BenchmarkRenderSample through the cache
-// the service puts in front of the renderer (app.RenderCache): each
+// the service puts in front of the renderer (indiajudgments.RenderCache): each
 // judgment is rendered once, then served from memory.
 func BenchmarkRenderSampleCached(b *testing.B) {
-	shared, err := app.NewReadCache(256<<20, time.Hour, app.SystemClock)
+	shared, err := readcache.New(256<<20, time.Hour, usecase.SystemClock)
 	if err != nil {
 		b.Fatal(err)
 	}
-	renderSample(b, app.NewRenderCache(judgmentpdf.New(), shared))
+	renderSample(b, indiajudgments.NewRenderCache(judgmentpdf.New(), shared))
 }
 
 func renderSample(b *testing.B, r ports.JudgmentRenderer) {

@@ -19,7 +19,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -91,9 +91,9 @@ type IndiaPrices struct {
 
 	// years, versions and holders cache reads (nil: none) by series
 	// "ISIN|SERIES", by bucket "ISIN|SERIES|YYYY" and by symbol.
-	years    *app.Slices[indiaYearDoc]
-	versions *app.Slices[indiaVersionDoc]
-	holders  *app.Slices[indiaHolderDoc]
+	years    *readcache.Slices[indiaYearDoc]
+	versions *readcache.Slices[indiaVersionDoc]
+	holders  *readcache.Slices[indiaHolderDoc]
 
 	mu sync.Mutex
 	// shards holds the index documents by _id, as of the first write plus
@@ -110,10 +110,10 @@ func NewIndiaPrices(db *mongodrv.Database) *IndiaPrices {
 
 // NewCachedIndiaPrices returns the India prices store of db, keeping what
 // it reads in cache (nothing when cache is nil).
-func NewCachedIndiaPrices(db *mongodrv.Database, cache *app.ReadCache) *IndiaPrices {
+func NewCachedIndiaPrices(db *mongodrv.Database, cache *readcache.Cache) *IndiaPrices {
 	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), days: db.Collection(indiaDaysCollection),
-		index: db.Collection(indiaIndexCollection), years: app.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
-		versions: app.NewSlices(cache, indiaVersionBytes), holders: app.NewSlices(cache, indiaHolderBytes)}
+		index: db.Collection(indiaIndexCollection), years: readcache.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
+		versions: readcache.NewSlices(cache, indiaVersionBytes), holders: readcache.NewSlices(cache, indiaHolderBytes)}
 }
 
 // indiaVersionBytes and indiaHolderBytes weigh the strings of what the

@@ -55,6 +55,17 @@ var rules = []rule{
 		return under(from.rel, "adapters") && to.ours && under(to.rel, "adapters") &&
 			!under(to.rel, "adapters/internal") && adapter(from.rel) != adapter(to.rel)
 	}},
+	// A dataset slice is app/<dataset> with its sub-packages. Slices stand
+	// apart: each may use the platform and the mechanisms every slice
+	// shares (app/usecase, app/readcache), never another slice. Ask, which
+	// reads several datasets, is the one use case over slices.
+	{"an app slice imports no other app slice", func(from, to pkg) bool {
+		return to.ours && slice(from.rel) != "" && slice(to.rel) != "" && slice(from.rel) != slice(to.rel) &&
+			slice(from.rel) != "ask"
+	}},
+	{"the app's shared packages import no slice", func(from, to pkg) bool {
+		return to.ours && appShared(from.rel) && slice(to.rel) != "" && slice(to.rel) != slice(from.rel)
+	}},
 	{"production code imports no test helper or testing", func(from, to pkg) bool {
 		return !testHelper(from) && (testHelper(to) || !to.ours && under(to.rel, "testing"))
 	}},
@@ -99,6 +110,31 @@ func adapter(rel string) string {
 	name, _, _ := strings.Cut(strings.TrimPrefix(rel, "adapters/"), "/")
 	return name
 }
+
+// appSharedNames are the packages under app/ that every slice may use.
+var appSharedNames = map[string]bool{"platform": true, "usecase": true, "readcache": true}
+
+// appPart returns the first element below app/ of rel, or "".
+func appPart(rel string) string {
+	rest, ok := strings.CutPrefix(rel, "app/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
+}
+
+// slice returns the app slice rel belongs to (Ask counts as one), or ""
+// for a package outside app or one of the app's shared packages.
+func slice(rel string) string {
+	if name := appPart(rel); !appSharedNames[name] {
+		return name
+	}
+	return ""
+}
+
+// appShared reports whether rel is one of the app's shared packages.
+func appShared(rel string) bool { return appSharedNames[appPart(rel)] }
 
 // testHelper reports whether p exists for tests: ports/porttest, quarrytest
 // and its sub-packages, any package named *test (net/http/httptest,

@@ -1,7 +1,13 @@
 // Package openapi holds Quarry's machine-readable interface description: the
 // OpenAPI 3.0.3 document served at GET /openapi.json and used by the e2e
 // suite to validate every response.
+//
+// The document is written in parts (parts/shared.json and one
+// parts/<dataset id>.json per catalog dataset) and assembled into the
+// committed openapi.json by `go generate ./adapters/http/openapi`.
 package openapi
+
+//go:generate go run ./assemble
 
 import (
 	"context"

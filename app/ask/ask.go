@@ -1,0 +1,206 @@
+package ask
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/app/usfilings"
+	"github.com/quarrydata/quarry/app/usfinancials"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// AnswererVersion names the extractive answerer below; meta carries it.
+const AnswererVersion = "extractive-v1"
+
+// ReasonNoSupportedAnswer is an answer withheld: the data supports none.
+const ReasonNoSupportedAnswer = "no_supported_answer"
+
+// Citation is one source an answer relies on. A passage of a filing
+// section has Offsets; a record (a statement row, a listing) has Fields,
+// the stored values a record-rendered sentence may use.
+type Citation struct {
+	Dataset    dataset.ID
+	DocumentID string
+	Title      string
+	Snippet    string
+	Offsets    *PassageOffsets
+	Fields     map[string]string
+	Route      string
+}
+
+// PassageOffsets locate a cited passage in a section's or a judgment's
+// stored text, in code points, end exclusive.
+type PassageOffsets struct {
+	// Section is the filing section's id, for a 10-K passage.
+	Section string
+	// Judgment is the judgment's id, for a passage of a judgment.
+	Judgment   string
+	Start, End int
+}
+
+// Answer is Ask's answer: Text is empty and Reason set when the data
+// supports no answer.
+type Answer struct {
+	Text      string
+	Reason    string
+	Citations []Citation
+	Searched  []dataset.ID
+	Excluded  []Exclusion
+	// Statement is GovernanceStatement.
+	Statement string
+	AsOf      time.Time
+	// Answerer names what wrote the answer: AnswererVersion, or the
+	// model answerer's name (chat-v1:<model>).
+	Answerer string
+}
+
+// Ask answers questions from the datasets a credential may read, citing
+// every sentence (spec-gaps A37).
+type Service struct {
+	fin       *usfinancials.Service
+	china     *chinasecurities.Service
+	sections  ports.SectionRetriever
+	judgments ports.JudgmentRetriever
+	sources   []usecase.DatasetProbe
+	// model, when set, answers text questions from retrieved passages;
+	// its sentences are kept only where the cited passage supports them.
+	model ports.Answerer
+	// sentences keeps the retrieved documents' sentences, stemmed.
+	sentences sentenceMemo
+}
+
+// WithModel makes a answer text questions through model instead of the
+// extractive answerer, which remains the fallback when model fails.
+func (a *Service) WithModel(model ports.Answerer) *Service {
+	a.model = model
+	return a
+}
+
+// WithJudgments makes a answer text questions from the India judgments'
+// tokenized text too, found through j's index.
+func (a *Service) WithJudgments(j *indiajudgments.Service) *Service {
+	a.judgments = j
+	a.sources = append(a.sources, j.JudgmentsProbe(), j.SearchProbe())
+	return a
+}
+
+// NewAsk wires Ask over the US statements, the US filing sections (through
+// the SectionRetriever port, which Filings implements over its index) and
+// the China listings, keeping the sentences of what it reads in shared; a
+// nil shared splits them for every question.
+func New(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, shared *readcache.Cache) *Service {
+	return &Service{fin: fin, china: china, sections: filings, sources: []usecase.DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()},
+		sentences: newSentenceMemo(shared)}
+}
+
+// Probe reports Ask available once any dataset it reads holds data. It
+// asks the datasets' probes itself: the availability of every dataset is
+// built from the probes, Ask's among them.
+func (a *Service) Probe() usecase.DatasetProbe {
+	return usecase.DatasetProbe{Dataset: dataset.AskRetrieval, Probe: func(ctx context.Context) (bool, error) {
+		for _, p := range a.sources {
+			if ok, err := p.Probe(ctx); err != nil || ok {
+				return ok, err
+			}
+		}
+		return false, nil
+	}}
+}
+
+// Answer answers q from the datasets r searches (Governance). A question
+// the data does not support is an Answer with Reason no_supported_answer,
+// not an error.
+func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error) {
+	ans := Answer{Searched: r.Searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
+	cited, err := a.answerSentences(ctx, q, r.Searched, &ans)
+	if err != nil {
+		return Answer{}, err
+	}
+	cited = slices.DeleteFunc(cited, leaksPAN)
+	if len(cited) == 0 {
+		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
+		return ans, nil
+	}
+	ans.Text, ans.Citations = numbered(cited)
+	return ans, nil
+}
+
+// answerSentences answers q by its kind, from the dataset that kind reads
+// when it is searched: a listing question from the China listings, a
+// figure question from the US statements, anything else from the 10-K
+// sections and the judgments.
+func (a *Service) answerSentences(ctx context.Context, q Query, searched []dataset.ID, ans *Answer) ([]sentence, error) {
+	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
+	case lq != "":
+		if slices.Contains(searched, dataset.ChinaSecurities) {
+			return a.listing(ctx, lq, q.AsOf)
+		}
+	case fq != nil:
+		if slices.Contains(searched, dataset.USFinancials) {
+			return a.figure(ctx, *fq, q.AsOf)
+		}
+	default:
+		if slices.Contains(searched, dataset.USSearch) || slices.Contains(searched, dataset.IndiaJudgments) {
+			return a.text(ctx, q, searched, ans)
+		}
+	}
+	return nil, nil
+}
+
+// numbered writes the cited sentences as an answer's text, each followed by
+// its marker, and lists their citations. One citation per source: sentences
+// citing the same passage share its marker, numbered in order of first use.
+func numbered(cited []sentence) (string, []Citation) {
+	var citations []Citation
+	parts := make([]string, len(cited))
+	markers := map[string]int{}
+	for i, s := range cited {
+		key := s.cite.DocumentID
+		if o := s.cite.Offsets; o != nil {
+			key = fmt.Sprintf("%s%s:%d:%d", o.Section, o.Judgment, o.Start, o.End)
+		}
+		n, ok := markers[key]
+		if !ok {
+			citations = append(citations, s.cite)
+			n = len(citations)
+			markers[key] = n
+		}
+		parts[i] = fmt.Sprintf("%s [%d]", s.text, n)
+	}
+	return strings.Join(parts, " "), citations
+}
+
+// sentence is one sentence of an answer and the source it comes from.
+type sentence struct {
+	text string
+	cite Citation
+}
+
+// leaksPAN reports whether s would send a PAN-shaped string to the client,
+// in its text or in its citation's title, snippet or fields. Judgments are
+// tokenized at ingest, but a PAN printed glued to a word or spaced out can
+// slip past the redactor, and a model may write one: every answer is
+// scanned before it leaves, and a sentence holding one is dropped rather
+// than redacted, since what is left of it could still say whose it is.
+func leaksPAN(s sentence) bool {
+	c := s.cite
+	if pii.HasPANShaped(s.text) || pii.HasPANShaped(c.Title) || pii.HasPANShaped(c.Snippet) {
+		return true
+	}
+	for _, v := range c.Fields {
+		if pii.HasPANShaped(v) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,46 @@
+package chinasecurities
+
+import (
+	"context"
+
+	"github.com/quarrydata/quarry/app/readcache"
+
+	"unsafe"
+
+	"github.com/quarrydata/quarry/domain/ashare"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// SecurityCache is a read-through cache in front of a SecurityStore.
+// Listings are reference data that change only when a file is ingested, so
+// serving one for up to the TTL after it changed is an acceptable price for
+// taking the document store off the hot path.
+type Cache struct {
+	ports.SecurityStore
+	listings *readcache.Space[ashare.Security]
+}
+
+// NewSecurityCache wraps store, keeping listings in shared.
+func NewCache(store ports.SecurityStore, shared *readcache.Cache) *Cache {
+	return &Cache{SecurityStore: store, listings: readcache.NewSpace(shared, securityWeight)}
+}
+
+// Security returns the listing, from the cache while it is fresh.
+func (c *Cache) Security(ctx context.Context, code string) (ashare.Security, error) {
+	return c.listings.Get(ctx, code, c.SecurityStore.Security)
+}
+
+// UpsertSecurities writes through, then forgets what this instance cached
+// of the listings written.
+func (c *Cache) UpsertSecurities(ctx context.Context, secs []ashare.Security) error {
+	err := c.SecurityStore.UpsertSecurities(ctx, secs)
+	// Forgotten even when the write failed: it may have applied in part.
+	for _, s := range secs {
+		c.listings.Forget(s.Code)
+	}
+	return err
+}
+
+func securityWeight(s ashare.Security) int {
+	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.ListingDate, s.DelistingDate)
+}

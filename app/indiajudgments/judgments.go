@@ -1,0 +1,290 @@
+package indiajudgments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/app/usecase"
+
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// JudgmentsVersion is the normalization_version of judgments and of India
+// search results: how a judgment's source files became the stored,
+// tokenized document (domain/judgment, domain/pii).
+const Version = "india-judgments-v1"
+
+// Judgments serves India court judgments, their PDFs and the full-text
+// search of their tokenized text. Judgments are held by the store; the
+// search index is derived from it and rebuilt at start. Nothing here sees
+// a name or a PAN in clear: ingestion stored tokens only.
+type Service struct {
+	store    ports.JudgmentStore
+	index    ports.JudgmentIndex
+	renderer ports.JudgmentRenderer
+	mu       sync.RWMutex
+	// refreshing serialises Refresh.
+	refreshing sync.Mutex
+	// indexed holds the version of every judgment in the index.
+	indexed map[string]string
+	// resumed says whether the index's checkpoint was read: the first
+	// Refresh resumes from it.
+	resumed   bool
+	retrieved time.Time
+	now       usecase.Clock
+}
+
+// NewJudgments wires the India judgments use cases.
+func New(s ports.JudgmentStore, x ports.JudgmentIndex, r ports.JudgmentRenderer, now usecase.Clock) *Service {
+	return &Service{store: s, index: x, renderer: r, indexed: map[string]string{}, now: now}
+}
+
+// ParseJudgmentID validates a requested judgment id (422 when malformed).
+func ParseID(raw string) (string, error) {
+	id, err := judgment.ParseID(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: judgment_id: %w", usecase.ErrValidation, err)
+	}
+	return id, nil
+}
+
+// Judgment returns the judgment with that id, or ports.ErrNotFound.
+func (u *Service) Judgment(ctx context.Context, id string) (judgment.Judgment, error) {
+	j, err := u.store.Judgment(ctx, id)
+	if errors.Is(err, ports.ErrNotFound) {
+		return judgment.Judgment{}, fmt.Errorf("%w: no judgment has id %s", ports.ErrNotFound, id)
+	}
+	return j, err
+}
+
+// PDF returns the judgment with that id and how to write it as a document
+// rendered from its tokenized text; the judgment is read first, so an
+// unknown id fails before any byte is written.
+func (u *Service) PDF(ctx context.Context, id string) (judgment.Judgment, func(context.Context, io.Writer) error, error) {
+	j, err := u.Judgment(ctx, id)
+	if err != nil {
+		return judgment.Judgment{}, nil, err
+	}
+	return j, func(ctx context.Context, w io.Writer) error { return u.renderer.Render(ctx, w, j) }, nil
+}
+
+// MediaType is the media type of the judgments' documents.
+func (u *Service) MediaType() string { return u.renderer.MediaType() }
+
+// Store writes judgments and indexes them, and says how many were new or
+// changed.
+func (u *Service) Store(ctx context.Context, js []judgment.Judgment) (int, error) {
+	n, err := u.store.UpsertJudgments(ctx, js)
+	if err != nil {
+		return n, err
+	}
+	if _, err := u.Refresh(ctx); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// Indexed says how many judgments the search index holds: what start-up
+// reports, since Refresh counts only what it added (none after Store,
+// which refreshes the index itself).
+func (u *Service) Indexed(ctx context.Context) (int64, error) { return u.index.Count(ctx) }
+
+// Refresh indexes the judgments that are new or changed in the store since
+// it last looked, in this process or another sharing the store (quarry
+// ingest), and says how many it indexed. It compares versions, so it reads
+// the text of changed judgments only. Calls are serialised.
+func (u *Service) Refresh(ctx context.Context) (int, error) {
+	u.refreshing.Lock()
+	defer u.refreshing.Unlock()
+	if err := u.resume(ctx); err != nil {
+		return 0, err
+	}
+	versions, err := u.store.JudgmentVersions(ctx)
+	if err != nil {
+		return 0, err
+	}
+	u.mu.RLock()
+	var changed []string
+	for id, v := range versions {
+		if u.indexed[id] != v {
+			changed = append(changed, id)
+		}
+	}
+	u.mu.RUnlock()
+	if len(changed) == 0 {
+		return 0, nil
+	}
+	js, err := u.store.JudgmentsByID(ctx, changed)
+	if err != nil {
+		return 0, err
+	}
+	if err := u.index.Index(ctx, js); err != nil {
+		return 0, err
+	}
+	u.mu.Lock()
+	for _, j := range js {
+		u.indexed[j.ID] = versions[j.ID]
+		if j.RetrievedAt.After(u.retrieved) {
+			u.retrieved = j.RetrievedAt
+		}
+	}
+	cp := judgmentCheckpoint{Indexed: maps.Clone(u.indexed), Retrieved: u.retrieved}
+	u.mu.Unlock()
+	return len(js), usecase.SaveCheckpoint(ctx, u.index, cp)
+}
+
+// judgmentCheckpoint is what the judgment index keeps of Judgments: the
+// version of every judgment it holds and the newest retrieval time.
+type judgmentCheckpoint struct {
+	Indexed   map[string]string `json:"indexed"`
+	Retrieved time.Time         `json:"retrieved"`
+}
+
+// resume reads the index's checkpoint once, before the first Refresh.
+func (u *Service) resume(ctx context.Context) error {
+	if u.resumed {
+		return nil
+	}
+	var cp judgmentCheckpoint
+	found, err := usecase.ReadCheckpoint(ctx, u.index, &cp)
+	if err != nil {
+		return err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.resumed = true
+	if found {
+		maps.Copy(u.indexed, cp.Indexed)
+		if cp.Retrieved.After(u.retrieved) {
+			u.retrieved = cp.Retrieved
+		}
+	}
+	return nil
+}
+
+// RetrievedAt is when the newest indexed judgment was retrieved.
+func (u *Service) RetrievedAt() time.Time {
+	u.mu.RLock()
+	defer u.mu.RUnlock()
+	return u.retrieved
+}
+
+// IndiaSearchRequest is an India search as the client sent it.
+type SearchRequest struct {
+	Query       string
+	Court       string
+	DecidedFrom string
+	DecidedTo   string
+	Limit       *int
+	Offset      *int
+}
+
+// ParseIndiaSearch validates a search request: a malformed value is
+// ErrValidation (422), decided_from after decided_to ErrInvalidRequest
+// (400).
+func ParseSearch(r SearchRequest) (ports.JudgmentQuery, error) {
+	q := ports.JudgmentQuery{Text: r.Query, Limit: 10}
+	if n := utf8.RuneCountInString(r.Query); strings.TrimSpace(r.Query) == "" || n > usecase.MaxQueryChars {
+		return q, fmt.Errorf("%w: query must hold 1 to %d characters, not only spaces", usecase.ErrValidation, usecase.MaxQueryChars)
+	}
+	var err error
+	if q.Court, q.DecidedFrom, q.DecidedTo, err = parseJudgmentFilters(r.Court, r.DecidedFrom, r.DecidedTo); err != nil {
+		return q, err
+	}
+	page := ports.SectionQuery{Limit: q.Limit}
+	if err := usecase.ParsePage(r.Limit, r.Offset, &page); err != nil {
+		return q, err
+	}
+	q.Limit, q.Offset = page.Limit, page.Offset
+	return q, nil
+}
+
+// parseJudgmentFilters validates the court and decision-date filters of
+// India search and of a judgments export: the court, at most 200
+// characters, has its white space runs made one space; a malformed date
+// is ErrValidation, decided_from after decided_to ErrInvalidRequest.
+func parseJudgmentFilters(court, decidedFrom, decidedTo string) (string, time.Time, time.Time, error) {
+	if utf8.RuneCountInString(court) > 200 {
+		return "", time.Time{}, time.Time{}, fmt.Errorf("%w: court must hold at most 200 characters", usecase.ErrValidation)
+	}
+	from, _, err := usecase.ParseDate("decided_from", decidedFrom)
+	if err != nil {
+		return "", time.Time{}, time.Time{}, err
+	}
+	to, _, err := usecase.ParseDate("decided_to", decidedTo)
+	if err != nil {
+		return "", time.Time{}, time.Time{}, err
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return "", time.Time{}, time.Time{}, fmt.Errorf("%w: decided_from %s is after decided_to %s", usecase.ErrInvalidRequest, decidedFrom, decidedTo)
+	}
+	return strings.Join(strings.Fields(court), " "), from, to, nil
+}
+
+// Search runs a validated query and returns one page of hits and the
+// total. The index keeps no text, so the page's judgments are read from
+// the store and the passages' byte ranges turned into code points there.
+func (u *Service) Search(ctx context.Context, q ports.JudgmentQuery) ([]ports.JudgmentHit, int, error) {
+	found, total, err := u.index.Search(ctx, q)
+	if err != nil || len(found) == 0 {
+		return nil, total, err
+	}
+	ids := make([]string, len(found))
+	for i, h := range found {
+		ids[i] = h.ID
+	}
+	js, err := u.store.JudgmentsByID(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	byID := make(map[string]judgment.Judgment, len(js))
+	for _, j := range js {
+		byID[j.ID] = j
+	}
+	hits := make([]ports.JudgmentHit, 0, len(found))
+	for _, h := range found {
+		j, ok := byID[h.ID]
+		if !ok {
+			continue // judgments are never deleted; see Filings.Search
+		}
+		hits = append(hits, ports.JudgmentHit{
+			Judgment: j, Score: h.Score,
+			Start: usecase.RuneOffset(j.Text, h.Start), End: usecase.RuneOffset(j.Text, h.End),
+		})
+	}
+	return hits, total, nil
+}
+
+// Retrieve returns the judgments best matching a question, decided on or
+// before q.AsOf's date, with their text (ports.JudgmentRetriever, for Ask).
+func (u *Service) Retrieve(ctx context.Context, q ports.RetrievalQuery) ([]ports.JudgmentHit, error) {
+	y, m, d := q.AsOf.UTC().Date()
+	hits, _, err := u.Search(ctx, ports.JudgmentQuery{Text: q.Text, DecidedTo: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), Limit: q.Limit})
+	return hits, err
+}
+
+// JudgmentsProbe reports the judgments dataset available once a judgment
+// is held.
+func (u *Service) JudgmentsProbe() usecase.DatasetProbe {
+	return usecase.DatasetProbe{Dataset: dataset.IndiaJudgments, Probe: func(ctx context.Context) (bool, error) {
+		v, err := u.store.JudgmentVersions(ctx)
+		return len(v) > 0, err
+	}}
+}
+
+// SearchProbe reports India search available once a judgment is indexed.
+func (u *Service) SearchProbe() usecase.DatasetProbe {
+	return usecase.DatasetProbe{Dataset: dataset.IndiaSearch, Probe: func(ctx context.Context) (bool, error) {
+		n, err := u.index.Count(ctx)
+		return n > 0, err
+	}}
+}

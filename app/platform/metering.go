@@ -1,0 +1,146 @@
+package platform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
+
+	"github.com/maypok86/otter/v2"
+
+	"github.com/quarrydata/quarry/domain/apikey"
+	"github.com/quarrydata/quarry/domain/ledger"
+	"github.com/quarrydata/quarry/domain/scope"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// touchEvery bounds how often a key's last use is written: once a minute is
+// precise enough for an audit column and keeps a write off most requests.
+const touchEvery = time.Minute
+
+// Metering authenticates API keys, checks their permissions, and charges
+// and refunds requests on the ledger.
+//
+// Keys may come from a cache (KeyCache): the ledger checks in the debit
+// itself that the key is not revoked, so a request is never charged or
+// served with a key whose revocation has returned.
+type Metering struct {
+	keys   ports.KeyStore
+	ledger ports.Ledger
+	now    usecase.Clock
+	// touched holds the keys whose last use this process recorded within
+	// touchEvery: a cached key's LastUsedAt does not move when it is
+	// written, so it alone would let every request write.
+	touched *otter.Cache[string, struct{}]
+}
+
+// NewMetering wires the metering use case.
+func NewMetering(k ports.KeyStore, l ports.Ledger, now usecase.Clock) *Metering {
+	touched := otter.Must(&otter.Options[string, struct{}]{
+		MaximumSize:      keyCacheSize,
+		ExpiryCalculator: otter.ExpiryCreating[string, struct{}](touchEvery),
+		Clock:            readcache.OtterClock{Now: now},
+	})
+	return &Metering{keys: k, ledger: l, now: now, touched: touched}
+}
+
+// Authenticate returns the live key behind a raw X-API-KEY value. A
+// malformed key is refused before any lookup.
+func (m *Metering) Authenticate(ctx context.Context, raw string) (apikey.Key, error) {
+	if raw == "" {
+		return apikey.Key{}, fmt.Errorf("%w: missing X-API-KEY header", ErrUnauthorized)
+	}
+	if err := apikey.Check(raw); err != nil {
+		return apikey.Key{}, fmt.Errorf("%w: malformed API key", ErrUnauthorized)
+	}
+	k, err := m.keys.KeyByHash(ctx, apikey.Digest(raw))
+	if errors.Is(err, ports.ErrNotFound) {
+		return apikey.Key{}, fmt.Errorf("%w: unknown API key", ErrUnauthorized)
+	}
+	if err != nil {
+		return apikey.Key{}, err
+	}
+	if k.RevokedAt != nil {
+		return apikey.Key{}, fmt.Errorf("%w: %s %s was revoked", ErrUnauthorized, credentialNoun(k), k.Prefix)
+	}
+	if k.Expired(m.now()) {
+		return apikey.Key{}, fmt.Errorf("%w: browser credential %s expired; mint another", ErrUnauthorized, k.Prefix)
+	}
+	return k, nil
+}
+
+// Touch records that the key was used, at most once a minute per process.
+// It is audit data: its failure is the caller's to log, never a reason to
+// fail the request, and it is not tried again within the minute.
+func (m *Metering) Touch(ctx context.Context, k apikey.Key) error {
+	now := m.now()
+	if k.LastUsedAt != nil && now.Sub(*k.LastUsedAt) < touchEvery {
+		return nil
+	}
+	if _, fresh := m.touched.SetIfAbsent(k.ID, struct{}{}); !fresh {
+		return nil // recorded within the minute, or being recorded now
+	}
+	return m.keys.TouchKey(ctx, k.ID, now)
+}
+
+// Authorize checks that the key holds every permission required.
+func (m *Metering) Authorize(k apikey.Key, required []scope.Permission) error {
+	if missing := scope.Missing(scope.FromStrings(k.Scopes), required); len(missing) > 0 {
+		return fmt.Errorf("%w: this operation requires %v", ErrForbidden, scope.Strings(missing))
+	}
+	return nil
+}
+
+// Charge is a debit that has been applied.
+type Charge struct {
+	Entry   ledger.Entry
+	Balance int64
+}
+
+// Charge debits cost credits for one request, atomically refusing an
+// overdraft with ports.ErrInsufficientCredits.
+func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID string, cost int64) (Charge, error) {
+	e := debitEntry(k, route, requestID, cost, m.now())
+	bal, err := m.ledger.Debit(ctx, e)
+	if errors.Is(err, ports.ErrKeyRevoked) {
+		// Revoked after it was authenticated, perhaps on another node, or
+		// a browser credential that expired meanwhile.
+		if k.Kind() == apikey.Browser {
+			return Charge{}, fmt.Errorf("%w: browser credential %s was revoked or has expired", ErrUnauthorized, k.Prefix)
+		}
+		return Charge{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
+	}
+	if err != nil {
+		return Charge{}, err
+	}
+	return Charge{Entry: e, Balance: bal}, nil
+}
+
+// debitEntry is the debit of one request.
+func debitEntry(k apikey.Key, route, requestID string, cost int64, at time.Time) ledger.Entry {
+	return ledger.Entry{
+		ID: NewID("led"), AccountID: k.AccountID, Kind: ledger.Debit, Amount: -cost,
+		Route: route, KeyID: k.ID, RequestID: requestID, CreatedAt: at,
+	}
+}
+
+// Refund reverses a charge whose request ended in an error and returns the
+// balance after it.
+func (m *Metering) Refund(ctx context.Context, c Charge) (int64, error) {
+	return m.ledger.Refund(ctx, ledger.NewRefund(c.Entry, NewID("led"), m.now()))
+}
+
+// Balance returns the account's balance.
+func (m *Metering) Balance(ctx context.Context, accountID string) (int64, error) {
+	return m.ledger.Balance(ctx, accountID)
+}
+
+func credentialNoun(k apikey.Key) string {
+	if k.Kind() == apikey.Browser {
+		return "browser credential"
+	}
+	return "API key"
+}

@@ -1,0 +1,75 @@
+package usfinancials
+
+import (
+	"context"
+
+	"github.com/quarrydata/quarry/app/readcache"
+
+	"unsafe"
+
+	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// FinancialsCache is a read-through cache in front of a FinancialsStore.
+// Facts only change when a companyfacts file is ingested; a company's
+// document is large, so reading it once per TTL rather than once per request
+// takes the document store off the hot path.
+type Cache struct {
+	ports.FinancialsStore
+	companies *readcache.Space[financials.Company]
+	tickers   *readcache.Space[string]
+	// names holds CIKsForName's answers by the name asked: Ask resolves
+	// a company name on every question that names one.
+	names *readcache.Space[[]string]
+}
+
+// NewFinancialsCache wraps store, keeping companies and tickers in shared.
+func NewCache(store ports.FinancialsStore, shared *readcache.Cache) *Cache {
+	return &Cache{
+		FinancialsStore: store,
+		companies:       readcache.NewSpace(shared, companyWeight),
+		tickers:         readcache.NewSpace(shared, readcache.StringWeight),
+		names:           readcache.NewSpace(shared, readcache.StringsWeight),
+	}
+}
+
+// CIKsForName returns the CIKs of the companies the name names, from the
+// cache while it is fresh.
+func (c *Cache) CIKsForName(ctx context.Context, name string) ([]string, error) {
+	return c.names.Get(ctx, name, c.FinancialsStore.CIKsForName)
+}
+
+// Company returns the company, from the cache while it is fresh.
+func (c *Cache) Company(ctx context.Context, cik string) (financials.Company, error) {
+	return c.companies.Get(ctx, cik, c.FinancialsStore.Company)
+}
+
+// CIKForTicker returns the ticker's CIK, from the cache while it is fresh.
+func (c *Cache) CIKForTicker(ctx context.Context, ticker string) (string, error) {
+	return c.tickers.Get(ctx, ticker, c.FinancialsStore.CIKForTicker)
+}
+
+// UpsertCompanies writes through, then forgets the companies written and
+// every cached ticker and name: a ticker or name a company no longer uses
+// is not named in the write, and both are cheap to read again.
+func (c *Cache) UpsertCompanies(ctx context.Context, companies []financials.Company) error {
+	err := c.FinancialsStore.UpsertCompanies(ctx, companies)
+	// Forgotten even when the write failed: it may have applied in part.
+	for _, co := range companies {
+		c.companies.Forget(co.CIK)
+	}
+	c.tickers.Reset()
+	c.names.Reset()
+	return err
+}
+
+func companyWeight(c financials.Company) int {
+	var f financials.Fact
+	n := int(unsafe.Sizeof(c)) + readcache.StringBytes(c.CIK, c.Name) + cap(c.Tickers)*readcache.StringHeader + readcache.StringBytes(c.Tickers...)
+	n += cap(c.Facts) * int(unsafe.Sizeof(f))
+	for _, f := range c.Facts {
+		n += readcache.StringBytes(f.Concept, f.Unit, f.Start, f.End, f.Accession, f.FiscalPeriod, f.Form, f.Filed)
+	}
+	return n
+}
