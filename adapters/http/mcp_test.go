@@ -15,7 +15,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/account"
 	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -50,10 +51,10 @@ func csvServer(t *testing.T, size int) (*Server, *memory.Platform, string) {
 				}}, nil
 		}, nil
 	}}
-	held := app.DatasetProbe{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}
+	held := usecase.DatasetProbe{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}
 	s, err := NewServer(Deps{
-		Metering: app.NewMetering(p, p, now), Limiter: app.NewRateLimiter(memory.NewLimits(), 100, 100, now),
-		Availability: app.NewAvailability([]app.DatasetProbe{held}), Handlers: []DataHandler{csv}, Log: zap.NewNop(),
+		Metering: platform.NewMetering(p, p, now), Limiter: platform.NewRateLimiter(memory.NewLimits(), 100, 100, now),
+		Availability: usecase.NewAvailability([]usecase.DatasetProbe{held}), Handlers: []DataHandler{csv}, Log: zap.NewNop(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
-	"github.com/quarrydata/quarry/app"
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/domain/idempotency"
 )
 
@@ -147,7 +147,7 @@ func mcpRefusal(err error) *mcp.CallToolResult {
 // its Idempotency-Key claim if it has one, back to the dispatcher, which
 // refunds the call when its result cannot be carried.
 type mcpTap struct {
-	charge *app.Charge
+	charge *platform.Charge
 	claim  *idempotency.Claim
 }
 
@@ -155,7 +155,7 @@ type mcpTapKey struct{}
 
 // tapCharge gives the charge of a request dispatched by an MCP tool call
 // to its dispatcher; other requests have no tap.
-func tapCharge(ctx context.Context, c app.Charge, claim *idempotency.Claim) {
+func tapCharge(ctx context.Context, c platform.Charge, claim *idempotency.Claim) {
 	if tap, ok := ctx.Value(mcpTapKey{}).(*mcpTap); ok {
 		tap.charge, tap.claim = &c, claim
 	}
