@@ -37,8 +37,13 @@ func (s *Server) routeMCP() error {
 	if err != nil {
 		return err
 	}
+	// The SDK's DNS-rebinding guard refuses a request reaching a loopback
+	// listener under another Host, which is every request a reverse proxy
+	// on the same machine forwards. It protects servers that trust the
+	// local caller; this one trusts only the API key every request carries,
+	// which a rebound page cannot send, so the guard is off (spec-gaps B97).
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody})
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody, DisableLocalhostProtection: true})
 	s.handle(http.MethodPost, mcpPath, func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 		if err := oneCredential(r.Header); err != nil {
 			writeError(w, r, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +125,31 @@ func TestMCPFileTooLargeIsRefunded(t *testing.T) {
 	}
 	if bal, _ := p.Balance(context.Background(), "acc_1"); bal != 100 || len(st.Entries) != 3 || res.Meta["quarry/credits_cost"] != int64(0) {
 		t.Errorf("balance %d, %d entries, meta %v", bal, len(st.Entries), res.Meta)
+	}
+}
+
+// TestMCPBehindAProxy: a request a reverse proxy forwards to a loopback
+// listener, under the public Host, is served: the key is what is trusted.
+func TestMCPBehindAProxy(t *testing.T) {
+	s, _, secret := csvServer(t, 0)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "quarry.example.com"
+	req.Header.Set("X-API-KEY", secret)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"get_india_prices_csv"`) {
+		t.Fatalf("%d %s", resp.StatusCode, got)
 	}
 }
