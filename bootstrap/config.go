@@ -80,6 +80,9 @@ type Config struct {
 	// APIKey is the key `quarry mcp` sends to the remote Quarry it
 	// bridges to; the server never reads it.
 	APIKey string
+	// Sync configures the outside sources (QUARRY_SYNC and the
+	// sources' own settings).
+	Sync SyncConfig
 
 	// The fields below are for programs that embed the service, such as
 	// quarrytest; no variable sets them and LoadConfig leaves them zero.
@@ -155,6 +158,11 @@ const (
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
 	EnvAPIKey             = "QUARRY_API_KEY"
+	// The sources' settings (syncconfig.go).
+	EnvSync       = "QUARRY_SYNC"
+	EnvSyncEvery  = "QUARRY_SYNC_EVERY"
+	EnvSyncFrom   = "QUARRY_SYNC_FROM"
+	EnvNSEBaseURL = "QUARRY_NSE_BASE_URL"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -184,6 +192,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModel:           getenv(EnvAskModel),
 		AskModelKey:        getenv(EnvAskModelKey),
 		APIKey:             getenv(EnvAPIKey),
+		Sync:               r.syncConfig(),
 	}
 	// Sample data fills the memory stores by default, and a new data
 	// directory once, at its first start; a database is filled with

@@ -54,7 +54,8 @@ func (a askAnswerBody) excluded(dataset string) string {
 // TestAsk asks POST /ask on memory and on PostgreSQL + MongoDB: listings by
 // Chinese name, a figure and its point in time, a 10-K passage, a passage
 // of a judgment and a party's real name that finds nothing, a refusal
-// (charged, spec-gaps A37), validation (not charged), and, on the
+// (charged, spec-gaps A37), a margin citing both operands, a listing by
+// English name and a judgment by case number (spec-gaps B72), validation (not charged), and, on the
 // databases, datasets left out once the key loses a permission.
 func TestAsk(t *testing.T) {
 	sample, err := bootstrap.LoadJudgmentsSample()
@@ -139,6 +140,22 @@ func TestAsk(t *testing.T) {
 				t.Fatalf("refusal = %+v", got)
 			}
 
+			// Issue 27: a derived figure cites both operands, and its
+			// arithmetic sentence carries both markers.
+			got = ask(map[string]any{"question": "AAPL gross margin FY24"}, http.StatusOK)
+			if got.Answer == nil || !strings.HasSuffix(*got.Answer, "180683000000 / 391035000000 = 46.21%. [1][2]") || len(got.Citations) != 2 ||
+				got.Citations[1].Fields["value"] != "391035000000" {
+				t.Fatalf("margin = %+v", got)
+			}
+			got = ask(map[string]any{"question": "When did Kweichow Moutai go public?"}, http.StatusOK)
+			if got.Answer == nil || !strings.Contains(*got.Answer, "2001-08-27") || got.Citations[0].DocumentID != "SSE.600519" {
+				t.Fatalf("English listing name = %+v", got)
+			}
+			got = ask(map[string]any{"question": "What happened in W.P.(C) 5348/2024?", "datasets": []string{"india_judgments"}}, http.StatusOK)
+			if got.Answer == nil || got.Citations[0].DocumentID != "inj_n6u3m7fhhcc7xvba" {
+				t.Fatalf("case number = %+v", got)
+			}
+
 			ask(map[string]any{"question": "x", "datasets": []string{"china_securities"}, "jurisdictions": []string{"US"}}, http.StatusBadRequest)
 			ask(map[string]any{"question": "x", "extra": true}, http.StatusBadRequest)
 			for _, bad := range []map[string]any{
@@ -150,8 +167,8 @@ func TestAsk(t *testing.T) {
 			} {
 				ask(bad, http.StatusUnprocessableEntity)
 			}
-			if st := credits(t, c, session); st.Balance != 100000-7*25 {
-				t.Fatalf("balance = %d, want 7 answers charged", st.Balance)
+			if st := credits(t, c, session); st.Balance != 100000-10*25 {
+				t.Fatalf("balance = %d, want 10 answers charged", st.Balance)
 			}
 
 			if !s.mongo {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/domain/question"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -140,15 +141,25 @@ func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error
 // figure question from the US statements, anything else from the 10-K
 // sections and the judgments.
 func (a *Service) answerSentences(ctx context.Context, q Query, searched []dataset.ID, ans *Answer) ([]sentence, error) {
-	switch lq, fq := parseListingQuestion(q.Question), parseFinancialQuestion(q.Question); {
-	case lq != "":
+	lq, listing := question.ListingSubject(q.Question)
+	fig, figure := question.ParseFigure(q.Question)
+	switch {
+	case listing:
 		if slices.Contains(searched, dataset.ChinaSecurities) {
 			return a.listing(ctx, lq, q.AsOf)
 		}
-	case fq != nil:
-		if slices.Contains(searched, dataset.USFinancials) {
-			return a.figure(ctx, *fq, q.AsOf)
+	case figure:
+		if !slices.Contains(searched, dataset.USFinancials) {
+			// A figure is never answered from a filing's text.
+			return nil, nil
 		}
+		out, handled, err := a.figureAnswer(ctx, fig, q.AsOf)
+		if handled || err != nil {
+			return out, err
+		}
+		// No held company is named: the question may be about a filing's
+		// text ("How did iPhone net sales change in 2024?").
+		fallthrough
 	default:
 		if slices.Contains(searched, dataset.USSearch) || slices.Contains(searched, dataset.IndiaJudgments) {
 			return a.text(ctx, q, searched, ans)
@@ -165,25 +176,32 @@ func numbered(cited []sentence) (string, []Citation) {
 	parts := make([]string, len(cited))
 	markers := map[string]int{}
 	for i, s := range cited {
-		key := s.cite.DocumentID
-		if o := s.cite.Offsets; o != nil {
-			key = fmt.Sprintf("%s%s:%d:%d", o.Section, o.Judgment, o.Start, o.End)
+		var marks strings.Builder
+		for _, c := range append([]Citation{s.cite}, s.more...) {
+			key := c.DocumentID + "#" + c.Fields["field"]
+			if o := c.Offsets; o != nil {
+				key = fmt.Sprintf("%s%s:%d:%d", o.Section, o.Judgment, o.Start, o.End)
+			}
+			n, ok := markers[key]
+			if !ok {
+				citations = append(citations, c)
+				n = len(citations)
+				markers[key] = n
+			}
+			fmt.Fprintf(&marks, "[%d]", n)
 		}
-		n, ok := markers[key]
-		if !ok {
-			citations = append(citations, s.cite)
-			n = len(citations)
-			markers[key] = n
-		}
-		parts[i] = fmt.Sprintf("%s [%d]", s.text, n)
+		parts[i] = s.text + " " + marks.String()
 	}
 	return strings.Join(parts, " "), citations
 }
 
-// sentence is one sentence of an answer and the source it comes from.
+// sentence is one sentence of an answer and the source it comes from;
+// a sentence showing arithmetic on figures of several records cites them
+// all, the first as cite, the others as more.
 type sentence struct {
 	text string
 	cite Citation
+	more []Citation
 }
 
 // leaksPAN reports whether s would send a PAN-shaped string to the client,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,14 +39,14 @@ func (allActive) Status(context.Context, dataset.ID) (dataset.Status, error) {
 // sampleAsk is Ask over memory stores holding the bundled samples, and the
 // stored text of every section and judgment by id, to check citations
 // against.
-func sampleAsk(t *testing.T) (*ask.Service, map[string]string) {
+func sampleAsk(t testing.TB) (*ask.Service, map[string]string) {
 	t.Helper()
 	return sampleAskWith(t, func([]judgment.Judgment) {})
 }
 
 // sampleAskWith is sampleAsk with the sample judgments changed by edit
 // before they are stored.
-func sampleAskWith(t *testing.T, edit func([]judgment.Judgment)) (*ask.Service, map[string]string) {
+func sampleAskWith(t testing.TB, edit func([]judgment.Judgment)) (*ask.Service, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	shared, err := readcache.New(256<<20, time.Hour, usecase.SystemClock)
@@ -190,7 +191,11 @@ func TestAskEvaluation(t *testing.T) {
 }
 
 // markedSentence is one sentence of an answer and its marker.
-var markedSentence = regexp.MustCompile(`(.+?) \[(\d+)\](?: |$)`)
+// An arithmetic sentence carries the markers of every record it uses.
+var markedSentence = regexp.MustCompile(`(.+?) ((?:\[\d+\])+)(?: |$)`)
+
+// marker reads the markers of a sentence.
+var marker = regexp.MustCompile(`\[(\d+)\]`)
 
 // numberToken is a number, date or accession number as a sentence writes it.
 var numberToken = regexp.MustCompile(`[0-9](?:[0-9.\-]*[0-9])?`)
@@ -225,20 +230,27 @@ func checkSupported(t *testing.T, question string, got ask.Answer, texts map[str
 	return len(ms), supported
 }
 
-// supportedBy checks one marked sentence against its citation.
+// supportedBy checks one marked sentence against its citations: a
+// passage's sentence against the one passage it cites; a record-rendered
+// sentence against the records it cites, each of its numbers a field of
+// one of them or the result of arithmetic the sentence shows.
 func supportedBy(t *testing.T, question string, m []string, got ask.Answer, texts map[string]string) bool {
 	t.Helper()
-	n := int(m[2][0] - '0')
-	if len(m[2]) > 1 || n < 1 || n > len(got.Citations) {
-		t.Errorf("%q: marker [%s] cites nothing", question, m[2])
-		return false
+	var cited []ask.Citation
+	for _, mk := range marker.FindAllStringSubmatch(m[2], -1) {
+		n, err := strconv.Atoi(mk[1])
+		if err != nil || n < 1 || n > len(got.Citations) {
+			t.Errorf("%q: marker [%s] cites nothing", question, mk[1])
+			return false
+		}
+		cited = append(cited, got.Citations[n-1])
 	}
-	c := got.Citations[n-1]
+	c := cited[0]
 	switch {
 	case c.Offsets != nil:
 		id := c.Offsets.Section + c.Offsets.Judgment
 		text, ok := texts[id]
-		if !ok || c.Offsets.Section != "" && c.Offsets.Judgment != "" || c.DocumentID != id {
+		if len(cited) > 1 || !ok || c.Offsets.Section != "" && c.Offsets.Judgment != "" || c.DocumentID != id {
 			t.Errorf("%q: cites unknown document %+v", question, c.Offsets)
 			return false
 		}
@@ -252,20 +264,30 @@ func supportedBy(t *testing.T, question string, m []string, got ask.Answer, text
 		return true
 	case c.Fields != nil:
 		values := map[string]bool{}
-		for _, v := range c.Fields {
-			for _, num := range numberToken.FindAllString(v, -1) {
-				values[num] = true
+		for _, ci := range cited {
+			for _, v := range ci.Fields {
+				for _, num := range numberToken.FindAllString(v, -1) {
+					values[num] = true
+				}
 			}
+		}
+		results, ok := ask.ArithmeticResults(m[1])
+		if !ok {
+			t.Errorf("%q: the arithmetic of %q does not hold", question, m[1])
+			return false
+		}
+		for _, r := range results {
+			values[r] = true
 		}
 		for _, num := range numberToken.FindAllString(m[1], -1) {
 			if !values[num] {
-				t.Errorf("%q: number %s of %q is not a field of the cited record %v", question, num, m[1], c.Fields)
+				t.Errorf("%q: number %s of %q is neither a field of the cited records nor a result shown", question, num, m[1])
 				return false
 			}
 		}
 		return true
 	default:
-		t.Errorf("%q: citation %d has neither offsets nor fields", question, n)
+		t.Errorf("%q: citation has neither offsets nor fields", question)
 		return false
 	}
 }

@@ -3,6 +3,7 @@ package ask
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -132,10 +133,15 @@ func deniedWord(after []string) string {
 	return ""
 }
 
-// stem cuts a word to its first five letters, as contentStems does.
+// stem cuts a plural's "s" off a word and the word to its first six
+// letters, as contentStems does: "risks" meets "risk", "competition"
+// meets "competitive", and "compensating" stays apart from both.
 func stem(w string) string {
-	if rs := []rune(w); len(rs) > 5 {
-		return string(rs[:5])
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		w = w[:len(w)-1]
+	}
+	if rs := []rune(w); len(rs) > 6 {
+		return string(rs[:6])
 	}
 	return w
 }
@@ -218,4 +224,51 @@ func subset(a, b map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// The arithmetic a record-rendered sentence may show (askderived.go): a
+// ratio in percent, a change in percent, and a difference. Operands and
+// results are written as number writes them.
+var (
+	ratioShown  = regexp.MustCompile(`(?:^|[^)] )(-?[0-9][0-9.]*) / (-?[0-9][0-9.]*) = (-?[0-9][0-9.]*)%`)
+	changeShown = regexp.MustCompile(`\((-?[0-9][0-9.]*) - (-?[0-9][0-9.]*)\) / (-?[0-9][0-9.]*) = ([+-][0-9][0-9.]*)%`)
+	diffShown   = regexp.MustCompile(`= (-?[0-9][0-9.]*) - (-?[0-9][0-9.]*) = (-?[0-9][0-9.]*)\b`)
+)
+
+// ArithmeticResults returns the results of the arithmetic sentence shows,
+// without their signs, and false when a result is not what its operands
+// give. Every other number of a sentence must be a field of a record it
+// cites; a result may be only this.
+func ArithmeticResults(sentence string) ([]string, bool) {
+	var results []string
+	check := func(re *regexp.Regexp, compute func(x []float64) string) bool {
+		for _, m := range re.FindAllStringSubmatch(sentence, -1) {
+			x := make([]float64, len(m)-2)
+			for i := range x {
+				v, err := strconv.ParseFloat(m[i+1], 64)
+				if err != nil {
+					return false
+				}
+				x[i] = v
+			}
+			stated := m[len(m)-1]
+			if compute(x) != stated {
+				return false
+			}
+			results = append(results, strings.TrimLeft(stated, "+-"))
+		}
+		return true
+	}
+	ok := check(ratioShown, func(x []float64) string {
+		if x[1] == 0 {
+			return ""
+		}
+		return strings.TrimSuffix(percent(100*x[0]/x[1], false), "%")
+	}) && check(changeShown, func(x []float64) string {
+		if x[2] == 0 || x[1] != x[2] {
+			return ""
+		}
+		return strings.TrimSuffix(percent(100*(x[0]-x[1])/abs(x[2]), true), "%")
+	}) && check(diffShown, func(x []float64) string { return number(x[0] - x[1]) })
+	return results, ok
 }

@@ -141,7 +141,7 @@ func TestSupportedKeepsTheSourcesOwnSentences(t *testing.T) {
 		}
 		got := askCase(t, a, c)
 		for _, m := range markedSentence.FindAllStringSubmatch(got.Text, -1) {
-			marker, _ := strconv.Atoi(m[2])
+			marker, _ := strconv.Atoi(strings.Trim(m[2], "[]"))
 			if snippet := got.Citations[marker-1].Snippet; !ask.Supported(m[1], snippet) {
 				t.Errorf("%q: Supported(%q) by its own passage %q = false", c.Question, m[1], snippet)
 			}

@@ -41,7 +41,7 @@ func (a *Service) text(ctx context.Context, q Query, searched []dataset.ID, ans 
 // and keeps each sentence of its answer only where the passage it cites
 // supports it (Supported).
 func (a *Service) modelAnswer(ctx context.Context, q Query, searched []dataset.ID) ([]sentence, error) {
-	docs, named, err := a.retrieve(ctx, q, searched)
+	docs, named, _, err := a.retrieve(ctx, q, searched)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -12,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/domain/question"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -27,13 +29,18 @@ const (
 )
 
 // passages answers from the best-matching sentences of the retrieved
-// documents.
+// documents. A sentence answers only when it covers every key term of the
+// question (textMatch); a question anchored on a case number reads that
+// judgment only.
 func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) ([]sentence, error) {
-	docs, named, err := a.retrieve(ctx, q, searched)
+	docs, named, anchored, err := a.retrieve(ctx, q, searched)
 	if err != nil {
 		return nil, err
 	}
 	m, ok := newTextMatch(q.Question, named)
+	if anchored {
+		return anchoredAnswer(a, docs, m, ok), nil
+	}
 	if !ok {
 		return nil, nil
 	}
@@ -43,8 +50,11 @@ func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) 
 			best = append(best, c)
 		}
 	}
-	// Highest coverage first; the retriever's order breaks ties.
-	slices.SortStableFunc(best, func(x, y candidate) int { return cmp.Compare(y.score, x.score) })
+	// Highest coverage first, then the densest; the retriever's order
+	// breaks ties.
+	slices.SortStableFunc(best, func(x, y candidate) int {
+		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(y.density, x.density))
+	})
 	limit := min(maxTextSentences, q.MaxCitations)
 	if m.need == 1 {
 		limit = 1 // one matching word makes a second sentence chance
@@ -52,18 +62,54 @@ func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) 
 	return pick(best, limit), nil
 }
 
-// textMatch is what a sentence must hold of a text question's content
-// words: need of words, and needTopical of those that are not numbers.
-type textMatch struct {
-	words, topical    []string
-	need, needTopical int
+// anchoredAnswer answers from the judgment a case number names: its
+// sentence covering the question's other key terms, or, when the question
+// holds none ("What happened in WP 1620 of 2015?") or none covers them,
+// the last sentence that says how the case ended.
+func anchoredAnswer(a *Service, docs []retrieved, m textMatch, hasTerms bool) []sentence {
+	if len(docs) != 1 {
+		return nil
+	}
+	d := docs[0]
+	if hasTerms {
+		if c, ok := a.bestSentence(d, m); ok {
+			return pick([]candidate{c}, 1)
+		}
+	}
+	sentences := a.sentences.of(d)
+	for i := len(sentences) - 1; i >= 0; i-- {
+		sn := sentences[i]
+		if sn.proseEnough && question.SaysOutcome(sn.said) {
+			return []sentence{{text: sn.said, cite: d.cite(sn.start, sn.end, sn.span)}}
+		}
+	}
+	return nil
 }
+
+// textMatch is what a sentence must hold of a text question's content
+// words: every key term (a word that is not a number), each or one of its
+// synonyms; numbers (years above all) in the sentence or elsewhere in its
+// document; and need words at least. quantity asks for a figure ("how
+// many", "how much"), which the sentence must hold.
+type textMatch struct {
+	words, topical []string
+	// number says which words are numbers.
+	number            []bool
+	need, needTopical int
+	quantity          bool
+	// head is the word the question asks about, which a sentence must
+	// hold.
+	head string
+}
+
+// askedAbout reads the words after "which" or "what" up to the verb.
+var askedAbout = regexp.MustCompile(`\b(?:which|what) ((?:\S+ ){0,3}?\S+?)(?:'s)? (?:is|are|was|were|did|do|does|has|have|had|adopted|filed|entered)\b`)
 
 // newTextMatch reads the content words of question, less the naming words
 // (named); it reports false when too few are left to match.
 func newTextMatch(question string, named map[string]bool) (textMatch, bool) {
 	words := contentStems(question)
-	words = slices.DeleteFunc(words, func(w string) bool { return named[w] })
+	words = slices.DeleteFunc(words, func(w string) bool { return named[w] || genericWords[w] })
 	need := minMatched
 	if len(named) > 0 {
 		// A question about a named company may have one content word
@@ -73,25 +119,129 @@ func newTextMatch(question string, named map[string]bool) (textMatch, bool) {
 	if len(words) < need {
 		return textMatch{}, false
 	}
-	// Numbers (years above all) narrow a question but do not say what it
-	// is about: a sentence must also hold enough of its other words.
 	topical := slices.DeleteFunc(slices.Clone(words), isNumber)
-	return textMatch{words: words, topical: topical, need: need, needTopical: min(need, len(topical))}, true
+	// The word a question asks about ("Which directors …") is never the
+	// one left out.
+	var head string
+	if m := askedAbout.FindStringSubmatch(strings.ToLower(question)); m != nil {
+		for _, w := range contentStems(m[1]) {
+			if slices.Contains(topical, w) {
+				head = w
+				break
+			}
+		}
+	}
+	// Every key term, or all but one of five or more.
+	needTopical := len(topical)
+	if needTopical >= 5 {
+		needTopical--
+	}
+	number := make([]bool, len(words))
+	for i, w := range words {
+		number[i] = isNumber(w)
+	}
+	return textMatch{words: words, number: number, topical: topical, head: head, need: need, needTopical: needTopical, quantity: quantityQuestion.MatchString(strings.ToLower(question))}, true
 }
 
-// score is the share of m's words that sn holds, and whether sn is prose
-// holding enough of them.
-func (m textMatch) score(sn docSentence) (float64, bool) {
-	n := matched(m.words, sn.stems)
+// quantityQuestion asks for an amount, a count or a share.
+var quantityQuestion = regexp.MustCompile(`^when\b|\b(?:how (?:many|much|long)|what (?:share|percentage|portion|proportion|fraction))\b`)
+
+// genericWords say what kind of answer a question wants, not what it is
+// about: a sentence need not hold them.
+var genericWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`many much long came come comes through get gets got go goes went
+		happen happened outcome result case judgment judgement matter decide decided
+		petition writ appeal civil concern concerns regarding related relates which whose`) {
+		genericWords[stem(w)] = true
+	}
+}
+
+// covers reports whether a sentence's stems hold w, or every word of a
+// synonym of it, or a longer form of it ("pray" in "prayers").
+func covers(stems []string, w string) bool {
+	if holds(stems, w) {
+		return true
+	}
+	for _, alt := range synonyms[w] {
+		all := len(alt) > 0
+		for _, a := range alt {
+			all = all && holds(stems, a)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether stems hold w or a longer form of it.
+func holds(stems []string, w string) bool {
+	for _, s := range stems {
+		if s == w || len(w) >= 4 && strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// synonyms maps a word's stem to its synonyms' stems, a synonym of several
+// words (chief executive) being all of them (question.SynonymGroups).
+var synonyms = map[string][][]string{}
+
+func init() {
+	for _, group := range question.SynonymGroups() {
+		for _, w := range group {
+			for _, st := range contentStems(w) {
+				for _, other := range group {
+					if other != w {
+						synonyms[st] = append(synonyms[st], contentStems(other))
+					}
+				}
+			}
+		}
+	}
+}
+
+// score is the share of m's words that sn holds, and whether sn answers:
+// prose holding every key term and enough words, every number of the
+// question in it or in its document (inDoc), and a figure when the
+// question asks for one.
+func (m textMatch) score(sn docSentence, inDoc func(string) bool) (float64, bool) {
+	if !sn.proseEnough {
+		return 0, false
+	}
+	n, topical := 0, 0
+	for i, w := range m.words {
+		switch {
+		case covers(sn.stems, w):
+			n++
+			if !m.number[i] {
+				topical++
+			}
+		case m.number[i] && inDoc(w):
+		case m.number[i]:
+			return 0, false
+		}
+	}
 	score := float64(n) / float64(len(m.words))
-	return score, n >= m.need && matched(m.topical, sn.stems) >= m.needTopical && score >= minCoverage && sn.proseEnough
+	if m.head != "" && !covers(sn.stems, m.head) {
+		return score, false
+	}
+	if m.quantity && !strings.ContainsAny(sn.said, "0123456789") {
+		return score, false
+	}
+	return score, n >= m.need && topical >= m.needTopical
 }
 
-// candidate is a document's best sentence for a text question.
+// candidate is a document's best sentence for a text question; density is
+// the share of the sentence's words the question holds, so that of two
+// sentences covering a question the one about it comes first.
 type candidate struct {
-	doc      retrieved
-	sentence docSentence
-	score    float64
+	doc            retrieved
+	sentence       docSentence
+	score, density float64
 }
 
 // bestSentence is d's sentence that matches m best, the first of equals;
@@ -99,9 +249,27 @@ type candidate struct {
 func (a *Service) bestSentence(d retrieved, m textMatch) (candidate, bool) {
 	var top candidate
 	found := false
-	for _, sn := range a.sentences.of(d) {
-		if score, ok := m.score(sn); ok && (!found || score > top.score) {
-			top, found = candidate{doc: d, sentence: sn, score: score}, true
+	sentences := a.sentences.of(d)
+	var docStems map[string]bool
+	inDoc := func(w string) bool {
+		if docStems == nil {
+			docStems = map[string]bool{}
+			for _, sn := range sentences {
+				for _, st := range sn.stems {
+					docStems[st] = true
+				}
+			}
+		}
+		return docStems[w]
+	}
+	for _, sn := range sentences {
+		score, ok := m.score(sn, inDoc)
+		if !ok {
+			continue
+		}
+		density := float64(len(m.words)) / float64(max(1, len(sn.stems)))
+		if !found || score > top.score || score == top.score && density > top.density {
+			top, found = candidate{doc: d, sentence: sn, score: score, density: density}, true
 		}
 	}
 	return top, found
@@ -139,34 +307,63 @@ type retrieved struct {
 // retrieve returns the documents retrieved for q from the datasets
 // searched: the 10-K sections, kept to the companies the question names
 // (mentioned), then the judgments, unless the question names a company.
-// It also returns the stems of the naming words.
-func (a *Service) retrieve(ctx context.Context, q Query, searched []dataset.ID) ([]retrieved, map[string]bool, error) {
+// It also returns the stems of the naming words. A question naming a case
+// number is anchored: it reads the one judgment with that number, or
+// nothing.
+func (a *Service) retrieve(ctx context.Context, q Query, searched []dataset.ID) (docs []retrieved, named map[string]bool, anchored bool, err error) {
 	rq := ports.RetrievalQuery{Text: q.Question, AsOf: q.AsOf, Limit: retrievedSections}
-	var docs []retrieved
-	named := map[string]bool{}
+	named = map[string]bool{}
+	readsJudgments := a.judgments != nil && slices.Contains(searched, dataset.IndiaJudgments)
+	if number, year, ok := question.CaseNumber(q.Question); ok {
+		if !readsJudgments {
+			return nil, named, true, nil
+		}
+		for _, w := range contentStems(number + " " + year) {
+			named[w] = true
+		}
+		docs, err := a.judgmentsNumbered(ctx, rq, number, year)
+		return docs, named, true, err
+	}
 	if slices.Contains(searched, dataset.USSearch) {
 		hits, err := a.sections.Retrieve(ctx, rq)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		if hits, named, err = a.mentioned(ctx, q.Question, hits); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		for _, h := range hits {
 			docs = append(docs, sectionDoc(h.Section))
 		}
 	}
-	if a.judgments == nil || len(named) > 0 || !slices.Contains(searched, dataset.IndiaJudgments) {
-		return docs, named, nil
+	if !readsJudgments || len(named) > 0 {
+		return docs, named, false, nil
 	}
 	hits, err := a.judgments.Retrieve(ctx, rq)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	for _, h := range hits {
 		docs = append(docs, judgmentDoc(h.Judgment))
 	}
-	return docs, named, nil
+	return docs, named, false, nil
+}
+
+// judgmentsNumbered returns the judgments retrieved for the case number
+// and year that have that number.
+func (a *Service) judgmentsNumbered(ctx context.Context, rq ports.RetrievalQuery, number, year string) ([]retrieved, error) {
+	rq.Text = number + " " + year
+	hits, err := a.judgments.Retrieve(ctx, rq)
+	if err != nil {
+		return nil, err
+	}
+	var docs []retrieved
+	for _, h := range hits {
+		if question.NamesCase(h.Judgment.CaseNumber, number, year) {
+			docs = append(docs, judgmentDoc(h.Judgment))
+		}
+	}
+	return docs, nil
 }
 
 // sectionDoc is a retrieved 10-K section, cited to POST /us/search.

@@ -15,14 +15,30 @@ import (
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/financials"
+	"github.com/quarrydata/quarry/domain/question"
 	"github.com/quarrydata/quarry/ports"
 )
 
-// listing answers a listing question about subject, a code or an exact
-// Chinese short name, from the one listing it names, listed by asOf.
+// listing answers a listing question about subject (question.ListingSubject:
+// normalized), from the one listing it names, listed by asOf: a code in any
+// vendor form, a bare six-digit code when one listing has it, an exact
+// Chinese short name (in the form the exchange writes it or its NFKC
+// form), or an English name the exchange lists (question.EnglishListings).
 func (a *Service) listing(ctx context.Context, subject string, asOf time.Time) ([]sentence, error) {
+	var codes []string
+	if code, err := ashare.ParseAlias(subject); err == nil {
+		codes = []string{code.String()}
+	} else if errors.Is(err, ashare.ErrBareCode) {
+		codes = ashare.Candidates(subject)
+	} else if !hasHan(subject) {
+		codes = question.EnglishListings(subject)
+	}
 	var found []ashare.Security
-	if code, err := ashare.ParseCode(subject); err == nil {
+	for _, c := range codes {
+		code, err := ashare.ParseCode(c)
+		if err != nil {
+			continue
+		}
 		sec, err := a.china.Security(ctx, code)
 		if err != nil && !errors.Is(err, ports.ErrNotFound) {
 			return nil, err
@@ -30,9 +46,17 @@ func (a *Service) listing(ctx context.Context, subject string, asOf time.Time) (
 		if err == nil {
 			found = append(found, sec)
 		}
-	} else if hasHan(subject) {
-		if found, err = a.china.SecuritiesByName(ctx, subject); err != nil {
-			return nil, err
+	}
+	if hasHan(subject) {
+		for _, name := range nameForms(subject) {
+			secs, err := a.china.SecuritiesByName(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			if len(secs) > 0 {
+				found = secs
+				break
+			}
 		}
 	}
 	// One listing only: a name two listings share does not say which.
@@ -40,6 +64,20 @@ func (a *Service) listing(ctx context.Context, subject string, asOf time.Time) (
 		return nil, nil
 	}
 	return []sentence{renderListing(found[0])}, nil
+}
+
+// nameForms are the forms a Chinese short name may be stored in, given
+// its normalized form: as it is, with its Latin letters upper case, and
+// with them full-width (万科Ａ).
+func nameForms(name string) []string {
+	upper := strings.ToUpper(name)
+	wide := strings.Map(func(r rune) rune {
+		if r >= '!' && r <= '~' {
+			return r + 0xFEE0
+		}
+		return r
+	}, upper)
+	return slices.Compact([]string{name, upper, wide})
 }
 
 // renderListing writes a listing's sentence and its citation, every number
@@ -65,33 +103,6 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
-}
-
-// figure answers a financial question from the statement row known at
-// asOf that it selects, in a sentence rendered from the cited row
-// (spec-gaps A37).
-func (a *Service) figure(ctx context.Context, fq financialQuestion, asOf time.Time) ([]sentence, error) {
-	p, err := a.company(ctx, fq.company)
-	if err != nil || p == nil {
-		return nil, err
-	}
-	p.Period, p.AsOf, p.Limit = string(fq.period), asOf.Format(time.RFC3339Nano), 1000
-	sq, err := usfinancials.ParseQuery(*p, asOf)
-	if err != nil {
-		return nil, nil
-	}
-	st, err := a.fin.Statements(ctx, sq, fq.field.Statement)
-	if errors.Is(err, ports.ErrNotFound) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	for _, r := range st.Pages[fq.field.Statement].Rows {
-		if _, ok := r.Values[fq.field.Name]; ok && fq.selects(r) {
-			return []sentence{renderFigure(fq, st, r, asOf)}, nil
-		}
-	}
-	return nil, nil
 }
 
 // renderFigure writes the figure's sentence and its citation, every
@@ -154,6 +165,10 @@ func (a *Service) company(ctx context.Context, named string) (*usfinancials.Para
 		return nil, err
 	}
 	ciks, err := a.fin.CIKsForName(ctx, named)
+	if bare := question.BareName(named); err == nil && len(ciks) == 0 && bare != named && bare != "" {
+		// "Microsoft Corp" names MICROSOFT CORPORATION as "Microsoft" does.
+		ciks, err = a.fin.CIKsForName(ctx, bare)
+	}
 	if err != nil || len(ciks) != 1 {
 		return nil, err
 	}
