@@ -79,6 +79,9 @@ type Config struct {
 	AskModelURL string
 	AskModel    string
 	AskModelKey string
+	// APIKey is the key `quarry mcp` sends to the remote Quarry it
+	// bridges to; the server never reads it.
+	APIKey string
 	// Sync configures the outside sources (QUARRY_SYNC and the
 	// sources' own settings).
 	Sync SyncConfig
@@ -156,6 +159,7 @@ const (
 	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
+	EnvAPIKey             = "QUARRY_API_KEY"
 	// The sources' settings (syncconfig.go).
 	EnvSync       = "QUARRY_SYNC"
 	EnvSyncEvery  = "QUARRY_SYNC_EVERY"
@@ -189,6 +193,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModelURL:        getenv(EnvAskModelURL),
 		AskModel:           getenv(EnvAskModel),
 		AskModelKey:        getenv(EnvAskModelKey),
+		APIKey:             getenv(EnvAPIKey),
 		Sync:               r.syncConfig(),
 	}
 	// Sample data fills the memory stores by default, and a new data
