@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/ingest"
+
 	"go.uber.org/zap/zapcore"
 
 	"github.com/quarrydata/quarry/adapters/chatcompletions"
@@ -77,6 +79,9 @@ type Config struct {
 	AskModelURL string
 	AskModel    string
 	AskModelKey string
+	// APIKey is the key `quarry mcp` sends to the remote Quarry it
+	// bridges to; the server never reads it.
+	APIKey string
 	// Sync configures the outside sources (QUARRY_SYNC and the
 	// sources' own settings).
 	Sync SyncConfig
@@ -154,6 +159,7 @@ const (
 	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
+	EnvAPIKey             = "QUARRY_API_KEY"
 	// The sources' settings (syncconfig.go).
 	EnvSync           = "QUARRY_SYNC"
 	EnvSyncEvery      = "QUARRY_SYNC_EVERY"
@@ -181,7 +187,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SessionTTL:         r.duration(EnvSessionTTL, 8*time.Hour),
 		MongoRefresh:       r.duration(EnvMongoRefresh, 30*time.Second),
 		CacheBytes:         r.bytes(EnvCacheBytes, 256<<20),
-		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, DefaultMaxFileBytes),
+		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, ingest.DefaultMaxFileBytes),
 		LogLevel:           r.level(EnvLogLevel),
 		PprofAddr:          getenv(EnvPprofAddr),
 		MetricsAddr:        r.metricsAddr(),
@@ -190,6 +196,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModelURL:        getenv(EnvAskModelURL),
 		AskModel:           getenv(EnvAskModel),
 		AskModelKey:        getenv(EnvAskModelKey),
+		APIKey:             getenv(EnvAPIKey),
 		Sync:               r.syncConfig(),
 	}
 	// Sample data fills the memory stores by default, and a new data

@@ -915,6 +915,21 @@ func (e LoginResponseTokenType) Valid() bool {
 	}
 }
 
+// Defines values for McpMessageJsonrpc.
+const (
+	N20 McpMessageJsonrpc = "2.0"
+)
+
+// Valid indicates whether the value is a known member of the McpMessageJsonrpc enum.
+func (e McpMessageJsonrpc) Valid() bool {
+	switch e {
+	case N20:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MetaJurisdiction.
 const (
 	MetaJurisdictionUS MetaJurisdiction = "US"
@@ -2267,6 +2282,25 @@ type LoginResponse struct {
 // LoginResponseTokenType defines model for LoginResponse.TokenType.
 type LoginResponseTokenType string
 
+// McpMessage One JSON-RPC 2.0 message of the Model Context Protocol: a request (`method`, `id`), a notification (`method`) or a response (`id` with `result` or `error`).
+type McpMessage struct {
+	Error *struct {
+		Code    *int        `json:"code,omitempty"`
+		Data    interface{} `json:"data,omitempty"`
+		Message *string     `json:"message,omitempty"`
+	} `json:"error,omitempty"`
+
+	// Id A string or an integer.
+	Id      interface{}             `json:"id,omitempty"`
+	Jsonrpc McpMessageJsonrpc       `json:"jsonrpc"`
+	Method  *string                 `json:"method,omitempty"`
+	Params  *map[string]interface{} `json:"params,omitempty"`
+	Result  *map[string]interface{} `json:"result,omitempty"`
+}
+
+// McpMessageJsonrpc defines model for McpMessage.Jsonrpc.
+type McpMessageJsonrpc string
+
 // Meta Metadata of a US list response.
 type Meta struct {
 	// AsOf Point in time of the data.
@@ -2973,6 +3007,9 @@ type CreateIndiaExportJSONRequestBody = IndiaExportRequest
 // SearchIndiaDocumentsJSONRequestBody defines body for SearchIndiaDocuments for application/json ContentType.
 type SearchIndiaDocumentsJSONRequestBody = IndiaSearchRequest
 
+// McpJSONRequestBody defines body for Mcp for application/json ContentType.
+type McpJSONRequestBody = McpMessage
+
 // SearchUsFilingsJSONRequestBody defines body for SearchUsFilings for application/json ContentType.
 type SearchUsFilingsJSONRequestBody = UsSearchRequest
 
@@ -3373,6 +3410,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// McpWithBody Model Context Protocol endpoint for AI agents
+	//
+	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+	//
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	//
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	//
+	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+	//
+	// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /mcp (the `Mcp` operationId).
+	McpWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Mcp Model Context Protocol endpoint for AI agents
+	//
+	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+	//
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	//
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	//
+	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+	//
+	// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /mcp (the `Mcp` operationId).
+	Mcp(ctx context.Context, body McpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenapiDocument This OpenAPI document
 	//
@@ -3957,6 +4028,60 @@ func (c *Client) SearchIndiaDocumentsWithBody(ctx context.Context, contentType s
 // Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSearchIndiaDocumentsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// McpWithBody Model Context Protocol endpoint for AI agents
+//
+// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+//
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+//
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+//
+// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+//
+// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /mcp (the `Mcp` operationId).
+func (c *Client) McpWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMcpRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Mcp Model Context Protocol endpoint for AI agents
+//
+// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+//
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+//
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+//
+// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+//
+// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /mcp (the `Mcp` operationId).
+func (c *Client) Mcp(ctx context.Context, body McpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMcpRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5125,6 +5250,46 @@ func NewSearchIndiaDocumentsRequestWithBody(server string, contentType string, b
 	}
 
 	operationPath := fmt.Sprintf("/india/search")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewMcpRequest calls the generic Mcp builder with application/json body
+func NewMcpRequest(server string, body McpJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMcpRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewMcpRequestWithBody constructs an http.Request for the Mcp method, with any body, and a specified content type
+func NewMcpRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/mcp")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -6379,6 +6544,40 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /india/search (the `SearchIndiaDocuments` operationId).
 	SearchIndiaDocumentsWithResponse(ctx context.Context, body SearchIndiaDocumentsJSONRequestBody, reqEditors ...RequestEditorFn) (*SearchIndiaDocumentsResponse, error)
+
+	// McpWithBodyWithResponse Model Context Protocol endpoint for AI agents
+	//
+	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+	//
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	//
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	//
+	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+	//
+	// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /mcp (the `Mcp` operationId).
+	McpWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*McpResponse, error)
+
+	// McpWithResponse Model Context Protocol endpoint for AI agents
+	//
+	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+	//
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	//
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	//
+	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+	//
+	// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /mcp (the `Mcp` operationId).
+	McpWithResponse(ctx context.Context, body McpJSONRequestBody, reqEditors ...RequestEditorFn) (*McpResponse, error)
 
 	// GetOpenapiDocumentWithResponse This OpenAPI document
 	//
@@ -9445,6 +9644,117 @@ func (r SearchIndiaDocumentsResponse) ContentType() string {
 	return ""
 }
 
+// McpResponse200Headers the declared response headers of an HTTP 200 response for Mcp
+type McpResponse200Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse202Headers the declared response headers of an HTTP 202 response for Mcp
+type McpResponse202Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse400Headers the declared response headers of an HTTP 400 response for Mcp
+type McpResponse400Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse401Headers the declared response headers of an HTTP 401 response for Mcp
+type McpResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse413Headers the declared response headers of an HTTP 413 response for Mcp
+type McpResponse413Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse500Headers the declared response headers of an HTTP 500 response for Mcp
+type McpResponse500Headers struct {
+	XRequestID RequestId
+}
+
+type McpResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *McpMessage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequestError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *KeyUnauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *McpResponse200Headers
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *McpResponse202Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *McpResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *McpResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *McpResponse413Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *McpResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r McpResponse) GetJSON200() *McpMessage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r McpResponse) GetJSON400() *InvalidRequestError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r McpResponse) GetJSON401() *KeyUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r McpResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r McpResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r McpResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r McpResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r McpResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r McpResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetOpenapiDocumentResponse200Headers the declared response headers of an HTTP 200 response for GetOpenapiDocument
 type GetOpenapiDocumentResponse200Headers struct {
 	XRequestID RequestId
@@ -11511,6 +11821,52 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseSearchIndiaDocumentsResponse(rsp)
+}
+
+// McpWithBodyWithResponse Model Context Protocol endpoint for AI agents
+//
+// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+//
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+//
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+//
+// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+//
+// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /mcp (the `Mcp` operationId).
+func (c *ClientWithResponses) McpWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*McpResponse, error) {
+	rsp, err := c.McpWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMcpResponse(rsp)
+}
+
+// McpWithResponse Model Context Protocol endpoint for AI agents
+//
+// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
+//
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+//
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+//
+// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
+//
+// `quarry mcp --url URL` serves the same on stdio for desktop assistants, forwarding to this endpoint with `QUARRY_API_KEY` (docs/mcp.md).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /mcp (the `Mcp` operationId).
+func (c *ClientWithResponses) McpWithResponse(ctx context.Context, body McpJSONRequestBody, reqEditors ...RequestEditorFn) (*McpResponse, error) {
+	rsp, err := c.Mcp(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMcpResponse(rsp)
 }
 
 // GetOpenapiDocumentWithResponse This OpenAPI document
@@ -16171,6 +16527,129 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 			headers.XRequestID = value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseMcpResponse parses an HTTP response from a McpWithResponse call
+func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &McpResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest McpMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 202:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequestError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest KeyUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case rsp.StatusCode == 400:
+		// Content-type (text/plain) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers McpResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 202:
+		var headers McpResponse202Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 400:
+		var headers McpResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers McpResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers McpResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 500:
+		var headers McpResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil

@@ -90,6 +90,7 @@ func (s *Server) chargedOnce(w http.ResponseWriter, r *http.Request, key apikey.
 		return
 	}
 	s.metrics.debited.Add(float64(cost))
+	tapCharge(r.Context(), once.Charge, &once.Claim)
 	resp, ok := s.serveCharged(w, r, once.Charge, cost, serve)
 	if !ok {
 		s.release(ctx, r, once.Claim)

@@ -125,6 +125,7 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 		return
 	}
 	s.metrics.debited.Add(float64(cost))
+	tapCharge(r.Context(), charge, nil)
 	if resp, ok := s.serveCharged(w, r, charge, cost, serve); ok {
 		s.stream(w, r, charge, cost, resp)
 	}

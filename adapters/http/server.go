@@ -83,6 +83,9 @@ func NewServer(d Deps) (*Server, error) {
 	s.routeFrontDoor()
 	s.routeOps()
 	s.routeData()
+	if err := s.routeMCP(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -58,6 +58,9 @@ var commands = []command{
 	{"vault migrate", "", "apply the PII vault's own migrations (QUARRY_VAULT_POSTGRES_URL, the vault role)"},
 	{"vault reveal", "TOKEN", "print what a token replaced\n" +
 		"Every look-up is logged to stderr as a JSON line."},
+	{"mcp", "--url URL", "serve MCP on stdio for a desktop assistant, forwarding to the Quarry at URL\n" +
+		"Sends QUARRY_API_KEY with every request to URL's /mcp; tools, resources and prompt are the remote's.\n" +
+		"Configuration for assistants: docs/mcp.md."},
 	{"version", "", "print the build and interface versions"},
 	{"help", "[COMMAND]", "print this summary and every setting, or one command's help\n" +
 		"quarry COMMAND --help (or -h) prints the same as quarry help COMMAND."},
@@ -208,6 +211,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return fmt.Errorf("credits grant: AMOUNT %q is not a whole number of credits", args[3])
 		}
 		return bootstrap.GrantCredits(ctx, cfg, args[2], amount, args[5], out)
+	case args[0] == "mcp" && len(args) == 3 && args[1] == "--url":
+		return bootstrap.MCPBridge(ctx, cfg, args[2], version, os.Stdin, os.Stdout)
 	case args[0] == "vault" && len(args) == 2 && args[1] == "migrate":
 		return bootstrap.VaultMigrate(ctx, cfg, out)
 	case args[0] == "vault" && len(args) == 3 && args[1] == "reveal":

@@ -235,6 +235,7 @@ var nonDataOperations = []struct {
 	{"GET", "/healthz", "get_healthz", "", []string{"200", "413", "500"}},
 	{"GET", "/readyz", "get_readyz", "", []string{"200", "413", "500", "503"}},
 	{"GET", "/openapi.json", "get_openapi_document", "", []string{"200", "413", "500"}},
+	{"POST", "/mcp", "mcp", "ApiKeyAuth|ApiKeyBearer", []string{"200", "202", "400", "401", "413", "500"}},
 }
 
 func TestNonDataOperations(t *testing.T) {
@@ -252,7 +253,7 @@ func TestNonDataOperations(t *testing.T) {
 			t.Errorf("%s: security must be explicit", o.operationID)
 		} else if o.security == "" && len(*op.Security) != 0 {
 			t.Errorf("%s: must need no authentication", o.operationID)
-		} else if o.security != "" && (len(*op.Security) != 1 || (*op.Security)[0][o.security] == nil) {
+		} else if o.security != "" && !securedBy(*op.Security, strings.Split(o.security, "|")) {
 			t.Errorf("%s: security must be %s only", o.operationID, o.security)
 		}
 		if got := op.Responses.Len(); got != len(o.statuses) {
@@ -264,6 +265,20 @@ func TestNonDataOperations(t *testing.T) {
 			}
 		}
 	}
+}
+
+// securedBy reports whether the requirements are exactly one scheme each,
+// the alternatives given in order.
+func securedBy(reqs openapi3.SecurityRequirements, alternatives []string) bool {
+	if len(reqs) != len(alternatives) {
+		return false
+	}
+	for i, name := range alternatives {
+		if len(reqs[i]) != 1 || reqs[i][name] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func TestEveryOperationIsKnownAndCarriesRequestID(t *testing.T) {

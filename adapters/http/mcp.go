@@ -1,0 +1,131 @@
+package http
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/julienschmidt/httprouter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/adapters/http/openapi"
+	"github.com/quarrydata/quarry/domain/dataset"
+)
+
+// The MCP endpoint (spec-gaps B97 to B104): POST /mcp speaks the Model
+// Context Protocol's Streamable HTTP transport, statelessly and with JSON
+// responses, so every POST is authenticated on its own and no GET stream is
+// needed. Each data operation of the catalog is a tool, named by its
+// operationId, whose call is dispatched in process through the operation's
+// own route: the scopes, costs, refusals, refunds and governance are the
+// route's.
+
+// mcpPath is where the MCP endpoint is served.
+const mcpPath = "/mcp"
+
+// URIs of the MCP resources.
+const (
+	mcpCatalogURI = "quarry://catalog"
+	mcpOpenAPIURI = "quarry://openapi.json"
+)
+
+// routeMCP serves POST /mcp. The endpoint itself is free; each tool call
+// is charged by the route it is dispatched to.
+func (s *Server) routeMCP() error {
+	server, err := s.mcpServer()
+	if err != nil {
+		return err
+	}
+	// The SDK's DNS-rebinding guard refuses a request reaching a loopback
+	// listener under another Host, which is every request a reverse proxy
+	// on the same machine forwards. It protects servers that trust the
+	// local caller; this one trusts only the API key every request carries,
+	// which a rebound page cannot send, so the guard is off (spec-gaps B97).
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody, DisableLocalhostProtection: true})
+	s.handle(http.MethodPost, mcpPath, func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+		if err := oneCredential(r.Header); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		key, err := s.d.Metering.Authenticate(r.Context(), mcpKey(r.Header))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		recordOf(r).keyID = key.ID
+		h.ServeHTTP(w, r)
+	})
+	return nil
+}
+
+// mcpKey is the API key of an MCP request: the X-API-KEY header, or else
+// the credentials of an Authorization: Bearer header, which many MCP
+// clients send. A session token there is not an API key and fails to
+// authenticate, as it does on the data routes.
+func mcpKey(h http.Header) string {
+	if k := h.Get("X-API-KEY"); k != "" {
+		return k
+	}
+	token, _ := bearerToken(h.Get("Authorization"))
+	return token
+}
+
+// mcpServer builds the MCP server: a tool per data operation, the catalog
+// and the OpenAPI document as resources, and the point-in-time prompt.
+func (s *Server) mcpServer() (*mcp.Server, error) {
+	ops, err := mcpTools()
+	if err != nil {
+		return nil, err
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "quarry", Title: "Quarry", Version: dataset.Version},
+		&mcp.ServerOptions{Instructions: mcpInstructions})
+	for _, op := range ops {
+		server.AddTool(&mcp.Tool{
+			Name: op.route.OperationID, Title: op.summary, Description: mcpToolDescription(op),
+			InputSchema: op.schema,
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
+		}, s.mcpTool(op))
+	}
+	server.AddResource(&mcp.Resource{URI: mcpCatalogURI, Name: "catalog", MIMEType: "application/json",
+		Description: "Every dataset with its routes, costs, permissions, availability and licence (GET /catalog)."}, s.mcpCatalog)
+	server.AddResource(&mcp.Resource{URI: mcpOpenAPIURI, Name: "openapi", MIMEType: "application/json",
+		Description: "The OpenAPI 3.0.3 document of the interface (GET /openapi.json); each tool's input schema comes from it."},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: mcpOpenAPIURI, MIMEType: "application/json", Text: string(openapi.Document)}}}, nil
+		})
+	server.AddPrompt(&mcp.Prompt{Name: mcpPromptName, Title: "Point-in-time questions and citations",
+		Description: "How to ask Quarry what was known at a past moment (as_of) and how to read the citations and governance of an answer.",
+		Arguments:   []*mcp.PromptArgument{{Name: "question", Description: "The question to ask, if any."}}}, mcpPrompt)
+	return server, nil
+}
+
+// mcpTools are the tools of the OpenAPI document, derived once.
+var mcpTools = sync.OnceValues(func() ([]mcpOperation, error) {
+	doc, err := openapi.Load()
+	if err != nil {
+		return nil, err
+	}
+	return mcpOperations(doc)
+})
+
+// mcpToolDescription is the operation's description in the OpenAPI
+// document, which says what it costs and needs, and its route.
+func mcpToolDescription(op mcpOperation) string {
+	return fmt.Sprintf("%s\n\nRoute: %s %s. Charged only when it succeeds.", op.description, op.route.Method, op.route.Path)
+}
+
+// mcpCatalog reads GET /catalog in process.
+func (s *Server) mcpCatalog(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "/catalog", http.NoBody)
+	if err != nil {
+		return nil, err
+	}
+	rec := newCapture(maxMCPBody)
+	s.ServeHTTP(rec, req)
+	if rec.status != http.StatusOK {
+		return nil, fmt.Errorf("the catalog answered %d", rec.status)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: mcpCatalogURI, MIMEType: "application/json", Text: rec.body.String()}}}, nil
+}

@@ -1,0 +1,309 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/domain/idempotency"
+)
+
+// maxMCPBody bounds the route body one tool result carries: 4 MiB, embedded
+// as it is (JSON, CSV) or base64-encoded (PDF, XLSX, Parquet). A larger body
+// is refunded and the tool says to fetch it over HTTP (spec-gaps B100).
+const maxMCPBody = 4 << 20
+
+// mcpTool answers a call of op's tool by dispatching it through op's route
+// with the caller's key.
+func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		req2, err := op.request(ctx, req.Params.Arguments)
+		if err != nil {
+			return mcpRefusal(err), nil
+		}
+		if req.Extra != nil {
+			req2.Header.Set("X-API-KEY", mcpKey(req.Extra.Header))
+		}
+		return s.mcpDispatch(req2, op), nil
+	}
+}
+
+// request builds the HTTP request a tool call stands for: each argument
+// named by a parameter goes where the parameter is (path, query, header);
+// the others are the members of the JSON body, or, for an operation without
+// one, query parameters the route may ignore as it ignores any unknown one.
+func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.Request, error) {
+	args, err := mcpArguments(raw)
+	if err != nil {
+		return nil, err
+	}
+	path, query, header, body := op.route.Path, url.Values{}, http.Header{}, map[string]any{}
+	for name, v := range args {
+		p, isParam := op.params[name]
+		if !isParam && op.hasBody {
+			body[name] = v
+			continue
+		}
+		text, ok, err := paramText(name, v)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			continue
+		case isParam && p.In == "path":
+			// The router matches the unescaped path, as it does a request
+			// over HTTP: a "/" would move the value into another segment.
+			if text == "" || strings.Contains(text, "/") {
+				return nil, unprocessable(fmt.Sprintf("argument %q must be one non-empty path segment, without \"/\"", name))
+			}
+			path = strings.Replace(path, "{"+name+"}", url.PathEscape(text), 1)
+		case isParam && p.In == "header":
+			header.Set(name, text)
+		default:
+			query.Set(name, text)
+		}
+	}
+	for name, p := range op.params {
+		if _, given := args[name]; p.In == "path" && (!given || args[name] == nil) {
+			return nil, invalid(fmt.Sprintf("argument %q is required", name))
+		}
+	}
+	return op.newRequest(ctx, path, query, header, body)
+}
+
+func (op mcpOperation) newRequest(ctx context.Context, path string, query url.Values, header http.Header, body map[string]any) (*http.Request, error) {
+	var rd io.Reader = http.NoBody
+	if op.hasBody {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, invalid("arguments could not be encoded as the request body")
+		}
+		rd = bytes.NewReader(b)
+		header.Set("Content-Type", "application/json")
+	}
+	if len(query) > 0 {
+		path += "?" + query.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, op.route.Method, path, rd)
+	if err != nil {
+		return nil, invalid("arguments do not make a request: " + err.Error())
+	}
+	req.Header = header
+	return req, nil
+}
+
+// mcpArguments decodes a tool call's arguments: a JSON object, or nothing.
+// Numbers keep their text, so that a parameter gets the digits sent.
+func mcpArguments(raw json.RawMessage) (map[string]any, error) {
+	args := map[string]any{}
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return args, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return nil, invalid("arguments are not a JSON object")
+	}
+	return args, nil
+}
+
+// paramText is an argument as the text of a parameter; ok is false for
+// null, which stands for leaving the parameter out.
+func paramText(name string, v any) (text string, ok bool, err error) {
+	switch v := v.(type) {
+	case nil:
+		return "", false, nil
+	case string:
+		return v, true, nil
+	case json.Number:
+		return v.String(), true, nil
+	case bool:
+		return strconv.FormatBool(v), true, nil
+	}
+	return "", false, unprocessable(fmt.Sprintf("argument %q: want a string, number or boolean", name))
+}
+
+// mcpRefusal is the tool error of a call refused before it reached a
+// route: it cost nothing.
+func mcpRefusal(err error) *mcp.CallToolResult {
+	code, name := status(err)
+	return &mcp.CallToolResult{IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%d %s: %s; nothing was charged", code, name, message(code, err))}},
+		Meta:    mcp.Meta{"quarry/status": code, "quarry/credits_cost": 0}}
+}
+
+// mcpTap lets the pipeline hand the charge of a dispatched tool call, and
+// its Idempotency-Key claim if it has one, back to the dispatcher, which
+// refunds the call when its result cannot be carried.
+type mcpTap struct {
+	charge *platform.Charge
+	claim  *idempotency.Claim
+}
+
+type mcpTapKey struct{}
+
+// tapCharge gives the charge of a request dispatched by an MCP tool call
+// to its dispatcher; other requests have no tap.
+func tapCharge(ctx context.Context, c platform.Charge, claim *idempotency.Claim) {
+	if tap, ok := ctx.Value(mcpTapKey{}).(*mcpTap); ok {
+		tap.charge, tap.claim = &c, claim
+	}
+}
+
+// mcpDispatch serves req through the router and turns the route's answer
+// into the tool's result.
+func (s *Server) mcpDispatch(req *http.Request, op mcpOperation) *mcp.CallToolResult {
+	tap := &mcpTap{}
+	req = req.WithContext(context.WithValue(req.Context(), mcpTapKey{}, tap))
+	rec := newCapture(maxMCPBody)
+	aborted := s.serveCaptured(rec, req)
+	meta := mcp.Meta{"quarry/status": rec.status, "quarry/request_id": rec.header.Get("X-Request-ID")}
+	for name, h := range map[string]string{"quarry/credits_cost": "X-Credits-Cost", "quarry/credits_remaining": "X-Credits-Remaining", "quarry/retry_after": "Retry-After"} {
+		if n, err := strconv.ParseInt(rec.header.Get(h), 10, 64); err == nil {
+			meta[name] = n
+		}
+	}
+	switch {
+	case aborted:
+		return mcpError(meta, "the response failed part way through; the request stays charged, as over HTTP (request_id "+rec.header.Get("X-Request-ID")+")")
+	case rec.status < 200 || rec.status > 299:
+		return mcpRouteError(meta, rec)
+	case rec.overflowed():
+		return s.mcpTooLarge(req, meta, rec, tap, op)
+	}
+	res := mcpResult(meta, rec, req)
+	if !op.licence.RedistributionAllowed {
+		res.Content = append(res.Content, &mcp.TextContent{Text: fmt.Sprintf("Licence of %s: %s.", op.licence.Source, op.licence.Terms)})
+	}
+	meta["quarry/licence"] = op.licence
+	return res
+}
+
+// serveCaptured serves req into rec; it reports whether the route aborted
+// a body it had begun, which the pipeline does by panicking.
+func (s *Server) serveCaptured(rec *capture, req *http.Request) (aborted bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p != http.ErrAbortHandler {
+				panic(p)
+			}
+			aborted = true
+		}
+	}()
+	s.ServeHTTP(rec, req)
+	return false
+}
+
+func mcpError(meta mcp.Meta, text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Meta: meta, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// mcpRouteError is the tool error of a route's error answer: its status,
+// code and message, with the ErrorResponse as structured content.
+func mcpRouteError(meta mcp.Meta, rec *capture) *mcp.CallToolResult {
+	var body map[string]any
+	if json.Unmarshal(rec.body.Bytes(), &body) != nil {
+		return mcpError(meta, fmt.Sprintf("%d %s", rec.status, http.StatusText(rec.status)))
+	}
+	text := fmt.Sprintf("%d %v: %v", rec.status, body["error"], body["message"])
+	if cost, ok := meta["quarry/credits_cost"].(int64); ok && cost == 0 {
+		text += "; nothing was charged"
+	}
+	res := mcpError(meta, text)
+	res.StructuredContent = body
+	return res
+}
+
+// mcpTooLarge answers a body beyond maxMCPBody: the call failed, so it is
+// refunded, and a claim on an Idempotency-Key is released, as for any
+// failed request, so that the key replays nothing it was not paid for.
+func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, rec *capture, tap *mcpTap, op mcpOperation) *mcp.CallToolResult {
+	ctx := context.WithoutCancel(req.Context())
+	if tap.charge == nil {
+		// A replay under an Idempotency-Key: it cost nothing.
+		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: send the same request over HTTP (%s %s)",
+			rec.size, maxMCPBody, op.route.Method, req.URL.RequestURI()))
+	}
+	bal, err := s.d.Metering.Refund(ctx, *tap.charge)
+	if err != nil {
+		s.log.Error("refund of an MCP result too large to carry failed", zap.String("request_id", rec.header.Get("X-Request-ID")), zap.Error(err))
+		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries, and its refund failed; GET /account/credits lists the request by request_id", rec.size, maxMCPBody))
+	}
+	s.metrics.refunded.Add(float64(op.route.Cost))
+	if tap.claim != nil {
+		s.release(ctx, req, *tap.claim)
+	}
+	meta["quarry/credits_cost"], meta["quarry/credits_remaining"] = int64(0), bal
+	return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: narrow the request, or send it over HTTP (%s %s)",
+		rec.size, maxMCPBody, op.route.Method, req.URL.RequestURI()))
+}
+
+// mcpResult is a successful route answer as a tool result: JSON as
+// structured content and text, a file as an embedded resource.
+func mcpResult(meta mcp.Meta, rec *capture, req *http.Request) *mcp.CallToolResult {
+	mediaType, _, _ := mime.ParseMediaType(rec.header.Get("Content-Type"))
+	if mediaType == "application/json" {
+		var v any
+		if err := json.Unmarshal(rec.body.Bytes(), &v); err == nil {
+			return &mcp.CallToolResult{Meta: meta, StructuredContent: v, Content: []mcp.Content{&mcp.TextContent{Text: rec.body.String()}}}
+		}
+	}
+	uri := "quarry:" + req.URL.RequestURI()
+	if _, params, err := mime.ParseMediaType(rec.header.Get("Content-Disposition")); err == nil && params["filename"] != "" {
+		uri += "#" + params["filename"]
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: rec.header.Get("Content-Type")}
+	if strings.HasPrefix(mediaType, "text/") {
+		rc.Text = rec.body.String()
+	} else {
+		rc.Blob = bytes.Clone(rec.body.Bytes())
+	}
+	return &mcp.CallToolResult{Meta: meta, Content: []mcp.Content{&mcp.EmbeddedResource{Resource: rc}}}
+}
+
+// capture is the ResponseWriter of an in-process dispatch: it keeps the
+// status, the headers and the first limit bytes of the body, and counts the
+// rest.
+type capture struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+	limit  int
+	size   int64
+}
+
+func newCapture(limit int) *capture { return &capture{header: http.Header{}, limit: limit} }
+
+// Header implements http.ResponseWriter.
+func (c *capture) Header() http.Header { return c.header }
+
+// WriteHeader implements http.ResponseWriter.
+func (c *capture) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+}
+
+// Write implements http.ResponseWriter.
+func (c *capture) Write(p []byte) (int, error) {
+	c.WriteHeader(http.StatusOK)
+	c.size += int64(len(p))
+	if room := c.limit - c.body.Len(); room > 0 {
+		c.body.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// overflowed reports whether the body was longer than the limit.
+func (c *capture) overflowed() bool { return c.size > int64(c.limit) }

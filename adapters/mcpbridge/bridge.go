@@ -1,0 +1,126 @@
+// Package mcpbridge serves the Model Context Protocol on a local stream
+// (stdio) and forwards everything to a remote Quarry's POST /mcp with an API
+// key: desktop assistants start a local process, and this is the one they
+// start (`quarry mcp --url URL`). The tools, resources, prompt and
+// instructions are the remote's, read at start; every call is the remote's
+// answer, charged there.
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config is what the bridge needs.
+type Config struct {
+	// URL is the remote Quarry's base address, or its /mcp address.
+	URL string
+	// APIKey is sent as X-API-KEY with every request.
+	APIKey string
+	// Version names the bridge to both sides.
+	Version string
+}
+
+// Endpoint is the /mcp address of a base address; an address already
+// ending in /mcp is kept.
+func Endpoint(base string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("--url %q: want the http or https address of a Quarry service", base)
+	}
+	if !strings.HasSuffix(u.Path, "/mcp") {
+		u.Path = strings.TrimSuffix(u.Path, "/") + "/mcp"
+	}
+	return u.String(), nil
+}
+
+// Run connects to the remote, then serves MCP on in and out until the
+// local client goes away or ctx ends.
+func Run(ctx context.Context, cfg Config, in io.ReadCloser, out io.WriteCloser) error {
+	endpoint, err := Endpoint(cfg.URL)
+	if err != nil {
+		return err
+	}
+	if cfg.APIKey == "" {
+		return errors.New("no API key: set QUARRY_API_KEY to a key minted with POST /account/keys")
+	}
+	remote, err := Connect(ctx, endpoint, cfg.APIKey, cfg.Version)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = remote.Close() }()
+	server, err := mirror(ctx, remote, cfg.Version)
+	if err != nil {
+		return err
+	}
+	return server.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+}
+
+// Connect opens an MCP client session on a remote Quarry's /mcp, sending
+// the key with every request.
+func Connect(ctx context.Context, endpoint, apiKey, version string) (*mcp.ClientSession, error) {
+	hc := &http.Client{Timeout: 5 * time.Minute, Transport: keyed{key: apiKey, next: http.DefaultTransport}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "quarry-mcp-bridge", Version: version}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", endpoint, err)
+	}
+	return cs, nil
+}
+
+// keyed adds the API key to every request.
+type keyed struct {
+	key  string
+	next http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (k keyed) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-API-KEY", k.key)
+	return k.next.RoundTrip(r)
+}
+
+// mirror builds a local server offering what the remote offers, each
+// handler forwarding to the remote.
+func mirror(ctx context.Context, remote *mcp.ClientSession, version string) (*mcp.Server, error) {
+	var instructions string
+	if init := remote.InitializeResult(); init != nil {
+		instructions = init.Instructions
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "quarry", Title: "Quarry (bridge)", Version: version},
+		&mcp.ServerOptions{Instructions: instructions})
+	for tool, err := range remote.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list the remote's tools: %w", err)
+		}
+		server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return remote.CallTool(ctx, &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments})
+		})
+	}
+	for res, err := range remote.Resources(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list the remote's resources: %w", err)
+		}
+		server.AddResource(res, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return remote.ReadResource(ctx, req.Params)
+		})
+	}
+	for p, err := range remote.Prompts(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list the remote's prompts: %w", err)
+		}
+		server.AddPrompt(p, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return remote.GetPrompt(ctx, req.Params)
+		})
+	}
+	return server, nil
+}
