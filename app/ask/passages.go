@@ -37,10 +37,11 @@ func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) 
 	if err != nil {
 		return nil, err
 	}
-	m, ok := newTextMatch(q.Question, named)
 	if anchored {
+		m, ok := newTextMatch(question.WithoutCaseNumber(q.Question), named)
 		return anchoredAnswer(a, docs, m, ok), nil
 	}
+	m, ok := newTextMatch(q.Question, named)
 	if !ok {
 		return nil, nil
 	}
@@ -63,9 +64,10 @@ func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) 
 }
 
 // anchoredAnswer answers from the judgment a case number names: its
-// sentence covering the question's other key terms, or, when the question
-// holds none ("What happened in WP 1620 of 2015?") or none covers them,
-// the last sentence that says how the case ended.
+// sentence covering the question's other key terms, or, only when the
+// question asks nothing else ("What happened in WP 1620 of 2015?", "the
+// outcome of …"), the last sentence that says how the case ended. A
+// question asking for something no sentence covers is refused.
 func anchoredAnswer(a *Service, docs []retrieved, m textMatch, hasTerms bool) []sentence {
 	if len(docs) != 1 {
 		return nil
@@ -75,6 +77,7 @@ func anchoredAnswer(a *Service, docs []retrieved, m textMatch, hasTerms bool) []
 		if c, ok := a.bestSentence(d, m); ok {
 			return pick([]candidate{c}, 1)
 		}
+		return nil
 	}
 	sentences := a.sentences.of(d)
 	for i := len(sentences) - 1; i >= 0; i-- {
