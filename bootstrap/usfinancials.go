@@ -90,7 +90,8 @@ func companyFactsEntry(entry string) (bool, error) {
 // ingestUSFinancials loads companyfacts documents (files, directories of
 // them, or companyfacts.zip read entry by entry) and company_tickers.json
 // files, or the bundled sample without files. It reads one file at a time
-// and writes usfinancials.IngestBatch companies at a time, so memory and open files
+// and writes usfinancials.IngestBatch companies (or usfinancials.IngestBatchBytes)
+// at a time, so memory and open files
 // stay bounded however many files there are; the first bad file stops the
 // run, after the files before it are written (see usfinancials.Service.IngestEach).
 // A file's retrieval time is its modification time (an archive entry's

@@ -2,6 +2,8 @@ package mongo
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"time"
 
@@ -16,7 +18,8 @@ import (
 // Collections of the US financial statements dataset. FerretDB filters in
 // SQL only on {_id: <string>}, so both are keyed by _id: one document per
 // filer with _id its 10-digit CIK, holding every mapped fact (a few thousand
-// at most, far below the 16 MiB document limit), and one document per ticker
+// at most, far below the 16 MiB document limit) packed into one string (see
+// companyDoc), and one document per ticker
 // with _id the ticker, naming the CIK. Neither needs a secondary index.
 // A third holds one small document per filer, _id its CIK, with its name's
 // key (financials.NameKey), so finding a company by name scans small
@@ -34,7 +37,19 @@ type Financials struct {
 	names     *mongodrv.Collection
 	// Which companies, tickers and names are stored, for UpsertCompanies.
 	companyIDs, tickerIDs, nameIDs readOnce
+	// reads holds a token for each company document being read: a real
+	// filer's read allocates about 25 MB on FerretDB over SQLite, so
+	// concurrent cold requests are bounded in memory by companyReads reads,
+	// not by the number of clients (docs/capacity.md).
+	reads chan struct{}
 }
+
+// companyReads is how many company documents are read at once, and
+// companyReadTimeout how long one may take.
+const (
+	companyReads       = 4
+	companyReadTimeout = 30 * time.Second
+)
 
 var _ ports.FinancialsStore = (*Financials)(nil)
 
@@ -42,31 +57,40 @@ var _ ports.FinancialsStore = (*Financials)(nil)
 func NewFinancials(db *mongodrv.Database) *Financials {
 	return &Financials{
 		companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection),
-		names: db.Collection(namesCollection),
+		names: db.Collection(namesCollection), reads: make(chan struct{}, companyReads),
 	}
 }
 
+// companyDoc is one filer. Its facts are packed: FactsJSON is the JSON
+// array of its factDocs, one string value, because FerretDB's SQLite
+// backend decodes every value of a document it reads, each with an
+// encoding/json decoder of its own: Apple's 2,500-odd mapped facts as
+// subdocuments cost a read about 180 MB of allocations and a second, as one
+// string about 1% of that (docs/capacity.md). Facts is the layout written
+// before, still read from a document that has no FactsJSON; writing the
+// company again packs it.
 type companyDoc struct {
 	CIK         string    `bson:"_id"`
 	Tickers     []string  `bson:"tickers"`
 	Name        string    `bson:"name"`
 	RetrievedAt time.Time `bson:"retrieved_at"`
-	Facts       []factDoc `bson:"facts"`
+	FactsJSON   string    `bson:"facts_json,omitempty"`
+	Facts       []factDoc `bson:"facts,omitempty"`
 }
 
 // factDoc mirrors financials.Fact field for field, so the two convert
 // directly and a new domain field fails to compile until it is stored.
 type factDoc struct {
-	Concept      string  `bson:"concept"`
-	Unit         string  `bson:"unit"`
-	Start        string  `bson:"start,omitempty"`
-	End          string  `bson:"end"`
-	Value        float64 `bson:"val"`
-	Accession    string  `bson:"accn"`
-	FiscalYear   int     `bson:"fy"`
-	FiscalPeriod string  `bson:"fp"`
-	Form         string  `bson:"form"`
-	Filed        string  `bson:"filed"`
+	Concept      string  `bson:"concept" json:"concept"`
+	Unit         string  `bson:"unit" json:"unit"`
+	Start        string  `bson:"start,omitempty" json:"start,omitempty"`
+	End          string  `bson:"end" json:"end"`
+	Value        float64 `bson:"val" json:"val"`
+	Accession    string  `bson:"accn" json:"accn"`
+	FiscalYear   int     `bson:"fy" json:"fy"`
+	FiscalPeriod string  `bson:"fp" json:"fp"`
+	Form         string  `bson:"form" json:"form"`
+	Filed        string  `bson:"filed" json:"filed"`
 }
 
 type tickerDoc struct {
@@ -79,20 +103,34 @@ type nameDoc struct {
 	Key string `bson:"key"`
 }
 
-func toCompanyDoc(c financials.Company) companyDoc {
+func toCompanyDoc(c financials.Company) (companyDoc, error) {
 	facts := make([]factDoc, len(c.Facts))
 	for i, f := range c.Facts {
 		facts[i] = factDoc(f)
 	}
-	return companyDoc{CIK: c.CIK, Tickers: c.Tickers, Name: c.Name, RetrievedAt: c.RetrievedAt.UTC(), Facts: facts}
+	packed, err := json.Marshal(facts)
+	if err != nil {
+		return companyDoc{}, fmt.Errorf("mongo: pack the facts of %s: %w", c.CIK, err)
+	}
+	return companyDoc{CIK: c.CIK, Tickers: c.Tickers, Name: c.Name, RetrievedAt: c.RetrievedAt.UTC(), FactsJSON: string(packed)}, nil
 }
 
-func (d companyDoc) company() financials.Company {
-	var facts []financials.Fact
-	for _, f := range d.Facts {
-		facts = append(facts, financials.Fact(f))
+func (d companyDoc) company() (financials.Company, error) {
+	stored := d.Facts
+	if d.FactsJSON != "" {
+		stored = nil
+		if err := json.Unmarshal([]byte(d.FactsJSON), &stored); err != nil {
+			return financials.Company{}, fmt.Errorf("%w: company %s: packed facts: %w", ports.ErrUnavailable, d.CIK, err)
+		}
 	}
-	return financials.Company{CIK: d.CIK, Tickers: d.Tickers, Name: d.Name, RetrievedAt: d.RetrievedAt.UTC(), Facts: facts}
+	var facts []financials.Fact
+	if len(stored) > 0 {
+		facts = make([]financials.Fact, len(stored))
+	}
+	for i, f := range stored {
+		facts[i] = financials.Fact(f)
+	}
+	return financials.Company{CIK: d.CIK, Tickers: d.Tickers, Name: d.Name, RetrievedAt: d.RetrievedAt.UTC(), Facts: facts}, nil
 }
 
 // UpsertCompanies replaces each company document by CIK, then points its
@@ -109,7 +147,11 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 	var tickerDocs []tickerDoc
 	var nameDocs []nameDoc
 	for _, c := range companies {
-		ciks, docs = append(ciks, c.CIK), append(docs, toCompanyDoc(c))
+		doc, err := toCompanyDoc(c)
+		if err != nil {
+			return err
+		}
+		ciks, docs = append(ciks, c.CIK), append(docs, doc)
 		nameDocs = append(nameDocs, nameDoc{CIK: c.CIK, Key: financials.NameKey(c.Name)})
 		for _, t := range c.Tickers {
 			tickers, tickerDocs = append(tickers, t), append(tickerDocs, tickerDoc{Ticker: t, CIK: c.CIK})
@@ -156,11 +198,22 @@ func (s *Financials) CIKsForName(ctx context.Context, name string) ([]string, er
 
 // Company returns the company with that CIK, or ports.ErrNotFound.
 func (s *Financials) Company(ctx context.Context, cik string) (financials.Company, error) {
+	select {
+	case s.reads <- struct{}{}:
+		defer func() { <-s.reads }()
+	case <-ctx.Done():
+		return financials.Company{}, translate("find company "+cik, ctx.Err())
+	}
+	// A read its caller gives up on still runs to its end in FerretDB, so it
+	// keeps its token until then: cancelling ctx would free the token at
+	// once and let abandoned reads pile up past the bound.
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), companyReadTimeout)
+	defer cancel()
 	var d companyDoc
-	if err := s.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
+	if err := s.companies.FindOne(readCtx, bson.D{{Key: "_id", Value: cik}}).Decode(&d); err != nil {
 		return financials.Company{}, translate("find company "+cik, err)
 	}
-	return d.company(), nil
+	return d.company()
 }
 
 // CIKForTicker returns the CIK the ticker names, or ports.ErrNotFound.
@@ -172,9 +225,13 @@ func (s *Financials) CIKForTicker(ctx context.Context, ticker string) (string, e
 	return d.CIK, nil
 }
 
-// CountCompanies returns how many companies are held.
+// CountCompanies returns how many companies are held, by counting their
+// small name documents: FerretDB counts by reading every document of a
+// collection, and the companies' are large (at 1,800 real-size filers,
+// 1 GB: a minute for the readiness probe). Every company written has its
+// name document written in the same call, after it.
 func (s *Financials) CountCompanies(ctx context.Context) (int64, error) {
-	n, err := s.companies.CountDocuments(ctx, bson.D{})
+	n, err := s.names.CountDocuments(ctx, bson.D{})
 	if err != nil {
 		return 0, translate("count companies", err)
 	}

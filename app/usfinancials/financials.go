@@ -177,19 +177,26 @@ func (f *Service) Ingest(ctx context.Context, companies []financials.Company) (i
 	return len(companies), f.store.UpsertCompanies(ctx, companies)
 }
 
-// IngestBatch is how many companies one write of IngestEach holds: enough
-// to make bulk writes pay, few enough that memory holds a handful of
+// IngestBatch is how many companies one write of IngestEach holds at most:
+// enough to make bulk writes pay, few enough that memory holds a handful of
 // companies whatever the size of the run.
 const IngestBatch = 64
 
-// IngestEach writes the companies companies yields, IngestBatch at a time,
-// and returns how many it wrote. It stops at the first error the sequence
+// IngestBatchBytes bounds a write of IngestEach by the memory its companies
+// hold (as the read cache weighs them): a real filer's mapped facts weigh
+// about 1 MB (Apple's 4,215), so a batch holds about eight of them, or 64
+// small ones. The store's write holds a few copies of the batch in other
+// forms (BSON, the wire message), so this bounds them too.
+const IngestBatchBytes = 8 << 20
+
+// IngestEach writes the companies companies yields, IngestBatch at a time
+// or fewer when they weigh IngestBatchBytes, and returns how many it wrote. It stops at the first error the sequence
 // yields, after writing the companies yielded before it: a run over
 // thousands of files writes every file before a bad one and none after,
 // and since writing a company again changes nothing, running it again
 // once the file is fixed completes it.
 func (f *Service) IngestEach(ctx context.Context, companies iter.Seq2[financials.Company, error]) (int, error) {
-	written := 0
+	written, weight := 0, 0
 	batch := make([]financials.Company, 0, IngestBatch)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -199,14 +206,16 @@ func (f *Service) IngestEach(ctx context.Context, companies iter.Seq2[financials
 			return err
 		}
 		written += len(batch)
-		batch = batch[:0]
+		clear(batch) // the written companies' facts are garbage now
+		batch, weight = batch[:0], 0
 		return nil
 	}
 	for c, err := range companies {
 		if err != nil {
 			return written, errors.Join(err, flush())
 		}
-		if batch = append(batch, c); len(batch) == IngestBatch {
+		batch, weight = append(batch, c), weight+companyWeight(c)
+		if len(batch) == IngestBatch || weight >= IngestBatchBytes {
 			if err := flush(); err != nil {
 				return written, err
 			}

@@ -250,6 +250,30 @@ func TestIngestEachWritesInBatchesAndStopsAtTheFirstError(t *testing.T) {
 	}
 }
 
+// TestIngestEachBoundsABatchByBytes: companies as heavy as real filers
+// are written a few at a time, not IngestBatch at a time.
+func TestIngestEachBoundsABatchByBytes(t *testing.T) {
+	heavy := sampleCompanies(t)[0]
+	for len(heavy.Facts) < 30_000 {
+		heavy.Facts = append(heavy.Facts, heavy.Facts...)
+	}
+	s := &batchStore{Financials: memory.NewFinancials()}
+	fin := usfinancials.New(s, time.Now, nil)
+	n, err := fin.IngestEach(context.Background(), func(yield func(financials.Company, error) bool) {
+		for i := range 10 {
+			c := heavy
+			c.CIK = fmt.Sprintf("%010d", 9_000_000_001+i)
+			if !yield(c, nil) {
+				return
+			}
+		}
+	})
+	if err != nil || n != 10 || len(s.batches) < 3 || slices.Max(s.batches) >= usfinancials.IngestBatch {
+		t.Fatalf("%d written, batches %v, %v", n, s.batches, err)
+	}
+	t.Logf("batches of companies with %d facts: %v", len(heavy.Facts), s.batches)
+}
+
 // TestStatementsFollowAReingestedCompany asks twice on one day, with the
 // company ingested again in between with one figure changed: the second
 // answer is built from the new facts, not kept from the first.

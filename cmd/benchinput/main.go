@@ -7,6 +7,11 @@
 // facts they hold. Listings need no generated input: the bundled sample is
 // a real list of every listed A-share (5,524 rows), and the benchmark
 // ingests it as it is. `go tool task bench` runs it; see scripts/bench-ingest.sh.
+//
+// With -from DIR the copies are made of the real companyfacts documents in
+// DIR (CIK##########.json, as the SEC serves them, a few MB each) instead
+// of the trimmed samples, so that the generated filers have real sizes
+// (go tool task bench-scale, docs/capacity.md). -zip=false skips the zip.
 package main
 
 import (
@@ -33,19 +38,21 @@ var cikField = regexp.MustCompile(`"cik"\s*:\s*\d+`)
 func main() {
 	out := flag.String("out", "", "directory to write into (created)")
 	companies := flag.Int("companyfacts", 2000, "companyfacts documents to write")
+	from := flag.String("from", "", "copy the companyfacts documents of this directory, not the bundled samples")
+	withZip := flag.Bool("zip", true, "also write companyfacts.zip")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "benchinput: -out is required")
 		os.Exit(2)
 	}
-	if err := write(*out, *companies); err != nil {
+	if err := write(*out, *from, *companies, *withZip); err != nil {
 		fmt.Fprintln(os.Stderr, "benchinput:", err)
 		os.Exit(1)
 	}
 }
 
-func write(dir string, companies int) error {
-	samples, err := companyFacts()
+func write(dir, from string, companies int, withZip bool) error {
+	samples, err := companyFacts(from)
 	if err != nil {
 		return err
 	}
@@ -53,7 +60,11 @@ func write(dir string, companies int) error {
 	if err := os.MkdirAll(factsDir, 0o755); err != nil {
 		return err
 	}
-	zf, err := os.Create(filepath.Join(dir, "companyfacts.zip"))
+	zipName := filepath.Join(dir, "companyfacts.zip")
+	if !withZip {
+		zipName = os.DevNull
+	}
+	zf, err := os.Create(zipName)
 	if err != nil {
 		return err
 	}
@@ -105,19 +116,24 @@ type sample struct {
 	facts int
 }
 
-// companyFacts reads the bundled companyfacts documents and counts the
-// facts each holds (every entry of facts.<taxonomy>.<concept>.units.<unit>).
-func companyFacts() ([]sample, error) {
-	entries, err := fs.ReadDir(sampledata.USFinancials, sampledata.USFinancialsDir)
+// companyFacts reads the companyfacts documents of dir, or the bundled
+// ones when dir is empty, and counts the facts each holds (every entry of
+// facts.<taxonomy>.<concept>.units.<unit>).
+func companyFacts(dir string) ([]sample, error) {
+	fsys, root := fs.FS(sampledata.USFinancials), sampledata.USFinancialsDir
+	if dir != "" {
+		fsys, root = os.DirFS(dir), "."
+	}
+	entries, err := fs.ReadDir(fsys, root)
 	if err != nil {
 		return nil, err
 	}
 	var out []sample
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "CIK") {
+		if !strings.HasPrefix(e.Name(), "CIK") || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		body, err := fs.ReadFile(sampledata.USFinancials, path.Join(sampledata.USFinancialsDir, e.Name()))
+		body, err := fs.ReadFile(fsys, path.Join(root, e.Name()))
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +157,7 @@ func companyFacts() ([]sample, error) {
 		out = append(out, s)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no companyfacts document in the sample")
+		return nil, fmt.Errorf("no companyfacts document in %s", root)
 	}
 	return out, nil
 }

@@ -1,15 +1,19 @@
 // Command loadgen drives one URL with a fixed number of concurrent
 // keep-alive connections for a fixed time and prints throughput and latency
 // percentiles. With -rate it sends at most that many requests per second in
-// all, to measure latency at a given load rather than at saturation. `go tool
-// task bench` uses it against the served binary.
+// all, to measure latency at a given load rather than at saturation. With
+// -urls it takes each request's URL at random from a file, so that a route
+// is measured over many keys rather than its hottest one. `go tool task
+// bench` and `go tool task bench-scale` use it against the served binary.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"slices"
@@ -28,6 +32,7 @@ type result struct {
 
 func main() {
 	url := flag.String("url", "", "URL to request")
+	urlFile := flag.String("urls", "", "file of URLs, one a line; each request takes one at random (instead of -url)")
 	method := flag.String("method", http.MethodGet, "HTTP method")
 	body := flag.String("body", "", "request body (sent as JSON)")
 	header := flag.String("header", "", "one request header, as Name: value")
@@ -36,22 +41,44 @@ func main() {
 	label := flag.String("label", "", "row label to print")
 	perSecond := flag.Float64("rate", 0, "requests per second in all (0: as fast as the connections go)")
 	flag.Parse()
-	if *url == "" {
-		fmt.Fprintln(os.Stderr, "loadgen: -url is required")
+	urls, err := targets(*url, *urlFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
 	limit := rate.NewLimiter(rate.Inf, 0)
 	if *perSecond > 0 {
 		limit = rate.NewLimiter(rate.Limit(*perSecond), 1)
 	}
-	res := run(target{method: *method, url: *url, header: *header, body: *body, limit: limit}, *conns, *duration)
+	res := run(target{method: *method, urls: urls, header: *header, body: *body, limit: limit}, *conns, *duration)
 	report(*label, res, *duration)
 }
 
-// target is the one request every worker repeats, as often as limit lets.
+// targets is the URL given, or the lines of the file given.
+func targets(url, file string) ([]string, error) {
+	switch {
+	case (url == "") == (file == ""):
+		return nil, errors.New("give one of -url and -urls")
+	case url != "":
+		return []string{url}, nil
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	urls := strings.Fields(string(raw))
+	if len(urls) == 0 {
+		return nil, fmt.Errorf("%s holds no URL", file)
+	}
+	return urls, nil
+}
+
+// target is the request every worker repeats, as often as limit lets, to
+// one of urls at random.
 type target struct {
-	method, url, header, body string
-	limit                     *rate.Limiter
+	method, header, body string
+	urls                 []string
+	limit                *rate.Limiter
 }
 
 func run(t target, conns int, d time.Duration) result {
@@ -79,7 +106,7 @@ func worker(ctx context.Context, client *http.Client, t target) result {
 		if t.limit.Wait(ctx) != nil {
 			break // the run is over
 		}
-		req, err := http.NewRequest(t.method, t.url, strings.NewReader(t.body))
+		req, err := http.NewRequest(t.method, t.urls[rand.IntN(len(t.urls))], strings.NewReader(t.body))
 		if err != nil {
 			r.errors++
 			return r
