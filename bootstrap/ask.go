@@ -11,31 +11,33 @@ import (
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/app/usfinancials"
+	"github.com/quarrydata/quarry/domain/dataset"
 )
 
-func init() { registerService(askService) }
-
-// askService wires POST /ask over the datasets it reads (US statements, US filing
-// sections, China listings, India judgments through their search index). It has no store or ingester of its own, so it
-// registers as a service, not as a dataset of `quarry ingest`. With
+// askSlice is the slice of POST /ask over the datasets it reads (US
+// statements, US filing sections, China listings, India judgments through
+// their search index). It has no store or ingester of its own. With
 // QUARRY_ASK_MODEL_URL set, text questions go to the chat-completions
 // answerer; LoadConfig has checked the URL and the model.
-func askService(c Config) fx.Option {
-	return fx.Options(
-		fx.Provide(
-			fx.Annotate(func(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, judgments *indiajudgments.Service, shared *readcache.Cache) (*ask.Service, error) {
-				a := ask.New(fin, china, filings, shared).WithJudgments(judgments)
-				if c.AskModelURL == "" {
-					return a, nil
-				}
-				m, err := chatcompletions.New(c.AskModelURL, c.AskModel, c.AskModelKey, chatcompletions.DefaultTimeout)
-				if err != nil {
-					return nil, err
-				}
-				return a.WithModel(m), nil
-			}, fx.ParamTags(``, ``, ``, ``, sharedCache)),
-			probe((*ask.Service).Probe),
-			handlers(httpadapter.AskHandlers),
-		),
-	)
+func askSlice() wiring {
+	return wiring{
+		name: string(dataset.AskRetrieval),
+		extra: func(c Config) fx.Option {
+			return fx.Provide(
+				fx.Annotate(func(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, judgments *indiajudgments.Service, shared *readcache.Cache) (*ask.Service, error) {
+					a := ask.New(fin, china, filings, shared).WithJudgments(judgments)
+					if c.AskModelURL == "" {
+						return a, nil
+					}
+					m, err := chatcompletions.New(c.AskModelURL, c.AskModel, c.AskModelKey, chatcompletions.DefaultTimeout)
+					if err != nil {
+						return nil, err
+					}
+					return a.WithModel(m), nil
+				}, fx.ParamTags(``, ``, ``, ``, sharedCache)),
+				probe((*ask.Service).Probe),
+				handlers(httpadapter.AskHandlers),
+			)
+		},
+	}
 }

@@ -2,16 +2,11 @@ package bootstrap
 
 import (
 	"context"
-	"errors"
-	"io"
-	"path"
-	"slices"
-	"strings"
+
+	"github.com/quarrydata/quarry/ingest"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-	"go.uber.org/fx"
 
-	"github.com/quarrydata/quarry/adapters/asharelistings"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -19,133 +14,30 @@ import (
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
-	"github.com/quarrydata/quarry/sampledata"
 )
 
-func init() {
-	register(wiring{
+// chinaSecurities is the China A-share securities slice: its store
+// (memory, or MongoDB behind a read cache), use case, probe and handler.
+func chinaSecurities() wiring {
+	stores, served := documents(
+		func() ports.SecurityStore { return memory.NewSecurities() },
+		func(db *mongodrv.Database) ports.SecurityStore { return mongo.NewSecurities(db) },
+		func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
+			return chinasecurities.NewCache(s, c)
+		})
+	return wiring{
 		name:    string(dataset.ChinaSecurities),
 		alias:   "china-securities",
 		fills:   []dataset.ID{dataset.ChinaSecurities, dataset.AskRetrieval},
 		sources: "A-share listings: Tushare stock_basic CSV or the SZSE's A股列表.xlsx, detected by header; B-shares, codes outside the A-share ranges and rows without a listing date are skipped and counted",
-		sample:  sampleOf(LoadSample),
-		serve:   chinaSecurities,
-		stores:  securityStore,
-		ingester: skippingIngester(func(s ports.SecurityStore) func(context.Context, *IngestFiles) (Ingested, error) {
-			return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
-				return ingestListings(ctx, s, files)
+		sample:  sampleOf(ingest.LoadChinaSecuritiesSample),
+		stores:  stores,
+		served:  served,
+		provide: []any{chinasecurities.New, probe((*chinasecurities.Service).Probe), handlers(httpadapter.ChinaHandlers)},
+		ingester: skippingIngester(func(s ports.SecurityStore) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
+			return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
+				return ingest.IngestListings(ctx, s, files)
 			}
 		}),
-	})
-}
-
-// chinaSecurities wires the China A-share securities dataset: its store
-// (memory, or MongoDB behind a read cache), use case, probe and handler.
-func chinaSecurities(cfg Config) fx.Option {
-	return fx.Options(
-		securityStore(cfg),
-		documentCache(cfg, func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
-			return chinasecurities.NewCache(s, c)
-		}),
-		fx.Provide(
-			chinasecurities.New,
-			probe((*chinasecurities.Service).Probe),
-			handlers(httpadapter.ChinaHandlers),
-		),
-	)
-}
-
-func securityStore(cfg Config) fx.Option {
-	return documentStore(cfg,
-		func() ports.SecurityStore { return memory.NewSecurities() },
-		func(db *mongodrv.Database) ports.SecurityStore { return mongo.NewSecurities(db) })
-}
-
-// LoadSample upserts the bundled China listings into s and returns how many.
-func LoadSample(ctx context.Context, s ports.SecurityStore) (int, error) {
-	got, err := loadSample(ctx, s)
-	return got.Records, err
-}
-
-func loadSample(ctx context.Context, s ports.SecurityStore) (Ingested, error) {
-	f, err := sampledata.Files.Open(sampledata.ChinaSecurities)
-	if err != nil {
-		return Ingested{}, err
 	}
-	defer f.Close()
-	n, skipped, err := writeListings(ctx, s, sampledata.ChinaSecurities, f)
-	return Ingested{Read: n, Records: n, Skipped: skipped.String()}, err
-}
-
-// csvEntry is the rule for an archive of CSV files (bars): CSV entries are
-// read, anything else refuses the archive.
-func csvEntry(entry string) (bool, error) {
-	if strings.EqualFold(path.Ext(entry), ".csv") {
-		return true, nil
-	}
-	return false, errors.New("not a CSV file")
-}
-
-// listingEntry is the rule for an archive of listings files: CSV and
-// workbooks are read (a legacy .xls to be refused by name), anything else
-// refuses the archive.
-func listingEntry(entry string) (bool, error) {
-	if slices.Contains([]string{".csv", ".xlsx", ".xls"}, strings.ToLower(path.Ext(entry))) {
-		return true, nil
-	}
-	return false, errors.New("not a listings file (.csv or .xlsx)")
-}
-
-// ingestListings loads listings files one at a time, each parsed whole
-// and written as one batch before the next is opened; the first bad file
-// stops the run after the files before it are written. What the files
-// skip is summed.
-func ingestListings(ctx context.Context, s ports.SecurityStore, files *IngestFiles) (Ingested, error) {
-	if files.none() {
-		return loadSample(ctx, s)
-	}
-	in, err := files.expand(listingEntry)
-	if err != nil {
-		return Ingested{}, err
-	}
-	defer in.close()
-	var total Ingested
-	var skipped asharelistings.Skipped
-	for _, name := range in.names() {
-		n, sk, err := ingestListingFile(ctx, s, in, name)
-		if err != nil {
-			return total, err
-		}
-		total.Read += n
-		total.Records += n
-		skipped = skipped.Add(sk)
-	}
-	total.Skipped = skipped.String()
-	return total, nil
-}
-
-func ingestListingFile(ctx context.Context, s ports.SecurityStore, in *inputs, name string) (int, asharelistings.Skipped, error) {
-	f, err := in.openQuiet(name)
-	if err != nil {
-		return 0, asharelistings.Skipped{}, err
-	}
-	defer f.Close()
-	n, skipped, err := writeListings(ctx, s, name, f)
-	if err == nil {
-		in.progress.done(name, n)
-	}
-	return n, skipped, err
-}
-
-// writeListings parses one listings file whole, then upserts its A-share
-// listings; it returns how many, and what the file held that was skipped.
-func writeListings(ctx context.Context, s ports.SecurityStore, name string, r io.Reader) (int, asharelistings.Skipped, error) {
-	l, err := asharelistings.Parse(name, r)
-	if err != nil {
-		return 0, asharelistings.Skipped{}, err
-	}
-	if err := s.UpsertSecurities(ctx, l.Securities); err != nil {
-		return 0, asharelistings.Skipped{}, err
-	}
-	return len(l.Securities), l.Skipped, nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quarrydata/quarry/ingest"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/dig"
 	"go.uber.org/fx"
@@ -200,11 +202,11 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 		return err
 	}
 	return withIngesters(ctx, cfg, func(byName map[string]Ingester) error {
-		p := newProgress(progressOut, progressOut == nil)
-		defer p.finish()
+		p := ingest.NewProgress(progressOut, progressOut == nil)
+		defer p.Finish()
 		for _, n := range names {
-			got, err := byName[n].Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes, progress: p})
-			p.finish()
+			got, err := byName[n].Load(ctx, &ingest.Files{Names: files, MaxBytes: cfg.IngestMaxFileBytes, Progress: p})
+			p.Finish()
 			if err != nil {
 				if got.Records > 0 {
 					fmt.Fprintf(out, "wrote %d records of %s into %s before the error; the rest were not written\n", got.Records, n, cfg.MongoDB)
@@ -215,7 +217,7 @@ func Ingest(ctx context.Context, cfg Config, what string, files []string, out, p
 			if got.Skipped != "" {
 				skipped = "; " + got.Skipped
 			}
-			fmt.Fprintf(out, "ingested %s into %s: %s%s\n", n, cfg.MongoDB, got.counts(), skipped)
+			fmt.Fprintf(out, "ingested %s into %s: %s%s\n", n, cfg.MongoDB, got.Counts(), skipped)
 		}
 		return nil
 	})
@@ -241,7 +243,7 @@ func ingestNames(what string, files []string) ([]string, error) {
 // store.
 func ingestion(cfg Config) fx.Option {
 	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg)}
-	for _, d := range datasets {
+	for _, d := range datasets() {
 		if d.stores != nil {
 			opts = append(opts, d.stores(cfg))
 		}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/ingest"
+
 	"go.uber.org/zap/zapcore"
 
 	"github.com/quarrydata/quarry/adapters/chatcompletions"
@@ -178,7 +180,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SessionTTL:         r.duration(EnvSessionTTL, 8*time.Hour),
 		MongoRefresh:       r.duration(EnvMongoRefresh, 30*time.Second),
 		CacheBytes:         r.bytes(EnvCacheBytes, 256<<20),
-		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, DefaultMaxFileBytes),
+		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, ingest.DefaultMaxFileBytes),
 		LogLevel:           r.level(EnvLogLevel),
 		PprofAddr:          getenv(EnvPprofAddr),
 		MetricsAddr:        r.metricsAddr(),

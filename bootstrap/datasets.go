@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quarrydata/quarry/ingest"
+
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
@@ -16,50 +18,6 @@ import (
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
-// wiring is how one dataset joins the binary, kept in the dataset's own file and
-// registered from that file's init function: adding a dataset edits no list
-// elsewhere. Its parts join the service through fx value groups (handlers,
-// probes, readiness checks, ingesters).
-type wiring struct {
-	// name is the dataset's name on the command line, as in
-	// `quarry ingest us_filing_indexes`: the catalog id of the first
-	// dataset in fills, so a dataset has one name (B66). The securities
-	// master fills no catalog dataset of its own and is us_securities.
-	name string
-	// alias is the dataset's ingest name before B66, still taken on the
-	// command line until the next release.
-	alias string
-	// sources says in a few words which files `quarry ingest` reads.
-	sources string
-	// serve wires the dataset into the service: its stores, use case,
-	// probes, handlers, the sample at start and any background job.
-	serve func(Config) fx.Option
-	// stores wires the dataset's stores alone, for `quarry ingest`; serve
-	// wires them too. A dataset sharing another's stores has none.
-	stores func(Config) fx.Option
-	// ingester provides the dataset's Ingester, in the "ingesters" group,
-	// from its stores: `quarry ingest` runs it, and the service runs it
-	// at start on the files Config.Files names. It is given the dataset's
-	// name, so the name is written once, in name.
-	ingester func(name string) fx.Option
-	// fills lists the catalog datasets whose probes this one's ingest
-	// makes available: a 503 on one of them names the command.
-	fills []dataset.ID
-	// sample loads the dataset's bundled sample at start when the
-	// configuration asks for it (see sampleOf); nil when it has none. It
-	// is given the dataset's name too.
-	sample func(cfg Config, name string) fx.Option
-}
-
-// datasets holds every registered dataset, in name order once registered.
-var datasets []wiring
-
-// register adds a dataset's wiring. It is called from init functions only.
-func register(d wiring) {
-	datasets = append(datasets, d)
-	slices.SortFunc(datasets, func(a, b wiring) int { return strings.Compare(a.name, b.name) })
-}
-
 // Ingester loads one dataset's source files, or its bundled sample when
 // given none, into the dataset's store, and says how many records it wrote
 // and what it left out (when it fails, how many it wrote before the
@@ -67,46 +25,25 @@ func register(d wiring) {
 // progress of the run.
 type Ingester struct {
 	Dataset string
-	Load    func(ctx context.Context, files *IngestFiles) (Ingested, error)
-}
-
-// Ingested is the outcome of one ingest run.
-type Ingested struct {
-	// Read is how many records the files held that the dataset takes,
-	// new or not: the same on every run over the same files.
-	Read int
-	// Records is how many of them were written: those new or changed
-	// where the store tells unchanged records apart (prices, judgments:
-	// none on a second run over the same files), every one where it
-	// replaces them in place.
-	Records int
-	// Skipped says what the files held that the dataset does not take,
-	// such as B-shares in a list of A-share listings; empty when a
-	// dataset's files hold nothing it leaves out.
-	Skipped string
-}
-
-// counts says what a run read and wrote, as `quarry ingest` reports it.
-func (g Ingested) counts() string {
-	return fmt.Sprintf("read %d records, wrote %d new or changed, %d unchanged", g.Read, g.Records, g.Read-g.Records)
+	Load    func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error)
 }
 
 // ingester contributes an Ingester to the "ingesters" group, built by
 // newLoad from the dataset's dependencies (its store, typically), for a
 // dataset that takes every record of its files.
-func ingester[D any](newLoad func(D) func(context.Context, *IngestFiles) (int, error)) func(name string) fx.Option {
-	return skippingIngester(func(dep D) func(context.Context, *IngestFiles) (Ingested, error) {
+func ingester[D any](newLoad func(D) func(context.Context, *ingest.Files) (int, error)) func(name string) fx.Option {
+	return skippingIngester(func(dep D) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
 		load := newLoad(dep)
-		return func(ctx context.Context, files *IngestFiles) (Ingested, error) {
+		return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
 			n, err := load(ctx, files)
-			return Ingested{Read: n, Records: n}, err
+			return ingest.Outcome{Read: n, Records: n}, err
 		}
 	})
 }
 
 // skippingIngester is ingester for a dataset whose files may hold records
 // it skips and counts.
-func skippingIngester[D any](newLoad func(D) func(context.Context, *IngestFiles) (Ingested, error)) func(name string) fx.Option {
+func skippingIngester[D any](newLoad func(D) func(context.Context, *ingest.Files) (ingest.Outcome, error)) func(name string) fx.Option {
 	return func(name string) fx.Option {
 		return fx.Provide(fx.Annotate(func(dep D) Ingester {
 			return Ingester{Dataset: name, Load: newLoad(dep)}
@@ -124,21 +61,12 @@ func handlers(newHandlers any) any {
 	return fx.Annotate(newHandlers, fx.ResultTags(`group:"handlers,flatten"`))
 }
 
-// services holds the wiring of routes that read other datasets' stores and
-// have no store or ingester of their own (Ask), registered from their own
-// files' init functions like datasets.
-var services []func(Config) fx.Option
-
-// registerService adds such a route's wiring. It is called from init
-// functions only.
-func registerService(serve func(Config) fx.Option) { services = append(services, serve) }
-
 // remedies say, for every catalog dataset some ingest fills, which
 // commands fill it: one command, or any of several (Ask answers once any of
 // the datasets it reads holds data).
 func remedies() []usecase.Remedy {
 	commands := map[dataset.ID][]string{}
-	for _, d := range datasets {
+	for _, d := range datasets() {
 		for _, id := range d.fills {
 			commands[id] = append(commands[id], "`quarry ingest "+d.name+"`")
 		}
@@ -176,8 +104,9 @@ type IngestDataset struct {
 
 // IngestDatasets lists the datasets `quarry ingest` loads, by name.
 func IngestDatasets() []IngestDataset {
-	out := make([]IngestDataset, len(datasets))
-	for i, d := range datasets {
+	all := datasets()
+	out := make([]IngestDataset, len(all))
+	for i, d := range all {
 		out[i] = IngestDataset{Name: d.name, Sources: d.sources, Alias: d.alias}
 		for _, id := range d.fills {
 			if string(id) != d.name && len(fillers(string(id))) == 1 {
@@ -192,7 +121,7 @@ func IngestDatasets() []IngestDataset {
 // dataset id.
 func fillers(id string) []string {
 	var out []string
-	for _, d := range datasets {
+	for _, d := range datasets() {
 		if slices.Contains(d.fills, dataset.ID(id)) {
 			out = append(out, d.name)
 		}
@@ -205,7 +134,7 @@ func fillers(id string) []string {
 // A catalog dataset several ingests fill (ask) names none of them, and the
 // error lists them.
 func ingestName(what string) (string, error) {
-	for _, d := range datasets {
+	for _, d := range datasets() {
 		if what == d.name || (what == d.alias && d.alias != "") {
 			return d.name, nil
 		}
@@ -222,8 +151,9 @@ func ingestName(what string) (string, error) {
 
 // IngestNames lists the names of the registered datasets, in name order.
 func IngestNames() []string {
-	out := make([]string, len(datasets))
-	for i, d := range datasets {
+	all := datasets()
+	out := make([]string, len(all))
+	for i, d := range all {
 		out[i] = d.name
 	}
 	return out
@@ -317,7 +247,7 @@ func filesOnStart(cfg Config) fx.Option {
 				if !ok {
 					continue
 				}
-				got, err := ing.Load(ctx, &IngestFiles{Names: files, MaxBytes: cfg.IngestMaxFileBytes})
+				got, err := ing.Load(ctx, &ingest.Files{Names: files, MaxBytes: cfg.IngestMaxFileBytes})
 				if err != nil {
 					return fmt.Errorf("load %s from files: %w", ing.Dataset, err)
 				}

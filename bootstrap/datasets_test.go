@@ -112,7 +112,7 @@ func TestIngestTakesCatalogIDsAndAliases(t *testing.T) {
 // TestIngestNamesAreCatalogIDs checks that each dataset's name is the
 // catalog id of the first dataset its ingest fills (B66).
 func TestIngestNamesAreCatalogIDs(t *testing.T) {
-	for _, d := range datasets {
+	for _, d := range datasets() {
 		if len(d.fills) > 0 && d.name != string(d.fills[0]) {
 			t.Errorf("dataset %s fills %v first: its name is not its catalog id", d.name, d.fills[0])
 		}

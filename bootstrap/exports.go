@@ -6,22 +6,22 @@ import (
 	"github.com/quarrydata/quarry/adapters/exportfile"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/app/indiaexports"
+	"github.com/quarrydata/quarry/domain/dataset"
 )
 
-func init() { registerService(exports) }
-
-// exports wires POST /india/exports over the datasets that contribute an
-// usecase.ExportDataset from their own wiring (exportDataset) and the file
-// formats of adapters/exportfile. It has no store of its own.
-func exports(Config) fx.Option {
-	return fx.Options(
-		fx.Provide(
+// indiaExports is the slice of POST /india/exports over the datasets that
+// contribute a usecase.ExportDataset from their own wiring (exportDataset)
+// and the file formats of adapters/exportfile. It has no store of its own.
+func indiaExports() wiring {
+	return wiring{
+		name: string(dataset.IndiaExports),
+		provide: []any{
 			exportfile.Encoders,
 			fx.Annotate(indiaexports.New, fx.ParamTags(`group:"exports"`)),
 			fx.Annotate(indiaexports.Probe, fx.ParamTags(`group:"exports"`), fx.ResultTags(`group:"probes"`)),
 			handlers(httpadapter.ExportHandlers),
-		),
-	)
+		},
+	}
 }
 
 // exportDataset puts a dataset's export, a constructor or method returning

@@ -152,7 +152,7 @@ func documentDatabase(cfg Config) fx.Option {
 	)
 }
 
-// servedDatasets wires every registered dataset into the service, with its
+// servedDatasets wires every slice into the service, as its module, with its
 // Ingester, and loads the source files cfg names at start. The files load
 // first, so a dataset's own start hooks (the US search index is built
 // from the stored sections) see them.
@@ -161,15 +161,12 @@ func servedDatasets(cfg Config) fx.Option {
 		return fx.Error(err)
 	}
 	opts := []fx.Option{filesOnStart(cfg)}
-	for _, d := range datasets {
-		opts = append(opts, d.serve(cfg), d.ingester(d.name))
-		if d.sample != nil {
-			opts = append(opts, d.sample(cfg, d.name))
-		}
+	for _, w := range sliceModules {
+		opts = append(opts, w.module(cfg))
 	}
-	for _, serve := range services {
-		opts = append(opts, serve(cfg))
-	}
+	// The sources' sync reads no store of a slice's own: it loads what it
+	// fetches through the slices' ingesters.
+	opts = append(opts, syncService(cfg))
 	return fx.Options(opts...)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -30,7 +31,7 @@ func memoryServer(t testing.TB, opts ...fx.Option) (srv *httpadapter.Server, ses
 	if err := app.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bootstrap.LoadSample(context.Background(), store); err != nil {
+	if _, err := ingest.LoadChinaSecuritiesSample(context.Background(), store); err != nil {
 		t.Fatal(err)
 	}
 	var login struct {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // envConstants reads the QUARRY_* values of the Env* constants from
@@ -81,5 +82,13 @@ func TestSettingsDefaultsAreWhatLoadConfigDoes(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, unset) {
 			t.Errorf("%s=%s (its printed default) gives %+v, %v; unset gives %+v", s.Name, s.Default, got, err, unset)
 		}
+	}
+}
+
+// TestIngestNamesItsSetting checks that the ingest package, which cannot
+// import bootstrap, names the file-size setting as config.go defines it.
+func TestIngestNamesItsSetting(t *testing.T) {
+	if ingest.MaxFileBytesSetting != bootstrap.EnvIngestMaxFileBytes {
+		t.Fatalf("ingest names %s, config.go %s", ingest.MaxFileBytesSetting, bootstrap.EnvIngestMaxFileBytes)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -181,11 +182,11 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 // sections and judgments the indexes hold once the samples are loaded, not
 // what the last refresh added (none: storing the sample indexed them).
 func TestStartLogsWhatTheSearchIndexesHold(t *testing.T) {
-	_, sections, err := bootstrap.LoadUSFilingsSample()
+	_, sections, err := ingest.LoadUSFilingsSample()
 	if err != nil {
 		t.Fatal(err)
 	}
-	judgments, err := bootstrap.LoadJudgmentsSample()
+	judgments, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

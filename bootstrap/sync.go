@@ -24,10 +24,9 @@ import (
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
-
-func init() { registerService(syncService) }
 
 // sourceFills lists, by source, the catalog datasets its runs fill: a 503
 // on one of them names `quarry sync` beside `quarry ingest`.
@@ -137,7 +136,7 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 		if !ok {
 			return read, fmt.Errorf("no ingester for dataset %s", ds)
 		}
-		got, err := ing.Load(ctx, &IngestFiles{Names: byDataset[ds], MaxBytes: l.maxBytes})
+		got, err := ing.Load(ctx, &ingest.Files{Names: byDataset[ds], MaxBytes: l.maxBytes})
 		read += got.Read
 		if err != nil {
 			return read, fmt.Errorf("ingest %s: %w", ds, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 type askAnswerBody struct {
@@ -58,7 +59,7 @@ func (a askAnswerBody) excluded(dataset string) string {
 // English name and a judgment by case number (spec-gaps B72), validation (not charged), and, on the
 // databases, datasets left out once the key loses a permission.
 func TestAsk(t *testing.T) {
-	sample, err := bootstrap.LoadJudgmentsSample()
+	sample, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // exportCol is a column an export should hold: its name, its kind (string,
@@ -251,7 +251,7 @@ func priceRowsFromJSON(t *testing.T, c *client, key string, filters map[string]s
 // /india/judgments/{judgment_id} as a row.
 func judgmentRowsFromJSON(t *testing.T, c *client, key string, filters map[string]string) [][]any {
 	t.Helper()
-	js, err := bootstrap.LoadJudgmentsSample()
+	js, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

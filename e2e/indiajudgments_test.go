@@ -15,6 +15,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 type judgmentResponse struct {
@@ -81,7 +82,7 @@ func pdfText(t *testing.T, pdf []byte) string {
 // TestIndiaJudgments serves the bundled sample on both stacks: a
 // judgment, its PDF and search, with exact offsets and the errors.
 func TestIndiaJudgments(t *testing.T) {
-	sample, err := bootstrap.LoadJudgmentsSample()
+	sample, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -143,7 +144,7 @@ func TestUSFilingIndex(t *testing.T) {
 }
 
 func TestUSSearch(t *testing.T) {
-	_, sections, err := bootstrap.LoadUSFilingsSample()
+	_, sections, err := ingest.LoadUSFilingsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

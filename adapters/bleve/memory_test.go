@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/quarrydata/quarry/adapters/bleve"
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // heldBytes returns how many heap bytes build's result keeps alive.
@@ -30,7 +30,7 @@ func heldBytes(t *testing.T, build func() any) (uint64, any) {
 // text and a composite _all field, the index held about 22 times the text;
 // without them it holds about 10.5 times.
 func TestIndexMemory(t *testing.T) {
-	_, sample, err := bootstrap.LoadUSFilingsSample()
+	_, sample, err := ingest.LoadUSFilingsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

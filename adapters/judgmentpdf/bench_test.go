@@ -10,14 +10,14 @@ import (
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
 func sample(b *testing.B) []judgment.Judgment {
 	b.Helper()
-	js, err := bootstrap.LoadJudgmentsSample()
+	js, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,10 +20,10 @@ import (
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/app/usfinancials"
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/scope"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // evalNow is the clock of the evaluation: after every bundled filing.
@@ -54,11 +54,11 @@ func sampleAskWith(t testing.TB, edit func([]judgment.Judgment)) (*ask.Service, 
 		t.Fatal(err)
 	}
 	fin := usfinancials.New(memory.NewFinancials(), func() time.Time { return evalNow }, shared)
-	if _, err := bootstrap.LoadUSFinancialsSample(ctx, fin); err != nil {
+	if _, err := ingest.LoadUSFinancialsSample(ctx, fin); err != nil {
 		t.Fatal(err)
 	}
 	secs := memory.NewSecurities()
-	if _, err := bootstrap.LoadSample(ctx, secs); err != nil {
+	if _, err := ingest.LoadChinaSecuritiesSample(ctx, secs); err != nil {
 		t.Fatal(err)
 	}
 	idx, err := bleveadapter.New()
@@ -67,7 +67,7 @@ func sampleAskWith(t testing.TB, edit func([]judgment.Judgment)) (*ask.Service, 
 	}
 	mf := memory.NewFilings()
 	filings := usfilings.New(mf, mf, idx)
-	fs, sections, err := bootstrap.LoadUSFilingsSample()
+	fs, sections, err := ingest.LoadUSFilingsSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func sampleAskWith(t testing.TB, edit func([]judgment.Judgment)) (*ask.Service, 
 		t.Fatal(err)
 	}
 	judgments := indiajudgments.New(memory.NewJudgments(), jidx, nil, usecase.SystemClock)
-	js, err := bootstrap.LoadJudgmentsSample()
+	js, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,17 +22,33 @@ const (
 	ExcludedNotIndexed        = "not_indexed_for_ask"
 )
 
-// askSources are the datasets Ask reads, each with the permissions its own
-// routes require: Ask never shows a credential what the dataset's route
-// would refuse it.
-var askSources = []dataset.ID{dataset.USFinancials, dataset.USSearch, dataset.ChinaSecurities, dataset.IndiaJudgments, dataset.IndiaSearch}
+// askSources are the datasets Ask reads, in catalog order, each with the
+// permissions its own routes require: Ask never shows a credential what
+// the dataset's route would refuse it.
+var askSources = func() []dataset.ID {
+	var out []dataset.ID
+	for _, d := range dataset.Catalog() {
+		if d.Ask {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}()
 
-// askTogether pairs the datasets Ask reads only as one: India judgments
-// are found through India search's index of their tokenized text and
-// cited as judgments, so a question reads them when both may be read
-// (india:read, litigation:read and search:read), and naming either in
-// datasets names both.
-var askTogether = map[dataset.ID]dataset.ID{dataset.IndiaJudgments: dataset.IndiaSearch, dataset.IndiaSearch: dataset.IndiaJudgments}
+// askTogether pairs the datasets Ask reads only as one (the catalog's
+// AskWith): India judgments are found through India search's index of
+// their tokenized text and cited as judgments, so a question reads them
+// when both may be read (india:read, litigation:read and search:read), and
+// naming either in datasets names both.
+var askTogether = func() map[dataset.ID]dataset.ID {
+	out := map[dataset.ID]dataset.ID{}
+	for _, d := range dataset.Catalog() {
+		if d.AskWith != "" {
+			out[d.ID] = d.AskWith
+		}
+	}
+	return out
+}()
 
 // Governance says on every answer what Ask never reads.
 const GovernanceStatement = "Parties and PANs in India judgments are tokens (PTY_, PAN_); Ask searches the tokenized text only, and the PII vault is never read: a party's real name finds nothing of theirs."

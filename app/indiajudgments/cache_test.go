@@ -14,8 +14,8 @@ import (
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/readcache/readcachetest"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -38,7 +38,7 @@ func (s *countedJudgments) JudgmentsByID(ctx context.Context, ids []string) ([]j
 // sampleJudgments returns two judgments of the bundled sample.
 func sampleJudgments(t *testing.T) []judgment.Judgment {
 	t.Helper()
-	js, err := bootstrap.LoadJudgmentsSample()
+	js, err := ingest.LoadJudgmentsSample()
 	if err != nil || len(js) < 2 {
 		t.Fatalf("sample: %d judgments, %v", len(js), err)
 	}

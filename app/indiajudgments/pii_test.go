@@ -10,9 +10,9 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -44,7 +44,7 @@ func searchableJudgments(t *testing.T, js []judgment.Judgment) *indiajudgments.S
 // Goyal" finds judgments naming an advocate Naresh and a cited S. N.
 // Goyal, never the partners' judgment.
 func TestSampleSearchFindsNoLitigantByName(t *testing.T) {
-	js, err := bootstrap.LoadJudgmentsSample()
+	js, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}

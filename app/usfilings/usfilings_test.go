@@ -11,8 +11,8 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfilings"
-	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -152,7 +152,7 @@ func TestSearchReadsHitsFromTheSectionStore(t *testing.T) {
 func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
 	f, _ := newFilings(b)
-	filings, sections, err := bootstrap.LoadUSFilingsSample()
+	filings, sections, err := ingest.LoadUSFilingsSample()
 	if err != nil {
 		b.Fatal(err)
 	}

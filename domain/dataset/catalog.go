@@ -52,19 +52,19 @@ func Catalog() []Dataset {
 			read("GET", "/us/financials/income-statements", "get_us_income_statements", CostStandardRead, scope.USRead),
 			read("GET", "/us/financials/balance-sheets", "get_us_balance_sheets", CostStandardRead, scope.USRead),
 			read("GET", "/us/financials/cash-flow-statements", "get_us_cash_flow_statements", CostStandardRead, scope.USRead),
-		}},
+		}, Ask: true},
 		{ID: USFilingIndexes, Title: "US filing file indexes", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("GET", "/us/filings/{accession_number}/index", "get_us_filing_index", CostStandardRead, scope.USRead),
 		}},
 		{ID: USSearch, Title: "US filing-text search", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("POST", "/us/search", "search_us_filings", CostSearch, scope.USRead, scope.SearchRead),
-		}},
+		}, Ask: true},
 		{ID: USFundHolders, Title: "US funds holding a security (13F)", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("GET", "/us/security-fund-holders", "get_us_security_fund_holders", CostStandardRead, scope.USRead),
 		}},
 		{ID: ChinaSecurities, Title: "China A-share securities", Jurisdiction: "CN", Licence: exchangeListings, Routes: []Route{
 			read("GET", "/china/securities/{code}", "get_china_security", CostStandardRead, scope.ChinaRead),
-		}},
+		}, Ask: true},
 		{ID: ChinaPrices, Title: "China A-share daily prices", Jurisdiction: "CN", Licence: internalOnly("Mainland exchange market data"), Routes: []Route{
 			read("GET", "/china/prices", "get_china_prices", CostStandardRead, scope.ChinaRead),
 		}},
@@ -74,11 +74,11 @@ func Catalog() []Dataset {
 		}},
 		{ID: IndiaSearch, Title: "India document search", Jurisdiction: "IN", Licence: indiaCourts, Routes: []Route{
 			read("POST", "/india/search", "search_india_documents", CostSearch, scope.IndiaRead, scope.LitigationRead, scope.SearchRead),
-		}},
+		}, Ask: true, AskWith: IndiaJudgments},
 		{ID: IndiaJudgments, Title: "India court judgments", Jurisdiction: "IN", Licence: indiaCourts, Routes: []Route{
 			read("GET", "/india/judgments/{judgment_id}", "get_india_judgment", CostStandardRead, scope.LitigationRead, scope.IndiaRead),
 			read("GET", "/india/judgments/{judgment_id}/pdf", "get_india_judgment_pdf", CostStandardRead, scope.LitigationRead, scope.IndiaRead),
-		}},
+		}, Ask: true, AskWith: IndiaSearch},
 		{ID: IndiaExports, Title: "India CSV, XLSX and Parquet exports", Jurisdiction: "IN", Licence: internalOnly("NSE and BSE bhavcopy"), Routes: []Route{
 			read("POST", "/india/exports", "create_india_export", CostExport, scope.DataExport, scope.IndiaRead),
 		}},

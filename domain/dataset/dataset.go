@@ -71,6 +71,13 @@ type Dataset struct {
 	Jurisdiction string
 	Routes       []Route
 	Licence      Licence
+	// Ask says whether POST /ask reads the dataset (it still excludes it
+	// from a question for its licence, activation or permissions).
+	Ask bool
+	// AskWith is the dataset Ask reads only together with this one: India
+	// judgments are found through India search's index of their text, so
+	// what excludes one excludes both. Empty for most.
+	AskWith ID
 }
 
 // Status is a dataset's availability at a moment, with the reason when it is

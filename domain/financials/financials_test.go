@@ -147,3 +147,29 @@ func TestSmallRules(t *testing.T) {
 		}
 	}
 }
+
+// TestAComparativeBalanceKeepsItsOwnFiscalYear checks the label of a year-end
+// balance last reported as the comparative column of the next year's first
+// 10-Q: Apple's Q1 FY2025 10-Q (quarter ended 2024-12-28) repeats the
+// 2024-09-28 balance of fiscal 2024, which must stay fiscal 2024 although the
+// filing's own fiscal year is 2025.
+func TestAComparativeBalanceKeepsItsOwnFiscalYear(t *testing.T) {
+	const q1 = "0000320193-25-000008"
+	apple := financials.Company{CIK: "0000320193", Tickers: []string{"AAPL"}, Facts: []financials.Fact{
+		{Concept: "RevenueFromContractWithCustomerExcludingAssessedTax", Unit: "USD", Start: "2023-10-01", End: "2024-09-28", Value: 391035000000, Accession: "0000320193-24-000123", FiscalYear: 2024, FiscalPeriod: "FY", Form: "10-K", Filed: "2024-11-01"},
+		{Concept: "RevenueFromContractWithCustomerExcludingAssessedTax", Unit: "USD", Start: "2024-09-29", End: "2024-12-28", Value: 124300000000, Accession: q1, FiscalYear: 2025, FiscalPeriod: "Q1", Form: "10-Q", Filed: "2025-01-31"},
+		{Concept: "Assets", Unit: "USD", End: "2024-09-28", Value: 364980000000, Accession: "0000320193-24-000123", FiscalYear: 2024, FiscalPeriod: "FY", Form: "10-K", Filed: "2024-11-01"},
+		{Concept: "Assets", Unit: "USD", End: "2024-09-28", Value: 364980000000, Accession: q1, FiscalYear: 2025, FiscalPeriod: "Q1", Form: "10-Q", Filed: "2025-01-31"},
+		{Concept: "Assets", Unit: "USD", End: "2024-12-28", Value: 344085000000, Accession: q1, FiscalYear: 2025, FiscalPeriod: "Q1", Form: "10-Q", Filed: "2025-01-31"},
+	}}
+	annual := financials.Build(apple, financials.Balance, financials.Annual, at("2025-06-01T00:00:00Z"))
+	if len(annual) != 1 || annual[0].FiscalYear != 2024 || annual[0].FiscalPeriod != "FY" {
+		t.Fatalf("annual balance sheets = %+v, want one of fiscal 2024", annual)
+	}
+	quarterly := financials.Build(apple, financials.Balance, financials.Quarterly, at("2025-06-01T00:00:00Z"))
+	for _, r := range quarterly {
+		if r.End == "2024-12-28" && (r.FiscalYear != 2025 || r.FiscalPeriod != "Q1") {
+			t.Errorf("the 10-Q's own quarter = %d %s, want 2025 Q1", r.FiscalYear, r.FiscalPeriod)
+		}
+	}
+}

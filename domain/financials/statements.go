@@ -218,7 +218,7 @@ func label(facts []Fact, accession, end string, p Period) (int, string) {
 	if err1 != nil || err2 != nil {
 		return fy, fp
 	}
-	years := int(math.Round(e1.Sub(e2).Hours() / 24 / 365.25))
+	years := yearsBefore(fiscalYearEnd(e1, fp), e2)
 	switch {
 	case p == Annual:
 		return fy - years, "FY"
@@ -226,6 +226,24 @@ func label(facts []Fact, accession, end string, p Period) (int, string) {
 		return fy - years, "Q4"
 	}
 	return fy - years, fp
+}
+
+// fiscalYearEnd estimates where the fiscal year of a filing whose own
+// period ends at end closes: a 10-Q's year closes the quarters it has not
+// yet reported later. A comparative balance at the previous year end, which
+// a first-quarter 10-Q carries a quarter after it, is so one year back, not
+// labelled with the 10-Q's own year.
+func fiscalYearEnd(end time.Time, fp string) time.Time {
+	quarters := map[string]int{"Q1": 3, "Q2": 2, "Q3": 1}[fp]
+	return end.AddDate(0, 3*quarters, 0)
+}
+
+// yearsBefore counts the whole fiscal years between a fiscal year's end
+// and a period's end. Fiscal years of 52 or 53 weeks make a year end move
+// by days, so two weeks of slack keep 364 days one year.
+func yearsBefore(yearEnd, end time.Time) int {
+	const slack = 14 * 24 * time.Hour
+	return int(math.Floor((yearEnd.Sub(end) + slack).Hours() / 24 / 365.25))
 }
 
 // reportingCurrency is the currency most of the known amounts are in; ties

@@ -42,10 +42,15 @@ var rules = []rule{
 	// tests, which may cross layers.
 	{"ports imports no adapter, app or bootstrap", func(from, to pkg) bool {
 		return under(from.rel, "ports") && !under(from.rel, "ports/porttest") && to.ours &&
-			(under(to.rel, "adapters") || under(to.rel, "app") || under(to.rel, "bootstrap"))
+			(under(to.rel, "adapters") || under(to.rel, "app") || under(to.rel, "bootstrap") || under(to.rel, "ingest"))
 	}},
+	// ingest composes the source-format adapters with the slices, as
+	// bootstrap composes the service: app may use neither.
 	{"app imports no adapter or bootstrap", func(from, to pkg) bool {
-		return under(from.rel, "app") && to.ours && (under(to.rel, "adapters") || under(to.rel, "bootstrap"))
+		return under(from.rel, "app") && to.ours && (under(to.rel, "adapters") || under(to.rel, "bootstrap") || under(to.rel, "ingest"))
+	}},
+	{"an adapter imports no composition (bootstrap, ingest)", func(from, to pkg) bool {
+		return under(from.rel, "adapters") && to.ours && (under(to.rel, "bootstrap") || under(to.rel, "ingest"))
 	}},
 	// An adapter is adapters/<name> with its sub-packages (adapters/http
 	// and adapters/http/openapi are one adapter); bootstrap composes them.

@@ -1,4 +1,4 @@
-package bootstrap
+package ingest
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ type progress struct {
 
 // newProgress chooses the display for out: none when quiet, a bar when out
 // is a terminal, else one line per file.
-func newProgress(out io.Writer, quiet bool) *progress {
+func NewProgress(out io.Writer, quiet bool) *progress {
 	mode := progressLines
 	switch {
 	case quiet:
@@ -118,7 +118,7 @@ func (p *progress) line(name, what string) {
 }
 
 // finish completes the bar, if one was drawn.
-func (p *progress) finish() {
+func (p *progress) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {

@@ -1,4 +1,4 @@
-package bootstrap
+package ingest
 
 import (
 	"archive/zip"
@@ -73,7 +73,7 @@ func sampleFinancials(t *testing.T) (docs map[string][]byte, tickers []byte) {
 func ingestFinancials(t *testing.T, names ...string) (*memory.Financials, int, error) {
 	t.Helper()
 	store := memory.NewFinancials()
-	n, err := ingestUSFinancials(context.Background(), usfinancials.New(store, time.Now, nil), &IngestFiles{Names: names})
+	n, err := IngestUSFinancials(context.Background(), usfinancials.New(store, time.Now, nil), &Files{Names: names})
 	return store, n, err
 }
 
@@ -216,12 +216,12 @@ func TestForm13FDataSetZip(t *testing.T) {
 		files = append(files, p)
 	}
 	store := memory.NewFundHoldings()
-	n, err := ingestUSHoldings(context.Background(), store, &IngestFiles{Names: files})
+	n, err := IngestUSHoldings(context.Background(), store, &Files{Names: files})
 	if err != nil || n == 0 {
 		t.Fatalf("%d filings, %v", n, err)
 	}
 	other := writeZip(t, dir, "other.zip", map[string][]byte{"SUBMISSION.tsv": read("fundholders/form13f-dataset/SUBMISSION.tsv"), "notes.txt": []byte("x")})
-	_, err = ingestUSHoldings(context.Background(), memory.NewFundHoldings(), &IngestFiles{Names: []string{other}})
+	_, err = IngestUSHoldings(context.Background(), memory.NewFundHoldings(), &Files{Names: []string{other}})
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "other.zip:notes.txt: not a file of a Form 13F data set") {
 		t.Fatalf("err = %v", err)
 	}

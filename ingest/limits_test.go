@@ -1,4 +1,4 @@
-package bootstrap
+package ingest
 
 import (
 	"archive/zip"
@@ -159,7 +159,7 @@ func TestAnEntryDeclaringMoreThanTheRunReadsIsRefusedUnread(t *testing.T) {
 	bomb := writeBomb(t, dir, "CIK0000320193.json", 64<<20)
 	var err error
 	alloc := allocatedBy(func() {
-		_, err = (&IngestFiles{Names: []string{bomb}, MaxBytes: 1 << 20}).expand(companyFactsEntry)
+		_, err = (&Files{Names: []string{bomb}, MaxBytes: 1 << 20}).expand(companyFactsEntry)
 	})
 	want := "bomb.zip:CIK0000320193.json: declares 67108864 bytes uncompressed, more than 1 MiB (QUARRY_INGEST_MAX_FILE_BYTES)"
 	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), want) {
@@ -179,7 +179,7 @@ func TestAFileIsBoundedAsItIsRead(t *testing.T) {
 	if err := os.WriteFile(p, []byte("a,b\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := (&IngestFiles{Names: []string{p}, MaxBytes: 1 << 10}).expand(csvEntry)
+	in, err := (&Files{Names: []string{p}, MaxBytes: 1 << 10}).expand(csvEntry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestAFileLargerThanTheRunReadsIsRefusedByName(t *testing.T) {
 	if err := os.WriteFile(p, []byte(strings.Repeat("x", 2<<10)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := (&IngestFiles{Names: []string{p}, MaxBytes: 1 << 10}).expand(csvEntry)
+	_, err := (&Files{Names: []string{p}, MaxBytes: 1 << 10}).expand(csvEntry)
 	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), "big.csv: 2048 bytes, more than 1 KiB") {
 		t.Fatalf("err = %v", err)
 	}

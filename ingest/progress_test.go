@@ -1,4 +1,4 @@
-package bootstrap
+package ingest
 
 import (
 	"bytes"
@@ -27,17 +27,17 @@ func ingestWithProgress(t *testing.T, p *progress) []string {
 		}
 	}
 	fin := usfinancials.New(memory.NewFinancials(), time.Now, nil)
-	if _, err := ingestUSFinancials(context.Background(), fin, &IngestFiles{Names: []string{dir}, progress: p}); err != nil {
+	if _, err := IngestUSFinancials(context.Background(), fin, &Files{Names: []string{dir}, Progress: p}); err != nil {
 		t.Fatal(err)
 	}
-	p.finish()
+	p.Finish()
 	return sortedKeys(docs)
 }
 
 func TestProgressModes(t *testing.T) {
 	t.Run("a non-terminal gets one line per file", func(t *testing.T) {
 		var out bytes.Buffer
-		p := newProgress(&out, false)
+		p := NewProgress(&out, false)
 		if p.mode != progressLines {
 			t.Fatalf("mode %v for a buffer", p.mode)
 		}
@@ -61,7 +61,7 @@ func TestProgressModes(t *testing.T) {
 	})
 	t.Run("quiet shows nothing", func(t *testing.T) {
 		var out bytes.Buffer
-		ingestWithProgress(t, newProgress(&out, true))
+		ingestWithProgress(t, NewProgress(&out, true))
 		if out.Len() != 0 {
 			t.Fatalf("quiet wrote %q", out.String())
 		}
@@ -72,7 +72,7 @@ func TestProgressModes(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if newProgress(f, false).mode != progressLines {
+		if NewProgress(f, false).mode != progressLines {
 			t.Fatal("a file is taken for a terminal")
 		}
 	})
@@ -89,7 +89,7 @@ func TestProgressModes(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.Close()
-			p.finish()
+			p.Finish()
 			if drawn := strings.Contains(out.String(), "ingesting"); drawn != c.drawn {
 				t.Fatalf("total %d: bar drawn = %v, want %v (%q)", c.total, drawn, c.drawn, out.String())
 			}

@@ -1,4 +1,4 @@
-package bootstrap
+package ingest
 
 import (
 	"archive/zip"
@@ -21,14 +21,18 @@ import (
 // lexical order; a .zip archive stands for its entries, named
 // archive.zip:entry and read in place, never unpacked to disk. Which
 // entries a dataset reads is its entryRule.
-type IngestFiles struct {
+type Files struct {
 	// Names are the arguments as given.
 	Names []string
 	// MaxBytes bounds each file and archive entry, uncompressed
 	// (QUARRY_INGEST_MAX_FILE_BYTES); zero is DefaultMaxFileBytes.
 	MaxBytes int64
-	progress *progress
+	Progress *progress
 }
+
+// MaxFileBytesSetting is the setting that bounds a file of a run, named
+// in the refusal of a file over it.
+const MaxFileBytesSetting = "QUARRY_INGEST_MAX_FILE_BYTES"
 
 // DefaultMaxFileBytes bounds one file or archive entry of a run unless
 // QUARRY_INGEST_MAX_FILE_BYTES says otherwise. The largest real inputs, the
@@ -61,10 +65,10 @@ type inputs struct {
 
 // none reports whether the command line names no file: the dataset's
 // bundled sample is loaded then.
-func (f *IngestFiles) none() bool { return f == nil || len(f.Names) == 0 }
+func (f *Files) none() bool { return f == nil || len(f.Names) == 0 }
 
 // names are the arguments as given, or none.
-func (f *IngestFiles) names() []string {
+func (f *Files) Given() []string {
 	if f == nil {
 		return nil
 	}
@@ -73,7 +77,7 @@ func (f *IngestFiles) names() []string {
 
 // expand lists the files the arguments stand for. Directories are walked,
 // archives' central directories read; nothing else is opened.
-func (f *IngestFiles) expand(rule entryRule) (*inputs, error) {
+func (f *Files) expand(rule entryRule) (*inputs, error) {
 	in := &inputs{byName: map[string]*input{}, progress: f.progressOrNone(), maxBytes: f.maxBytes()}
 	for _, arg := range f.Names {
 		if err := in.add(arg, rule); err != nil {
@@ -88,18 +92,18 @@ func (f *IngestFiles) expand(rule entryRule) (*inputs, error) {
 	return in, nil
 }
 
-func (f *IngestFiles) maxBytes() int64 {
+func (f *Files) maxBytes() int64 {
 	if f.MaxBytes > 0 {
 		return f.MaxBytes
 	}
 	return DefaultMaxFileBytes
 }
 
-func (f *IngestFiles) progressOrNone() *progress {
-	if f.progress == nil {
+func (f *Files) progressOrNone() *progress {
+	if f.Progress == nil {
 		return &progress{}
 	}
-	return f.progress
+	return f.Progress
 }
 
 func (in *inputs) add(arg string, rule entryRule) error {
@@ -132,7 +136,7 @@ func (in *inputs) add(arg string, rule entryRule) error {
 // addFile adds a file on disk, unless it is larger than a run reads.
 func (in *inputs) addFile(name string, st fs.FileInfo) error {
 	if st.Size() > in.maxBytes {
-		return source.TooLarge(name, "%d bytes, more than %s (%s)", st.Size(), source.Bytes(in.maxBytes), EnvIngestMaxFileBytes)
+		return source.TooLarge(name, "%d bytes, more than %s (%s)", st.Size(), source.Bytes(in.maxBytes), MaxFileBytesSetting)
 	}
 	in.files = append(in.files, input{name: name, path: name, modTime: st.ModTime(), size: st.Size()})
 	return nil
@@ -160,7 +164,7 @@ func (in *inputs) addArchive(name string, rule entryRule) error {
 			continue
 		}
 		if e.UncompressedSize64 > uint64(in.maxBytes) {
-			return source.TooLarge(name+":"+e.Name, "declares %d bytes uncompressed, more than %s (%s)", e.UncompressedSize64, source.Bytes(in.maxBytes), EnvIngestMaxFileBytes)
+			return source.TooLarge(name+":"+e.Name, "declares %d bytes uncompressed, more than %s (%s)", e.UncompressedSize64, source.Bytes(in.maxBytes), MaxFileBytesSetting)
 		}
 		use, err := rule(e.Name)
 		if err != nil {
@@ -264,5 +268,26 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 }
 
 func (b *boundedReader) tooLarge() error {
-	return source.TooLarge(b.name, "more than %s once uncompressed (%s)", source.Bytes(b.limit), EnvIngestMaxFileBytes)
+	return source.TooLarge(b.name, "more than %s once uncompressed (%s)", source.Bytes(b.limit), MaxFileBytesSetting)
+}
+
+// Ingested is the outcome of one ingest run.
+type Outcome struct {
+	// Read is how many records the files held that the dataset takes,
+	// new or not: the same on every run over the same files.
+	Read int
+	// Records is how many of them were written: those new or changed
+	// where the store tells unchanged records apart (prices, judgments:
+	// none on a second run over the same files), every one where it
+	// replaces them in place.
+	Records int
+	// Skipped says what the files held that the dataset does not take,
+	// such as B-shares in a list of A-share listings; empty when a
+	// dataset's files hold nothing it leaves out.
+	Skipped string
+}
+
+// counts says what a run read and wrote, as `quarry ingest` reports it.
+func (g Outcome) Counts() string {
+	return fmt.Sprintf("read %d records, wrote %d new or changed, %d unchanged", g.Read, g.Records, g.Read-g.Records)
 }

@@ -1,0 +1,128 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/adapters/edgarfiling"
+	"github.com/quarrydata/quarry/adapters/form13f"
+	"github.com/quarrydata/quarry/adapters/securitymaster"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/domain/source"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// LoadFundHoldersSample loads the bundled securities master and 13F
+// filings into s and returns how many filings it loaded.
+func LoadFundHoldersSample(ctx context.Context, s ports.FundHoldingStore) (int, error) {
+	if _, err := LoadSampleMaster(ctx, s); err != nil {
+		return 0, err
+	}
+	return LoadSampleHoldings(ctx, s)
+}
+
+func LoadSampleMaster(ctx context.Context, s ports.FundHoldingStore) (int, error) {
+	files := []string{sampledata.FundHoldersTickers, sampledata.FundHoldersCUSIPs}
+	return ingestSecuritiesMaster(ctx, s, embeddedOpener(sampledata.FundHolders), files)
+}
+
+func LoadSampleHoldings(ctx context.Context, s ports.FundHoldingStore) (int, error) {
+	return ingestHoldings(ctx, s, embeddedOpener(sampledata.FundHolders), sampledata.FundHoldersFilings)
+}
+
+func embeddedOpener(fsys fs.FS) usecase.OpenFile {
+	return func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
+}
+
+// ingestUSSecurities is `quarry ingest us_securities company_tickers.json cusip_map.csv`:
+// the SEC's company_tickers.json and a cusip,ticker CSV, in either order.
+// Without files it loads the bundled sample master.
+func IngestUSSecurities(ctx context.Context, s ports.FundHoldingStore, files *Files) (int, error) {
+	if files.none() {
+		return LoadSampleMaster(ctx, s)
+	}
+	in, err := files.expand(func(string) (bool, error) { return true, nil })
+	if err != nil {
+		return 0, err
+	}
+	defer in.close()
+	return ingestSecuritiesMaster(ctx, s, in.open, in.names())
+}
+
+// form13fSkipped are the files of a Form 13F data set archive (the SEC's
+// quarterly <period>_form13f.zip) that holder lookups do not need: its
+// other tables, its metadata and its readme.
+var form13fSkipped = []string{"OTHERMANAGER.TSV", "OTHERMANAGER2.TSV", "SIGNATURE.TSV", "SUMMARYPAGE.TSV",
+	"FORM13F_METADATA.JSON", "FORM13F_README.HTM"}
+
+// form13fEntry is the rule for a Form 13F data set archive: SUBMISSION.tsv,
+// COVERPAGE.tsv and INFOTABLE.tsv are read, the data set's other files
+// (form13fSkipped) skipped, and anything else refuses the archive, which
+// is then not a data set.
+func form13fEntry(entry string) (bool, error) {
+	base := strings.ToUpper(path.Base(entry))
+	switch {
+	case base == "SUBMISSION.TSV" || base == "COVERPAGE.TSV" || base == "INFOTABLE.TSV":
+		return true, nil
+	case slices.Contains(form13fSkipped, base):
+		return false, nil
+	}
+	return false, errors.New("not a file of a Form 13F data set (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv and the tables, metadata and readme beside them)")
+}
+
+// ingestUSHoldings is `quarry ingest us_security_fund_holders FILE...` (see
+// form13f.ParseFiles for the forms); a Form 13F data set may be given as
+// the SEC's zip, read entry by entry without unpacking (form13fEntry).
+// Without files it loads the bundled sample filings; their securities come
+// from us_securities.
+func IngestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *Files) (int, error) {
+	if files.none() {
+		return LoadSampleHoldings(ctx, s)
+	}
+	in, err := files.expand(form13fEntry)
+	if err != nil {
+		return 0, err
+	}
+	defer in.close()
+	return ingestHoldings(ctx, s, in.open, in.names())
+}
+
+func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, files []string) (int, error) {
+	if len(files) != 2 {
+		return 0, fmt.Errorf("%w: the securities master takes two files, company_tickers.json and the cusip,ticker CSV", source.ErrBadInput)
+	}
+	tickers, cusips := files[0], files[1]
+	if strings.EqualFold(path.Ext(tickers), ".csv") {
+		tickers, cusips = cusips, tickers
+	}
+	tf, err := open(tickers)
+	if err != nil {
+		return 0, err
+	}
+	defer tf.Close()
+	cf, err := open(cusips)
+	if err != nil {
+		return 0, err
+	}
+	defer cf.Close()
+	secs, err := securitymaster.Parse(tickers, tf, cusips, cf)
+	if err != nil {
+		return 0, err
+	}
+	return len(secs), s.UpsertMasterSecurities(ctx, secs)
+}
+
+func ingestHoldings(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, files []string) (int, error) {
+	filings, err := form13f.ParseFiles(open, files, edgarfiling.ParseSubmissions)
+	if err != nil {
+		return 0, err
+	}
+	return len(filings), s.ReplaceThirteenFFilings(ctx, filings)
+}
