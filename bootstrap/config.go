@@ -77,6 +77,9 @@ type Config struct {
 	AskModelURL string
 	AskModel    string
 	AskModelKey string
+	// Sync configures the outside sources (QUARRY_SYNC and the
+	// sources' own settings).
+	Sync SyncConfig
 
 	// The fields below are for programs that embed the service, such as
 	// quarrytest; no variable sets them and LoadConfig leaves them zero.
@@ -151,6 +154,11 @@ const (
 	EnvAskModelURL        = "QUARRY_ASK_MODEL_URL"
 	EnvAskModel           = "QUARRY_ASK_MODEL"
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
+	// The sources' settings (syncconfig.go).
+	EnvSync       = "QUARRY_SYNC"
+	EnvSyncEvery  = "QUARRY_SYNC_EVERY"
+	EnvSyncFrom   = "QUARRY_SYNC_FROM"
+	EnvNSEBaseURL = "QUARRY_NSE_BASE_URL"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the
@@ -179,6 +187,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AskModelURL:        getenv(EnvAskModelURL),
 		AskModel:           getenv(EnvAskModel),
 		AskModelKey:        getenv(EnvAskModelKey),
+		Sync:               r.syncConfig(),
 	}
 	// Sample data fills the memory stores by default, and a new data
 	// directory once, at its first start; a database is filled with

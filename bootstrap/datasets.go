@@ -143,6 +143,11 @@ func remedies() []usecase.Remedy {
 			commands[id] = append(commands[id], "`quarry ingest "+d.name+"`")
 		}
 	}
+	for _, src := range slices.Sorted(maps.Keys(sourceFills)) {
+		for _, id := range sourceFills[src] {
+			commands[id] = append(commands[id], "`quarry sync "+src+" --from YYYY-MM-DD`")
+		}
+	}
 	out := make([]usecase.Remedy, 0, len(commands))
 	for _, id := range slices.Sorted(maps.Keys(commands)) {
 		out = append(out, usecase.Remedy{Dataset: id, Text: "an operator loads it with " + orList(commands[id])})

@@ -40,4 +40,8 @@ var Settings = []Setting{
 	{EnvAskModelURL, "", "unset: extractive answers only. Base URL of an OpenAI-compatible chat-completions endpoint for Ask"},
 	{EnvAskModel, "", "the model asked for; required with the URL"},
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
+	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse)"},
+	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
+	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
+	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
 }

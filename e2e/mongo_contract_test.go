@@ -36,6 +36,7 @@ func mongoStores(db func(*testing.T) *mongodrv.Database) porttest.Stores {
 		Filings:      func(t *testing.T) ports.FilingStore { return mongo.NewFilings(db(t)) },
 		Sections:     func(t *testing.T) ports.SectionStore { return mongo.NewFilings(db(t)) },
 		Judgments:    func(t *testing.T) ports.JudgmentStore { return mongo.NewJudgments(db(t)) },
+		SyncStates:   func(t *testing.T) ports.SyncStates { return mongo.NewSyncStates(db(t)) },
 	}
 }
 

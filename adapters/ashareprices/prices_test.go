@@ -86,6 +86,8 @@ func TestRefusals(t *testing.T) {
 		{"fraction of a share", "a.csv", head + strings.Replace(row, "38982.43", "38982.435", 1), "whole number of shares"},
 		{"exponent", "a.csv", head + strings.Replace(row, "7984019.438", "7.98e6", 1), "plain decimal"},
 		{"twice", "a.csv", head + row + row, "a.csv:3: a second bar"},
+		{"cut inside its last number", "a.csv", head + row + strings.Replace(row, "7984019.438\n", "798401", 1), "a.csv:3: amount 7.98401e+08 / volume 3898243 implies an average price of 204.8"},
+		{"AKShare amount cut", "sh600519.csv", ak + strings.Replace(akRow, "7984019438", "798401943", 1), "outside the day's low–high range"},
 		{"AKShare without a code in the name", "prices.csv", ak + akRow, "name the file after the listing"},
 		{"AKShare code disagrees", "sz000001.csv", ak + akRow, "股票代码"},
 		{"AKShare negative volume", "sh600519.csv", ak + strings.Replace(akRow, "38982.43", "-1", 1), "成交量"},

@@ -30,6 +30,9 @@ type Availability struct {
 	probing map[dataset.ID]*sync.Mutex
 	mu      sync.RWMutex
 	seen    map[dataset.ID]bool
+	// coverage says, by dataset, whether the source that keeps it current
+	// holds its configured range up to date (see Cover).
+	coverage map[dataset.ID]Probe
 	// remedies say, by dataset, how an operator fills an empty one.
 	remedies map[dataset.ID]string
 }
@@ -54,8 +57,14 @@ func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 	for _, r := range remedies {
 		byID[r.Dataset] = r.Text
 	}
-	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID}
+	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID, coverage: map[dataset.ID]Probe{}}
 }
+
+// Cover makes a dataset that holds data partial, still serving, while
+// covered reports false: the source that keeps it current has not yet
+// fetched the range the configuration asks for, up to the latest day due.
+// It is set while the service is wired, before any request.
+func (a *Availability) Cover(id dataset.ID, covered Probe) { a.coverage[id] = covered }
 
 func (a *Availability) known(id dataset.ID) bool {
 	a.mu.RLock()
@@ -65,6 +74,26 @@ func (a *Availability) known(id dataset.ID) bool {
 
 // Status returns the dataset's current status.
 func (a *Availability) Status(ctx context.Context, id dataset.ID) (dataset.Status, error) {
+	st, err := a.held(ctx, id)
+	if err != nil || !st.Serving() {
+		return st, err
+	}
+	covered, ok := a.coverage[id]
+	if !ok {
+		return st, nil
+	}
+	full, err := covered(ctx)
+	if err != nil {
+		return dataset.Status{}, err
+	}
+	if !full {
+		st.Availability = dataset.Partial
+	}
+	return st, nil
+}
+
+// held is the status that follows from whether the store holds data.
+func (a *Availability) held(ctx context.Context, id dataset.ID) (dataset.Status, error) {
 	if a.known(id) {
 		return dataset.StatusFor(true), nil
 	}

@@ -41,6 +41,12 @@ var commands = []command{
 		"without FILE it loads the bundled sample. DATASET is all (every bundled sample) or one of the\n" +
 		"ingest datasets; a FILE may be a directory (its files) or a .zip archive (its entries, read in\n" +
 		"place). Progress goes to stderr: a bar on a terminal, else one line per file; --quiet shows none."},
+	{"sync", "[SOURCE...] [--from DATE] [--to DATE]", "fetch the outside sources' new days into MongoDB or the data directory\n" +
+		"SOURCE is nse (NSE's daily bhavcopy, QUARRY_NSE_BASE_URL); none means every configured one.\n" +
+		"Without a range each source resumes after the last day it holds (on an empty store: the latest day due);\n" +
+		"--from and --to (YYYY-MM-DD) backfill. A day is loaded whole or not at all; a failed day stops the source,\n" +
+		"and the next run starts again there."},
+	{"sync status", "", "show each source: configured or not, days held, last success, last error and lag"},
 	{"ledger verify", "", "check that every balance equals the sum of its entries\n" +
 		"Reads PostgreSQL or the data directory, beside a running server; exits 1 on a mismatch."},
 	{"backup", "DIR", "copy the data directory into the new directory DIR\n" +
@@ -184,6 +190,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			break
 		}
 		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out, progress)
+	case args[0] == "sync" && len(args) == 2 && args[1] == "status":
+		return bootstrap.SyncStatus(ctx, cfg, out)
+	case args[0] == "sync":
+		sa, err := bootstrap.ParseSyncArgs(args[1:])
+		if err != nil {
+			return err
+		}
+		return bootstrap.Sync(ctx, cfg, sa, out)
 	case args[0] == "backup" && len(args) == 2:
 		return bootstrap.Backup(ctx, cfg, args[1], out)
 	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":

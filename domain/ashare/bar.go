@@ -153,6 +153,28 @@ func (b Bar) Check() error {
 	if b.Volume < 0 || !(b.Amount >= 0) || math.IsInf(b.Amount, 0) {
 		return errors.New("volume and amount must not be negative")
 	}
+	return b.checkAverage()
+}
+
+// averageSlack is how far, as a share of the price, the average price a
+// bar's amount and volume imply may fall outside the day's range: vendors
+// round the amount to a thousand yuan's thousandth and the volume to a
+// share, and a price tick is a fen; a figure cut short, losing a digit,
+// moves the average tenfold.
+const averageSlack = 0.01
+
+// checkAverage refuses a bar whose amount / volume, the day's average
+// price, falls outside its low–high range beyond rounding: the mark of a
+// figure cut or shifted, such as a file cut inside its last number.
+func (b Bar) checkAverage() error {
+	if b.Volume == 0 {
+		return nil
+	}
+	avg := b.Amount / float64(b.Volume)
+	if avg < b.Low*(1-averageSlack)-0.01 || avg > b.High*(1+averageSlack)+0.01 {
+		return fmt.Errorf("amount %v / volume %d implies an average price of %.4f, outside the day's low–high range %v–%v",
+			b.Amount, b.Volume, avg, b.Low, b.High)
+	}
 	return nil
 }
 

@@ -204,3 +204,25 @@ func TestChangeAndCheck(t *testing.T) {
 		t.Fatal("qfq accepted")
 	}
 }
+
+// TestCheckRefusesAnAveragePriceOutsideTheRange: Moutai's real bar of
+// 2022-06-30 (vol 38982.43 lots, amount 7984019.438 thousand yuan, an
+// average of 2048.10) passes; its amount cut inside its last number
+// (798401.9) implies a tenth of that and is refused.
+func TestCheckRefusesAnAveragePriceOutsideTheRange(t *testing.T) {
+	b := moutai(time.Time{})[3]
+	b.Volume, b.Amount = 3898243, 7984019438
+	if err := b.Check(); err != nil {
+		t.Fatalf("the real bar: %v", err)
+	}
+	cut := b
+	cut.Amount /= 10
+	if err := cut.Check(); err == nil || !strings.Contains(err.Error(), "outside the day's low–high range") {
+		t.Fatalf("a cut amount: %v", err)
+	}
+	none := b
+	none.Volume, none.Amount = 0, 0
+	if err := none.Check(); err != nil {
+		t.Fatalf("a day without trades: %v", err)
+	}
+}

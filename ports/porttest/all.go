@@ -20,6 +20,7 @@ type Stores struct {
 	Judgments     NewJudgmentStore
 	JudgmentIndex NewJudgmentIndex
 	Vault         NewVault
+	SyncStates    NewSyncStates
 }
 
 // suite is one port's contract as RunAll runs it: field is the Stores field
@@ -65,5 +66,6 @@ func (s Stores) suites() []suite {
 		{"judgments", "Judgments", s.Judgments != nil, func(t *testing.T) { RunJudgments(t, s.Judgments) }},
 		{"judgment index", "JudgmentIndex", s.JudgmentIndex != nil, func(t *testing.T) { RunJudgmentIndex(t, s.JudgmentIndex) }},
 		{"vault", "Vault", s.Vault != nil, func(t *testing.T) { RunVault(t, s.Vault) }},
+		{"sync states", "SyncStates", s.SyncStates != nil, func(t *testing.T) { RunSyncStates(t, s.SyncStates(t)) }},
 	}
 }

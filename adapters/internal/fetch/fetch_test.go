@@ -1,0 +1,93 @@
+package fetch_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/quarrytest/replay"
+)
+
+func client(t *testing.T, srv *replay.Server, perSecond float64) *fetch.Client {
+	t.Helper()
+	c, err := fetch.New(fetch.Options{Source: "test", BaseURL: srv.URL, UserAgent: "Quarry test ops@example.org",
+		PerSecond: perSecond, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestClientKeepsItsRate sends 21 requests at 10 per second and measures
+// the spacing the server saw: the SEC's fair-access rule is at most ten
+// requests in any second. Only a lower bound is checked, as a loaded
+// machine can only make the requests slower.
+func TestClientKeepsItsRate(t *testing.T) {
+	srv := replay.New(t)
+	srv.Add("f", []byte("x"))
+	c := client(t, srv, 10)
+	for range 21 {
+		if _, err := c.Get(t.Context(), "f", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	for i := 10; i < len(reqs); i++ {
+		if gap := reqs[i].At.Sub(reqs[i-10].At); gap < 950*time.Millisecond {
+			t.Fatalf("requests %d to %d came within %v: more than 10 in a second", i-10, i, gap)
+		}
+	}
+}
+
+func TestClientSendsItsUserAgent(t *testing.T) {
+	srv := replay.New(t)
+	srv.Add("f", []byte("x"))
+	if _, err := client(t, srv, 0).Get(t.Context(), "f", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].UserAgent; got != "Quarry test ops@example.org" {
+		t.Fatalf("User-Agent %q", got)
+	}
+}
+
+func TestClientRetriesAndGivesUp(t *testing.T) {
+	srv := replay.New(t)
+	srv.Add("f", []byte("x"))
+	srv.Fail("f", replay.TooMany, replay.Unavailable, replay.Unavailable, replay.Unavailable)
+	_, err := client(t, srv, 0).Get(t.Context(), "f", nil)
+	if !errors.Is(err, ports.ErrSourceFailed) || len(srv.Requests()) != 4 {
+		t.Fatalf("after four refusals: %v, %d requests", err, len(srv.Requests()))
+	}
+	res, err := client(t, srv, 0).Get(t.Context(), "f", nil)
+	if err != nil || string(res.Body) != "x" {
+		t.Fatalf("once served: %q, %v", res.Body, err)
+	}
+}
+
+func TestClientAsksIfChanged(t *testing.T) {
+	srv := replay.New(t)
+	srv.Add("f", []byte("x"))
+	c := client(t, srv, 0)
+	first, err := c.Get(t.Context(), "f", nil)
+	if err != nil || first.Validator.ETag == "" {
+		t.Fatalf("first fetch: %+v, %v", first, err)
+	}
+	again, err := c.GetIfChanged(t.Context(), "f", first.Validator, nil)
+	if err != nil || !again.NotModified || !srv.Requests()[1].Conditional {
+		t.Fatalf("conditional fetch: %+v, %v", again, err)
+	}
+	srv.Add("f", []byte("y"))
+	changed, err := c.GetIfChanged(t.Context(), "f", first.Validator, nil)
+	if err != nil || changed.NotModified || string(changed.Body) != "y" {
+		t.Fatalf("after a change: %+v, %v", changed, err)
+	}
+}
+
+func TestClientAnswersNotFound(t *testing.T) {
+	_, err := client(t, replay.New(t), 0).Get(t.Context(), "missing", nil)
+	if !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("404: %v", err)
+	}
+}

@@ -1,0 +1,71 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// syncStatesCollection holds one document per source, _id its name: the
+// checkpoint sits beside the documents the source's runs write, so a data
+// directory or a MongoDB database carries both.
+const syncStatesCollection = "sync_states"
+
+// SyncStates is the sources' checkpoint store in MongoDB.
+type SyncStates struct{ c *mongodrv.Collection }
+
+var _ ports.SyncStates = (*SyncStates)(nil)
+
+// NewSyncStates returns the checkpoint store of db.
+func NewSyncStates(db *mongodrv.Database) *SyncStates {
+	return &SyncStates{c: db.Collection(syncStatesCollection)}
+}
+
+// stateDoc mirrors feed.State field for field.
+type stateDoc struct {
+	Source      string    `bson:"_id"`
+	First       string    `bson:"first"`
+	Last        string    `bson:"last"`
+	Files       int64     `bson:"files"`
+	Rows        int64     `bson:"rows"`
+	Holidays    int64     `bson:"holidays"`
+	LastSuccess time.Time `bson:"last_success"`
+	LastError   string    `bson:"last_error"`
+	LastErrorAt time.Time `bson:"last_error_at"`
+}
+
+// State returns the source's checkpoint, empty when it has none.
+func (s *SyncStates) State(ctx context.Context, source string) (feed.State, error) {
+	var d stateDoc
+	err := s.c.FindOne(ctx, bson.D{{Key: "_id", Value: source}}).Decode(&d)
+	if errors.Is(err, mongodrv.ErrNoDocuments) {
+		return feed.State{Source: source}, nil
+	}
+	if err != nil {
+		return feed.State{}, translate("read sync state", err)
+	}
+	return feed.State{Source: d.Source, First: d.First, Last: d.Last, Files: d.Files, Rows: d.Rows, Holidays: d.Holidays,
+		LastSuccess: utcOrZero(d.LastSuccess), LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt)}, nil
+}
+
+// SaveState replaces the source's checkpoint.
+func (s *SyncStates) SaveState(ctx context.Context, st feed.State) error {
+	d := stateDoc(st)
+	_, err := s.c.ReplaceOne(ctx, bson.D{{Key: "_id", Value: st.Source}}, d, options.Replace().SetUpsert(true))
+	return translate("save sync state", err)
+}
+
+// utcOrZero returns t in UTC, or the zero time for a zero time read back.
+func utcOrZero(t time.Time) time.Time {
+	if t.IsZero() || t.Unix() <= 0 {
+		return time.Time{}
+	}
+	return t.UTC()
+}

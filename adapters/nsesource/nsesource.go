@@ -1,0 +1,121 @@
+// Package nsesource keeps the India prices dataset current from NSE: the
+// daily capital-market bhavcopy, fetched after the close, UDiFF from
+// 2024-07-08 and the legacy layout's archive before. A weekday NSE answers
+// with 404 is a holiday.
+package nsesource
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Name is the source's name on the command line.
+const Name = "nse"
+
+// udiffFrom is the first day NSE published the UDiFF bhavcopy.
+var udiffFrom = time.Date(2024, 7, 8, 0, 0, 0, 0, time.UTC)
+
+// closeAfter is when a day's bhavcopy is due, after midnight UTC of the
+// day: 20:30 IST, a few hours after NSE publishes it.
+const closeAfter = 15 * time.Hour
+
+// Source is NSE's daily bhavcopy.
+type Source struct{ c *fetch.Client }
+
+var _ ports.Source = (*Source)(nil)
+
+// Config configures the source.
+type Config struct {
+	// BaseURL stands for NSE's archive host.
+	BaseURL string
+	// Backoff is the first wait before a retry; zero is one second.
+	Backoff time.Duration
+	Meter   ports.SourceMeter
+	Log     *zap.Logger
+}
+
+// perSecond is the request rate the source keeps: NSE publishes no rule,
+// and a day is one file.
+const perSecond = 2
+
+// New returns the source of cfg.
+func New(cfg Config) (*Source, error) {
+	c, err := fetch.New(fetch.Options{Source: Name, BaseURL: cfg.BaseURL, UserAgent: "quarry (NSE bhavcopy)",
+		PerSecond: perSecond, Backoff: cfg.Backoff, Meter: cfg.Meter, Log: cfg.Log})
+	if err != nil {
+		return nil, err
+	}
+	return &Source{c: c}, nil
+}
+
+// Name returns "nse".
+func (s *Source) Name() string { return Name }
+
+// Publishes reports whether day is a weekday: NSE trades on no weekend
+// (special weekend sessions excepted, which this source does not fetch).
+func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
+
+// Due returns 20:30 IST of day.
+func (s *Source) Due(day time.Time) time.Time { return day.Add(closeAfter) }
+
+// Path is where NSE serves the bhavcopy of day: the UDiFF file, or before
+// 2024-07-08 the legacy one.
+func Path(day time.Time) string {
+	if day.Before(udiffFrom) {
+		return fmt.Sprintf("content/historical/EQUITIES/%d/%s/cm%s%sbhav.csv.zip",
+			day.Year(), strings.ToUpper(day.Format("Jan")), day.Format("02"), strings.ToUpper(day.Format("Jan2006")))
+	}
+	return "content/cm/BhavCopy_NSE_CM_0_0_0_" + day.Format("20060102") + "_F_0000.csv.zip"
+}
+
+// Fetch returns the day's bhavcopy zip, checked whole, or
+// ports.ErrNoPublication when NSE has none for the day.
+func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
+	p := Path(day)
+	res, err := s.c.Get(ctx, p, wholeZip(strings.TrimSuffix(path.Base(p), ".zip")))
+	switch {
+	case errors.Is(err, ports.ErrNotFound):
+		return nil, fmt.Errorf("nse %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
+	case err != nil:
+		return nil, err
+	}
+	return []ports.SourceFile{{Dataset: string(dataset.IndiaPrices), Name: path.Base(p), URL: res.URL,
+		Body: res.Body, RetrievedAt: res.RetrievedAt}}, nil
+}
+
+// wholeZip checks that a body is a zip holding the one CSV named entry,
+// every byte of which reads back with its checksum.
+func wholeZip(entry string) fetch.Check {
+	return func(body []byte) error {
+		zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+		if err != nil {
+			return fmt.Errorf("not a whole zip archive: %v", err)
+		}
+		if len(zr.File) != 1 || !strings.EqualFold(zr.File[0].Name, entry) {
+			return fmt.Errorf("the archive does not hold the one entry %s", entry)
+		}
+		rc, err := zr.File[0].Open()
+		if err != nil {
+			return fmt.Errorf("entry %s: %v", entry, err)
+		}
+		defer rc.Close()
+		if _, err := io.Copy(io.Discard, rc); err != nil {
+			return fmt.Errorf("entry %s does not read whole: %v", entry, err)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,300 @@
+// Package sourcesync is the use case that keeps datasets current from
+// their outside sources: `quarry sync` backfills a date range, and `quarry
+// serve` runs it on a schedule. A source advances one whole day at a time:
+// the day's files are fetched whole and checked, loaded all or nothing,
+// and only then is the day added to the source's checkpoint. A run that is
+// killed resumes at the first day not saved; loading a day again changes
+// nothing, as ingestion is idempotent.
+package sourcesync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Unconfigured is a source the binary knows but the configuration does
+// not enable, and the setting that would.
+type Unconfigured struct {
+	Name string
+	// Remedy says what an operator sets, such as "set QUARRY_SEC_USER_AGENT".
+	Remedy string
+}
+
+// Syncer runs the sources.
+type Syncer struct {
+	sources []ports.Source
+	missing []Unconfigured
+	states  ports.SyncStates
+	load    ports.SourceLoader
+	meter   *Meter
+	now     func() time.Time
+	batch   int
+	// last holds the state each source last saved, for Current.
+	mu   sync.Mutex
+	last map[string]feed.State
+}
+
+// save saves a source's checkpoint and keeps it for Current.
+func (s *Syncer) save(ctx context.Context, st feed.State) error {
+	if err := s.states.SaveState(ctx, st); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.last[st.Source] = st
+	s.mu.Unlock()
+	return nil
+}
+
+// DefaultBatch is how many days a run loads at once unless BatchDays says
+// otherwise: a month of trading days.
+const DefaultBatch = 20
+
+// Option adjusts a Syncer.
+type Option func(*Syncer)
+
+// BatchDays sets how many days a run loads at once (at least one).
+func BatchDays(n int) Option { return func(s *Syncer) { s.batch = max(n, 1) } }
+
+// New returns the use case over the configured sources; missing lists
+// the sources that are not configured, for status and for a clear refusal.
+// The meter, which the sources count their requests on too, records each
+// run that succeeds.
+func New(sources []ports.Source, missing []Unconfigured, states ports.SyncStates, load ports.SourceLoader, meter *Meter, now func() time.Time, opts ...Option) *Syncer {
+	slices.SortFunc(sources, func(a, b ports.Source) int { return strings.Compare(a.Name(), b.Name()) })
+	s := &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now, batch: DefaultBatch, last: map[string]feed.State{}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Range bounds a run's days, inclusive; a zero bound is the default: From
+// is the day after the last held (the latest due day on an empty store),
+// To the latest day whose publication is due.
+type Range struct{ From, To time.Time }
+
+// Outcome is what one source's run did.
+type Outcome struct {
+	Source string
+	// Days counts the days added to the checkpoint, Holidays those of
+	// them the source published nothing for.
+	Days, Holidays, Files, Rows int
+	// Err is why the run stopped early; the days before it are kept.
+	Err error
+}
+
+// ErrUnknownSource names a source the binary does not know.
+var ErrUnknownSource = errors.New("unknown source")
+
+// ErrNotConfigured names a source the configuration does not enable.
+var ErrNotConfigured = errors.New("source not configured")
+
+// Configured lists the names of the configured sources.
+func (s *Syncer) Configured() []string {
+	out := make([]string, len(s.sources))
+	for i, src := range s.sources {
+		out[i] = src.Name()
+	}
+	return out
+}
+
+// Pick returns the sources names asks for, every configured one when it
+// is empty. A name unknown, or not configured, is refused before any
+// fetch, naming the setting that would enable it.
+func (s *Syncer) Pick(names []string) ([]ports.Source, error) {
+	if len(names) == 0 {
+		return s.sources, nil
+	}
+	var out []ports.Source
+	for _, n := range names {
+		i := slices.IndexFunc(s.sources, func(src ports.Source) bool { return src.Name() == n })
+		if i >= 0 {
+			out = append(out, s.sources[i])
+			continue
+		}
+		if j := slices.IndexFunc(s.missing, func(u Unconfigured) bool { return u.Name == n }); j >= 0 {
+			return nil, fmt.Errorf("%w: %s: %s", ErrNotConfigured, n, s.missing[j].Remedy)
+		}
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownSource, n, strings.Join(s.names(), ", "))
+	}
+	return out, nil
+}
+
+func (s *Syncer) names() []string {
+	out := s.Configured()
+	for _, u := range s.missing {
+		out = append(out, u.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Sync runs each source names asks for over r, one after the other, and
+// says what each did; the error joins those of the sources that stopped.
+func (s *Syncer) Sync(ctx context.Context, names []string, r Range) ([]Outcome, error) {
+	picked, err := s.Pick(names)
+	if err != nil {
+		return nil, err
+	}
+	var out []Outcome
+	var errs []error
+	for _, src := range picked {
+		o := s.Run(ctx, src, r)
+		out = append(out, o)
+		if o.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", src.Name(), o.Err))
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// Run syncs one source over r. Days are fetched one at a time and loaded
+// in batches of up to the batch size (one ingestion per batch: a store that
+// keeps a security's year together writes it once per batch, not once per
+// day), and the checkpoint is saved after each batch. A day that fails to
+// fetch stops the run once the days before it are loaded; a batch the
+// loader refuses is loaded again day by day, keeping the days before the
+// refused one.
+func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
+	o := Outcome{Source: src.Name()}
+	st, err := s.states.State(ctx, src.Name())
+	if err != nil {
+		o.Err = err
+		return o
+	}
+	from, to := s.bounds(src, st, r)
+	var pending []fetched
+	for _, day := range st.Plan(from, to) {
+		f, err := s.fetch(ctx, src, day)
+		if err == nil {
+			pending = append(pending, f)
+			if len(pending) < s.batch {
+				continue
+			}
+			err = s.flush(ctx, &st, pending, &o)
+			pending = nil
+		} else if ferr := s.flush(ctx, &st, pending, &o); ferr != nil {
+			err = ferr
+		}
+		if err != nil {
+			return s.stopped(ctx, st, o, err)
+		}
+	}
+	if err := s.flush(ctx, &st, pending, &o); err != nil {
+		return s.stopped(ctx, st, o, err)
+	}
+	st.LastSuccess, st.LastError, st.LastErrorAt = s.now(), "", time.Time{}
+	if o.Err = s.save(ctx, st); o.Err == nil {
+		s.meter.succeeded(src.Name(), st.LastSuccess)
+	}
+	return o
+}
+
+// stopped records why a run stopped, even when its context is done.
+func (s *Syncer) stopped(ctx context.Context, st feed.State, o Outcome, err error) Outcome {
+	o.Err = err
+	st.LastError, st.LastErrorAt = err.Error(), s.now()
+	_ = s.save(context.WithoutCancel(ctx), st)
+	return o
+}
+
+// fetched is one day fetched whole, not yet loaded.
+type fetched struct {
+	day     time.Time
+	files   []ports.SourceFile
+	holiday bool
+}
+
+// fetch fetches one day; a day the source does not publish needs no
+// request, and one it published nothing for is a holiday.
+func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fetched, error) {
+	if err := ctx.Err(); err != nil {
+		return fetched{}, err
+	}
+	f := fetched{day: day}
+	if !src.Publishes(day) {
+		return f, nil
+	}
+	files, err := src.Fetch(ctx, day)
+	switch {
+	case errors.Is(err, ports.ErrNoPublication):
+		f.holiday = true
+	case err != nil:
+		return f, fmt.Errorf("%s: %w", day.Format(feed.DayLayout), err)
+	}
+	f.files = files
+	return f, nil
+}
+
+// flush loads the days fetched, adds them to the checkpoint and saves it.
+func (s *Syncer) flush(ctx context.Context, st *feed.State, days []fetched, o *Outcome) error {
+	if len(days) == 0 {
+		return nil
+	}
+	var files []ports.SourceFile
+	for _, d := range days {
+		files = append(files, d.files...)
+	}
+	n, err := s.load.Load(ctx, files)
+	if err != nil && len(days) > 1 {
+		for _, d := range days {
+			if err := s.flush(ctx, st, []fetched{d}, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", days[0].day.Format(feed.DayLayout), err)
+	}
+	for _, d := range days {
+		if err := st.Cover(d.day.Format(feed.DayLayout)); err != nil {
+			return err
+		}
+		o.Days++
+		if d.holiday {
+			st.Holidays++
+			o.Holidays++
+		}
+	}
+	st.Files += int64(len(files))
+	st.Rows += int64(n)
+	o.Files += len(files)
+	o.Rows += n
+	return s.save(ctx, *st)
+}
+
+// bounds resolves a run's range: To at most the latest due day.
+func (s *Syncer) bounds(src ports.Source, st feed.State, r Range) (from, to time.Time) {
+	due := LatestDue(src, s.now())
+	to = r.To
+	if to.IsZero() || to.After(due) {
+		to = due
+	}
+	from = r.From
+	if from.IsZero() {
+		from = to
+		if st.Last != "" {
+			last, _ := feed.Day(st.Last)
+			from = last.AddDate(0, 0, 1)
+		}
+	}
+	return from, to
+}
+
+// LatestDue returns the latest day whose publication is due at now.
+func LatestDue(src ports.Source, now time.Time) time.Time {
+	day := now.UTC().Truncate(24 * time.Hour)
+	for src.Due(day).After(now) {
+		day = day.AddDate(0, 0, -1)
+	}
+	return day
+}

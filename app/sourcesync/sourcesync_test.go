@@ -1,0 +1,69 @@
+package sourcesync_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// weekdays publishes one file each weekday, due at 15:00 UTC.
+type weekdays struct{}
+
+func (weekdays) Name() string               { return "test" }
+func (weekdays) Publishes(d time.Time) bool { return feed.Weekday(d) }
+func (weekdays) Due(d time.Time) time.Time  { return d.Add(15 * time.Hour) }
+func (weekdays) Fetch(_ context.Context, d time.Time) ([]ports.SourceFile, error) {
+	return []ports.SourceFile{{Dataset: "x", Name: d.Format("20060102")}}, nil
+}
+
+type counting struct{ files int }
+
+func (c *counting) Load(_ context.Context, files []ports.SourceFile) (int, error) {
+	c.files += len(files)
+	return len(files), nil
+}
+
+func TestAnUnconfiguredSourceIsRefusedNamingItsSetting(t *testing.T) {
+	s := sourcesync.New([]ports.Source{weekdays{}}, []sourcesync.Unconfigured{{Name: "tushare", Remedy: "set QUARRY_TUSHARE_TOKEN"}},
+		memory.NewSyncStates(), &counting{}, sourcesync.NewMeter(), time.Now)
+	_, err := s.Sync(t.Context(), []string{"tushare"}, sourcesync.Range{})
+	if !errors.Is(err, sourcesync.ErrNotConfigured) || !strings.Contains(err.Error(), "QUARRY_TUSHARE_TOKEN") {
+		t.Fatalf("sync of an unconfigured source: %v", err)
+	}
+	if _, err := s.Sync(t.Context(), []string{"nope"}, sourcesync.Range{}); !errors.Is(err, sourcesync.ErrUnknownSource) {
+		t.Fatalf("sync of an unknown source: %v", err)
+	}
+	st, err := s.Statuses(t.Context())
+	if err != nil || len(st) != 2 || st[0].Source != "test" || !st[0].Configured || st[1].Configured || st[1].Remedy == "" {
+		t.Fatalf("statuses %+v, %v", st, err)
+	}
+}
+
+// TestARunStopsAtTheLatestDueDayAndReportsItsLag runs on Saturday
+// 2025-06-28 with nothing held and no range: the latest due day is Friday
+// the 27th; three days later, with nothing new fetched, the lag runs from
+// Monday's due time.
+func TestARunStopsAtTheLatestDueDayAndReportsItsLag(t *testing.T) {
+	now := time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC)
+	load := &counting{}
+	s := sourcesync.New([]ports.Source{weekdays{}}, nil, memory.NewSyncStates(), load, sourcesync.NewMeter(), func() time.Time { return now })
+	if _, err := s.Sync(t.Context(), nil, sourcesync.Range{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Statuses(t.Context())
+	if err != nil || st[0].State.First != "2025-06-27" || st[0].State.Last != "2025-06-27" || load.files != 1 || st[0].Lag != 0 {
+		t.Fatalf("statuses %+v, %v, %d files", st, err, load.files)
+	}
+	now = time.Date(2025, 7, 1, 15, 0, 0, 0, time.UTC)
+	st, _ = s.Statuses(t.Context())
+	if st[0].Lag != 24*time.Hour {
+		t.Fatalf("lag %v, want a day (Monday the 30th due a day ago)", st[0].Lag)
+	}
+}

@@ -1,0 +1,340 @@
+package bootstrap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/nsesource"
+	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+func init() { registerService(syncService) }
+
+// sourceFills lists, by source, the catalog datasets its runs fill: a 503
+// on one of them names `quarry sync` beside `quarry ingest`.
+var sourceFills = map[string][]dataset.ID{
+	nsesource.Name: {dataset.IndiaPrices, dataset.IndiaExports},
+}
+
+// syncService wires the sources into the service: their checkpoints, the
+// use case, and the schedule when QUARRY_SYNC names sources.
+func syncService(cfg Config) fx.Option {
+	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
+		return s.CollectSources(m)
+	}))
+}
+
+// coverage makes the datasets of each scheduled source partial while the
+// source does not hold the range from QUARRY_SYNC_FROM to the latest day
+// due (a schedule's interval ago). Without QUARRY_SYNC_FROM there is no
+// range to cover.
+func coverage(cfg Config) fx.Option {
+	if cfg.Sync.From.IsZero() {
+		return fx.Options()
+	}
+	return fx.Invoke(func(a *usecase.Availability, s *sourcesync.Syncer) {
+		for _, src := range cfg.Sync.Sources {
+			for _, id := range sourceFills[src] {
+				a.Cover(id, func(ctx context.Context) (bool, error) { return s.Current(ctx, src, cfg.Sync.From, cfg.Sync.Every) })
+			}
+		}
+	})
+}
+
+// syncGraph wires the sources, their checkpoint store and the use case,
+// loading what they fetch through the datasets' Ingesters.
+func syncGraph(cfg Config) fx.Option {
+	return fx.Options(
+		documentStore(cfg,
+			func() ports.SyncStates { return memory.NewSyncStates() },
+			func(db *mongodrv.Database) ports.SyncStates { return mongo.NewSyncStates(db) }),
+		fx.Provide(sourcesync.NewMeter, newIngestLoader(cfg),
+			func(load ports.SourceLoader, states ports.SyncStates, meter *sourcesync.Meter, log *zap.Logger) (*sourcesync.Syncer, error) {
+				sources, missing, err := syncSources(cfg, meter, log)
+				if err != nil {
+					return nil, err
+				}
+				now := time.Now
+				if cfg.Clock != nil {
+					now = cfg.Clock
+				}
+				return sourcesync.New(sources, missing, states, load, meter, now), nil
+			}),
+	)
+}
+
+// syncSources builds the configured sources, and names those that are not
+// with the setting that enables them.
+func syncSources(cfg Config, meter *sourcesync.Meter, log *zap.Logger) ([]ports.Source, []sourcesync.Unconfigured, error) {
+	nse, err := nsesource.New(nsesource.Config{BaseURL: cfg.Sync.NSEBaseURL, Backoff: cfg.Sync.RetryBackoff, Meter: meter, Log: log})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", EnvNSEBaseURL, err)
+	}
+	sources := []ports.Source{nse}
+	return sources, nil, nil
+}
+
+// ingestLoader loads what a source fetched through the ingest path: the
+// files are written to a directory of their own, dated by their retrieval,
+// and handed to their dataset's Ingester, which reads every file before it
+// writes anything.
+type ingestLoader struct {
+	byName   map[string]Ingester
+	maxBytes int64
+}
+
+// newIngestLoader builds the loader from every dataset's Ingester.
+func newIngestLoader(cfg Config) func(ingesterGroup) ports.SourceLoader {
+	return func(in ingesterGroup) ports.SourceLoader {
+		load := &ingestLoader{byName: map[string]Ingester{}, maxBytes: cfg.IngestMaxFileBytes}
+		for _, ing := range in.Ingesters {
+			load.byName[ing.Dataset] = ing
+		}
+		return load
+	}
+}
+
+// Load ingests files, dataset by dataset, and returns the records read.
+func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int, error) {
+	if len(files) == 0 {
+		return 0, nil
+	}
+	dir, err := os.MkdirTemp("", "quarry-sync-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	byDataset := map[string][]string{}
+	for _, f := range files {
+		name := filepath.Join(dir, f.Dataset, filepath.Base(f.Name))
+		if err := writeFetched(name, f); err != nil {
+			return 0, err
+		}
+		byDataset[f.Dataset] = append(byDataset[f.Dataset], name)
+	}
+	read := 0
+	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
+		ing, ok := l.byName[ds]
+		if !ok {
+			return read, fmt.Errorf("no ingester for dataset %s", ds)
+		}
+		got, err := ing.Load(ctx, &IngestFiles{Names: byDataset[ds], MaxBytes: l.maxBytes})
+		read += got.Read
+		if err != nil {
+			return read, fmt.Errorf("ingest %s: %w", ds, err)
+		}
+	}
+	return read, nil
+}
+
+// writeFetched writes a fetched file, its modification time its retrieval.
+func writeFetched(name string, f ports.SourceFile) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(name, f.Body, 0o600); err != nil {
+		return err
+	}
+	return os.Chtimes(name, f.RetrievedAt, f.RetrievedAt)
+}
+
+// schedule runs the sources QUARRY_SYNC names every QUARRY_SYNC_EVERY,
+// from start until stop, one source after the other.
+func schedule(cfg Config) fx.Option {
+	if len(cfg.Sync.Sources) == 0 {
+		return fx.Options()
+	}
+	return fx.Invoke(func(lc fx.Lifecycle, s *sourcesync.Syncer, log *zap.Logger) error {
+		picked, err := s.Pick(cfg.Sync.Sources)
+		if err != nil {
+			return fmt.Errorf("%s: %w", EnvSync, err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		lc.Append(fx.Hook{
+			OnStart: func(context.Context) error {
+				go func() {
+					defer close(done)
+					runSchedule(ctx, s, picked, sourcesync.Range{From: cfg.Sync.From}, cfg.Sync.Every, log)
+				}()
+				return nil
+			},
+			OnStop: func(stop context.Context) error {
+				cancel()
+				select {
+				case <-done:
+					return nil
+				case <-stop.Done():
+					return stop.Err()
+				}
+			},
+		})
+		return nil
+	})
+}
+
+// runSchedule runs each source now and then every interval until ctx ends.
+func runSchedule(ctx context.Context, s *sourcesync.Syncer, sources []ports.Source, r sourcesync.Range, every time.Duration, log *zap.Logger) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		for _, src := range sources {
+			o := s.Run(ctx, src, r)
+			logOutcome(log, o)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func logOutcome(log *zap.Logger, o sourcesync.Outcome) {
+	fields := []zap.Field{zap.String("source", o.Source), zap.Int("days", o.Days), zap.Int("holidays", o.Holidays),
+		zap.Int("files", o.Files), zap.Int("rows", o.Rows)}
+	if o.Err != nil && !errors.Is(o.Err, context.Canceled) {
+		log.Warn("source sync stopped; the next run resumes at the first day not held", append(fields, zap.Error(o.Err))...)
+		return
+	}
+	log.Info("source synced", fields...)
+}
+
+// SyncArgs are `quarry sync`'s arguments: the sources (all configured
+// when none) and the range.
+type SyncArgs struct {
+	Sources  []string
+	From, To time.Time
+}
+
+// ParseSyncArgs reads `quarry sync [SOURCE…] [--from DATE] [--to DATE]`.
+func ParseSyncArgs(args []string) (SyncArgs, error) {
+	var out SyncArgs
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a != "--from" && a != "--to" {
+			if strings.HasPrefix(a, "-") {
+				return out, fmt.Errorf("sync: unknown flag %s", a)
+			}
+			out.Sources = append(out.Sources, a)
+			continue
+		}
+		if i+1 == len(args) {
+			return out, fmt.Errorf("sync: %s needs a date (YYYY-MM-DD)", a)
+		}
+		i++
+		d, err := feed.Day(args[i])
+		if err != nil {
+			return out, fmt.Errorf("sync: %s: %w", a, err)
+		}
+		if a == "--from" {
+			out.From = d
+		} else {
+			out.To = d
+		}
+	}
+	if !out.From.IsZero() && !out.To.IsZero() && out.To.Before(out.From) {
+		return out, fmt.Errorf("sync: --to %s is before --from %s", out.To.Format(feed.DayLayout), out.From.Format(feed.DayLayout))
+	}
+	return out, nil
+}
+
+// Sync runs `quarry sync`: each source over the range, into MongoDB or the
+// data directory, reporting each source's outcome on out.
+func Sync(ctx context.Context, cfg Config, args SyncArgs, out io.Writer) error {
+	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
+		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
+		for _, o := range outcomes {
+			fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
+			if o.Err != nil {
+				fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
+			}
+			fmt.Fprintln(out)
+		}
+		return err
+	})
+}
+
+// SyncStatus runs `quarry sync status`: every source, configured or not,
+// its coverage, last success, last error and lag.
+func SyncStatus(ctx context.Context, cfg Config, out io.Writer) error {
+	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
+		statuses, err := s.Statuses(ctx)
+		if err != nil {
+			return err
+		}
+		for _, st := range statuses {
+			writeStatus(out, st)
+		}
+		return nil
+	})
+}
+
+func writeStatus(out io.Writer, st sourcesync.Status) {
+	if !st.Configured {
+		fmt.Fprintf(out, "%s: not configured (%s)\n", st.Source, st.Remedy)
+		return
+	}
+	cov := "nothing held"
+	if st.State.First != "" {
+		cov = st.State.First + " to " + st.State.Last
+	}
+	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
+		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
+	if st.State.LastError != "" {
+		fmt.Fprintf(out, "%s: last error at %s: %s\n", st.Source, when(st.State.LastErrorAt), st.State.LastError)
+	}
+}
+
+// lag writes a lag in days and hours past two days, else in minutes.
+func lag(d time.Duration) string {
+	if d < 48*time.Hour {
+		return d.Round(time.Minute).String()
+	}
+	return fmt.Sprintf("%dd%dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+}
+
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// withSyncer wires the ingesters and the sources on the configured
+// document store and runs fn with the use case.
+func withSyncer(ctx context.Context, cfg Config, fn func(*sourcesync.Syncer) error) error {
+	if !cfg.onMongo() {
+		return errors.New("neither " + EnvMongoURI + " nor " + EnvDataDir + " is set: sync writes to MongoDB or to the data directory")
+	}
+	log, err := NewLogger(cfg)
+	if err != nil {
+		return err
+	}
+	var s *sourcesync.Syncer
+	fxApp := fx.New(fx.NopLogger, fx.Supply(log), ingestion(cfg), syncGraph(cfg), fx.Populate(&s))
+	if err := fxApp.Start(ctx); err != nil {
+		return startError(err)
+	}
+	defer func() { _ = fxApp.Stop(context.Background()) }()
+	return fn(s)
+}

@@ -1,0 +1,39 @@
+package porttest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/ports"
+)
+
+// NewSyncStates returns an empty SyncStates for one test.
+type NewSyncStates func(t *testing.T) ports.SyncStates
+
+// RunSyncStates checks a SyncStates: a source never synced has an empty
+// state, the last state saved is the one read back, and sources are kept
+// apart.
+func RunSyncStates(t *testing.T, s ports.SyncStates) {
+	t.Helper()
+	ctx := t.Context()
+	st, err := s.State(ctx, "nse")
+	must(t, "State", err)
+	if st.Source != "nse" || st.First != "" || st.Files != 0 {
+		t.Fatalf("a source never synced has state %+v", st)
+	}
+	at := time.Date(2025, 6, 27, 15, 0, 0, 0, time.UTC)
+	want := feed.State{Source: "nse", First: "2025-06-18", Last: "2025-06-27", Files: 8, Rows: 24000, Holidays: 1,
+		LastSuccess: at, LastError: "fetch failed", LastErrorAt: at.Add(-time.Hour)}
+	for _, w := range []feed.State{{Source: "nse", First: "2025-06-18", Last: "2025-06-18"}, want} {
+		must(t, "SaveState", s.SaveState(ctx, w))
+	}
+	must(t, "SaveState", s.SaveState(ctx, feed.State{Source: "edgar", First: "2025-06-02", Last: "2025-06-02"}))
+	got, err := s.State(ctx, "nse")
+	must(t, "State", err)
+	if got.First != want.First || got.Last != want.Last || got.Files != want.Files || got.Rows != want.Rows ||
+		got.Holidays != want.Holidays || !got.LastSuccess.Equal(want.LastSuccess) || got.LastError != want.LastError ||
+		!got.LastErrorAt.Equal(want.LastErrorAt) {
+		t.Fatalf("State = %+v, want %+v", got, want)
+	}
+}

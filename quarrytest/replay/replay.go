@@ -1,0 +1,146 @@
+// Package replay is the sources' test server: an httptest server that
+// serves real recorded files at their real URL paths, answers conditional
+// requests, records the User-Agent and time of every request, and fails
+// requests on demand in the ways the sources must survive.
+package replay
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/sampledata"
+)
+
+// Fault is a way one answer fails.
+type Fault int
+
+// The faults a source must survive.
+const (
+	// Cut declares the whole length and closes after half the body.
+	Cut Fault = iota + 1
+	// Truncated serves the first half of the body as if whole.
+	Truncated
+	// HTML serves an error page with status 200.
+	HTML
+	// Unavailable answers 503 with Retry-After: 0.
+	Unavailable
+	// TooMany answers 429 with Retry-After: 0.
+	TooMany
+)
+
+// Request is one request the server received.
+type Request struct {
+	Path, UserAgent string
+	At              time.Time
+	Conditional     bool
+}
+
+// Server serves recorded files.
+type Server struct {
+	*httptest.Server
+	mu       sync.Mutex
+	files    map[string][]byte
+	faults   map[string][]Fault
+	requests []Request
+}
+
+// New starts a server holding no file, closed when t ends.
+func New(t testing.TB) *Server {
+	s := &Server{files: map[string][]byte{}, faults: map[string][]Fault{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Add serves body at urlPath.
+func (s *Server) Add(urlPath string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files["/"+strings.TrimPrefix(urlPath, "/")] = body
+}
+
+// AddNSE serves the sample's eight real UDiFF days at NSE's paths,
+// content/cm/BhavCopy_NSE_CM_0_0_0_YYYYMMDD_F_0000.csv.zip.
+func (s *Server) AddNSE(t testing.TB) {
+	entries, err := fs.ReadDir(sampledata.NSEUDiFF, sampledata.NSEUDiFFDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		body, err := fs.ReadFile(sampledata.NSEUDiFF, path.Join(sampledata.NSEUDiFFDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Add("content/cm/"+e.Name(), body)
+	}
+}
+
+// Fail makes the next answers at urlPath fail, one fault each, in order.
+func (s *Server) Fail(urlPath string, faults ...Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := "/" + strings.TrimPrefix(urlPath, "/")
+	s.faults[p] = append(s.faults[p], faults...)
+}
+
+// Requests returns every request received, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Path: r.URL.Path, UserAgent: r.UserAgent(), At: time.Now(),
+		Conditional: r.Header.Get("If-None-Match") != ""})
+	body, ok := s.files[r.URL.Path]
+	var fault Fault
+	if q := s.faults[r.URL.Path]; len(q) > 0 {
+		fault, s.faults[r.URL.Path] = q[0], q[1:]
+	}
+	s.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	if fault == 0 && r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("ETag", etag)
+	s.answer(w, body, fault)
+}
+
+func (s *Server) answer(w http.ResponseWriter, body []byte, fault Fault) {
+	switch fault {
+	case Cut:
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = w.Write(body[:len(body)/2])
+		return // the server closes the connection short of the length
+	case Truncated:
+		body = body[:len(body)/2]
+	case HTML:
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!DOCTYPE html><html><body>Access Denied</body></html>"))
+		return
+	case Unavailable, TooMany:
+		w.Header().Set("Retry-After", "0")
+		status := map[Fault]int{Unavailable: http.StatusServiceUnavailable, TooMany: http.StatusTooManyRequests}[fault]
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	_, _ = w.Write(body)
+}
