@@ -3,8 +3,11 @@ package ask_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,7 +81,12 @@ func verdict(c scoredCase, got ask.Answer) (right bool, why string) {
 	if !c.Supported {
 		return false, "answered a question the data does not support"
 	}
-	for _, f := range append(slices.Clone(c.Expect.Figures), c.Expect.Contains...) {
+	for _, f := range c.Expect.Figures {
+		if !holdsFigure(got.Text, f) {
+			return false, fmt.Sprintf("%q is not in the answer", f)
+		}
+	}
+	for _, f := range c.Expect.Contains {
 		if !strings.Contains(got.Text, f) {
 			return false, fmt.Sprintf("%q is not in the answer", f)
 		}
@@ -89,6 +97,30 @@ func verdict(c scoredCase, got ask.Answer) (right bool, why string) {
 		}
 	}
 	return true, ""
+}
+
+// answerNumber is a number as an answer writes it.
+var answerNumber = regexp.MustCompile(`-?[0-9]+(?:\.[0-9]+)?`)
+
+// holdsFigure says whether text states figure: written as it is, or, for a
+// figure with decimals, a number that rounds to it at the figure's
+// precision (an expected 78.4% is stated by an answer's 78.35%).
+func holdsFigure(text, figure string) bool {
+	if strings.Contains(text, figure) {
+		return true
+	}
+	dot := strings.IndexByte(figure, '.')
+	want, err := strconv.ParseFloat(figure, 64)
+	if dot < 0 || err != nil {
+		return false
+	}
+	half := 0.5*math.Pow(10, -float64(len(figure)-dot-1)) + 1e-9
+	for _, n := range answerNumber.FindAllString(text, -1) {
+		if v, err := strconv.ParseFloat(n, 64); err == nil && math.Abs(v-want) <= half {
+			return true
+		}
+	}
+	return false
 }
 
 // scoreAsk answers every question of a part and scores the answers.
