@@ -120,12 +120,16 @@ func (a *Service) Probe() usecase.DatasetProbe {
 
 // Answer answers q from the datasets r searches (Governance). A question
 // the data does not support is an Answer with Reason no_supported_answer,
-// not an error.
+// not an error; so is a question asking for a person's identifier (a PAN,
+// an Aadhaar number, a party's phone or address), which reads nothing.
 func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error) {
 	ans := Answer{Searched: r.Searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
-	cited, err := a.answerSentences(ctx, q, r.Searched, &ans)
-	if err != nil {
-		return Answer{}, err
+	var cited []sentence
+	if !question.AsksPersonalIdentifier(q.Question) {
+		var err error
+		if cited, err = a.answerSentences(ctx, q, r.Searched, &ans); err != nil {
+			return Answer{}, err
+		}
 	}
 	cited = slices.DeleteFunc(cited, leaksPAN)
 	if len(cited) == 0 {

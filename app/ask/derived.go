@@ -119,11 +119,17 @@ func (a *Service) compare(ctx context.Context, cos []usfinancials.Params, f ques
 	case big.value == small.value:
 		text = fmt.Sprintf("%s %s for %s and %s %s for %s are the same, %s %s.", refs[0].st.Ticker, big.field.Name, periodName(refs[0]), refs[1].st.Ticker, big.field.Name, periodName(refs[1]), number(big.value), unit)
 	case len(cos) == 2:
-		text = fmt.Sprintf("%s had the larger %s for %s: %s %s against %s's %s %s.", big.st.Ticker, big.field.Name, periodName(big), number(big.value), unit, small.st.Ticker, number(small.value), unit)
+		text = fmt.Sprintf("%s had the larger %s for %s: %s %s against %s's %s %s, %s.", big.st.Ticker, big.field.Name, periodName(big), number(big.value), unit, small.st.Ticker, number(small.value), unit, difference(big, small, unit))
 	default:
-		text = fmt.Sprintf("%s %s was larger in %s: %s %s against %s %s in %s.", big.st.Ticker, big.field.Name, periodName(big), number(big.value), unit, number(small.value), unit, periodName(small))
+		text = fmt.Sprintf("%s %s was larger in %s: %s %s against %s %s in %s, %s.", big.st.Ticker, big.field.Name, periodName(big), number(big.value), unit, number(small.value), unit, periodName(small), difference(big, small, unit))
 	}
 	return arithmetic(text, refs[0], refs[1]), nil
+}
+
+// difference states how much the larger figure exceeds the smaller, with
+// its arithmetic shown, so "how much more" is answered with the comparison.
+func difference(big, small *figureRef, unit string) string {
+	return fmt.Sprintf("a difference of larger - smaller = %s - %s = %s %s", number(big.value), number(small.value), number(big.value-small.value), unit)
 }
 
 // arithmetic is the operands' sentences, then text citing them all.

@@ -114,3 +114,27 @@ func TestJudgmentSentences(t *testing.T) {
 		t.Errorf("sentences:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestAskCaseNumberAnswersOnlyWhatItAsks asks about judgments by case
+// number: a question asking nothing else gets the outcome sentence, one
+// asking for something no sentence covers is refused, and one asking for
+// a party's identifier is refused before anything is read.
+func TestAskCaseNumberAnswersOnlyWhatItAsks(t *testing.T) {
+	a, _ := sampleAsk(t)
+	for _, c := range []struct {
+		question string
+		answered bool
+	}{
+		{"What was the outcome of Writ Petition No. 1620 of 2015?", true},
+		{"Which bank account did the respondent name in WP 1620 of 2015?", false},
+		{"What is the petitioner's permanent account number in Writ Petition No. 1620 of 2015?", false},
+		{"Give the Aadhaar of the parties in WP 1620 of 2015", false},
+		{"What was the mobile number of the respondent in Writ Petition No. 1620 of 2015?", false},
+		{"Who is the tallest judge named in W.P. 1620/2015?", false},
+	} {
+		got := askCase(t, a, evalCase{Question: c.question})
+		if (got.Text != "") != c.answered {
+			t.Errorf("%q: answered %q, want answered %v", c.question, got.Text, c.answered)
+		}
+	}
+}

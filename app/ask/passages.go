@@ -37,10 +37,11 @@ func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) 
 	if err != nil {
 		return nil, err
 	}
-	m, ok := newTextMatch(q.Question, named)
 	if anchored {
+		m, ok := newTextMatch(question.WithoutCaseNumber(q.Question), named)
 		return anchoredAnswer(a, docs, m, ok), nil
 	}
+	m, ok := newTextMatch(q.Question, named)
 	if !ok {
 		return nil, nil
 	}
@@ -63,9 +64,10 @@ func (a *Service) passages(ctx context.Context, q Query, searched []dataset.ID) 
 }
 
 // anchoredAnswer answers from the judgment a case number names: its
-// sentence covering the question's other key terms, or, when the question
-// holds none ("What happened in WP 1620 of 2015?") or none covers them,
-// the last sentence that says how the case ended.
+// sentence covering the question's other key terms, or, only when the
+// question asks nothing else ("What happened in WP 1620 of 2015?", "the
+// outcome of …"), the last sentence that says how the case ended. A
+// question asking for something no sentence covers is refused.
 func anchoredAnswer(a *Service, docs []retrieved, m textMatch, hasTerms bool) []sentence {
 	if len(docs) != 1 {
 		return nil
@@ -75,6 +77,7 @@ func anchoredAnswer(a *Service, docs []retrieved, m textMatch, hasTerms bool) []
 		if c, ok := a.bestSentence(d, m); ok {
 			return pick([]candidate{c}, 1)
 		}
+		return nil
 	}
 	sentences := a.sentences.of(d)
 	for i := len(sentences) - 1; i >= 0; i-- {
@@ -100,6 +103,9 @@ type textMatch struct {
 	// head is the word the question asks about, which a sentence must
 	// hold.
 	head string
+	// asked holds the stems of every word of the question, stop words
+	// too.
+	asked map[string]bool
 }
 
 // askedAbout reads the words after "which" or "what" up to the verb.
@@ -140,7 +146,12 @@ func newTextMatch(question string, named map[string]bool) (textMatch, bool) {
 	for i, w := range words {
 		number[i] = isNumber(w)
 	}
-	return textMatch{words: words, number: number, topical: topical, head: head, need: need, needTopical: needTopical, quantity: quantityQuestion.MatchString(strings.ToLower(question))}, true
+	asked := map[string]bool{}
+	for _, w := range wordsOf(question) {
+		asked[stem(w)] = true
+	}
+	return textMatch{words: words, number: number, topical: topical, head: head, asked: asked, need: need, needTopical: needTopical,
+		quantity: quantityQuestion.MatchString(strings.ToLower(question))}, true
 }
 
 // quantityQuestion asks for an amount, a count or a share.
@@ -176,14 +187,41 @@ func covers(stems []string, w string) bool {
 	return false
 }
 
-// holds reports whether stems hold w or a longer form of it.
+// holds reports whether stems hold w or an inflected form of the same
+// word ("pray" in "prayers", "audit" in "auditor"), not a longer word
+// that merely starts as w does.
 func holds(stems []string, w string) bool {
 	for _, s := range stems {
-		if s == w || len(w) >= 4 && strings.HasPrefix(s, w) {
+		if s == w || len(w) >= 4 && strings.HasPrefix(s, w) && inflected(w, s[len(w):]) {
 			return true
 		}
 	}
 	return false
+}
+
+// inflected reports whether ending, after w, makes a form of w: an
+// inflection, its last consonant doubled or not ("spann" of "spanned").
+func inflected(w, ending string) bool {
+	return inflection[ending] || ending[0] == w[len(w)-1] && inflection[ending[1:]]
+}
+
+// inflection holds the endings (as stem cuts them, at six letters) that
+// make a longer form of the same word: plural, past, -ing, the agent
+// (-er, -or).
+var inflection = map[string]bool{"s": true, "e": true, "d": true, "es": true, "ed": true, "er": true, "or": true, "i": true, "in": true}
+
+// sensed is a sentence's stems less those it holds only as the first
+// word of a capitalised compound (Audit Committee, Compensation Committee)
+// whose head the question does not hold: "Who audits …" asks about
+// auditing, not about the Audit Committee.
+func sensed(sn docSentence, asked map[string]bool) []string {
+	if len(sn.modifies) == 0 {
+		return sn.stems
+	}
+	return slices.DeleteFunc(slices.Clone(sn.stems), func(st string) bool {
+		heads, ok := sn.modifies[st]
+		return ok && !slices.ContainsFunc(heads, func(h string) bool { return asked[h] })
+	})
 }
 
 // synonyms maps a word's stem to its synonyms' stems, a synonym of several
@@ -212,10 +250,11 @@ func (m textMatch) score(sn docSentence, inDoc func(string) bool) (float64, bool
 	if !sn.proseEnough {
 		return 0, false
 	}
+	stems := sensed(sn, m.asked)
 	n, topical := 0, 0
 	for i, w := range m.words {
 		switch {
-		case covers(sn.stems, w):
+		case covers(stems, w):
 			n++
 			if !m.number[i] {
 				topical++
@@ -226,7 +265,7 @@ func (m textMatch) score(sn docSentence, inDoc func(string) bool) (float64, bool
 		}
 	}
 	score := float64(n) / float64(len(m.words))
-	if m.head != "" && !covers(sn.stems, m.head) {
+	if m.head != "" && !covers(stems, m.head) {
 		return score, false
 	}
 	if m.quantity && !strings.ContainsAny(sn.said, "0123456789") {

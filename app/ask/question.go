@@ -99,7 +99,7 @@ func init() {
 func contentStems(text string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range wordsOf(text) {
 		if stopWords[w] || utf8.RuneCountInString(w) < 2 {
 			continue
 		}
@@ -110,6 +110,48 @@ func contentStems(text string) []string {
 		}
 	}
 	return out
+}
+
+// wordsOf is text's words, lower-cased: its runs of letters and digits.
+func wordsOf(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// compoundModifiers maps the stems a sentence holds only as the first word
+// of a capitalised compound ("Audit" of "Audit Committee") to the stems of
+// the words they modify there.
+func compoundModifiers(said string) map[string][]string {
+	fields := strings.Fields(said)
+	out := map[string][]string{}
+	free := map[string]bool{}
+	for i, f := range fields {
+		w := strings.TrimRight(f, ",;:.!?)”\"'")
+		if w != f || i+1 == len(fields) || !titleCase(w) || !titleCase(strings.Trim(fields[i+1], ",;:.!?()“”\"'")) {
+			for _, x := range wordsOf(f) {
+				free[stem(x)] = true
+			}
+			continue
+		}
+		for _, x := range wordsOf(w) {
+			st := stem(x)
+			for _, h := range wordsOf(fields[i+1]) {
+				out[st] = append(out[st], stem(h))
+			}
+		}
+	}
+	for st := range out {
+		if free[st] {
+			delete(out, st)
+		}
+	}
+	return out
+}
+
+// titleCase reports whether w is a capitalised word with a lower-case
+// letter after its first: a name's word, not an acronym or a heading's.
+func titleCase(w string) bool {
+	rs := []rune(w)
+	return len(rs) > 1 && unicode.IsUpper(rs[0]) && strings.IndexFunc(string(rs[1:]), unicode.IsLower) >= 0
 }
 
 // isNumber reports whether a content word is a number, such as a year.

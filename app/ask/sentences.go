@@ -154,6 +154,9 @@ type docSentence struct {
 	span, said  string
 	stems       []string
 	proseEnough bool
+	// modifies maps the stems held only as a capitalised compound's
+	// first word to the words they modify (compoundModifiers).
+	modifies map[string][]string
 }
 
 // newSentenceMemo keeps sentences in shared, nowhere when it is nil. An
@@ -173,7 +176,8 @@ func (m sentenceMemo) of(d retrieved) []docSentence {
 		for i, sp := range spans {
 			span := string(rs[sp[0]:sp[1]])
 			said := d.layout.said(span)
-			sentences[i] = docSentence{start: sp[0], end: sp[1], span: span, said: said, stems: contentStems(said), proseEnough: proseSentence(said)}
+			sentences[i] = docSentence{start: sp[0], end: sp[1], span: span, said: said, stems: contentStems(said), proseEnough: proseSentence(said),
+				modifies: compoundModifiers(said)}
 		}
 		return sentences
 	})

@@ -51,6 +51,13 @@ func CaseNumber(q string) (number, year string, ok bool) {
 	return strings.TrimLeft(m[1], "0"), m[2], true
 }
 
+// WithoutCaseNumber returns q normalised with the case number it names
+// left out, so that none of its words ("No.", "W.P.(C)") is a word the
+// question asks about.
+func WithoutCaseNumber(q string) string {
+	return caseNumber.ReplaceAllString(Normalize(q), " ")
+}
+
 // NamesCase reports whether a case number as a court writes it ("WRIT
 // PETITION NO.1620 OF 2015", "W.P.(C) 6938/2024") holds number and year.
 func NamesCase(caseNumber, number, year string) bool {
