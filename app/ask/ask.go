@@ -148,10 +148,15 @@ func (a *Service) answerSentences(ctx context.Context, q Query, searched []datas
 	lq, listing := question.ListingSubject(q.Question)
 	fig, figure := question.ParseFigure(q.Question)
 	switch {
-	case listing:
-		if slices.Contains(searched, dataset.ChinaSecurities) {
-			return a.listing(ctx, lq, q.AsOf)
+	case listing && slices.Contains(searched, dataset.ChinaSecurities):
+		out, err := a.listing(ctx, lq, q.AsOf)
+		if len(out) > 0 || err != nil || !slices.Contains(searched, dataset.USSearch) {
+			return out, err
 		}
+		// No China listing is named: "Which exchange is Apple's stock
+		// traded on?" may be about a 10-K's text.
+		return a.text(ctx, q, searched, ans)
+	case listing:
 	case figure:
 		if !slices.Contains(searched, dataset.USFinancials) {
 			// A figure is never answered from a filing's text.

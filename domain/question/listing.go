@@ -12,10 +12,15 @@ import (
 var listingQuestions = []*regexp.Regexp{
 	regexp.MustCompile(`^when (?:was|were|did) (.+?) (?:first )?(?:get |become |go |get )?(?:list(?:ed)?|go public|went public|ipo(?:'d|ed)?|float(?:ed)?|debut(?:ed)?)(?: on (?:the )?(?:sse|szse|bse|shanghai stock exchange|shenzhen stock exchange|beijing stock exchange|star market|chinext|main board|a-share market))?$`),
 	regexp.MustCompile(`^(?:what (?:is|was) )?(?:the )?(?:listing|ipo|list) date (?:of|for) (.+?)$`),
-	regexp.MustCompile(`^(.+?)(?:'s)? (?:listing|ipo) date$`),
+	regexp.MustCompile(`^(.+?)(?:'s)? (?:listing|ipo|list) date$`),
 	regexp.MustCompile(`^(?:when did )?(.+?) (?:ipo|list)$`),
 	regexp.MustCompile(`^(.+?)(?:是)?(?:什么时候|何时|哪天|哪一天|哪年|几时)上市(?:的)?$`),
 	regexp.MustCompile(`^(.+?)的?上市(?:日期|时间)(?:是)?(?:什么|哪天|何时)?$`),
+	regexp.MustCompile(`^(?:what (?:is|was|are) )?(?:the )?(?:stock|share|security|listing|a-share|exchange)? ?(?:code|ticker|symbol|ticker symbol)s? (?:of|for) (.+?)$`),
+	regexp.MustCompile(`^(?:what (?:is|was) )?(.+?)(?:'s)? (?:stock|share|security|a-share|exchange) (?:code|ticker|symbol)$`),
+	regexp.MustCompile(`^(?:on )?(?:which|what) (?:stock )?(?:exchange|market|board) (?:is|was|are|does) (.+?) (?:listed|traded|trade|list)(?: on| in| at)?$`),
+	regexp.MustCompile(`^(.+?)的?(?:股票代码|证券代码|代码)(?:是)?(?:什么|多少)?$`),
+	regexp.MustCompile(`^(.+?)在(?:哪个|哪家|哪一个|哪)?(?:证券)?交易所上市(?:的)?$`),
 }
 
 // ListingSubject returns what a listing question names ("贵州茅台",

@@ -114,6 +114,8 @@ func ParseFigure(q string) (Figure, bool) {
 		return Figure{}, false
 	}
 	var f Figure
+	s = cikRE.ReplaceAllString(s, " $1 ")
+	s = cashGeneratedRE.ReplaceAllString(s, " $1 operating cash flow ")
 	s, f.Periods = periods(s)
 	s, f.Derived, f.Field = derived(s)
 	if f.Field == "" {
@@ -142,6 +144,14 @@ func ParseFigure(q string) (Figure, bool) {
 	}
 	return f, true
 }
+
+// cikRE is a filer named by its CIK ("CIK 320193", "cik0000320193"): the
+// number names it as a bare CIK does, its zero padding left off.
+var cikRE = regexp.MustCompile(`\bcik[ #:]*0*(\d{1,10})\b`)
+
+// cashGeneratedRE is operating cash flow asked with the company inside
+// it ("how much cash did Apple generate from operations").
+var cashGeneratedRE = regexp.MustCompile(`\bcash (?:did|does|has|have) (.+?) generated? (?:from|by|in) (?:its |their )?(?:operations|operating activities)\b`)
 
 // compareWords mark a comparison; they are no part of a company's name.
 var compareWords = regexp.MustCompile(`\b(?:which (?:was|were|is|had) (?:larger|higher|bigger|greater|more)|which (?:was|is) (?:larger|higher|bigger|greater)|who had (?:more|higher|larger)|compare[ds]?|comparison of|versus|vs\.?|higher|larger|bigger|greater|more)\b`)

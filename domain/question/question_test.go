@@ -31,6 +31,15 @@ func TestParseFigure(t *testing.T) {
 		{"What was MSFT's current assets in fiscal 2024?", Figure{Companies: []string{"msft"}, Field: "current_assets", Periods: fy(2024), Metric: "current assets"}},
 		{"What was Apple's free cash flow in fiscal 2024?", Figure{Companies: []string{"apple"}, Field: "free_cash_flow", Derived: FreeCashFlow, Periods: fy(2024)}},
 		{"ＡＡＰＬ ＦＹ２４ net income", Figure{Companies: []string{"aapl"}, Field: "net_income", Periods: fy(2024), Metric: "net income"}},
+		{"How much profit did Apple make in fiscal 2022?", Figure{Companies: []string{"apple"}, Field: "net_income", Periods: fy(2022), Metric: "profit"}},
+		{"Apple cash generated from operations fiscal 2023", Figure{Companies: []string{"apple"}, Field: "operating_cash_flow", Periods: fy(2023), Metric: "cash generated from operations"}},
+		{"How much cash did Apple generate from operations in FY23?", Figure{Companies: []string{"apple"}, Field: "operating_cash_flow", Periods: fy(2023), Metric: "operating cash flow"}},
+		{"CIK 320193 total assets fy2022", Figure{Companies: []string{"320193"}, Field: "assets", Periods: fy(2022), Metric: "total assets"}},
+		{"CIK 0000789019 total liabilities fiscal 2022", Figure{Companies: []string{"789019"}, Field: "liabilities", Periods: fy(2022), Metric: "total liabilities"}},
+		{"cik0000320193 net income FY22", Figure{Companies: []string{"320193"}, Field: "net_income", Periods: fy(2022), Metric: "net income"}},
+		{"How fast did Apple's revenue grow in fiscal 2025?", Figure{Companies: []string{"apple"}, Field: "revenue", Derived: Growth, Periods: fy(2025), Metric: "revenue"}},
+		{"how quickly did NVIDIA's net income grow in fiscal 2025", Figure{Companies: []string{"nvidia"}, Field: "net_income", Derived: Growth, Periods: fy(2025), Metric: "net income"}},
+		{"Apple revenue growth rate fiscal 2023", Figure{Companies: []string{"apple"}, Field: "revenue", Derived: Growth, Periods: fy(2023), Metric: "revenue"}},
 	} {
 		got, ok := ParseFigure(c.q)
 		if !ok || !reflect.DeepEqual(got, c.want) {
@@ -52,6 +61,9 @@ func TestListingSubject(t *testing.T) {
 		"When did Kweichow Moutai go public?": "kweichow moutai", "Ping An Bank listing date": "ping an bank",
 		"What is the listing date of 万科Ａ?": "万科a", "When was ６００５１９．ＳＨ listed?": "600519.sh", "IPO date of 中芯国际?": "中芯国际",
 		"When was SMIC listed on the STAR Market?": "smic", "万科Ａ的上市日期是什么?": "万科a",
+		"What is the stock code of 格力电器?": "格力电器", "Which exchange is 招商银行 listed on?": "招商银行", "000858 list date": "000858",
+		"listing date of Ping An Bank": "ping an bank", "Which stock exchange is Ping An Bank listed on?": "ping an bank",
+		"格力电器的股票代码是什么？": "格力电器", "招商银行在哪个交易所上市?": "招商银行", "五粮液's stock code": "五粮液",
 	} {
 		if got, ok := ListingSubject(q); !ok || got != want {
 			t.Errorf("%q: got %q %v, want %q", q, got, ok, want)
