@@ -13,7 +13,7 @@ import (
 // longest first.
 var lexicon = map[string][]string{
 	"revenue": {"revenue", "revenues", "total revenue", "total revenues", "net revenue", "net revenues", "net sales", "total net sales",
-		"sales", "top line", "top-line", "turnover", "revenue from contract with customer excluding assessed tax",
+		"sales", "top line", "top-line", "topline", "turnover", "revenue from contract with customer excluding assessed tax",
 		"revenue from contract with customer, excluding assessed tax", "revenuefromcontractwithcustomerexcludingassessedtax", "sales revenue net"},
 	"cost_of_revenue": {"cost of revenue", "cost of revenues", "cost of sales", "cost of goods sold", "cogs", "cost of goods and services sold",
 		"costofrevenue", "costofgoodsandservicessold", "total cost of sales"},

@@ -120,8 +120,11 @@ func ParseFigure(q string) (Figure, bool) {
 	s, f.Derived, f.Field = derived(s)
 	if f.Field == "" {
 		var ok bool
-		if s, f.Field, f.Metric, ok = metric(s); !ok {
+		if s, f.Field, f.Metric, ok = metric(s); !ok && !earnRE.MatchString(s) {
 			return Figure{}, false
+		} else if !ok {
+			// "How much did Apple earn": what it earned is its net income.
+			s, f.Field, f.Metric = earnRE.ReplaceAllString(s, " "), "net_income", "earn"
 		}
 	}
 	s, f.Compare = compare(s)
@@ -152,6 +155,9 @@ var cikRE = regexp.MustCompile(`\bcik[ #:]*0*(\d{1,10})\b`)
 // cashGeneratedRE is operating cash flow asked with the company inside
 // it ("how much cash did Apple generate from operations").
 var cashGeneratedRE = regexp.MustCompile(`\bcash (?:did|does|has|have) (.+?) generated? (?:from|by|in) (?:its |their )?(?:operations|operating activities)\b`)
+
+// earnRE asks what a company earned, naming no metric.
+var earnRE = regexp.MustCompile(`\b(?:earn|earned|earns)\b`)
 
 // compareWords mark a comparison; they are no part of a company's name.
 var compareWords = regexp.MustCompile(`\b(?:which (?:was|were|is|had) (?:larger|higher|bigger|greater|more)|which (?:was|is) (?:larger|higher|bigger|greater)|who had (?:more|higher|larger)|compare[ds]?|comparison of|versus|vs\.?|higher|larger|bigger|greater|more)\b`)

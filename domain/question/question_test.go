@@ -31,6 +31,8 @@ func TestParseFigure(t *testing.T) {
 		{"What was MSFT's current assets in fiscal 2024?", Figure{Companies: []string{"msft"}, Field: "current_assets", Periods: fy(2024), Metric: "current assets"}},
 		{"What was Apple's free cash flow in fiscal 2024?", Figure{Companies: []string{"apple"}, Field: "free_cash_flow", Derived: FreeCashFlow, Periods: fy(2024)}},
 		{"ＡＡＰＬ ＦＹ２４ net income", Figure{Companies: []string{"aapl"}, Field: "net_income", Periods: fy(2024), Metric: "net income"}},
+		{"How much did Apple earn in fiscal 2023?", Figure{Companies: []string{"apple"}, Field: "net_income", Periods: fy(2023), Metric: "earn"}},
+		{"Apple topline fy22", Figure{Companies: []string{"apple"}, Field: "revenue", Periods: fy(2022), Metric: "topline"}},
 		{"How much profit did Apple make in fiscal 2022?", Figure{Companies: []string{"apple"}, Field: "net_income", Periods: fy(2022), Metric: "profit"}},
 		{"Apple cash generated from operations fiscal 2023", Figure{Companies: []string{"apple"}, Field: "operating_cash_flow", Periods: fy(2023), Metric: "cash generated from operations"}},
 		{"How much cash did Apple generate from operations in FY23?", Figure{Companies: []string{"apple"}, Field: "operating_cash_flow", Periods: fy(2023), Metric: "operating cash flow"}},
