@@ -113,9 +113,9 @@ func holdsDocuments(dir string) bool {
 	return exists(filepath.Join(dir, dataDirDocuments))
 }
 
-// onMongo reports whether the documents live in a MongoDB-wire database:
+// OnMongo reports whether the documents live in a MongoDB-wire database:
 // the server at QUARRY_MONGO_URI, or FerretDB embedded in QUARRY_DATA_DIR.
-func (c Config) onMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
+func (c Config) OnMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
 
 // embeddedPlatform reports whether accounts, keys, sessions and the ledger
 // live in the data directory: one is named and no PostgreSQL URL takes them.
