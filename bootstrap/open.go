@@ -60,10 +60,16 @@ func MigratePostgres(ctx context.Context, cfg Config) error {
 
 // withPostgres runs fn on a pool of the configured database.
 func withPostgres(ctx context.Context, cfg Config, fn func(*pgxpool.Pool) error) error {
-	if cfg.PostgresURL == "" {
-		return errNoPostgres
+	return withPool(ctx, cfg.PostgresURL, errNoPostgres, fn)
+}
+
+// withPool runs fn on a pool of the PostgreSQL database at url; unset is
+// the error unset.
+func withPool(ctx context.Context, url string, unset error, fn func(*pgxpool.Pool) error) error {
+	if url == "" {
+		return unset
 	}
-	pool, err := postgres.Connect(ctx, cfg.PostgresURL)
+	pool, err := postgres.Connect(ctx, url)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -16,15 +15,7 @@ var errNoVault = errors.New(EnvVaultURL + " is not set: this command works on th
 // withVault runs fn on a pool of the vault's database, connected as the
 // vault role. The ledger's QUARRY_POSTGRES_URL is never used for it.
 func withVault(ctx context.Context, cfg Config, fn func(*pgxpool.Pool) error) error {
-	if cfg.VaultPostgresURL == "" {
-		return errNoVault
-	}
-	pool, err := postgres.Connect(ctx, cfg.VaultPostgresURL)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	return fn(pool)
+	return withPool(ctx, cfg.VaultPostgresURL, errNoVault, fn)
 }
 
 // MigrateVault applies the vault's embedded migrations, which are apart
