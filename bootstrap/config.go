@@ -1,6 +1,8 @@
 // Package bootstrap wires Quarry together: it reads the configuration and
 // picks the fx modules of the adapters it names. It is the only package that
-// knows every adapter.
+// knows every adapter. What the quarry commands do lives in cmd/quarry/cli;
+// bootstrap gives them the building blocks that open what they work on for
+// a configuration (open.go).
 package bootstrap
 
 import (
