@@ -48,4 +48,5 @@ var Settings = []Setting{
 	{EnvSECUserAgent, "", "unset: the edgar source is off. The User-Agent the SEC asks for: who fetches and a contact e-mail (Example Corp ops@example.com)"},
 	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches the daily form index (Archives/edgar/daily-index/…) from"},
 	{EnvSECDataBaseURL, defaultSECDataBaseURL, "SEC host the edgar source fetches companyfacts (api/xbrl/companyfacts/…) from"},
+	{EnvJudgmentsInbox, "", "unset: the judgments inbox is off. Folder of licensed India judgment deliveries (.zip) `quarry sync judgments` takes, with " + EnvVaultKey},
 }

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/edgarsource"
+	"github.com/quarrydata/quarry/adapters/inbox"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -39,7 +40,7 @@ var sourceFills = map[string][]dataset.ID{
 // syncService wires the sources into the service: their checkpoints, the
 // use case, and the schedule when QUARRY_SYNC names sources.
 func syncService(cfg Config) fx.Option {
-	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
+	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), governJudgments(), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
 		return s.CollectSources(m)
 	}))
 }
@@ -78,7 +79,11 @@ func syncGraph(cfg Config) fx.Option {
 				if cfg.Clock != nil {
 					now = cfg.Clock
 				}
-				return sourcesync.New(sources, missing, states, load, meter, now), nil
+				inboxes, unset, err := syncInboxes(cfg, now, log)
+				if err != nil {
+					return nil, err
+				}
+				return sourcesync.New(sources, append(missing, unset...), states, load, meter, now, sourcesync.Inboxes(inboxes...)), nil
 			}),
 	)
 }
@@ -135,9 +140,12 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	defer os.RemoveAll(dir)
 	byDataset := map[string][]string{}
 	for _, f := range files {
-		name := filepath.Join(dir, f.Dataset, filepath.Base(f.Name))
-		if err := writeFetched(name, f); err != nil {
-			return 0, err
+		name := f.Path // an inbox's delivery, read where it lies
+		if name == "" {
+			name = filepath.Join(dir, f.Dataset, filepath.Base(f.Name))
+			if err := writeFetched(name, f); err != nil {
+				return 0, err
+			}
 		}
 		byDataset[f.Dataset] = append(byDataset[f.Dataset], name)
 	}
@@ -174,6 +182,9 @@ func schedule(cfg Config) fx.Option {
 		return fx.Options()
 	}
 	return fx.Invoke(func(lc fx.Lifecycle, s *sourcesync.Syncer, log *zap.Logger) error {
+		if slices.Contains(cfg.Sync.Sources, judgmentsInbox) {
+			return fmt.Errorf("%s names %s: %w", EnvSync, judgmentsInbox, errInboxNotServed)
+		}
 		picked, err := s.Pick(cfg.Sync.Sources)
 		if err != nil {
 			return fmt.Errorf("%s: %w", EnvSync, err)
@@ -274,11 +285,7 @@ func Sync(ctx context.Context, cfg Config, args SyncArgs, out io.Writer) error {
 	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
 		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
 		for _, o := range outcomes {
-			fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
-			if o.Err != nil {
-				fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
-			}
-			fmt.Fprintln(out)
+			writeOutcome(out, o)
 		}
 		return err
 	})
@@ -299,9 +306,30 @@ func SyncStatus(ctx context.Context, cfg Config, out io.Writer) error {
 	})
 }
 
+func writeOutcome(out io.Writer, o sourcesync.Outcome) {
+	if o.Inbox {
+		fmt.Fprintf(out, "%s: %d files, %d records, %d refused", o.Source, o.Files, o.Rows, o.Refused)
+	} else {
+		fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
+	}
+	switch {
+	case o.Inbox && o.Err != nil:
+		fmt.Fprintf(out, "; %v (refused files are in %s/ with their reason; others are left for the next run)", o.Err, inbox.RefusedDir)
+	case o.Err != nil:
+		fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
+	}
+	fmt.Fprintln(out)
+}
+
 func writeStatus(out io.Writer, st sourcesync.Status) {
 	if !st.Configured {
 		fmt.Fprintf(out, "%s: not configured (%s)\n", st.Source, st.Remedy)
+		return
+	}
+	if st.Inbox {
+		fmt.Fprintf(out, "%s: configured; inbox; %d files, %d records, %d refused; last success %s\n",
+			st.Source, st.State.Files, st.State.Rows, st.State.Refused, when(st.State.LastSuccess))
+		writeLastError(out, st)
 		return
 	}
 	cov := "nothing held"
@@ -310,6 +338,10 @@ func writeStatus(out io.Writer, st sourcesync.Status) {
 	}
 	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
 		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
+	writeLastError(out, st)
+}
+
+func writeLastError(out io.Writer, st sourcesync.Status) {
 	if st.State.LastError != "" {
 		fmt.Fprintf(out, "%s: last error at %s: %s\n", st.Source, when(st.State.LastErrorAt), st.State.LastError)
 	}
