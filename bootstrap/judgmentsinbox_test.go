@@ -262,3 +262,64 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return len(a) == len(b)
 }
+
+// TestSyncJudgmentsOnADataDirectory runs `quarry sync judgments` on a data
+// directory: without the vault key it refuses, saying so; with it, it takes
+// the sample delivery, and `quarry sync status` counts it; a second run
+// takes nothing.
+func TestSyncJudgmentsOnADataDirectory(t *testing.T) {
+	data, dir := t.TempDir(), t.TempDir()
+	env := map[string]string{EnvDataDir: data, EnvJudgmentsInbox: dir}
+	load := func() Config {
+		cfg, err := LoadConfig(func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	drop(t, dir, "delivery.zip", sampleDelivery(t), time.Now().Add(-time.Hour))
+	var out strings.Builder
+	err := Sync(t.Context(), load(), SyncArgs{Sources: []string{judgmentsInbox}}, &out)
+	if err == nil || !strings.Contains(err.Error(), "QUARRY_VAULT_KEY is not set: judgments are tokenized") {
+		t.Fatalf("without the key: %v", err)
+	}
+	env[EnvVaultKey] = strings.Repeat("07", 32)
+	start := time.Now()
+	if err := Sync(t.Context(), load(), SyncArgs{Sources: []string{judgmentsInbox}}, &out); err != nil ||
+		!strings.Contains(out.String(), "judgments: 1 files, 21 records, 0 refused") {
+		t.Fatalf("first run: %v\n%s", err, out.String())
+	}
+	t.Logf("took 1 delivery of 21 judgments into a data directory in %s", time.Since(start).Round(time.Millisecond))
+	out.Reset()
+	if err := Sync(t.Context(), load(), SyncArgs{Sources: []string{judgmentsInbox}}, &out); err != nil ||
+		!strings.Contains(out.String(), "judgments: 0 files, 0 records, 0 refused") {
+		t.Fatalf("second run: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := SyncStatus(t.Context(), load(), &out); err != nil || !strings.Contains(out.String(), "judgments: configured; inbox; 1 files, 21 records, 0 refused; last success 20") {
+		t.Fatalf("status: %v\n%s", err, out.String())
+	}
+	if done := ls(t, filepath.Join(dir, inbox.DoneDir)); len(done) != 1 {
+		t.Fatalf("done: %v", done)
+	}
+}
+
+// TestServeRefusesTheJudgmentsInboxOnItsSchedule: the serving process
+// never holds the vault key, so QUARRY_SYNC naming judgments is refused at
+// start, saying where the inbox runs instead.
+func TestServeRefusesTheJudgmentsInboxOnItsSchedule(t *testing.T) {
+	cfg, err := LoadConfig(func(k string) string {
+		return map[string]string{EnvSync: "judgments", EnvJudgmentsInbox: t.TempDir(), EnvHTTPAddr: "127.0.0.1:0", EnvMetricsAddr: "off"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := fx.New(fx.NopLogger, Options(cfg, zap.NewNop()))
+	err = app.Start(t.Context())
+	if err == nil {
+		_ = app.Stop(t.Context())
+	}
+	if err == nil || !strings.Contains(err.Error(), "QUARRY_SYNC names judgments") || !strings.Contains(err.Error(), "run `quarry sync judgments` with the key beside serve") {
+		t.Fatalf("serve with QUARRY_SYNC=judgments: %v", err)
+	}
+}
