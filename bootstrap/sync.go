@@ -17,8 +17,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/edgarsource"
-	"github.com/quarrydata/quarry/adapters/inbox"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
+	"github.com/quarrydata/quarry/adapters/inbox"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
