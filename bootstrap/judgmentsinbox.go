@@ -63,7 +63,7 @@ func governJudgments() fx.Option {
 			return !st.LastSuccess.IsZero() || !st.LastErrorAt.IsZero(), err
 		}
 		for _, id := range inboxFills[judgmentsInbox] {
-			a.Govern(id, ran, judgmentsRemedy)
+			a.GovernUntil(id, ran, judgmentsRemedy)
 		}
 	})
 }

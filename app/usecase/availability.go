@@ -35,9 +35,9 @@ type Availability struct {
 	coverage map[dataset.ID]Probe
 	// remedies say, by dataset, how an operator fills an empty one.
 	remedies map[dataset.ID]string
-	// governed holds, by dataset, the governed source that alone fills it
-	// (see Govern).
-	governed map[dataset.ID]governance
+	// governedBy holds, by dataset, whether the governed source that alone
+	// fills it is configured, read on each request (see GovernUntil).
+	governedBy map[dataset.ID]governance
 }
 
 // governance is whether a dataset's governed source is configured, and
@@ -68,7 +68,7 @@ func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 		byID[r.Dataset] = r.Text
 	}
 	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID, coverage: map[dataset.ID]Probe{},
-		governed: map[dataset.ID]governance{}}
+		governedBy: map[dataset.ID]governance{}}
 }
 
 // Cover makes a dataset that holds data partial, still serving, while
@@ -77,13 +77,14 @@ func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 // It is set while the service is wired, before any request.
 func (a *Availability) Cover(id dataset.ID, covered Probe) { a.coverage[id] = covered }
 
-// Govern makes a dataset that holds no data source_required, rather than
-// not_backfilled, while configured reports false: only a governed source
-// fills it, and nothing is configured to run it. remedy says what an
-// operator configures, for the 503. It is set while the service is wired,
-// before any request.
-func (a *Availability) Govern(id dataset.ID, configured Probe, remedy string) {
-	a.governed[id] = governance{configured: configured, remedy: remedy}
+// GovernUntil makes a dataset that holds no data source_required, rather
+// than not_backfilled, while configured reports false: only a governed
+// source fills it, and the serving process sees nothing configured to run
+// it (configured is read on each request, as another process may configure
+// it). remedy says what an operator configures, for the 503. It is set
+// while the service is wired, before any request.
+func (a *Availability) GovernUntil(id dataset.ID, configured Probe, remedy string) {
+	a.governedBy[id] = governance{configured: configured, remedy: remedy}
 }
 
 func (a *Availability) known(id dataset.ID) bool {
@@ -118,7 +119,7 @@ func (a *Availability) Status(ctx context.Context, id dataset.ID) (dataset.Statu
 // governedStatus is source_required when the dataset's governed source is
 // not configured, else st.
 func (a *Availability) governedStatus(ctx context.Context, id dataset.ID, st dataset.Status) (dataset.Status, error) {
-	g, ok := a.governed[id]
+	g, ok := a.governedBy[id]
 	if !ok {
 		return st, nil
 	}
@@ -126,8 +127,7 @@ func (a *Availability) governedStatus(ctx context.Context, id dataset.ID, st dat
 	if err != nil || configured {
 		return st, err
 	}
-	return dataset.Status{Availability: dataset.SourceRequired, Reason: dataset.GovernedSourceNotConfigured,
-		BackfillRequired: true, ExternalSourceRequired: true}, nil
+	return dataset.SourceRequiredStatus(), nil
 }
 
 // held is the status that follows from whether the store holds data.
@@ -166,7 +166,7 @@ func (a *Availability) Require(ctx context.Context, id dataset.ID) error {
 	if !st.Serving() {
 		remedy := a.remedies[id]
 		if st.Availability == dataset.SourceRequired {
-			remedy = a.governed[id].remedy
+			remedy = a.governedBy[id].remedy
 		}
 		return &UnavailableError{Dataset: id, Status: st, Remedy: remedy}
 	}

@@ -62,7 +62,7 @@ func TestAvailabilityOfAGovernedDataset(t *testing.T) {
 	a := usecase.NewAvailability([]usecase.DatasetProbe{{Dataset: dataset.IndiaJudgments, Probe: func(context.Context) (bool, error) {
 		return held.Load(), nil
 	}}}, usecase.Remedy{Dataset: dataset.IndiaJudgments, Text: "load it"})
-	a.Govern(dataset.IndiaJudgments, func(context.Context) (bool, error) { return configured.Load(), nil }, "configure it")
+	a.GovernUntil(dataset.IndiaJudgments, func(context.Context) (bool, error) { return configured.Load(), nil }, "configure it")
 	steps := []struct {
 		name             string
 		configured, held bool
