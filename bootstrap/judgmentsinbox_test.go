@@ -263,41 +263,48 @@ func equalMaps(a, b map[string]string) bool {
 	return len(a) == len(b)
 }
 
-// TestSyncJudgmentsOnADataDirectory runs `quarry sync judgments` on a data
-// directory: without the vault key it refuses, saying so; with it, it takes
-// the sample delivery, and `quarry sync status` counts it; a second run
-// takes nothing.
+// TestSyncJudgmentsOnADataDirectory runs the judgments inbox on a data
+// directory, as `quarry sync judgments` does: without the vault key it
+// refuses, saying so; with it, it takes the sample delivery and the
+// checkpoint counts it; a second run takes nothing.
 func TestSyncJudgmentsOnADataDirectory(t *testing.T) {
 	data, dir := t.TempDir(), t.TempDir()
 	env := map[string]string{EnvDataDir: data, EnvJudgmentsInbox: dir}
-	load := func() Config {
+	run := func() ([]sourcesync.Outcome, []sourcesync.Status, error) {
 		cfg, err := LoadConfig(func(k string) string { return env[k] })
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cfg
+		var out []sourcesync.Outcome
+		var st []sourcesync.Status
+		err = WithSyncer(t.Context(), cfg, func(s *sourcesync.Syncer) error {
+			var err error
+			if out, err = s.Sync(t.Context(), []string{judgmentsInbox}, sourcesync.Range{}); err != nil {
+				return err
+			}
+			st, err = s.Statuses(t.Context())
+			return err
+		})
+		return out, st, err
 	}
 	drop(t, dir, "delivery.zip", sampleDelivery(t), time.Now().Add(-time.Hour))
-	var out strings.Builder
-	err := Sync(t.Context(), load(), SyncArgs{Sources: []string{judgmentsInbox}}, &out)
-	if err == nil || !strings.Contains(err.Error(), "QUARRY_VAULT_KEY is not set: judgments are tokenized") {
+	if _, _, err := run(); err == nil || !strings.Contains(err.Error(), "QUARRY_VAULT_KEY is not set: judgments are tokenized") {
 		t.Fatalf("without the key: %v", err)
 	}
 	env[EnvVaultKey] = strings.Repeat("07", 32)
 	start := time.Now()
-	if err := Sync(t.Context(), load(), SyncArgs{Sources: []string{judgmentsInbox}}, &out); err != nil ||
-		!strings.Contains(out.String(), "judgments: 1 files, 21 records, 0 refused") {
-		t.Fatalf("first run: %v\n%s", err, out.String())
+	if out, _, err := run(); err != nil || out[0].Files != 1 || out[0].Rows != 21 || out[0].Refused != 0 {
+		t.Fatalf("first run: %+v, %v", out, err)
 	}
 	t.Logf("took 1 delivery of 21 judgments into a data directory in %s", time.Since(start).Round(time.Millisecond))
-	out.Reset()
-	if err := Sync(t.Context(), load(), SyncArgs{Sources: []string{judgmentsInbox}}, &out); err != nil ||
-		!strings.Contains(out.String(), "judgments: 0 files, 0 records, 0 refused") {
-		t.Fatalf("second run: %v\n%s", err, out.String())
+	out, st, err := run()
+	if err != nil || out[0].Files != 0 {
+		t.Fatalf("second run: %+v, %v", out, err)
 	}
-	out.Reset()
-	if err := SyncStatus(t.Context(), load(), &out); err != nil || !strings.Contains(out.String(), "judgments: configured; inbox; 1 files, 21 records, 0 refused; last success 20") {
-		t.Fatalf("status: %v\n%s", err, out.String())
+	for _, s := range st {
+		if s.Source == judgmentsInbox && (s.State.Files != 1 || s.State.Rows != 21 || s.State.LastSuccess.IsZero()) {
+			t.Fatalf("status: %+v", s)
+		}
 	}
 	if done := ls(t, filepath.Join(dir, inbox.DoneDir)); len(done) != 1 {
 		t.Fatalf("done: %v", done)
