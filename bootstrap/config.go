@@ -168,6 +168,10 @@ const (
 	EnvSECUserAgent   = "QUARRY_SEC_USER_AGENT"
 	EnvSECBaseURL     = "QUARRY_SEC_BASE_URL"
 	EnvSECDataBaseURL = "QUARRY_SEC_DATA_BASE_URL"
+	EnvTushareToken   = "QUARRY_TUSHARE_TOKEN"
+	EnvTushareBaseURL = "QUARRY_TUSHARE_BASE_URL"
+	// EnvTusharePerMinute is named by the stop on a refusal for the rate.
+	EnvTusharePerMinute = "QUARRY_TUSHARE_PER_MINUTE"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the

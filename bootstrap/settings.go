@@ -1,5 +1,7 @@
 package bootstrap
 
+import "github.com/quarrydata/quarry/adapters/tusharesource"
+
 // Setting describes one QUARRY_* variable for `quarry help`.
 type Setting struct {
 	// Name is the variable, one of the Env* constants.
@@ -48,4 +50,7 @@ var Settings = []Setting{
 	{EnvSECUserAgent, "", "unset: the edgar source is off. The User-Agent the SEC asks for: who fetches and a contact e-mail (Example Corp ops@example.com)"},
 	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches the daily form index (Archives/edgar/daily-index/…) from"},
 	{EnvSECDataBaseURL, defaultSECDataBaseURL, "SEC host the edgar source fetches companyfacts (api/xbrl/companyfacts/…) from"},
+	{EnvTushareToken, "", "unset: the tushare source is off, and china_prices on an empty store is source_required. The Tushare Pro token; never logged"},
+	{EnvTushareBaseURL, tusharesource.DefaultBaseURL, "Tushare Pro API host the tushare source posts to (daily, stock_basic)"},
+	{EnvTusharePerMinute, "500", "requests a minute the tushare source sends at most: daily's limit for base points; lower it to the account's limit"},
 }

@@ -35,6 +35,9 @@ type Availability struct {
 	coverage map[dataset.ID]Probe
 	// remedies say, by dataset, how an operator fills an empty one.
 	remedies map[dataset.ID]string
+	// governed says, by dataset, what configures the governed source that
+	// fills it, when it is not configured (see Govern).
+	governed map[dataset.ID]string
 }
 
 // Remedy says how an operator fills a dataset that holds no data, for the
@@ -57,8 +60,15 @@ func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 	for _, r := range remedies {
 		byID[r.Dataset] = r.Text
 	}
-	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID, coverage: map[dataset.ID]Probe{}}
+	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID, coverage: map[dataset.ID]Probe{},
+		governed: map[dataset.ID]string{}}
 }
+
+// Govern makes a dataset source_required while its store holds no data:
+// the governed source that fills it is not configured, and remedy (for
+// its 503) says what configures it. It is set while the service is wired,
+// before any request. Data loaded by other means makes it available.
+func (a *Availability) Govern(id dataset.ID, remedy string) { a.governed[id] = remedy }
 
 // Cover makes a dataset that holds data partial, still serving, while
 // covered reports false: the source that keeps it current has not yet
@@ -99,7 +109,7 @@ func (a *Availability) held(ctx context.Context, id dataset.ID) (dataset.Status,
 	}
 	probe, ok := a.probes[id]
 	if !ok {
-		return dataset.StatusFor(false), nil
+		return a.empty(id, false), nil
 	}
 	lock := a.probing[id]
 	lock.Lock()
@@ -116,7 +126,16 @@ func (a *Availability) held(ctx context.Context, id dataset.ID) (dataset.Status,
 		a.seen[id] = true
 		a.mu.Unlock()
 	}
-	return dataset.StatusFor(has), nil
+	return a.empty(id, has), nil
+}
+
+// empty is the status of a dataset from whether its store holds data,
+// source_required when it holds none and its source is not configured.
+func (a *Availability) empty(id dataset.ID, has bool) dataset.Status {
+	if _, ok := a.governed[id]; ok && !has {
+		return dataset.SourceRequiredStatus()
+	}
+	return dataset.StatusFor(has)
 }
 
 // Require returns an UnavailableError unless the dataset is serving.
@@ -126,7 +145,11 @@ func (a *Availability) Require(ctx context.Context, id dataset.ID) error {
 		return err
 	}
 	if !st.Serving() {
-		return &UnavailableError{Dataset: id, Status: st, Remedy: a.remedies[id]}
+		remedy := a.remedies[id]
+		if st.Availability == dataset.SourceRequired {
+			remedy = a.governed[id]
+		}
+		return &UnavailableError{Dataset: id, Status: st, Remedy: remedy}
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package usecase_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -49,5 +51,28 @@ func TestAvailabilityProbesAgainWhileEmpty(t *testing.T) {
 	}
 	if n := probes.Load(); n != 3 {
 		t.Fatalf("%d probes, want 3 (none once data was seen)", n)
+	}
+}
+
+// TestAGovernedDatasetIsSourceRequiredUntilItHoldsData: without its
+// source, an empty dataset is source_required and its 503 names what
+// configures the source; data loaded by other means makes it available.
+func TestAGovernedDatasetIsSourceRequiredUntilItHoldsData(t *testing.T) {
+	var has atomic.Bool
+	a := usecase.NewAvailability([]usecase.DatasetProbe{{Dataset: dataset.ChinaPrices, Probe: func(context.Context) (bool, error) {
+		return has.Load(), nil
+	}}}, usecase.Remedy{Dataset: dataset.ChinaPrices, Text: "an operator loads it with `quarry ingest china_prices`"})
+	a.Govern(dataset.ChinaPrices, "set QUARRY_TUSHARE_TOKEN")
+	err := a.Require(context.Background(), dataset.ChinaPrices)
+	var un *usecase.UnavailableError
+	if !errors.As(err, &un) || un.Status != dataset.SourceRequiredStatus() || !strings.Contains(err.Error(), "set QUARRY_TUSHARE_TOKEN") {
+		t.Fatalf("empty, source not configured: %v", err)
+	}
+	if !un.Status.ExternalSourceRequired || un.Status.Reason != dataset.GovernedSourceNotConfigured {
+		t.Fatalf("status %+v", un.Status)
+	}
+	has.Store(true)
+	if st, err := a.Status(context.Background(), dataset.ChinaPrices); err != nil || st.Availability != dataset.Available {
+		t.Fatalf("holding data: %+v, %v", st, err)
 	}
 }
