@@ -43,7 +43,7 @@ var Settings = []Setting{
 	{EnvAskModel, "", "the model asked for; required with the URL"},
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
 	{EnvAPIKey, "", "`quarry mcp` only: the API key sent to the remote Quarry it bridges to; never logged"},
-	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar)"},
+	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar, tushare)"},
 	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
 	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
 	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
