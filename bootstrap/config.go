@@ -171,6 +171,10 @@ const (
 	EnvSECBaseURL     = "QUARRY_SEC_BASE_URL"
 	EnvSECDataBaseURL = "QUARRY_SEC_DATA_BASE_URL"
 	EnvJudgmentsInbox = "QUARRY_JUDGMENTS_INBOX"
+	EnvTushareToken   = "QUARRY_TUSHARE_TOKEN"
+	EnvTushareBaseURL = "QUARRY_TUSHARE_BASE_URL"
+	// EnvTusharePerMinute is named by the stop on a refusal for the rate.
+	EnvTusharePerMinute = "QUARRY_TUSHARE_PER_MINUTE"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the

@@ -1,5 +1,7 @@
 package bootstrap
 
+import "github.com/quarrydata/quarry/adapters/tusharesource"
+
 // Setting describes one QUARRY_* variable for `quarry help`.
 type Setting struct {
 	// Name is the variable, one of the Env* constants.
@@ -41,7 +43,7 @@ var Settings = []Setting{
 	{EnvAskModel, "", "the model asked for; required with the URL"},
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
 	{EnvAPIKey, "", "`quarry mcp` only: the API key sent to the remote Quarry it bridges to; never logged"},
-	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar; not judgments, whose inbox needs the vault key serve refuses)"},
+	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar, tushare; not judgments, whose inbox needs the vault key serve refuses)"},
 	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
 	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
 	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
@@ -49,4 +51,7 @@ var Settings = []Setting{
 	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches the daily form index (Archives/edgar/daily-index/…) from"},
 	{EnvSECDataBaseURL, defaultSECDataBaseURL, "SEC host the edgar source fetches companyfacts (api/xbrl/companyfacts/…) from"},
 	{EnvJudgmentsInbox, "", "unset: the judgments inbox is off. Folder of licensed India judgment deliveries (.zip) `quarry sync judgments` takes, with " + EnvVaultKey},
+	{EnvTushareToken, "", "unset: the tushare source is off, and china_prices on an empty store is source_required. The Tushare Pro token; never logged"},
+	{EnvTushareBaseURL, tusharesource.DefaultBaseURL, "Tushare Pro API host the tushare source posts to (daily, stock_basic)"},
+	{EnvTusharePerMinute, "500", "requests a minute the tushare source sends at most: daily's limit for base points; lower it to the account's limit"},
 }

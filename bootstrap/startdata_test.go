@@ -160,7 +160,7 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 		dataset.USSearch:        "`quarry ingest us_filing_indexes`",
 		dataset.USFundHolders:   "`quarry ingest us_security_fund_holders` or `quarry sync edgar --from YYYY-MM-DD`",
 		dataset.ChinaSecurities: "`quarry ingest china_securities`",
-		dataset.ChinaPrices:     "`quarry ingest china_prices`",
+		dataset.ChinaPrices:     "`quarry ingest china_prices` or `quarry sync tushare --from YYYY-MM-DD`",
 		dataset.IndiaPrices:     "`quarry ingest india_prices` or `quarry sync nse --from YYYY-MM-DD`",
 		dataset.IndiaExports:    "`quarry ingest india_prices` or `quarry sync nse --from YYYY-MM-DD`",
 		dataset.IndiaJudgments:  "",
@@ -175,9 +175,12 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 			continue
 		}
 		msg := "an operator loads it with " + want[d.ID]
-		if d.ID == dataset.IndiaJudgments || d.ID == dataset.IndiaSearch {
+		switch {
+		case d.ID == dataset.IndiaJudgments || d.ID == dataset.IndiaSearch:
 			msg = "governed_source_not_configured; an operator sets QUARRY_JUDGMENTS_INBOX and QUARRY_VAULT_KEY (never for serve) and runs `quarry sync judgments`, or loads files with `quarry ingest india_judgments FILE` and the key"
-		} else if want[d.ID] == "" {
+		case d.ID == dataset.ChinaPrices: // no Tushare token: source_required, the setting first (A11)
+			msg = "set QUARRY_TUSHARE_TOKEN and run `quarry sync tushare --from YYYY-MM-DD`, or load Tushare daily files with `quarry ingest china_prices`"
+		case want[d.ID] == "":
 			t.Errorf("%s: no remedy expected", d.ID)
 		}
 		if !strings.HasSuffix(err.Error(), msg) {

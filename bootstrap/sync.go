@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
+	"github.com/quarrydata/quarry/adapters/tusharesource"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -31,12 +32,14 @@ import (
 var sourceFills = map[string][]dataset.ID{
 	nsesource.Name:   {dataset.IndiaPrices, dataset.IndiaExports},
 	edgarsource.Name: {dataset.USFinancials, dataset.USFundHolders},
+	// The listings it fetches too are a snapshot, not a range of days.
+	tusharesource.Name: {dataset.ChinaPrices},
 }
 
 // syncService wires the sources into the service: their checkpoints, the
 // use case, and the schedule when QUARRY_SYNC names sources.
 func syncService(cfg Config) fx.Option {
-	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), governJudgments(), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
+	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), governJudgments(), governed(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
 		return s.CollectSources(m)
 	}))
 }
@@ -57,6 +60,24 @@ func coverage(cfg Config) fx.Option {
 		}
 	})
 }
+
+// governed makes the datasets only a governed source fills source_required
+// on an empty store while the source is not configured: china_prices
+// without a Tushare token (china_securities also loads from the
+// exchanges' public lists, so it is not governed).
+func governed(cfg Config) fx.Option {
+	if cfg.Sync.TushareToken != "" {
+		return fx.Options()
+	}
+	return fx.Invoke(func(a *usecase.Availability) {
+		a.GovernUntil(dataset.ChinaPrices, notConfigured, tushareRemedy+" and run `quarry sync "+tusharesource.Name+
+			" --from YYYY-MM-DD`, or load Tushare daily files with `quarry ingest "+string(dataset.ChinaPrices)+"`")
+	})
+}
+
+// notConfigured is the probe of a governed source this process's
+// configuration leaves off: it stays off until a restart.
+func notConfigured(context.Context) (bool, error) { return false, nil }
 
 // syncGraph wires the sources, their checkpoint store and the use case,
 // loading what they fetch through the datasets' Ingesters.
@@ -92,16 +113,49 @@ func syncSources(cfg Config, meter *sourcesync.Meter, log *zap.Logger) ([]ports.
 		return nil, nil, fmt.Errorf("%s: %w", EnvNSEBaseURL, err)
 	}
 	sources := []ports.Source{nse}
+	var missing []sourcesync.Unconfigured
+	for _, build := range []func(Config, *sourcesync.Meter, *zap.Logger) (ports.Source, *sourcesync.Unconfigured, error){edgarSource, tushareSource} {
+		src, off, err := build(cfg, meter, log)
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case off != nil:
+			missing = append(missing, *off)
+		default:
+			sources = append(sources, src)
+		}
+	}
+	return sources, missing, nil
+}
+
+// edgarSource builds the edgar source, off without the SEC User-Agent.
+func edgarSource(cfg Config, meter *sourcesync.Meter, log *zap.Logger) (ports.Source, *sourcesync.Unconfigured, error) {
 	if cfg.Sync.SECUserAgent == "" {
-		return sources, []sourcesync.Unconfigured{{Name: edgarsource.Name, Remedy: "set " + EnvSECUserAgent +
-			" to who fetches and a contact e-mail address (Example Corp ops@example.com), as the SEC's fair-access rules require"}}, nil
+		return nil, &sourcesync.Unconfigured{Name: edgarsource.Name, Remedy: "set " + EnvSECUserAgent +
+			" to who fetches and a contact e-mail address (Example Corp ops@example.com), as the SEC's fair-access rules require"}, nil
 	}
 	edgar, err := edgarsource.New(edgarsource.Config{UserAgent: cfg.Sync.SECUserAgent, BaseURL: cfg.Sync.SECBaseURL,
 		DataBaseURL: cfg.Sync.SECDataBaseURL, Backoff: cfg.Sync.RetryBackoff, Meter: meter, Log: log})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s, %s, %s: %w", EnvSECUserAgent, EnvSECBaseURL, EnvSECDataBaseURL, err)
 	}
-	return append(sources, edgar), nil, nil
+	return edgar, nil, nil
+}
+
+// tushareRemedy is what enables the tushare source.
+const tushareRemedy = "set " + EnvTushareToken
+
+// tushareSource builds the tushare source, off without a token.
+func tushareSource(cfg Config, meter *sourcesync.Meter, log *zap.Logger) (ports.Source, *sourcesync.Unconfigured, error) {
+	if cfg.Sync.TushareToken == "" {
+		return nil, &sourcesync.Unconfigured{Name: tusharesource.Name, Remedy: tushareRemedy}, nil
+	}
+	src, err := tusharesource.New(tusharesource.Config{Token: cfg.Sync.TushareToken, BaseURL: cfg.Sync.TushareBaseURL,
+		PerMinute: cfg.Sync.TusharePerMinute, Window: cfg.Sync.TushareWindow, Backoff: cfg.Sync.RetryBackoff, Meter: meter, Log: log})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", EnvTushareBaseURL, err)
+	}
+	return src, nil, nil
 }
 
 // ingestLoader loads what a source fetched through the ingest path: the

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/adapters/tusharesource"
 	"github.com/quarrydata/quarry/domain/feed"
 )
 
@@ -35,6 +36,16 @@ type SyncConfig struct {
 	// takes it; zero is the inbox's default. No variable sets it: tests
 	// shorten it.
 	InboxSettle time.Duration
+	// TushareToken is the Tushare Pro token; empty leaves the tushare
+	// source off. Never logged.
+	TushareToken string
+	// TushareBaseURL stands for the Tushare Pro API's host.
+	TushareBaseURL string
+	// TusharePerMinute bounds the requests a minute the tushare source sends.
+	TusharePerMinute int
+	// TushareWindow is the span TusharePerMinute counts; zero is a minute.
+	// No variable sets it: tests shorten it.
+	TushareWindow time.Duration
 	// RetryBackoff is the first wait before a source retries a request;
 	// zero is one second. No variable sets it: tests shorten it.
 	RetryBackoff time.Duration
@@ -49,12 +60,15 @@ const (
 // syncConfig reads the sources' settings.
 func (r *reader) syncConfig() SyncConfig {
 	c := SyncConfig{
-		Every:          r.duration(EnvSyncEvery, time.Hour),
-		NSEBaseURL:     r.str(EnvNSEBaseURL, defaultNSEBaseURL),
-		SECUserAgent:   strings.TrimSpace(r.getenv(EnvSECUserAgent)),
-		SECBaseURL:     r.str(EnvSECBaseURL, defaultSECBaseURL),
-		SECDataBaseURL: r.str(EnvSECDataBaseURL, defaultSECDataBaseURL),
-		JudgmentsInbox: r.path(EnvJudgmentsInbox),
+		Every:            r.duration(EnvSyncEvery, time.Hour),
+		NSEBaseURL:       r.str(EnvNSEBaseURL, defaultNSEBaseURL),
+		SECUserAgent:     strings.TrimSpace(r.getenv(EnvSECUserAgent)),
+		SECBaseURL:       r.str(EnvSECBaseURL, defaultSECBaseURL),
+		SECDataBaseURL:   r.str(EnvSECDataBaseURL, defaultSECDataBaseURL),
+		TushareToken:     strings.TrimSpace(r.getenv(EnvTushareToken)),
+		TushareBaseURL:   r.str(EnvTushareBaseURL, tusharesource.DefaultBaseURL),
+		TusharePerMinute: int(r.int64(EnvTusharePerMinute, tusharesource.DefaultPerMinute, 1)),
+		JudgmentsInbox:   r.path(EnvJudgmentsInbox),
 	}
 	if c.SECUserAgent != "" && !strings.Contains(c.SECUserAgent, "@") {
 		r.fail(EnvSECUserAgent, c.SECUserAgent, "want who fetches and a contact e-mail address, as the SEC asks (Example Corp ops@example.com)")

@@ -1357,7 +1357,7 @@ type AskRequestDatasets string
 // AskRequestJurisdictions defines model for AskRequest.Jurisdictions.
 type AskRequestJurisdictions string
 
-// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks a governed source that is not configured.
+// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks an empty dataset whose governed source is not configured (`china_prices` without a Tushare token); it becomes `not_backfilled` once the source is configured.
 type Availability string
 
 // AvailabilityReason Why a dataset is not available.
@@ -1530,7 +1530,7 @@ type CatalogVersion string
 
 // CatalogDataset defines model for CatalogDataset.
 type CatalogDataset struct {
-	// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks a governed source that is not configured.
+	// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks an empty dataset whose governed source is not configured (`china_prices` without a Tushare token); it becomes `not_backfilled` once the source is configured.
 	Availability Availability `json:"availability"`
 
 	// Dataset Identifier of a dataset in the catalog.
@@ -2346,7 +2346,7 @@ type MetaWithoutJurisdiction struct {
 //
 // Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china_prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
 type NormalizedDatasetUnavailableResponse struct {
-	// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks a governed source that is not configured.
+	// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks an empty dataset whose governed source is not configured (`china_prices` without a Tushare token); it becomes `not_backfilled` once the source is configured.
 	Availability Availability `json:"availability"`
 
 	// BackfillRequired True when the dataset waits for a backfill of its normalized store.

@@ -42,6 +42,9 @@ type Request struct {
 	Path, UserAgent string
 	At              time.Time
 	Conditional     bool
+	// API is a Tushare request's api_name and trade_date ("daily
+	// 20220601"), Token the token it sent.
+	API, Token string
 }
 
 // Server serves recorded files.
@@ -51,6 +54,8 @@ type Server struct {
 	files    map[string][]byte
 	faults   map[string][]Fault
 	requests []Request
+	// tushare holds the Tushare API's tables by api_name (AddTushare).
+	tushare map[string]tushareTable
 }
 
 // New starts a server holding no file, closed when t ends.
@@ -144,9 +149,14 @@ func (s *Server) Requests() []Request {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	rec := Request{Path: r.URL.Path, UserAgent: r.UserAgent(), At: time.Now(), Conditional: r.Header.Get("If-None-Match") != ""}
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, UserAgent: r.UserAgent(), At: time.Now(),
-		Conditional: r.Header.Get("If-None-Match") != ""})
+	if s.tushare != nil && r.Method == http.MethodPost && r.URL.Path == "/" {
+		s.mu.Unlock()
+		s.serveTushare(w, r, rec)
+		return
+	}
+	s.requests = append(s.requests, rec)
 	body, ok := s.files[r.URL.Path]
 	var fault Fault
 	if q := s.faults[r.URL.Path]; len(q) > 0 {
@@ -164,10 +174,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("ETag", etag)
-	s.answer(w, body, fault)
+	w.Header().Set("Content-Type", "application/octet-stream")
+	answer(w, body, fault)
 }
 
-func (s *Server) answer(w http.ResponseWriter, body []byte, fault Fault) {
+// answer writes body, failing as fault asks.
+func answer(w http.ResponseWriter, body []byte, fault Fault) {
 	switch fault {
 	case Cut:
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
@@ -185,6 +197,5 @@ func (s *Server) answer(w http.ResponseWriter, body []byte, fault Fault) {
 		http.Error(w, http.StatusText(status), status)
 		return
 	}
-	w.Header().Set("Content-Type", "application/octet-stream")
 	_, _ = w.Write(body)
 }

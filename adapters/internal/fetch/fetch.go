@@ -144,6 +144,24 @@ func (c *Client) Get(ctx context.Context, path string, check Check) (Response, e
 // GetIfChanged is Get asking the server to answer 304 (Response.NotModified)
 // when the file is still the version v identifies.
 func (c *Client) GetIfChanged(ctx context.Context, path string, v Validator, check Check) (Response, error) {
+	return c.do(ctx, path, request{method: http.MethodGet, validator: v}, check)
+}
+
+// Post sends body (of contentType) to path with POST and reads the answer
+// as Get does: retried on 429 and 5xx, checked whole. It is for an API
+// whose requests only read, so sending one again does no harm.
+func (c *Client) Post(ctx context.Context, path, contentType string, body []byte, check Check) (Response, error) {
+	return c.do(ctx, path, request{method: http.MethodPost, contentType: contentType, body: body}, check)
+}
+
+// request is what one call sends.
+type request struct {
+	method, contentType string
+	body                []byte
+	validator           Validator
+}
+
+func (c *Client) do(ctx context.Context, path string, rq request, check Check) (Response, error) {
 	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
 	var last error
 	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
@@ -152,7 +170,7 @@ func (c *Client) GetIfChanged(ctx context.Context, path string, v Validator, che
 				return Response{}, err
 			}
 		}
-		res, err := c.once(ctx, u, v, check)
+		res, err := c.once(ctx, u, rq, check)
 		if err == nil || !retryable(err) {
 			return res, c.failed(u, err)
 		}
@@ -196,15 +214,23 @@ type checkError struct{ reason error }
 
 func (e *checkError) Error() string { return e.reason.Error() }
 
-func (c *Client) once(ctx context.Context, u string, v Validator, check Check) (Response, error) {
+func (c *Client) once(ctx context.Context, u string, rq request, check Check) (Response, error) {
 	if err := c.limiter.Wait(ctx); err != nil {
 		return Response{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	var send io.Reader
+	if rq.body != nil {
+		send = bytes.NewReader(rq.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, rq.method, u, send)
 	if err != nil {
 		return Response{}, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
 	}
 	req.Header.Set("User-Agent", c.opt.UserAgent)
+	if rq.contentType != "" {
+		req.Header.Set("Content-Type", rq.contentType)
+	}
+	v := rq.validator
 	if v.ETag != "" {
 		req.Header.Set("If-None-Match", v.ETag)
 	}
