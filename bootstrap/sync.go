@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
+	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -61,15 +63,17 @@ func coverage(cfg Config) fx.Option {
 	})
 }
 
-// syncGraph wires the sources, their checkpoint store and the use case,
-// loading what they fetch through the datasets' Ingesters.
+// syncGraph wires the sources, their checkpoint store, their leases
+// unless PostgreSQL holds them, and the use case, loading what they fetch
+// through the datasets' Ingesters.
 func syncGraph(cfg Config) fx.Option {
 	return fx.Options(
+		processLeases(cfg),
 		documentStore(cfg,
 			func() ports.SyncStates { return memory.NewSyncStates() },
 			func(db *mongodrv.Database) ports.SyncStates { return mongo.NewSyncStates(db) }),
 		fx.Provide(sourcesync.NewMeter, newIngestLoader(cfg),
-			func(load ports.SourceLoader, states ports.SyncStates, meter *sourcesync.Meter, log *zap.Logger) (*sourcesync.Syncer, error) {
+			func(load ports.SourceLoader, states ports.SyncStates, leases ports.SourceLeases, meter *sourcesync.Meter, log *zap.Logger) (*sourcesync.Syncer, error) {
 				sources, missing, err := syncSources(cfg, meter, log)
 				if err != nil {
 					return nil, err
@@ -78,9 +82,52 @@ func syncGraph(cfg Config) fx.Option {
 				if cfg.Clock != nil {
 					now = cfg.Clock
 				}
-				return sourcesync.New(sources, missing, states, load, meter, now), nil
+				holder, err := leaseHolder()
+				if err != nil {
+					return nil, err
+				}
+				return sourcesync.New(sources, missing, states, load, meter, now, sourcesync.Leases(leases, holder, leaseTTL)), nil
 			}),
 	)
+}
+
+// leaseTTL is how long a source's lease outlives a runner that stops
+// renewing it: a node that dies mid-run holds the source no longer.
+const leaseTTL = time.Minute
+
+// leaseHolder names this process among the runners sharing the leases:
+// its host, its process id and a random part, so that a restarted
+// process is another holder.
+func leaseHolder() (string, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b), nil
+}
+
+// processLeases provides the sources' leases where the process is the only
+// runner (memory storage, a data directory). With PostgreSQL its module
+// provides them, shared by every node.
+func processLeases(cfg Config) fx.Option {
+	if cfg.PostgresURL != "" {
+		return fx.Options()
+	}
+	return fx.Provide(func() ports.SourceLeases { return memory.NewSourceLeases() })
+}
+
+// postgresLeases provides PostgreSQL's leases to `quarry sync`, which
+// wires no account stores, when PostgreSQL is configured: a backfill and
+// the serving nodes' schedule then never run a source together.
+func postgresLeases(cfg Config) fx.Option {
+	if cfg.PostgresURL == "" {
+		return fx.Options()
+	}
+	return fx.Options(fx.Supply(postgres.Config{URL: cfg.PostgresURL}), postgres.Module, migrateOnStart(cfg))
 }
 
 // syncSources builds the configured sources, and names those that are not
@@ -222,6 +269,10 @@ func runSchedule(ctx context.Context, s *sourcesync.Syncer, sources []ports.Sour
 func logOutcome(log *zap.Logger, o sourcesync.Outcome) {
 	fields := []zap.Field{zap.String("source", o.Source), zap.Int("days", o.Days), zap.Int("holidays", o.Holidays),
 		zap.Int("files", o.Files), zap.Int("rows", o.Rows)}
+	if errors.Is(o.Err, sourcesync.ErrLeaseHeld) {
+		log.Info("source skipped: another node runs it; this one serves what it writes", zap.String("source", o.Source))
+		return
+	}
 	if o.Err != nil && !errors.Is(o.Err, context.Canceled) {
 		log.Warn("source sync stopped; the next run resumes at the first day not held", append(fields, zap.Error(o.Err))...)
 		return
@@ -275,7 +326,10 @@ func Sync(ctx context.Context, cfg Config, args SyncArgs, out io.Writer) error {
 		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
 		for _, o := range outcomes {
 			fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
-			if o.Err != nil {
+			switch {
+			case errors.Is(o.Err, sourcesync.ErrLeaseHeld):
+				fmt.Fprint(out, "; not run: another node holds the source's lease (its schedule is running it); try again once it is done")
+			case o.Err != nil:
 				fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
 			}
 			fmt.Fprintln(out)
@@ -341,10 +395,16 @@ func withSyncer(ctx context.Context, cfg Config, fn func(*sourcesync.Syncer) err
 		return err
 	}
 	var s *sourcesync.Syncer
-	fxApp := fx.New(fx.NopLogger, fx.Supply(log), ingestion(cfg), syncGraph(cfg), fx.Populate(&s))
+	fxApp := fx.New(fx.NopLogger, syncCommand(cfg, log, &s))
 	if err := fxApp.Start(ctx); err != nil {
 		return startError(err)
 	}
 	defer func() { _ = fxApp.Stop(context.Background()) }()
 	return fn(s)
+}
+
+// syncCommand is the graph of `quarry sync`: the ingesters, the sources and
+// their leases, populating s.
+func syncCommand(cfg Config, log *zap.Logger, s **sourcesync.Syncer) fx.Option {
+	return fx.Options(fx.Supply(log), ingestion(cfg), syncGraph(cfg), postgresLeases(cfg), fx.Populate(s))
 }
