@@ -32,7 +32,8 @@ import (
 )
 
 // sourceFills lists, by source, the catalog datasets its runs fill: a 503
-// on one of them names `quarry sync` beside `quarry ingest`.
+// on one of them names `quarry sync` beside `quarry ingest`, and the
+// catalog shows the source's coverage, last sync and lag on each.
 var sourceFills = map[string][]dataset.ID{
 	nsesource.Name:   {dataset.IndiaPrices, dataset.IndiaExports},
 	edgarsource.Name: {dataset.USFinancials, dataset.USFundHolders},
@@ -86,7 +87,8 @@ func syncGraph(cfg Config) fx.Option {
 				if err != nil {
 					return nil, err
 				}
-				return sourcesync.New(sources, missing, states, load, meter, now, sourcesync.Leases(leases, holder, leaseTTL)), nil
+				return sourcesync.New(sources, missing, states, load, meter, now,
+					sourcesync.Leases(leases, holder, leaseTTL), sourcesync.Fills(sourceFills)), nil
 			}),
 	)
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -39,6 +40,8 @@ type Syncer struct {
 	batch   int
 	// lease, when set, is taken before each run (Leases).
 	lease *lease
+	// fills names, by source, the catalog datasets it fills (Fills).
+	fills map[string][]dataset.ID
 	// last holds the state each source last saved, for Current.
 	mu   sync.Mutex
 	last map[string]feed.State
