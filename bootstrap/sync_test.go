@@ -333,7 +333,7 @@ func TestSyncCommandWiresTheLeasesOfEachStorage(t *testing.T) {
 				t.Fatal(err)
 			}
 			var s *sourcesync.Syncer
-			if err := fx.ValidateApp(fx.NopLogger, syncCommand(cfg, zap.NewNop(), &s)); err != nil {
+			if err := fx.ValidateApp(fx.NopLogger, fx.Supply(zap.NewNop()), syncCommand(cfg, &s)); err != nil {
 				t.Fatalf("wiring: %v", err)
 			}
 		})
