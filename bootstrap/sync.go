@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"maps"
@@ -19,6 +20,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
+	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/tusharesource"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/app/usecase"
@@ -28,7 +30,8 @@ import (
 )
 
 // sourceFills lists, by source, the catalog datasets its runs fill: a 503
-// on one of them names `quarry sync` beside `quarry ingest`.
+// on one of them names `quarry sync` beside `quarry ingest`, and the
+// catalog shows the source's coverage, last sync and lag on each.
 var sourceFills = map[string][]dataset.ID{
 	nsesource.Name:   {dataset.IndiaPrices, dataset.IndiaExports},
 	edgarsource.Name: {dataset.USFinancials, dataset.USFundHolders},
@@ -81,13 +84,17 @@ func notConfigured(context.Context) (bool, error) { return false, nil }
 
 // syncGraph wires the sources, their checkpoint store and the use case,
 // loading what they fetch through the datasets' Ingesters.
+// syncGraph wires the sources, their checkpoint store, their leases
+// unless PostgreSQL holds them, and the use case, loading what they fetch
+// through the datasets' Ingesters.
 func syncGraph(cfg Config) fx.Option {
 	return fx.Options(
+		processLeases(cfg),
 		documentStore(cfg,
 			func() ports.SyncStates { return memory.NewSyncStates() },
 			func(db *mongodrv.Database) ports.SyncStates { return mongo.NewSyncStates(db) }),
 		fx.Provide(sourcesync.NewMeter, newIngestLoader(cfg),
-			func(load ports.SourceLoader, states ports.SyncStates, meter *sourcesync.Meter, log *zap.Logger) (*sourcesync.Syncer, error) {
+			func(load ports.SourceLoader, states ports.SyncStates, leases ports.SourceLeases, meter *sourcesync.Meter, log *zap.Logger) (*sourcesync.Syncer, error) {
 				sources, missing, err := syncSources(cfg, meter, log)
 				if err != nil {
 					return nil, err
@@ -100,9 +107,53 @@ func syncGraph(cfg Config) fx.Option {
 				if err != nil {
 					return nil, err
 				}
-				return sourcesync.New(sources, append(missing, unset...), states, load, meter, now, sourcesync.Inboxes(inboxes...)), nil
+				holder, err := leaseHolder()
+				if err != nil {
+					return nil, err
+				}
+				return sourcesync.New(sources, append(missing, unset...), states, load, meter, now, sourcesync.Inboxes(inboxes...),
+					sourcesync.Leases(leases, holder, leaseTTL), sourcesync.Fills(sourceFills)), nil
 			}),
 	)
+}
+
+// leaseTTL is how long a source's lease outlives a runner that stops
+// renewing it: a node that dies mid-run holds the source no longer.
+const leaseTTL = time.Minute
+
+// leaseHolder names this process among the runners sharing the leases:
+// its host, its process id and a random part, so that a restarted
+// process is another holder.
+func leaseHolder() (string, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b), nil
+}
+
+// processLeases provides the sources' leases where the process is the only
+// runner (memory storage, a data directory). With PostgreSQL its module
+// provides them, shared by every node.
+func processLeases(cfg Config) fx.Option {
+	if cfg.PostgresURL != "" {
+		return fx.Options()
+	}
+	return fx.Provide(func() ports.SourceLeases { return memory.NewSourceLeases() })
+}
+
+// postgresLeases provides PostgreSQL's leases to `quarry sync`, which
+// wires no account stores, when PostgreSQL is configured: a backfill and
+// the serving nodes' schedule then never run a source together.
+func postgresLeases(cfg Config) fx.Option {
+	if cfg.PostgresURL == "" {
+		return fx.Options()
+	}
+	return fx.Options(fx.Supply(postgres.Config{URL: cfg.PostgresURL}), postgres.Module, migrateOnStart(cfg))
 }
 
 // syncSources builds the configured sources, and names those that are not
@@ -283,6 +334,10 @@ func runSchedule(ctx context.Context, s *sourcesync.Syncer, sources []ports.Sour
 func logOutcome(log *zap.Logger, o sourcesync.Outcome) {
 	fields := []zap.Field{zap.String("source", o.Source), zap.Int("days", o.Days), zap.Int("holidays", o.Holidays),
 		zap.Int("files", o.Files), zap.Int("rows", o.Rows)}
+	if errors.Is(o.Err, sourcesync.ErrLeaseHeld) {
+		log.Info("source skipped: another node runs it; this one serves what it writes", zap.String("source", o.Source))
+		return
+	}
 	if o.Err != nil && !errors.Is(o.Err, context.Canceled) {
 		log.Warn("source sync stopped; the next run resumes at the first day not held", append(fields, zap.Error(o.Err))...)
 		return
@@ -291,8 +346,14 @@ func logOutcome(log *zap.Logger, o sourcesync.Outcome) {
 }
 
 // WithSyncer wires the ingesters and the sources on the configured
-// document store and runs fn with the use case.
+// document store, with their leases, and runs fn with the use case.
 func WithSyncer(ctx context.Context, cfg Config, fn func(*sourcesync.Syncer) error) error {
 	var s *sourcesync.Syncer
-	return withApp(ctx, cfg, func() error { return fn(s) }, ingestion(cfg), syncGraph(cfg), fx.Populate(&s))
+	return withApp(ctx, cfg, func() error { return fn(s) }, syncCommand(cfg, &s))
+}
+
+// syncCommand is the graph of `quarry sync`: the ingesters, the sources and
+// their leases, populating s.
+func syncCommand(cfg Config, s **sourcesync.Syncer) fx.Option {
+	return fx.Options(ingestion(cfg), syncGraph(cfg), postgresLeases(cfg), fx.Populate(s))
 }

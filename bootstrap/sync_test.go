@@ -318,3 +318,24 @@ func pickNSE(t *testing.T, r *syncRig) []ports.Source {
 	}
 	return src
 }
+
+// TestSyncCommandWiresTheLeasesOfEachStorage proves `quarry sync`'s graph
+// complete without connecting: with PostgreSQL it takes the leases there,
+// shared with the serving nodes, else the process's own.
+func TestSyncCommandWiresTheLeasesOfEachStorage(t *testing.T) {
+	for name, env := range map[string]map[string]string{
+		"mongo":          {EnvMongoURI: "mongodb://db:27017"},
+		"postgres+mongo": {EnvPostgresURL: "postgres://u:p@db/quarry", EnvMongoURI: "mongodb://db:27017"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := LoadConfig(func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s *sourcesync.Syncer
+			if err := fx.ValidateApp(fx.NopLogger, fx.Supply(zap.NewNop()), syncCommand(cfg, &s)); err != nil {
+				t.Fatalf("wiring: %v", err)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package bootstrap_test
 
 import (
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 
 // TestServeKeepsNSECurrentWhenQuarrySyncNamesIt serves on memory with
 // QUARRY_SYNC=nse from 2025-06-18, the clock on the 28th, against the
-// replay server: the schedule fetches the eight days and the metrics say
-// so.
+// replay server: the schedule fetches the eight days, and the metrics and
+// the catalog say so.
 func TestServeKeepsNSECurrentWhenQuarrySyncNamesIt(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddNSE(t)
@@ -36,6 +37,11 @@ func TestServeKeepsNSECurrentWhenQuarrySyncNamesIt(t *testing.T) {
 	}
 	if st, err := availability.Status(t.Context(), dataset.IndiaPrices); err != nil || st.Availability != dataset.Available {
 		t.Fatalf("india_prices once the range is held: %+v, %v", st, err)
+	}
+	_, catalog := get(t, "http://"+cfg.Listener.Addr().String()+"/catalog")
+	want := `"source":"nse","coverage":{"first":"2025-06-18","last":"2025-06-27"},"last_sync":"2025-06-28T12:00:00Z","lag_seconds":0`
+	if !strings.Contains(catalog, want) {
+		t.Fatalf("the catalog lacks %s:\n%.2000s", want, catalog)
 	}
 }
 
@@ -67,6 +73,11 @@ func TestADatasetIsPartialWhileItsSourceLagsTheRange(t *testing.T) {
 func scheduledNSE(t *testing.T, url string) (bootstrap.Config, *usecase.Availability) {
 	t.Helper()
 	cfg := memoryConfig(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Listener = ln
 	cfg.MetricsAddr = freePort(t)
 	cfg.Empty = []string{"india_prices"}
 	cfg.Clock = func() time.Time { return time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC) }

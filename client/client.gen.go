@@ -1533,11 +1533,26 @@ type CatalogDataset struct {
 	// Availability Activation state of a dataset. `not_backfilled` becomes `available` once the dataset's store holds data. `partial` serves data, but the outside source that keeps the dataset current does not yet hold the whole configured backfill range up to the latest day due. `source_required` marks an empty dataset whose governed source is not configured (`china_prices` without a Tushare token); it becomes `not_backfilled` once the source is configured.
 	Availability Availability `json:"availability"`
 
+	// Coverage The first and last day the source holds: every day between them was loaded, or was a holiday or weekend. Null when it holds none.
+	Coverage *struct {
+		// First Example: 2025-06-18
+		First openapi_types.Date `json:"first"`
+
+		// Last Example: 2025-06-27
+		Last openapi_types.Date `json:"last"`
+	} `json:"coverage"`
+
 	// Dataset Identifier of a dataset in the catalog.
 	Dataset DatasetId `json:"dataset"`
 
 	// Jurisdiction `US`, `CN` (mainland China), `IN` (India), or `GLOBAL` for cross-jurisdiction retrieval.
 	Jurisdiction CatalogDatasetJurisdiction `json:"jurisdiction"`
+
+	// LagSeconds How long the first day the source does not hold has been due, in seconds: 0 when it holds every day due (NSE's day is due at 15:00 UTC, EDGAR's at 06:00 UTC the next day). Null when the source holds nothing or is not configured.
+	LagSeconds *int64 `json:"lag_seconds"`
+
+	// LastSync When a run of the source last finished without an error, on any node; null when none has.
+	LastSync *time.Time `json:"last_sync"`
 
 	// Licence What a reader may do with the data. Reading never grants a right to republish.
 	Licence Licence `json:"licence"`
@@ -1545,7 +1560,12 @@ type CatalogDataset struct {
 	// Reason Why the dataset is not available; null when it is serving.
 	Reason *CatalogDatasetReason `json:"reason"`
 	Routes []CatalogRoute        `json:"routes"`
-	Title  string                `json:"title"`
+
+	// Source The source that keeps the dataset current (`quarry sync SOURCE`), configured or not; null, with `coverage`, `last_sync` and `lag_seconds`, for a dataset no source fills, which only `quarry ingest` loads.
+	//
+	// Example: nse
+	Source *string `json:"source"`
+	Title  string  `json:"title"`
 }
 
 // CatalogDatasetJurisdiction `US`, `CN` (mainland China), `IN` (India), or `GLOBAL` for cross-jurisdiction retrieval.

@@ -15,9 +15,14 @@ import (
 
 // TestPostgresContracts runs the account-side port contracts against the
 // PostgreSQL adapter, and the Vault's against the vault's adapter as the
-// vault role, a fresh migrated database per test.
+// vault role, and the sources' leases, a fresh migrated database per test.
 func TestPostgresContracts(t *testing.T) {
-	porttest.RunAll(t, porttest.Stores{Platform: postgresPlatform, Vault: postgresVault})
+	porttest.RunAll(t, porttest.Stores{Platform: postgresPlatform, Vault: postgresVault, SourceLeases: postgresLeases})
+}
+
+// postgresLeases returns the sources' leases on a fresh migrated database.
+func postgresLeases(t *testing.T) ports.SourceLeases {
+	return postgres.NewSourceLeases(postgresPool(t))
 }
 
 // postgresPlatform returns the account-side stores on a fresh migrated

@@ -100,3 +100,18 @@ type SourceMeter interface {
 	Received(source string, bytes int)
 	Failed(source string)
 }
+
+// SourceLeases grants one runner at a time the right to run a source, so
+// that of several nodes sharing the stores exactly one syncs each source
+// while the others serve what it writes. A lease lasts ttl unless renewed:
+// a runner that dies without releasing it holds it no longer than that.
+type SourceLeases interface {
+	// Acquire takes source's lease for holder until ttl from now, and
+	// reports whether it did. A holder that already holds the lease
+	// renews it; another holder's lease that has not run out is kept and
+	// Acquire reports false.
+	Acquire(ctx context.Context, source, holder string, ttl time.Duration) (bool, error)
+	// Release gives up source's lease if holder holds it; another
+	// holder's lease is left as it is.
+	Release(ctx context.Context, source, holder string) error
+}

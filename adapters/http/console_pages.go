@@ -225,18 +225,10 @@ func (s *Server) creditsPage(w http.ResponseWriter, r *http.Request, _ httproute
 }
 
 func (s *Server) catalogPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params, u consoleUser) {
-	var out []catalogEntry
-	for _, ds := range dataset.Catalog() {
-		st, err := s.d.Availability.Status(r.Context(), ds.ID)
-		if err != nil {
-			s.consoleError(w, r, u, err)
-			return
-		}
-		out = append(out, catalogEntry{
-			Dataset: string(ds.ID), Title: ds.Title, Jurisdiction: ds.Jurisdiction,
-			Availability: string(st.Availability), Reason: optional(string(st.Reason)),
-			Licence: ds.Licence, Routes: catalogRoutes(ds.Routes),
-		})
+	out, err := s.catalogEntries(r.Context())
+	if err != nil {
+		s.consoleError(w, r, u, err)
+		return
 	}
 	s.render(w, r, http.StatusOK, "catalog", s.pageFor(r, u, "Catalog", "catalog", out))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
+	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
 
@@ -81,6 +82,24 @@ type catalogEntry struct {
 	Reason       *string         `json:"reason"`
 	Licence      dataset.Licence `json:"licence"`
 	Routes       []catalogRoute  `json:"routes"`
+	// Source names the source that keeps the dataset current; it and the
+	// fields after it are null for a dataset no source fills.
+	Source *string `json:"source"`
+	// Coverage is the first and last day the source holds, null when it
+	// holds none.
+	Coverage *catalogCoverage `json:"coverage"`
+	// LastSync is when a run of the source last finished without an error.
+	LastSync *time.Time `json:"last_sync"`
+	// LagSeconds is how long the first day the source does not hold has
+	// been due: 0 when it holds every day due. Null when it holds none or
+	// is not configured.
+	LagSeconds *int64 `json:"lag_seconds"`
+}
+
+// catalogCoverage is the range of days a source holds, YYYY-MM-DD.
+type catalogCoverage struct {
+	First string `json:"first"`
+	Last  string `json:"last"`
 }
 
 type catalogRoute struct {
@@ -106,20 +125,58 @@ var costTable = []costTableItem{
 }
 
 func (s *Server) catalog(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	out, err := s.catalogEntries(r.Context())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, catalogResponse{Version: dataset.Version, Storage: s.storage(), Datasets: out, Costs: costTable})
+}
+
+// catalogEntries is every dataset of the catalog with its status and, for
+// one a source fills, that source's coverage, last sync and lag.
+func (s *Server) catalogEntries(ctx context.Context) ([]catalogEntry, error) {
+	var synced map[dataset.ID]sourcesync.Status
+	if s.d.Sync != nil {
+		var err error
+		if synced, err = s.d.Sync.ByDataset(ctx); err != nil {
+			return nil, err
+		}
+	}
 	var out []catalogEntry
 	for _, ds := range dataset.Catalog() {
-		st, err := s.d.Availability.Status(r.Context(), ds.ID)
+		st, err := s.d.Availability.Status(ctx, ds.ID)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return nil, err
 		}
-		out = append(out, catalogEntry{
+		e := catalogEntry{
 			Dataset: string(ds.ID), Title: ds.Title, Jurisdiction: ds.Jurisdiction,
 			Availability: string(st.Availability), Reason: optional(string(st.Reason)),
 			Licence: ds.Licence, Routes: catalogRoutes(ds.Routes),
-		})
+		}
+		if src, ok := synced[ds.ID]; ok {
+			e.withSync(src)
+		}
+		out = append(out, e)
 	}
-	writeJSON(w, http.StatusOK, catalogResponse{Version: dataset.Version, Storage: s.storage(), Datasets: out, Costs: costTable})
+	return out, nil
+}
+
+// withSync sets the entry's source fields from its source's status.
+func (e *catalogEntry) withSync(src sourcesync.Status) {
+	e.Source = &src.Source
+	st := src.State
+	if st.First != "" {
+		e.Coverage = &catalogCoverage{First: st.First, Last: st.Last}
+	}
+	if !st.LastSuccess.IsZero() {
+		at := st.LastSuccess.UTC()
+		e.LastSync = &at
+	}
+	if src.Configured && st.First != "" {
+		lag := int64(src.Lag / time.Second)
+		e.LagSeconds = &lag
+	}
 }
 
 func catalogRoutes(rs []dataset.Route) []catalogRoute {

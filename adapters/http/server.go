@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app/platform"
+	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
@@ -38,11 +39,14 @@ type Deps struct {
 	Idempotency  *platform.Idempotency
 	Limiter      *platform.RateLimiter
 	Availability *usecase.Availability
-	Clock        usecase.Clock `optional:"true"`
-	Handlers     []DataHandler `group:"handlers"`
-	Readiness    []Readiness   `group:"readiness"`
-	Storage      Storage       `optional:"true"`
-	Log          *zap.Logger
+	// Sync, when set, gives the catalog each synced dataset's coverage,
+	// last sync and lag.
+	Sync      *sourcesync.Syncer `optional:"true"`
+	Clock     usecase.Clock      `optional:"true"`
+	Handlers  []DataHandler      `group:"handlers"`
+	Readiness []Readiness        `group:"readiness"`
+	Storage   Storage            `optional:"true"`
+	Log       *zap.Logger
 }
 
 // Server routes requests to the use cases.

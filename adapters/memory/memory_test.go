@@ -24,5 +24,6 @@ func TestContracts(t *testing.T) {
 		Sections:     func(*testing.T) ports.SectionStore { return memory.NewFilings() },
 		Judgments:    func(*testing.T) ports.JudgmentStore { return memory.NewJudgments() },
 		Vault:        func(*testing.T) ports.Vault { return memory.NewVault() },
+		SourceLeases: func(*testing.T) ports.SourceLeases { return memory.NewSourceLeases() },
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -48,6 +49,9 @@ import (
 //     carries it (ISINOf reads one, then those buckets of the latest
 //     years); and a "days|YYYY" document per year giving each day's number
 //     of versions (Count adds them up).
+//   - india_price_pending: a document per write not yet finished, _id its
+//     batch mark (see Add). Readers hide the versions carrying a mark it
+//     holds, so a write is seen whole or not at all.
 //
 // A row is thus stored twice, in its security's year and in its day. The
 // index is sharded rather than a document per security so that a write
@@ -59,6 +63,7 @@ const (
 	indiaBucketsCollection = "india_price_years"
 	indiaDaysCollection    = "india_price_days"
 	indiaIndexCollection   = "india_price_index"
+	indiaPendingCollection = "india_price_pending"
 	// indiaShards is how many series and how many symbol documents the
 	// index has.
 	indiaShards = 256
@@ -87,7 +92,7 @@ const (
 // another process (quarry ingest) is seen once the entries' TTL has
 // passed.
 type IndiaPrices struct {
-	buckets, days, index *mongodrv.Collection
+	buckets, days, index, pending *mongodrv.Collection
 
 	// years, versions and holders cache reads (nil: none) by series
 	// "ISIN|SERIES", by bucket "ISIN|SERIES|YYYY" and by symbol.
@@ -112,14 +117,14 @@ func NewIndiaPrices(db *mongodrv.Database) *IndiaPrices {
 // it reads in cache (nothing when cache is nil).
 func NewCachedIndiaPrices(db *mongodrv.Database, cache *readcache.Cache) *IndiaPrices {
 	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), days: db.Collection(indiaDaysCollection),
-		index: db.Collection(indiaIndexCollection), years: readcache.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
+		index: db.Collection(indiaIndexCollection), pending: db.Collection(indiaPendingCollection), years: readcache.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
 		versions: readcache.NewSlices(cache, indiaVersionBytes), holders: readcache.NewSlices(cache, indiaHolderBytes)}
 }
 
 // indiaVersionBytes and indiaHolderBytes weigh the strings of what the
 // cache keeps.
 func indiaVersionBytes(d indiaVersionDoc) int {
-	return len(d.ISIN) + len(d.Series) + len(d.Date) + len(d.Symbol) + len(d.Source)
+	return len(d.ISIN) + len(d.Series) + len(d.Date) + len(d.Symbol) + len(d.Source) + len(d.Batch)
 }
 
 func indiaHolderBytes(h indiaHolderDoc) int { return len(h.ISIN) + len(h.Series) }
@@ -142,6 +147,10 @@ type indiaVersionDoc struct {
 	Trades    int64     `bson:"n"`
 	Source    string    `bson:"src"`
 	KnownAt   time.Time `bson:"k"`
+	// Batch is the mark of the write that stored the version: hidden
+	// while india_price_pending holds it. Versions written before marks
+	// have none and are always seen.
+	Batch string `bson:"b,omitempty"`
 }
 
 // indiaRowsDoc is a bucket or a day: versions under one _id.
@@ -259,8 +268,13 @@ func findByID[T any](ctx context.Context, c *mongodrv.Collection, id string) (T,
 	return d, true, nil
 }
 
-// Add writes the versions (see add), then forgets the series, buckets and
-// symbols of the rows.
+// Add writes the versions as one batch, seen whole or not at all: with no
+// transactions on FerretDB, it first records the batch's mark as pending
+// (one insert), writes the versions carrying it (see add), and publishes
+// them by deleting the pending record (one delete). A write that stops
+// part way leaves its versions hidden; adding the rows again, as the next
+// run does since OnDate hides them too, marks them anew. It then forgets
+// the series, buckets and symbols of the rows.
 func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	err := s.add(ctx, rows)
 	// Forgotten even when the write failed: it may have applied in part.
@@ -276,9 +290,52 @@ func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	return err
 }
 
-// add merges the versions into their days and writes the versions new to
-// the days (none when the batch is held already) as parts of their year
-// buckets, then the index, then the days.
+// publish runs write with a new batch mark recorded as pending, and
+// deletes the record once write succeeds.
+func (s *IndiaPrices) publish(ctx context.Context, write func(mark string) error) error {
+	mark, err := newBatchMark()
+	if err != nil {
+		return err
+	}
+	if _, err := s.pending.InsertOne(ctx, bson.D{{Key: "_id", Value: mark}, {Key: "at", Value: time.Now().UTC()}}); err != nil {
+		return translate("record a pending india price batch", err)
+	}
+	if err := write(mark); err != nil {
+		return err
+	}
+	if _, err := s.pending.DeleteOne(ctx, bson.D{{Key: "_id", Value: mark}}); err != nil {
+		return translate("publish an india price batch", err)
+	}
+	return nil
+}
+
+// newBatchMark returns a mark no other write has: the time and a random
+// part.
+func newBatchMark() (string, error) {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x-%x", time.Now().UnixNano(), b), nil
+}
+
+// pendingMarks reads the marks of the writes not published.
+func (s *IndiaPrices) pendingMarks(ctx context.Context) (map[string]bool, error) {
+	docs, err := readAll[struct {
+		ID string `bson:"_id"`
+	}](ctx, s.pending)
+	if err != nil {
+		return nil, translate("read the pending india price batches", err)
+	}
+	out := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		out[d.ID] = true
+	}
+	return out, nil
+}
+
+// add drops the versions the days hold and has published, and writes the
+// others, when there are any, as one batch (publish, write).
 func (s *IndiaPrices) add(ctx context.Context, rows []nse.Row) error {
 	if len(rows) == 0 {
 		return nil
@@ -296,6 +353,51 @@ func (s *IndiaPrices) add(ctx context.Context, rows []nse.Row) error {
 	if err != nil {
 		return err
 	}
+	pending, err := s.pendingMarks(ctx)
+	if err != nil {
+		return err
+	}
+	if !dropPublished(days, stored, pending) {
+		return nil
+	}
+	return s.publish(ctx, func(mark string) error {
+		for _, add := range days {
+			for i := range add {
+				add[i].Batch = mark
+			}
+		}
+		return s.write(ctx, rows, days, stored)
+	})
+}
+
+// dropPublished removes from days the versions a stored day holds the
+// same, under a published mark, and reports whether any is left.
+func dropPublished(days map[string][]indiaVersionDoc, stored map[string]indiaRowsDoc, pending map[string]bool) bool {
+	left := false
+	for date, add := range days {
+		held := stored[date].Rows
+		add = slices.DeleteFunc(add, func(d indiaVersionDoc) bool {
+			i, found := slices.BinarySearchFunc(held, d, compareIndiaVersion)
+			if !found || pending[held[i].Batch] {
+				return false
+			}
+			h := held[i]
+			h.Batch = ""
+			return h == d
+		})
+		if len(add) == 0 {
+			delete(days, date)
+			continue
+		}
+		days[date], left = add, true
+	}
+	return left
+}
+
+// write merges the versions, marked, into their days and writes the
+// versions new to the days as parts of their year buckets, then the index,
+// then the days.
+func (s *IndiaPrices) write(ctx context.Context, rows []nse.Row, days map[string][]indiaVersionDoc, stored map[string]indiaRowsDoc) error {
 	merged := map[string]indiaRowsDoc{}
 	buckets := map[string][]indiaVersionDoc{}
 	for date, add := range days {
@@ -654,15 +756,22 @@ func compareHolder(a, b indiaHolderDoc) int {
 	return cmp.Or(cmp.Compare(a.Year, b.Year), cmp.Compare(a.ISIN, b.ISIN), cmp.Compare(a.Series, b.Series))
 }
 
-// OnDate reads the day's document.
+// OnDate reads the day's document, without the versions of writes not
+// published: ingestion then adds them again.
 func (s *IndiaPrices) OnDate(ctx context.Context, date string) ([]nse.Row, error) {
+	pending, err := s.pendingMarks(ctx)
+	if err != nil {
+		return nil, err
+	}
 	d, _, err := findByID[indiaRowsDoc](ctx, s.days, date)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]nse.Row, len(d.Rows))
-	for i, v := range d.Rows {
-		out[i] = v.row()
+	out := make([]nse.Row, 0, len(d.Rows))
+	for _, v := range d.Rows {
+		if !pending[v.Batch] {
+			out = append(out, v.row())
+		}
 	}
 	return out, nil
 }
@@ -713,6 +822,11 @@ func (s *IndiaPrices) year(ctx context.Context, isin, series string, year, parts
 // memory at once.
 func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2[nse.Row, error] {
 	versions := func(yield func(nse.Row, error) bool) {
+		pending, err := s.pendingMarks(ctx)
+		if err != nil {
+			yield(nse.Row{}, err)
+			return
+		}
 		years, err := s.yearsOf(ctx, q.ISIN, q.Series)
 		if err != nil {
 			yield(nse.Row{}, err)
@@ -728,6 +842,9 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 				return
 			}
 			for _, v := range versions {
+				if pending[v.Batch] {
+					continue
+				}
 				if (q.From == "" || v.Date >= q.From) && (q.To == "" || v.Date <= q.To) && !yield(v.row(), nil) {
 					return
 				}
@@ -740,6 +857,10 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 // ISINOf reads the symbol's index entry, then the buckets holding it,
 // latest year first, until a year has a version that matches.
 func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore string, asOf time.Time) (string, error) {
+	pending, err := s.pendingMarks(ctx)
+	if err != nil {
+		return "", err
+	}
 	held, err := s.holdersOf(ctx, symbol)
 	if err != nil {
 		return "", err
@@ -758,7 +879,9 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 			return "", err
 		}
 		for _, v := range versions {
-			match.Offer(v.row())
+			if !pending[v.Batch] {
+				match.Offer(v.row())
+			}
 		}
 	}
 	if !match.Found() {

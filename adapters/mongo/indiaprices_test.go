@@ -39,3 +39,28 @@ func TestIndiaBucketID(t *testing.T) {
 		t.Fatalf("split = %s, %s, %d", isin, series, year)
 	}
 }
+
+// TestDropPublished: a version held the same under a published mark is
+// not written again; one held under a pending mark, or with other
+// figures, is.
+func TestDropPublished(t *testing.T) {
+	at := time.Date(2025, 4, 8, 16, 0, 0, 0, time.UTC)
+	// ZOMATO EQ closes of 2025-04-07 and 04-08 (NSE); 215.2 stands for a
+	// corrected close (made up).
+	v := func(date string, close float64, batch string) indiaVersionDoc {
+		return indiaVersionDoc{ISIN: "INE758T01015", Series: "EQ", Date: date, Symbol: "ZOMATO", Close: close, KnownAt: at, Batch: batch}
+	}
+	stored := map[string]indiaRowsDoc{
+		"2025-04-07": {ID: "2025-04-07", Rows: []indiaVersionDoc{v("2025-04-07", 209.63, "published")}},
+		"2025-04-08": {ID: "2025-04-08", Rows: []indiaVersionDoc{v("2025-04-08", 215.19, "pending")}},
+	}
+	pending := map[string]bool{"pending": true}
+	days := map[string][]indiaVersionDoc{"2025-04-07": {v("2025-04-07", 209.63, "")}}
+	if dropPublished(days, stored, pending) || len(days) != 0 {
+		t.Fatalf("a published version is written again: %+v", days)
+	}
+	days = map[string][]indiaVersionDoc{"2025-04-07": {v("2025-04-07", 215.2, "")}, "2025-04-08": {v("2025-04-08", 215.19, "")}}
+	if !dropPublished(days, stored, pending) || len(days["2025-04-07"]) != 1 || len(days["2025-04-08"]) != 1 {
+		t.Fatalf("a changed version or one of a pending batch is dropped: %+v", days)
+	}
+}

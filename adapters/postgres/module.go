@@ -16,10 +16,10 @@ type Config struct {
 	URL string
 }
 
-// Module provides the connection pool, closed when the application stops, and
-// the Store as itself and as the account, session, key, ledger, key
-// watch, rate-bucket, sign-in history and idempotency ports. It
-// needs a Config in the graph. On stop the Store's debit batchers stop
+// Module provides the connection pool, closed when the application stops, the
+// Store as itself and as the account, session, key, ledger, key watch,
+// rate-bucket, sign-in history and idempotency ports, and the sources'
+// leases. It needs a Config in the graph. On stop the Store's debit batchers stop
 // before the pool closes.
 var Module = fx.Module("postgres",
 	fx.Provide(
@@ -35,6 +35,7 @@ var Module = fx.Module("postgres",
 			fx.As(new(ports.SigninHistory)),
 			fx.As(new(ports.IdempotencyStore)),
 		),
+		fx.Annotate(NewSourceLeases, fx.As(new(ports.SourceLeases))),
 	),
 )
 

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -38,6 +39,10 @@ type Syncer struct {
 	meter   *Meter
 	now     func() time.Time
 	batch   int
+	// lease, when set, is taken before each run (Leases).
+	lease *lease
+	// fills names, by source, the catalog datasets it fills (Fills).
+	fills map[string][]dataset.ID
 	// last holds the state each source last saved, for Current.
 	mu   sync.Mutex
 	last map[string]feed.State
@@ -200,8 +205,14 @@ func (s *Syncer) pickAll(names []string) ([]ports.Source, []ports.Inbox, error) 
 // day), and the checkpoint is saved after each batch. A day that fails to
 // fetch stops the run once the days before it are loaded; a batch the
 // loader refuses is loaded again day by day, keeping the days before the
-// refused one.
+// refused one. With Leases, the run first takes the source's lease, and
+// skips the source with ErrLeaseHeld when another runner holds it.
 func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
+	return s.held(ctx, src, func(ctx context.Context) Outcome { return s.run(ctx, src, r) })
+}
+
+// run syncs one source over r, as Run says.
+func (s *Syncer) run(ctx context.Context, src ports.Source, r Range) Outcome {
 	o := Outcome{Source: src.Name()}
 	st, err := s.states.State(ctx, src.Name())
 	if err != nil {
@@ -236,8 +247,13 @@ func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 	return o
 }
 
-// stopped records why a run stopped, even when its context is done.
+// stopped records why a run stopped, even when its context is done; a run
+// that lost its lease records nothing, the source being another runner's.
 func (s *Syncer) stopped(ctx context.Context, st feed.State, o Outcome, err error) Outcome {
+	if cause := context.Cause(ctx); errors.Is(cause, ErrLeaseLost) {
+		o.Err = cause
+		return o
+	}
 	o.Err = err
 	st.LastError, st.LastErrorAt = err.Error(), s.now()
 	_ = s.save(context.WithoutCancel(ctx), st)
@@ -254,8 +270,8 @@ type fetched struct {
 // fetch fetches one day; a day the source does not publish needs no
 // request, and one it published nothing for is a holiday.
 func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fetched, error) {
-	if err := ctx.Err(); err != nil {
-		return fetched{}, err
+	if ctx.Err() != nil {
+		return fetched{}, context.Cause(ctx)
 	}
 	f := fetched{day: day}
 	if !src.Publishes(day) {

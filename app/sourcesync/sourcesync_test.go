@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -65,5 +66,34 @@ func TestARunStopsAtTheLatestDueDayAndReportsItsLag(t *testing.T) {
 	st, _ = s.Statuses(t.Context())
 	if st[0].Lag != 24*time.Hour {
 		t.Fatalf("lag %v, want a day (Monday the 30th due a day ago)", st[0].Lag)
+	}
+}
+
+// TestByDatasetGivesEachFilledDatasetItsSourcesStatus: each dataset a
+// source fills has that source's state and lag, configured or not; a
+// dataset no source fills is absent.
+func TestByDatasetGivesEachFilledDatasetItsSourcesStatus(t *testing.T) {
+	now := time.Date(2025, 7, 1, 15, 0, 0, 0, time.UTC)
+	states := memory.NewSyncStates()
+	if err := states.SaveState(t.Context(), feed.State{Source: "test", First: "2025-06-23", Last: "2025-06-27"}); err != nil {
+		t.Fatal(err)
+	}
+	s := sourcesync.New([]ports.Source{weekdays{}}, []sourcesync.Unconfigured{{Name: "tushare", Remedy: "set QUARRY_TUSHARE_TOKEN"}},
+		states, &counting{}, sourcesync.NewMeter(), func() time.Time { return now },
+		sourcesync.Fills(map[string][]dataset.ID{"test": {dataset.IndiaPrices, dataset.IndiaExports}, "tushare": {dataset.ChinaPrices}}))
+	by, err := s.ByDataset(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(by) != 3 {
+		t.Fatalf("%d datasets, want 3: %+v", len(by), by)
+	}
+	for _, id := range []dataset.ID{dataset.IndiaPrices, dataset.IndiaExports} {
+		if st := by[id]; st.Source != "test" || st.State.First != "2025-06-23" || st.State.Last != "2025-06-27" || st.Lag != 24*time.Hour {
+			t.Errorf("%s: %+v", id, st)
+		}
+	}
+	if st := by[dataset.ChinaPrices]; st.Source != "tushare" || st.Configured || st.State.First != "" {
+		t.Errorf("china_prices: %+v", st)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -96,4 +97,25 @@ func (s *Syncer) Current(ctx context.Context, name string, from time.Time, grace
 	first, _ := feed.Day(st.First)
 	last, _ := feed.Day(st.Last)
 	return !first.After(from) && !last.Before(LatestDue(s.sources[i], s.now().Add(-grace))), nil
+}
+
+// Fills names, by source, the catalog datasets its runs fill, for
+// ByDataset.
+func Fills(by map[string][]dataset.ID) Option { return func(s *Syncer) { s.fills = by } }
+
+// ByDataset returns, for each dataset a source fills (Fills), that
+// source's status, as `quarry sync status` shows it: the catalog's
+// coverage, last sync and lag. A dataset no source fills is not in it.
+func (s *Syncer) ByDataset(ctx context.Context) (map[dataset.ID]Status, error) {
+	statuses, err := s.Statuses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[dataset.ID]Status{}
+	for _, st := range statuses {
+		for _, id := range s.fills[st.Source] {
+			out[id] = st
+		}
+	}
+	return out, nil
 }

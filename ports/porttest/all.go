@@ -21,6 +21,7 @@ type Stores struct {
 	JudgmentIndex NewJudgmentIndex
 	Vault         NewVault
 	SyncStates    NewSyncStates
+	SourceLeases  NewSourceLeases
 }
 
 // suite is one port's contract as RunAll runs it: field is the Stores field
@@ -67,5 +68,6 @@ func (s Stores) suites() []suite {
 		{"judgment index", "JudgmentIndex", s.JudgmentIndex != nil, func(t *testing.T) { RunJudgmentIndex(t, s.JudgmentIndex) }},
 		{"vault", "Vault", s.Vault != nil, func(t *testing.T) { RunVault(t, s.Vault) }},
 		{"sync states", "SyncStates", s.SyncStates != nil, func(t *testing.T) { RunSyncStates(t, s.SyncStates(t)) }},
+		{"source leases", "SourceLeases", s.SourceLeases != nil, func(t *testing.T) { RunSourceLeases(t, s.SourceLeases) }},
 	}
 }

@@ -88,6 +88,8 @@ func writeOutcome(out io.Writer, o sourcesync.Outcome) {
 		fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
 	}
 	switch {
+	case errors.Is(o.Err, sourcesync.ErrLeaseHeld):
+		fmt.Fprint(out, "; not run: another node holds the source's lease (its schedule is running it); try again once it is done")
 	case o.Inbox && o.Err != nil:
 		fmt.Fprintf(out, "; %v (refused files are in the inbox's refused/ with their reason; others are left for the next run)", o.Err)
 	case o.Err != nil:
