@@ -144,6 +144,17 @@ func (c *Client) Get(ctx context.Context, path string, check Check) (Response, e
 // GetIfChanged is Get asking the server to answer 304 (Response.NotModified)
 // when the file is still the version v identifies.
 func (c *Client) GetIfChanged(ctx context.Context, path string, v Validator, check Check) (Response, error) {
+	return c.get(ctx, path, v, check, false)
+}
+
+// GetPage is Get for a file that is itself an HTML page, such as a
+// filing's primary document: an HTML body is not refused as an error
+// page, so check alone must tell the file from one.
+func (c *Client) GetPage(ctx context.Context, path string, check Check) (Response, error) {
+	return c.get(ctx, path, Validator{}, check, true)
+}
+
+func (c *Client) get(ctx context.Context, path string, v Validator, check Check, page bool) (Response, error) {
 	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
 	var last error
 	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
@@ -152,7 +163,7 @@ func (c *Client) GetIfChanged(ctx context.Context, path string, v Validator, che
 				return Response{}, err
 			}
 		}
-		res, err := c.once(ctx, u, v, check)
+		res, err := c.once(ctx, u, v, check, page)
 		if err == nil || !retryable(err) {
 			return res, c.failed(u, err)
 		}
@@ -196,7 +207,7 @@ type checkError struct{ reason error }
 
 func (e *checkError) Error() string { return e.reason.Error() }
 
-func (c *Client) once(ctx context.Context, u string, v Validator, check Check) (Response, error) {
+func (c *Client) once(ctx context.Context, u string, v Validator, check Check, page bool) (Response, error) {
 	if err := c.limiter.Wait(ctx); err != nil {
 		return Response{}, err
 	}
@@ -230,7 +241,7 @@ func (c *Client) once(ctx context.Context, u string, v Validator, check Check) (
 	if err != nil {
 		return Response{}, err
 	}
-	if err := checkBody(resp, body, check); err != nil {
+	if err := checkBody(resp, body, check, page); err != nil {
 		return Response{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{err})
 	}
 	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC(),
@@ -255,11 +266,11 @@ func (c *Client) read(resp *http.Response) ([]byte, error) {
 }
 
 // checkBody refuses an HTML page served with 200 where a file was asked
-// for, then runs the caller's check.
-func checkBody(resp *http.Response, body []byte, check Check) error {
+// for (unless the file is a page), then runs the caller's check.
+func checkBody(resp *http.Response, body []byte, check Check, page bool) error {
 	ct := strings.ToLower(resp.Header.Get("Content-Type"))
 	head := bytes.ToLower(bytes.TrimSpace(body[:min(len(body), 512)]))
-	if strings.HasPrefix(ct, "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
+	if !page && (strings.HasPrefix(ct, "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))) {
 		return errors.New("an HTML page was served in place of the file")
 	}
 	if check == nil {
