@@ -59,7 +59,7 @@ func usFilings() wiring {
 					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
 					// A schedule writes sections in this process; on memory
 					// too, the search index follows them.
-					if cfg.onMongo() || slices.Contains(cfg.Sync.Sources, edgarsource.Name) {
+					if cfg.OnMongo() || slices.Contains(cfg.Sync.Sources, edgarsource.Name) {
 						refreshSearch(lc, cfg.MongoRefresh, f, log)
 					}
 				}))
@@ -93,7 +93,7 @@ func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, l
 
 func usFilingStores(cfg Config) fx.Option {
 	as := []fx.Annotation{fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))}
-	if !cfg.onMongo() {
+	if !cfg.OnMongo() {
 		return fx.Provide(fx.Annotate(memory.NewFilings, as...))
 	}
 	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))
