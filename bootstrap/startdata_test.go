@@ -156,8 +156,8 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 	start(t, cfg, fx.Populate(&got))
 	want := map[dataset.ID]string{
 		dataset.USFinancials:    "`quarry ingest us_financials` or `quarry sync edgar --from YYYY-MM-DD`",
-		dataset.USFilingIndexes: "`quarry ingest us_filing_indexes`",
-		dataset.USSearch:        "`quarry ingest us_filing_indexes`",
+		dataset.USFilingIndexes: "`quarry ingest us_filing_indexes` or `quarry sync edgar --from YYYY-MM-DD`",
+		dataset.USSearch:        "`quarry ingest us_filing_indexes` or `quarry sync edgar --from YYYY-MM-DD`",
 		dataset.USFundHolders:   "`quarry ingest us_security_fund_holders` or `quarry sync edgar --from YYYY-MM-DD`",
 		dataset.ChinaSecurities: "`quarry ingest china_securities`",
 		dataset.ChinaPrices:     "`quarry ingest china_prices` or `quarry sync tushare --from YYYY-MM-DD`",

@@ -34,7 +34,7 @@ import (
 // catalog shows the source's coverage, last sync and lag on each.
 var sourceFills = map[string][]dataset.ID{
 	nsesource.Name:   {dataset.IndiaPrices, dataset.IndiaExports},
-	edgarsource.Name: {dataset.USFinancials, dataset.USFundHolders},
+	edgarsource.Name: {dataset.USFinancials, dataset.USFilingIndexes, dataset.USSearch, dataset.USFundHolders},
 	// The listings it fetches too are a snapshot, not a range of days.
 	tusharesource.Name: {dataset.ChinaPrices},
 }
@@ -211,8 +211,8 @@ func tushareSource(cfg Config, meter *sourcesync.Meter, log *zap.Logger) (ports.
 
 // ingestLoader loads what a source fetched through the ingest path: the
 // files are written to a directory of their own, dated by their retrieval,
-// and handed to their dataset's Ingester, which reads every file before it
-// writes anything.
+// each in its folder when it has one (a filing's), and handed to their
+// dataset's Ingester, which reads every file before it writes anything.
 type ingestLoader struct {
 	byName   map[string]Ingester
 	maxBytes int64
@@ -241,14 +241,16 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	defer os.RemoveAll(dir)
 	byDataset := map[string][]string{}
 	for _, f := range files {
-		name := f.Path // an inbox's delivery, read where it lies
-		if name == "" {
-			name = filepath.Join(dir, f.Dataset, filepath.Base(f.Name))
-			if err := writeFetched(name, f); err != nil {
+		in := f.Path // an inbox's delivery, read where it lies
+		if in == "" {
+			var err error
+			if in, err = writeFetched(dir, f); err != nil {
 				return 0, err
 			}
 		}
-		byDataset[f.Dataset] = append(byDataset[f.Dataset], name)
+		if !slices.Contains(byDataset[f.Dataset], in) {
+			byDataset[f.Dataset] = append(byDataset[f.Dataset], in)
+		}
 	}
 	read := 0
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
@@ -265,15 +267,29 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	return read, nil
 }
 
-// writeFetched writes a fetched file, its modification time its retrieval.
-func writeFetched(name string, f ports.SourceFile) error {
+// writeFetched writes a fetched file under dir, in its dataset's
+// directory and its folder if it has one, its modification time its
+// retrieval, and returns what the dataset's reader is handed: the file,
+// or its folder.
+func writeFetched(dir string, f ports.SourceFile) (string, error) {
+	in := filepath.Join(dir, f.Dataset)
+	if f.Folder != "" {
+		if !filepath.IsLocal(f.Folder) {
+			return "", fmt.Errorf("%s: folder %q is not a local path", f.URL, f.Folder)
+		}
+		in = filepath.Join(in, f.Folder)
+	}
+	name := filepath.Join(in, filepath.Base(f.Name))
+	if f.Folder == "" {
+		in = name
+	}
 	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-		return err
+		return "", err
 	}
 	if err := os.WriteFile(name, f.Body, 0o600); err != nil {
-		return err
+		return "", err
 	}
-	return os.Chtimes(name, f.RetrievedAt, f.RetrievedAt)
+	return in, os.Chtimes(name, f.RetrievedAt, f.RetrievedAt)
 }
 
 // schedule runs the sources QUARRY_SYNC names every QUARRY_SYNC_EVERY,

@@ -2,6 +2,8 @@ package bootstrap
 
 import (
 	"errors"
+	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +14,10 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/edgarsource"
 	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/quarrytest/replay"
+	"github.com/quarrydata/quarry/sampledata"
 )
 
 const testSECUserAgent = "Quarry test ops@example.org"
@@ -25,6 +29,8 @@ type edgarRig struct {
 	fin    ports.FinancialsStore
 	funds  ports.FundHoldingStore
 	states ports.SyncStates
+	filed  ports.FilingStore
+	secs   ports.SectionStore
 }
 
 func newEDGARRig(t *testing.T, srv *replay.Server, userAgent string) *edgarRig {
@@ -33,7 +39,7 @@ func newEDGARRig(t *testing.T, srv *replay.Server, userAgent string) *edgarRig {
 		SECDataBaseURL: srv.URL, RetryBackoff: time.Millisecond}}
 	r := &edgarRig{}
 	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg),
-		fx.Populate(&r.syncer, &r.fin, &r.funds, &r.states))
+		fx.Populate(&r.syncer, &r.fin, &r.funds, &r.states, &r.filed, &r.secs))
 	app.RequireStart()
 	t.Cleanup(app.RequireStop)
 	return r
@@ -58,8 +64,8 @@ func TestSyncBackfillsAnEDGARDay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Days != 1 || o.Files != 2 || o.Rows == 0 {
-		t.Fatalf("outcome %+v, want the day's one filer loaded", o)
+	if o.Days != 1 || o.Files != 5 || o.Rows == 0 {
+		t.Fatalf("outcome %+v, want the day's one filer and filing loaded", o)
 	}
 	c, err := r.fin.Company(t.Context(), "0000320193")
 	if err != nil || len(c.Facts) == 0 {
@@ -111,7 +117,7 @@ func TestSyncStoresNothingOfACutCompanyfactsAndTheNextRunCompletes(t *testing.T)
 	if st, _ := r.states.State(t.Context(), edgarsource.Name); st.Last != "" || !strings.Contains(st.LastError, "2024-11-01") {
 		t.Fatalf("state %+v", st)
 	}
-	if o, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil || o.Files != 2 {
+	if o, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil || o.Files != 5 {
 		t.Fatalf("next run: %+v, %v", o, err)
 	}
 	if _, err := r.fin.Company(t.Context(), "0000320193"); err != nil {
@@ -133,5 +139,97 @@ func TestSyncLoadsAnEDGARDaysThirteenF(t *testing.T) {
 	cusips, err := r.funds.ThirteenFFilingCUSIPs(t.Context(), "0001816616-21-000007")
 	if err != nil || len(cusips) != 3 {
 		t.Fatalf("the filing's CUSIPs %v, %v; want its three rows", cusips, err)
+	}
+}
+
+const msftAccession = "0000950170-25-100235"
+
+// TestSyncStoresAnEDGARFilingFolder backfills 2025-07-30, the day
+// Microsoft filed its 10-K: the filing's folder is stored as `quarry ingest
+// us_filing_indexes` stores it, its primary document held and split into
+// item sections.
+func TestSyncStoresAnEDGARFilingFolder(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	o, err := r.sync(t, "2025-07-30", "2025-07-30")
+	if err != nil || o.Files != 5 {
+		t.Fatalf("outcome %+v, %v; want tickers, companyfacts and the folder's three files", o, err)
+	}
+	f, err := r.filed.Filing(t.Context(), msftAccession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(f.Files, func(x filing.File) bool { return x.Name == "msft-20250630.htm" })
+	if f.CIK != "0000789019" || f.Form != "10-K" || i < 0 || !f.Files[i].Stored || f.Files[i].SHA256 == "" {
+		t.Fatalf("stored filing %+v", f)
+	}
+	if n := sectionsOf(t, r.secs, msftAccession); n == 0 {
+		t.Fatal("no item section stored")
+	}
+}
+
+func sectionsOf(t *testing.T, s ports.SectionStore, accession string) int {
+	t.Helper()
+	secs, _, err := s.SectionsSince(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, x := range secs {
+		if x.Accession == accession {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSyncStoresNothingOfACutPrimaryDocumentAndTheNextRunCompletes: the
+// primary document is cut on every attempt of the first run; nothing of
+// the filing (nor of its day) is stored, and the next run stores it whole.
+func TestSyncStoresNothingOfACutPrimaryDocumentAndTheNextRunCompletes(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	srv.Fail("Archives/edgar/data/789019/000095017025100235/msft-20250630.htm", replay.Cut, replay.Cut, replay.Cut, replay.Cut)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	o, err := r.sync(t, "2025-07-30", "2025-07-30")
+	if err == nil || !strings.Contains(err.Error(), "body cut") || o.Files != 0 {
+		t.Fatalf("run with a cut primary document: %+v, %v", o, err)
+	}
+	if _, err := r.filed.Filing(t.Context(), msftAccession); !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("the filing held after the fault: %v", err)
+	}
+	if n := sectionsOf(t, r.secs, msftAccession); n != 0 {
+		t.Fatalf("%d sections held after the fault", n)
+	}
+	if o, err := r.sync(t, "2025-07-30", "2025-07-30"); err != nil || o.Files != 5 {
+		t.Fatalf("next run: %+v, %v", o, err)
+	}
+	if _, err := r.filed.Filing(t.Context(), msftAccession); err != nil {
+		t.Fatalf("the filing after the next run: %v", err)
+	}
+}
+
+// TestSyncRefusesAPrimaryDocumentCutInsideItsItems: a primary document
+// served as half of itself, closed as a page, is refused by the 10-K's
+// check (its body stops before Item 15): the day stores nothing.
+func TestSyncRefusesAPrimaryDocumentCutInsideItsItems(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	doc := "Archives/edgar/data/789019/000095017025100235/msft-20250630.htm"
+	body, err := fs.ReadFile(sampledata.USFilings, "us_filings/msft-10k-2025/msft-20250630.htm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Add(doc, append(body[:len(body)/2:len(body)/2], "</body></html>\n"...))
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	if o, err := r.sync(t, "2025-07-30", "2025-07-30"); err == nil || !strings.Contains(err.Error(), "Item 15") || o.Files != 0 {
+		t.Fatalf("run with a primary document cut inside its items: %+v, %v", o, err)
+	}
+	if _, err := r.filed.Filing(t.Context(), msftAccession); !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("the filing held after the fault: %v", err)
+	}
+	if _, err := r.fin.Company(t.Context(), "0000789019"); !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("the day's companyfacts held after the fault: %v", err)
 	}
 }

@@ -2,12 +2,15 @@ package bootstrap_test
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/fx"
 
+	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -99,4 +102,59 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestServeKeepsEDGARFilingsCurrent serves on memory with QUARRY_SYNC=edgar
+// from 2025-07-30, the day Microsoft filed its 10-K, with the US filings
+// left empty: the schedule stores the filing's folder, and the filing
+// index route and search find it.
+func TestServeKeepsEDGARFilingsCurrent(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	cfg := memoryConfig(t)
+	cfg.Empty = []string{"us_filing_indexes", "us_financials"}
+	cfg.MongoRefresh = 50 * time.Millisecond
+	cfg.Clock = func() time.Time { return time.Date(2025, 7, 31, 12, 0, 0, 0, time.UTC) }
+	cfg.Sync = bootstrap.SyncConfig{Sources: []string{"edgar"}, Every: time.Hour, From: time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC),
+		NSEBaseURL: srv.URL, SECUserAgent: "Quarry test ops@example.org", SECBaseURL: srv.URL, SECDataBaseURL: srv.URL, RetryBackoff: time.Millisecond}
+	var h *httpadapter.Server
+	start(t, cfg, fx.Populate(&h))
+	key := signedInKey(t, h)
+	index := "/us/filings/0000950170-25-100235/index"
+	var code int
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline) && code != http.StatusOK; time.Sleep(100 * time.Millisecond) {
+		code, _ = serveOnce(h, "GET", index, "", key)
+	}
+	if code != http.StatusOK {
+		t.Fatalf("GET %s = %d once the schedule ran", index, code)
+	}
+	var body string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && !strings.Contains(body, "0000950170-25-100235"); time.Sleep(100 * time.Millisecond) {
+		_, body = serveOnce(h, "POST", "/us/search", `{"query":"productivity and collaboration"}`, key)
+	}
+	if !strings.Contains(body, "0000950170-25-100235") {
+		t.Fatalf("search does not find the synced filing: %s", body)
+	}
+}
+
+// signedInKey signs in on h and returns a new API key.
+func signedInKey(t *testing.T, h http.Handler) string {
+	t.Helper()
+	var login struct {
+		SessionToken string `json:"session_token"`
+	}
+	call(t, h, "POST", "/account/login", `{"email":"sync@example.com","password":"syncing passphrase"}`, nil, &login)
+	var created struct {
+		APIKey string `json:"api_key"`
+	}
+	call(t, h, "POST", "/account/keys", "", http.Header{"Authorization": {"Bearer " + login.SessionToken}}, &created)
+	return created.APIKey
+}
+
+func serveOnce(h http.Handler, method, target, body, key string) (int, string) {
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	req.Header.Set("X-API-KEY", key)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
 }

@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/quarrydata/quarry/ingest"
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
+	"github.com/quarrydata/quarry/adapters/edgarsource"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
@@ -55,7 +57,9 @@ func usFilings() wiring {
 				searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
 				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
 					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
-					if cfg.OnMongo() {
+					// A schedule writes sections in this process; on memory
+					// too, the search index follows them.
+					if cfg.OnMongo() || slices.Contains(cfg.Sync.Sources, edgarsource.Name) {
 						refreshSearch(lc, cfg.MongoRefresh, f, log)
 					}
 				}))

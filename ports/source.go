@@ -32,6 +32,12 @@ type SourceFile struct {
 	// Name is the file's name as a reader reports it: the last element of
 	// its URL path.
 	Name string
+	// Folder, when set, is the folder the file belongs in with others
+	// (a filing's, CIK/ACCESSION): the loader keeps the files of one
+	// folder together in it and hands the reader the folder, as `quarry
+	// ingest us_filing_indexes DIR` takes a filing. Files of two folders
+	// may share a name (index.json).
+	Folder string
 	// URL is where it was fetched from, for the logs.
 	URL string
 	// Body is the whole file, unless Path is set.

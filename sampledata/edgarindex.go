@@ -4,8 +4,8 @@ import "embed"
 
 // EDGARDailyIndex holds daily form indexes under EDGARDailyIndexDir,
 // named as EDGAR names them (form.YYYYMMDD.idx): the first rows of a real
-// day, and a day re-laid from the sample's companyfacts (README.md says
-// which is which).
+// day, and days re-laid from the sample's companyfacts and filing folders
+// (README.md says which is which).
 //
 //go:embed edgar_daily_index
 var EDGARDailyIndex embed.FS

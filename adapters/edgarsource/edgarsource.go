@@ -1,7 +1,9 @@
-// Package edgarsource keeps US financial statements current from SEC
-// EDGAR: each day's form index, and for every 10-K, 10-Q and 10-K/A filed
-// that day the filer's companyfacts, loaded as `quarry ingest
-// us_financials` loads them, and for every 13F-HR and 13F-HR/A the full
+// Package edgarsource keeps US financial statements and filings current
+// from SEC EDGAR: each day's form index, and for every 10-K, 10-Q and
+// 10-K/A filed that day the filer's companyfacts, loaded as `quarry ingest
+// us_financials` loads them, and the filing's folder (index.json, the
+// filer's submissions JSON and the primary document), loaded as `quarry
+// ingest us_filing_indexes` loads one; for every 13F-HR and 13F-HR/A the full
 // submission text file, loaded as `quarry ingest us_security_fund_holders`
 // loads one. It keeps the SEC's fair-access rules: a
 // declared User-Agent with a contact address, and at most ten requests a
@@ -52,7 +54,8 @@ type Config struct {
 	UserAgent string
 	// BaseURL stands for the SEC's host of the Archives (daily indexes).
 	BaseURL string
-	// DataBaseURL stands for the SEC's host of the XBRL API (companyfacts).
+	// DataBaseURL stands for the SEC's host of the XBRL API and the
+	// submissions JSON (data.sec.gov).
 	DataBaseURL string
 	// Backoff is the first wait before a retry; zero is one second.
 	Backoff time.Duration
@@ -113,8 +116,9 @@ func FactsPath(cik int64) string { return fmt.Sprintf("api/xbrl/companyfacts/CIK
 const TickersPath = "files/company_tickers.json"
 
 // Fetch returns the companyfacts of every filer of a 10-K, 10-Q or 10-K/A
-// in day's form index, with the company_tickers.json that names them, and
-// the full submission text file of every 13F-HR and 13F-HR/A, or
+// in day's form index, with the company_tickers.json that names them, the
+// folder of each such filing, and the full submission text file of every
+// 13F-HR and 13F-HR/A, or
 // ports.ErrNoPublication when EDGAR has no index for the day (a holiday).
 // A filer company_tickers.json gives no ticker (us_financials finds
 // companies by ticker) or the SEC holds no companyfacts for is skipped and
@@ -139,7 +143,11 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 	if err != nil {
 		return nil, err
 	}
-	return append(facts, holdings...), nil
+	folders, err := s.folders(ctx, filings)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(facts, folders, holdings), nil
 }
 
 // statements fetches the companyfacts of filers, with company_tickers.json.

@@ -44,8 +44,9 @@ var commands = []command{
 		"ingest datasets; a FILE may be a directory (its files) or a .zip archive (its entries, read in\n" +
 		"place). Progress goes to stderr: a bar on a terminal, else one line per file; --quiet shows none."},
 	{"sync", "[SOURCE...] [--from DATE] [--to DATE]", "fetch the outside sources' new days into MongoDB or the data directory\n" +
-		"SOURCE is nse (NSE's daily bhavcopy), edgar (SEC EDGAR; needs QUARRY_SEC_USER_AGENT) or tushare\n" +
-		"(Tushare Pro daily bars and listings; needs QUARRY_TUSHARE_TOKEN); none means every configured one.\n" +
+		"SOURCE is nse (NSE's daily bhavcopy), edgar (EDGAR's daily form index: each 10-K, 10-Q and 10-K/A filer's\n" +
+		"companyfacts and the filing's folder, each 13F-HR; needs QUARRY_SEC_USER_AGENT) or tushare (Tushare Pro\n" +
+		"daily bars and listings; needs QUARRY_TUSHARE_TOKEN); none means every configured one.\n" +
 		"Without a range each source resumes after the last day it holds (on an empty store: the latest day due);\n" +
 		"--from and --to (YYYY-MM-DD) backfill. A day is loaded whole or not at all; a failed day stops the source,\n" +
 		"and the next run starts again there. SOURCE judgments takes the licensed deliveries (.zip) waiting in\n" +

@@ -7,10 +7,12 @@ package replay
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,6 +75,13 @@ func (s *Server) Add(urlPath string, body []byte) {
 	s.files["/"+strings.TrimPrefix(urlPath, "/")] = body
 }
 
+// Remove stops serving urlPath: it answers 404.
+func (s *Server) Remove(urlPath string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.files, "/"+strings.TrimPrefix(urlPath, "/"))
+}
+
 // AddNSE serves the sample's eight real UDiFF days at NSE's paths,
 // content/cm/BhavCopy_NSE_CM_0_0_0_YYYYMMDD_F_0000.csv.zip.
 func (s *Server) AddNSE(t testing.TB) {
@@ -92,8 +101,9 @@ func (s *Server) AddNSE(t testing.TB) {
 // AddEDGAR serves the sample's daily form indexes at EDGAR's paths,
 // Archives/edgar/daily-index/YYYY/QTRn/form.YYYYMMDD.idx, and its real
 // companyfacts at api/xbrl/companyfacts/CIK##########.json with its
-// company_tickers.json at files/company_tickers.json, and the 13F-HR
-// submission text file of the fund holders sample at its Archives path.
+// company_tickers.json at files/company_tickers.json, the sample's filing
+// folders (AddFilingFolders), and the 13F-HR submission text file of the
+// fund holders sample at its Archives path.
 func (s *Server) AddEDGAR(t testing.TB) {
 	s.addDir(t, sampledata.EDGARDailyIndex, sampledata.EDGARDailyIndexDir, func(name string) string {
 		day := strings.TrimSuffix(strings.TrimPrefix(name, "form."), ".idx")
@@ -111,6 +121,50 @@ func (s *Server) AddEDGAR(t testing.TB) {
 		t.Fatal(err)
 	}
 	s.Add("Archives/edgar/data/1816616/0001816616-21-000007.txt", body)
+	s.AddFilingFolders(t)
+}
+
+// AddFilingFolders serves each of the sample's filing folders
+// (sampledata/us_filings) at its EDGAR path, the directory.name of its
+// index.json (Archives/edgar/data/CIK/ACCESSION/): index.json and the held
+// primary document there, and the filer's submissions JSON at
+// submissions/CIK##########.json. The held primary documents are excerpts
+// (sampledata.USFilingsExcerpts), so index.json is served re-laid, not as
+// recorded: the size it lists for an excerpt is blanked (""), as EDGAR
+// lists a file of unknown size, since the recorded size is that of the
+// whole document, which the replay does not hold.
+func (s *Server) AddFilingFolders(t testing.TB) {
+	entries, err := fs.ReadDir(sampledata.USFilings, sampledata.USFilingsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		dir := path.Join(sampledata.USFilingsDir, e.Name())
+		idx, err := fs.ReadFile(sampledata.USFilings, path.Join(dir, "index.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Directory struct{ Name string } `json:"directory"`
+		}
+		if err := json.Unmarshal(idx, &doc); err != nil {
+			t.Fatal(err)
+		}
+		at := strings.TrimPrefix(doc.Directory.Name, "/") + "/"
+		for _, x := range sampledata.USFilingsExcerpts[e.Name()] {
+			idx = regexp.MustCompile(`("name": "`+regexp.QuoteMeta(x)+`", "type": "[^"]*", "size": ")\d+"`).ReplaceAll(idx, []byte(`$1"`))
+		}
+		s.Add(at+"index.json", idx)
+		s.addDir(t, sampledata.USFilings, dir, func(name string) string {
+			switch {
+			case name == "index.json":
+				return ""
+			case strings.HasPrefix(name, "CIK"):
+				return "submissions/" + name
+			}
+			return at + name
+		})
+	}
 }
 
 // addDir serves each file of dir in fsys at the path at names, or not

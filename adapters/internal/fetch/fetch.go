@@ -154,11 +154,20 @@ func (c *Client) Post(ctx context.Context, path, contentType string, body []byte
 	return c.do(ctx, path, request{method: http.MethodPost, contentType: contentType, body: body}, check)
 }
 
+// GetPage is Get for a file that is itself an HTML page, such as a
+// filing's primary document: an HTML body is not refused as an error
+// page, so check alone must tell the file from one.
+func (c *Client) GetPage(ctx context.Context, path string, check Check) (Response, error) {
+	return c.do(ctx, path, request{method: http.MethodGet, page: true}, check)
+}
+
 // request is what one call sends.
 type request struct {
 	method, contentType string
 	body                []byte
 	validator           Validator
+	// page: the file is an HTML page, not refused as an error page.
+	page bool
 }
 
 func (c *Client) do(ctx context.Context, path string, rq request, check Check) (Response, error) {
@@ -256,7 +265,7 @@ func (c *Client) once(ctx context.Context, u string, rq request, check Check) (R
 	if err != nil {
 		return Response{}, err
 	}
-	if err := checkBody(resp, body, check); err != nil {
+	if err := checkBody(resp, body, check, rq.page); err != nil {
 		return Response{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{err})
 	}
 	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC(),
@@ -281,11 +290,11 @@ func (c *Client) read(resp *http.Response) ([]byte, error) {
 }
 
 // checkBody refuses an HTML page served with 200 where a file was asked
-// for, then runs the caller's check.
-func checkBody(resp *http.Response, body []byte, check Check) error {
+// for (unless the file is a page), then runs the caller's check.
+func checkBody(resp *http.Response, body []byte, check Check, page bool) error {
 	ct := strings.ToLower(resp.Header.Get("Content-Type"))
 	head := bytes.ToLower(bytes.TrimSpace(body[:min(len(body), 512)]))
-	if strings.HasPrefix(ct, "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
+	if !page && (strings.HasPrefix(ct, "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))) {
 		return errors.New("an HTML page was served in place of the file")
 	}
 	if check == nil {
