@@ -91,14 +91,16 @@ sizes() {
 }
 
 # timed LABEL ARGS...: one `quarry ARGS` under /usr/bin/time; prints wall
-# seconds and peak RSS.
+# seconds, peak RSS and CPU seconds (user + system: on a shared machine
+# the steadier figure).
 timed() {
   local label=$1
   shift
-  /usr/bin/time -v ./bin/quarry "$@" >"$work/out" 2>"$work/time" || { cat "$work/out" "$work/time" >&2; exit 1; }
+  /usr/bin/time -v ./bin/quarry "$@" >"$work/out" 2>"$work/time" || { cat "$work/out" >&2; sed '/Command being timed/d' "$work/time" >&2; exit 1; }
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/time")
   rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$work/time")
-  printf "%-44s %8.1f s  peak RSS %5d MiB\n" "$label" "$secs" "$rss"
+  cpu=$(awk -F': ' '/(User|System) time/ { s += $2 } END { print s }' "$work/time")
+  printf "%-44s %8.1f s  peak RSS %5d MiB  (CPU %.1f s)\n" "$label" "$secs" "$rss" "$cpu"
 }
 
 timed "ingest all (the bundled samples)" ingest --quiet all
@@ -121,7 +123,7 @@ generated() {
     printf "  %.0f rows/s; documents +%.1f MiB, %.0f bytes a row\n", (s > 0 ? r / s : 0), (a - b) / 1024, (r > 0 ? (a - b) * 1024 / r : 0) }'
 }
 if [[ -d $work/gen/us_filings ]]; then
-  generated "ingest us_filings ($(count filings) filings)" $(($(count filings) + $(count sections))) us_filings "$work/gen/us_filings"/*
+  generated "ingest us_filing_indexes ($(count filings) filings)" $(($(count filings) + $(count sections))) us_filing_indexes "$work/gen/us_filings"/*
   echo "  ($(count sections) sections; rows are filings + sections)"
 fi
 [[ -d $work/gen/us_holdings ]] && generated "ingest us_security_fund_holders ($(count '13f filings') filings)" "$(count '13f rows')" \
