@@ -260,7 +260,11 @@ func withIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester)
 		return err
 	}
 	var in ingesterGroup
-	fxApp := fx.New(fx.NopLogger, fx.Supply(log), ingestion(cfg), fx.Populate(&in))
+	// The documents are indexed by id after the ingesters' stores have
+	// made their collections (their start hooks run first), and again
+	// every QUARRY_MONGO_REFRESH for collections a long run makes: without
+	// it, every upsert by id on the data directory scans its collection.
+	fxApp := fx.New(fx.NopLogger, fx.Supply(log), ingestion(cfg), fx.Populate(&in), indexDocumentIDs(cfg))
 	if err := fxApp.Start(ctx); err != nil {
 		return startError(err)
 	}
