@@ -1,6 +1,8 @@
 // Package bootstrap wires Quarry together: it reads the configuration and
 // picks the fx modules of the adapters it names. It is the only package that
-// knows every adapter.
+// knows every adapter. What the quarry commands do lives in cmd/quarry/cli;
+// bootstrap gives them the building blocks that open what they work on for
+// a configuration (open.go).
 package bootstrap
 
 import (
@@ -113,9 +115,9 @@ func holdsDocuments(dir string) bool {
 	return exists(filepath.Join(dir, dataDirDocuments))
 }
 
-// onMongo reports whether the documents live in a MongoDB-wire database:
+// OnMongo reports whether the documents live in a MongoDB-wire database:
 // the server at QUARRY_MONGO_URI, or FerretDB embedded in QUARRY_DATA_DIR.
-func (c Config) onMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
+func (c Config) OnMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
 
 // embeddedPlatform reports whether accounts, keys, sessions and the ledger
 // live in the data directory: one is named and no PostgreSQL URL takes them.

@@ -17,6 +17,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/ferretdb"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/sqlite"
 )
 
 // dataDir is the directory of the durable embedded backend, held by one
@@ -160,4 +161,46 @@ func storage(cfg Config) httpadapter.Storage {
 		s.Search = "disk"
 	}
 	return s
+}
+
+// BackupStores writes a consistent copy of the stores the data directory
+// serves into dst, an empty directory, while a server may go on serving:
+// the platform's SQLite file and each SQLite file of the documents, each
+// copied as one read transaction sees it. The search indexes are left out:
+// they are derived from the documents and rebuilt when the copy is first
+// served. It returns the files it wrote.
+func BackupStores(ctx context.Context, cfg Config, dst string) ([]string, error) {
+	var wrote []string
+	if cfg.embeddedPlatform() && exists(filepath.Join(cfg.DataDir, dataDirPlatform)) {
+		file, err := backupPlatform(ctx, cfg, dst)
+		if err != nil {
+			return nil, err
+		}
+		wrote = append(wrote, file)
+	}
+	if cfg.embeddedDocuments() {
+		files, err := ferretdb.Backup(ctx, filepath.Join(cfg.DataDir, dataDirDocuments), filepath.Join(dst, dataDirDocuments))
+		if err != nil {
+			return nil, err
+		}
+		wrote = append(wrote, files...)
+	}
+	return wrote, nil
+}
+
+// backupPlatform copies the platform's SQLite file into dst.
+func backupPlatform(ctx context.Context, cfg Config, dst string) (string, error) {
+	store, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, dataDirPlatform))
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = store.Close() }()
+	file := filepath.Join(dst, dataDirPlatform)
+	return file, store.Backup(ctx, file)
+}
+
+// exists reports whether path names a file or directory.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

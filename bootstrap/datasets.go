@@ -129,11 +129,11 @@ func fillers(id string) []string {
 	return out
 }
 
-// ingestName returns the name of the registered dataset that what names:
+// IngestName returns the name of the registered dataset that what names:
 // its name, its alias, or a catalog dataset that its ingest alone fills.
 // A catalog dataset several ingests fill (ask) names none of them, and the
 // error lists them.
-func ingestName(what string) (string, error) {
+func IngestName(what string) (string, error) {
 	for _, d := range datasets() {
 		if what == d.name || (what == d.alias && d.alias != "") {
 			return d.name, nil
@@ -162,7 +162,7 @@ func IngestNames() []string {
 // documentStore provides a dataset's store S: from newMemory when no
 // MongoDB is configured, otherwise from newMongo on the configured database.
 func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodrv.Database) S) fx.Option {
-	if !cfg.onMongo() {
+	if !cfg.OnMongo() {
 		return fx.Provide(newMemory)
 	}
 	return fx.Provide(newMongo)
@@ -171,7 +171,7 @@ func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodr
 // cachesDocuments reports whether a read-through cache stands in front of
 // the document stores: on MongoDB, unless QUARRY_CACHE_BYTES is 0. Memory
 // stores need none.
-func cachesDocuments(cfg Config) bool { return cfg.onMongo() && cfg.CacheBytes > 0 }
+func cachesDocuments(cfg Config) bool { return cfg.OnMongo() && cfg.CacheBytes > 0 }
 
 // readCache provides the one ReadCache that the datasets' caches share,
 // with one budget of QUARRY_CACHE_BYTES: a split per dataset would leave a

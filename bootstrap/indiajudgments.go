@@ -71,7 +71,7 @@ func indiaJudgments() wiring {
 				}),
 				fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, log *zap.Logger) {
 					lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
-					if cfg.onMongo() {
+					if cfg.OnMongo() {
 						periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
 							n, err := u.Refresh(ctx)
 							switch {

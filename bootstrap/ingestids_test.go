@@ -3,12 +3,12 @@ package bootstrap_test
 import (
 	"context"
 	"database/sql"
-	"io"
 	"net/url"
 	"path/filepath"
 	"testing"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/ingest"
 )
 
 // TestIngestIndexesDocumentsByID ingests into a fresh data directory, as
@@ -31,7 +31,11 @@ func TestIngestIndexesDocumentsByID(t *testing.T) {
 	}
 	// The second run indexes the collections the first made as it wrote.
 	for range 2 {
-		if err := bootstrap.Ingest(context.Background(), cfg, "us_security_fund_holders", nil, io.Discard, nil); err != nil {
+		err := bootstrap.WithIngesters(context.Background(), cfg, func(by map[string]bootstrap.Ingester) error {
+			_, err := by["us_security_fund_holders"].Load(context.Background(), &ingest.Files{})
+			return err
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -140,7 +140,7 @@ func migrateOnStart(cfg Config) fx.Option {
 // documentDatabase connects to MongoDB when a URI is set; each dataset then
 // keeps its documents there rather than in memory.
 func documentDatabase(cfg Config) fx.Option {
-	if !cfg.onMongo() {
+	if !cfg.OnMongo() {
 		return fx.Options()
 	}
 	return fx.Options(

@@ -1,7 +1,6 @@
 package bootstrap_test
 
 import (
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -21,22 +20,7 @@ import (
 func TestServeKeepsNSECurrentWhenQuarrySyncNamesIt(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddNSE(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := memoryConfig(t)
-	cfg.Listener = ln
-	cfg.MetricsAddr = freePort(t)
-	cfg.Empty = []string{"india_prices"}
-	cfg.Clock = func() time.Time { return time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC) }
-	cfg.Sync = bootstrap.SyncConfig{Sources: []string{"nse"}, Every: time.Hour, From: time.Date(2025, 6, 18, 0, 0, 0, 0, time.UTC),
-		NSEBaseURL: srv.URL, RetryBackoff: time.Millisecond}
-	var got struct {
-		fx.In
-		Availability *usecase.Availability
-	}
-	start(t, cfg, bootstrap.MetricsListener(cfg), fx.Populate(&got))
+	cfg, availability := scheduledNSE(t, srv.URL)
 
 	var body string
 	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -50,7 +34,7 @@ func TestServeKeepsNSECurrentWhenQuarrySyncNamesIt(t *testing.T) {
 			t.Fatalf("metrics lack %s:\n%s", want, grepLines(body, "quarry_source"))
 		}
 	}
-	if st, err := got.Availability.Status(t.Context(), dataset.IndiaPrices); err != nil || st.Availability != dataset.Available {
+	if st, err := availability.Status(t.Context(), dataset.IndiaPrices); err != nil || st.Availability != dataset.Available {
 		t.Fatalf("india_prices once the range is held: %+v, %v", st, err)
 	}
 }
@@ -62,28 +46,38 @@ func TestADatasetIsPartialWhileItsSourceLagsTheRange(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddNSE(t)
 	srv.Fail("content/cm/BhavCopy_NSE_CM_0_0_0_20250624_F_0000.csv.zip", replay.HTML, replay.HTML)
-	cfg := memoryConfig(t)
-	cfg.MetricsAddr = freePort(t)
-	cfg.Empty = []string{"india_prices"}
-	cfg.Clock = func() time.Time { return time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC) }
-	cfg.Sync = bootstrap.SyncConfig{Sources: []string{"nse"}, Every: time.Hour, From: time.Date(2025, 6, 18, 0, 0, 0, 0, time.UTC),
-		NSEBaseURL: srv.URL, RetryBackoff: time.Millisecond}
-	var got struct {
-		fx.In
-		Availability *usecase.Availability
-	}
-	start(t, cfg, bootstrap.MetricsListener(cfg), fx.Populate(&got))
+	cfg, availability := scheduledNSE(t, srv.URL)
 	// The schedule loads the days before the 24th once the fetch of the
 	// 24th has failed; wait for them to be served.
 	var st dataset.Status
 	var err error
 	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline) && !st.Serving(); time.Sleep(100 * time.Millisecond) {
-		st, err = got.Availability.Status(t.Context(), dataset.IndiaPrices)
+		st, err = availability.Status(t.Context(), dataset.IndiaPrices)
 	}
 	_, body := get(t, "http://"+cfg.MetricsAddr+"/metrics")
 	if err != nil || st.Availability != dataset.Partial || !strings.Contains(body, `quarry_source_errors_total{source="nse"} 1`) {
 		t.Fatalf("india_prices with the 24th missing: %+v, %v\n%s", st, err, grepLines(body, "quarry_source"))
 	}
+}
+
+// scheduledNSE starts the service on memory with india_prices empty, the
+// clock on 2025-06-28 and QUARRY_SYNC=nse from 2025-06-18 against the
+// replay server at url, with the metrics on a listener of their own. It
+// returns the configuration and the service's availability.
+func scheduledNSE(t *testing.T, url string) (bootstrap.Config, *usecase.Availability) {
+	t.Helper()
+	cfg := memoryConfig(t)
+	cfg.MetricsAddr = freePort(t)
+	cfg.Empty = []string{"india_prices"}
+	cfg.Clock = func() time.Time { return time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC) }
+	cfg.Sync = bootstrap.SyncConfig{Sources: []string{"nse"}, Every: time.Hour, From: time.Date(2025, 6, 18, 0, 0, 0, 0, time.UTC),
+		NSEBaseURL: url, RetryBackoff: time.Millisecond}
+	var got struct {
+		fx.In
+		Availability *usecase.Availability
+	}
+	start(t, cfg, bootstrap.MetricsListener(cfg), fx.Populate(&got))
+	return cfg, got.Availability
 }
 
 func grepLines(s, sub string) string {
@@ -94,38 +88,4 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-// TestSyncCommandOnADataDirectory runs `quarry sync nse` twice on a data
-// directory against the replay server, and `quarry sync status`: the
-// checkpoint lives in the directory, so the second run fetches nothing.
-func TestSyncCommandOnADataDirectory(t *testing.T) {
-	srv := replay.New(t)
-	srv.AddNSE(t)
-	dir := t.TempDir()
-	cfg, err := bootstrap.LoadConfig(func(k string) string {
-		return map[string]string{bootstrap.EnvDataDir: dir, bootstrap.EnvNSEBaseURL: srv.URL}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, err := bootstrap.ParseSyncArgs([]string{"nse", "--from", "2025-06-23", "--to", "2025-06-24"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	if err := bootstrap.Sync(t.Context(), cfg, args, &out); err != nil || !strings.Contains(out.String(), "nse: 2 days (0 holidays), 2 files, 6021 rows") {
-		t.Fatalf("first run: %v\n%s", err, out.String())
-	}
-	out.Reset()
-	if err := bootstrap.Sync(t.Context(), cfg, args, &out); err != nil || !strings.Contains(out.String(), "nse: 0 days") {
-		t.Fatalf("second run: %v\n%s", err, out.String())
-	}
-	out.Reset()
-	if err := bootstrap.SyncStatus(t.Context(), cfg, &out); err != nil || !strings.Contains(out.String(), "coverage 2025-06-23 to 2025-06-24; 2 files, 6021 rows") {
-		t.Fatalf("status: %v\n%s", err, out.String())
-	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
-	}
 }

@@ -55,7 +55,7 @@ func usFilings() wiring {
 				searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
 				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
 					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
-					if cfg.onMongo() {
+					if cfg.OnMongo() {
 						refreshSearch(lc, cfg.MongoRefresh, f, log)
 					}
 				}))
@@ -89,7 +89,7 @@ func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, l
 
 func usFilingStores(cfg Config) fx.Option {
 	as := []fx.Annotation{fx.As(new(ports.FilingStore)), fx.As(new(ports.SectionStore))}
-	if !cfg.onMongo() {
+	if !cfg.OnMongo() {
 		return fx.Provide(fx.Annotate(memory.NewFilings, as...))
 	}
 	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))

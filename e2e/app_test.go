@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 // stack says which storage an app under test runs on.
@@ -47,7 +48,7 @@ func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 	t.Helper()
 	cfg := appConfig(t, s)
 	if s.mongo {
-		if err := bootstrap.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil); err != nil {
+		if err := cli.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil); err != nil {
 			t.Fatalf("ingest: %v", err)
 		}
 	}

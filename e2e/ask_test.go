@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/ingest"
 )
 
@@ -176,7 +176,7 @@ func TestAsk(t *testing.T) {
 				return
 			}
 			keyID := onlyKey(t, c, session).KeyID
-			if err := bootstrap.SetKeyScope(context.Background(), cfg, keyID, "china:read", false, io.Discard); err != nil {
+			if err := cli.SetKeyScope(context.Background(), cfg, keyID, "china:read", false, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(20 * time.Second)
@@ -195,7 +195,7 @@ func TestAsk(t *testing.T) {
 			}
 			// Without search:read, judgments are not read, through Ask
 			// either: India judgments and India search are read as one.
-			if err := bootstrap.SetKeyScope(context.Background(), cfg, keyID, "search:read", false, io.Discard); err != nil {
+			if err := cli.SetKeyScope(context.Background(), cfg, keyID, "search:read", false, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			deadline = time.Now().Add(20 * time.Second)

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/source"
 )
 
@@ -263,7 +263,7 @@ func TestChinaPricesPointInTime(t *testing.T) {
 	}
 	for range 2 { // the second run changes nothing
 		var out bytes.Buffer
-		if err := bootstrap.Ingest(context.Background(), cfg, "china_prices", files, &out, nil); err != nil {
+		if err := cli.Ingest(context.Background(), cfg, "china_prices", files, &out, nil); err != nil {
 			t.Fatalf("ingest: %v\n%s", err, out.String())
 		}
 	}
@@ -308,7 +308,7 @@ func TestChinaPricesIngestRefusesBadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// china-prices is the name before B66, still taken as an alias.
-	err := bootstrap.Ingest(context.Background(), cfg, "china-prices", []string{good, bad}, io.Discard, nil)
+	err := cli.Ingest(context.Background(), cfg, "china-prices", []string{good, bad}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "000001.SZ.csv:3") {
 		t.Fatalf("ingest of a truncated file = %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/source"
 )
 
@@ -50,7 +51,7 @@ func ingestListings(t *testing.T, cfg bootstrap.Config, files ...string) (string
 	t.Helper()
 	var out bytes.Buffer
 	start := time.Now()
-	if err := bootstrap.Ingest(context.Background(), cfg, "china_securities", files, &out, nil); err != nil {
+	if err := cli.Ingest(context.Background(), cfg, "china_securities", files, &out, nil); err != nil {
 		t.Fatalf("ingest %v: %v", files, err)
 	}
 	return strings.TrimSpace(out.String()), time.Since(start)
@@ -134,12 +135,12 @@ func TestChinaSecuritiesIngestDelistedAndRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	truncated := write("stock_basic.csv", real[:len(real)/2])
-	err = bootstrap.Ingest(context.Background(), cfg, "china_securities", []string{truncated}, io.Discard, nil)
+	err = cli.Ingest(context.Background(), cfg, "china_securities", []string{truncated}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "stock_basic.csv:2591: the last line has no line break") {
 		t.Fatalf("ingest of a truncated list = %v", err)
 	}
 	legacy := write("GPLIST.xls", []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"))
-	err = bootstrap.Ingest(context.Background(), cfg, "china_securities", []string{legacy}, io.Discard, nil)
+	err = cli.Ingest(context.Background(), cfg, "china_securities", []string{legacy}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "GPLIST.xls: a legacy Excel 97-2003 (.xls)") {
 		t.Fatalf("ingest of a legacy .xls = %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/quarrytest/quarrycontainer"
 )
 
@@ -106,7 +107,7 @@ func TestContainerOnDatabases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := bootstrap.Ingest(ctx, cfg, "all", nil, io.Discard, nil); err != nil {
+	if err := cli.Ingest(ctx, cfg, "all", nil, io.Discard, nil); err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/quarrydata/quarry/adapters/ferretdb"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/ports/porttest"
 )
 
@@ -59,7 +60,7 @@ func TestEmbeddedSurvivesSIGKILL(t *testing.T) {
 	t.Logf("%d responses served before SIGKILL, %d debits found after the restart", len(served), len(debits))
 	c.do("GET", "/china/securities/SSE.600519", nil, apiKey(key)).expect(t, http.StatusOK)
 	var out bytes.Buffer
-	if err := bootstrap.VerifyLedger(context.Background(), bootstrap.Config{DataDir: dir}, &out); err != nil {
+	if err := cli.VerifyLedger(context.Background(), bootstrap.Config{DataDir: dir}, &out); err != nil {
 		t.Fatalf("ledger verify: %v\n%s", err, out.String())
 	}
 	backupAndRestore(t, bin, dir, c, session, key, stop)
@@ -265,7 +266,7 @@ func copyEmbeddedTemplate(t *testing.T, dir string) {
 			env := map[string]string{bootstrap.EnvDataDir: filepath.Join(embeddedTemplate.dir, "data")}
 			cfg, embeddedTemplate.err = bootstrap.LoadConfig(func(k string) string { return env[k] })
 			if embeddedTemplate.err == nil {
-				embeddedTemplate.err = bootstrap.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil)
+				embeddedTemplate.err = cli.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil)
 			}
 		}
 	})

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 var stacks = map[string]stack{"memory": {}, "postgres+mongo": onDatabases, "embedded": embedded}
@@ -242,7 +242,7 @@ func TestBank(t *testing.T) {
 		t.Fatalf("after the bank test: balance %d, %d entries", st.Balance, len(st.Ledger))
 	}
 	var out bytes.Buffer
-	if err := bootstrap.VerifyLedger(context.Background(), cfg, &out); err != nil {
+	if err := cli.VerifyLedger(context.Background(), cfg, &out); err != nil {
 		t.Fatalf("ledger verify: %v\n%s", err, out.String())
 	}
 }

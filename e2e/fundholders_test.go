@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 type fundHoldersBody struct {
@@ -216,7 +216,7 @@ func TestFundHoldersDataSet(t *testing.T) {
 	_, key := signIn(t, c, "sets@example.com")
 	files := writeDataSet(t)
 	for range 2 {
-		if err := bootstrap.Ingest(context.Background(), cfg, "us_security_fund_holders", files, io.Discard, nil); err != nil {
+		if err := cli.Ingest(context.Background(), cfg, "us_security_fund_holders", files, io.Discard, nil); err != nil {
 			t.Fatalf("ingest: %v", err)
 		}
 	}
@@ -272,7 +272,7 @@ func TestFundHoldersRefusesBadFiles(t *testing.T) {
 	if err := os.WriteFile(info, []byte(cut), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := bootstrap.Ingest(context.Background(), cfg, "us_security_fund_holders", files, io.Discard, nil)
+	err := cli.Ingest(context.Background(), cfg, "us_security_fund_holders", files, io.Discard, nil)
 	if err == nil || !strings.Contains(err.Error(), "INFOTABLE.tsv:5") {
 		t.Fatalf("ingest of a truncated file = %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ingest"
 )
@@ -239,7 +240,7 @@ func TestIndiaJudgmentsIngestion(t *testing.T) {
 
 	ingest := func(c bootstrap.Config, file string) (string, error) {
 		var out bytes.Buffer
-		err := bootstrap.Ingest(ctx, c, "india_judgments", []string{file}, &out, nil)
+		err := cli.Ingest(ctx, c, "india_judgments", []string{file}, &out, nil)
 		return out.String(), err
 	}
 	if _, err := ingest(cfg, meta); err == nil || !strings.Contains(err.Error(), "QUARRY_VAULT_KEY is not set") {

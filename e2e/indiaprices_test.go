@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/nse"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
@@ -310,7 +310,7 @@ func TestIndiaPricesNeedIndiaRead(t *testing.T) {
 	c, cfg := startApp(t, onDatabases)
 	session, key := signIn(t, c, "meera@example.com")
 	c.do("GET", "/india/prices?symbol=TCS", nil, apiKey(key)).expect(t, http.StatusOK)
-	if err := bootstrap.SetKeyScope(context.Background(), cfg, onlyKey(t, c, session).KeyID, "india:read", false, io.Discard); err != nil {
+	if err := cli.SetKeyScope(context.Background(), cfg, onlyKey(t, c, session).KeyID, "india:read", false, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	// The revocation reaches the key cache through PostgreSQL's
@@ -383,7 +383,7 @@ func TestIndiaPricesPointInTime(t *testing.T) {
 	var outs []string
 	for range 2 {
 		var out bytes.Buffer
-		if err := bootstrap.Ingest(context.Background(), cfg, "india_prices", files, &out, nil); err != nil {
+		if err := cli.Ingest(context.Background(), cfg, "india_prices", files, &out, nil); err != nil {
 			t.Fatalf("ingest: %v\n%s", err, out.String())
 		}
 		outs = append(outs, out.String())
@@ -446,7 +446,7 @@ func TestIndiaPricesIngestRefusesBadFiles(t *testing.T) {
 	if err := os.WriteFile(bad, body[:len(body)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = bootstrap.Ingest(context.Background(), cfg, "india_prices", []string{good, bad}, io.Discard, nil)
+	err = cli.Ingest(context.Background(), cfg, "india_prices", []string{good, bad}, io.Discard, nil)
 	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "cm04JUN2021bhav_cut.csv:") {
 		t.Fatalf("ingest of a truncated file = %v", err)
 	}

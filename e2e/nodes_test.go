@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 // TestThreeNodesShareOneLedger runs three nodes on one PostgreSQL and one
@@ -138,7 +138,7 @@ func TestThreeNodesShareOneLedger(t *testing.T) {
 		t.Errorf("%d debits for %d responses served under load and %d before", len(debits), len(served), len(nodes))
 	}
 	var out bytes.Buffer
-	if err := bootstrap.VerifyLedger(context.Background(), cfg, &out); err != nil {
+	if err := cli.VerifyLedger(context.Background(), cfg, &out); err != nil {
 		t.Fatalf("ledger verify: %v\n%s", err, out.String())
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -23,7 +23,7 @@ func TestOperatorsTopUpAndProvisionResale(t *testing.T) {
 	c, cfg := startApp(t, onDatabases)
 	session, _ := signIn(t, c, "topup@example.com")
 	var out bytes.Buffer
-	if err := bootstrap.GrantCredits(ctx, cfg, "TopUp@example.com", 5000, "support ticket 42", &out); err != nil {
+	if err := cli.GrantCredits(ctx, cfg, "TopUp@example.com", 5000, "support ticket 42", &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "balance 105000") {
@@ -34,25 +34,25 @@ func TestOperatorsTopUpAndProvisionResale(t *testing.T) {
 		st.Ledger[0].Reason == nil || *st.Ledger[0].Reason != "support ticket 42" {
 		t.Fatalf("after the grant: %+v", st)
 	}
-	err := bootstrap.GrantCredits(ctx, cfg, "nobody@example.com", 5, "typo", &out)
+	err := cli.GrantCredits(ctx, cfg, "nobody@example.com", 5, "typo", &out)
 	if !errors.Is(err, ports.ErrNotFound) {
 		t.Fatalf("grant to an unknown email = %v", err)
 	}
 
 	keyID := onlyKey(t, c, session).KeyID
-	if err := bootstrap.SetKeyScope(ctx, cfg, keyID, "resale:read", true, &out); err != nil {
+	if err := cli.SetKeyScope(ctx, cfg, keyID, "resale:read", true, &out); err != nil {
 		t.Fatal(err)
 	}
 	if k := onlyKey(t, c, session); !slices.Contains(k.Scopes, "resale:read") {
 		t.Fatalf("scopes after grant-scope: %v", k.Scopes)
 	}
-	if err := bootstrap.SetKeyScope(ctx, cfg, keyID, "resale:read", false, &out); err != nil {
+	if err := cli.SetKeyScope(ctx, cfg, keyID, "resale:read", false, &out); err != nil {
 		t.Fatal(err)
 	}
 	if k := onlyKey(t, c, session); slices.Contains(k.Scopes, "resale:read") {
 		t.Fatalf("scopes after revoke-scope: %v", k.Scopes)
 	}
-	if err := bootstrap.SetKeyScope(ctx, cfg, keyID, "admin:all", true, &out); err == nil {
+	if err := cli.SetKeyScope(ctx, cfg, keyID, "admin:all", true, &out); err == nil {
 		t.Fatal("an unknown permission was granted")
 	}
 }

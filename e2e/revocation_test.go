@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 // TestRevocationUnderLoadOnTwoNodes runs two nodes on one PostgreSQL and one
@@ -104,7 +104,7 @@ func TestRevocationUnderLoadOnTwoNodes(t *testing.T) {
 		t.Fatalf("%d responses served data, but the ledger holds %d entries and a balance of %d", served, st.Meta.Total, st.Balance)
 	}
 	var out bytes.Buffer
-	if err := bootstrap.VerifyLedger(context.Background(), cfg, &out); err != nil {
+	if err := cli.VerifyLedger(context.Background(), cfg, &out); err != nil {
 		t.Fatalf("ledger verify: %v\n%s", err, out.String())
 	}
 

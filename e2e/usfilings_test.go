@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/sampledata"
@@ -296,7 +296,7 @@ func TestUSSearchFollowsIngestionWhileRunning(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := bootstrap.Ingest(context.Background(), cfg, "us_filing_indexes", []string{dir}, io.Discard, nil); err != nil {
+	if err := cli.Ingest(context.Background(), cfg, "us_filing_indexes", []string{dir}, io.Discard, nil); err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -18,6 +18,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -67,7 +68,7 @@ func migratedVault(t *testing.T) (appURL, vaultURL string) {
 	t.Helper()
 	appURL, vaultURL = vaultDatabase(t)
 	var out bytes.Buffer
-	if err := bootstrap.VaultMigrate(context.Background(), bootstrap.Config{VaultPostgresURL: vaultURL}, &out); err != nil {
+	if err := cli.VaultMigrate(context.Background(), bootstrap.Config{VaultPostgresURL: vaultURL}, &out); err != nil {
 		t.Fatalf("vault migrate: %v", err)
 	}
 	if out.String() != "vault migrations applied\n" {
@@ -105,7 +106,7 @@ func TestApplicationRoleCannotReadTheVault(t *testing.T) {
 			t.Fatalf("as quarry_app, %s: %v, want SQLSTATE 42501", stmt, err)
 		}
 	}
-	err = bootstrap.VaultMigrate(ctx, bootstrap.Config{VaultPostgresURL: appURL}, &bytes.Buffer{})
+	err = cli.VaultMigrate(ctx, bootstrap.Config{VaultPostgresURL: appURL}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "permission denied") {
 		t.Fatalf("vault migrate as the application role: %v", err)
 	}
@@ -145,7 +146,7 @@ func TestApplicationRoleCannotReadTheVault(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
-			if err := bootstrap.VaultMigrate(ctx, bootstrap.Config{VaultPostgresURL: vaultURL}, &bytes.Buffer{}); err != nil {
+			if err := cli.VaultMigrate(ctx, bootstrap.Config{VaultPostgresURL: vaultURL}, &bytes.Buffer{}); err != nil {
 				t.Errorf("vault migrate again: %v", err)
 			}
 		})
@@ -186,7 +187,7 @@ func TestVaultReveal(t *testing.T) {
 	cfg := bootstrap.Config{VaultPostgresURL: vaultURL}
 	for _, c := range []struct{ token, want string }{{party, "party\tMeera Devi"}, {pan, "pan\tAAAPD1234K"}} {
 		var out, audit bytes.Buffer
-		if err := bootstrap.VaultReveal(ctx, cfg, c.token, &out, &audit); err != nil {
+		if err := cli.VaultReveal(ctx, cfg, c.token, &out, &audit); err != nil {
 			t.Fatal(err)
 		}
 		if out.String() != c.token+"\t"+c.want+"\n" {
@@ -203,7 +204,7 @@ func TestVaultReveal(t *testing.T) {
 	}
 	var out, audit bytes.Buffer
 	unknown, _ := key.Token(pii.KindParty, "Nobody Here")
-	err = bootstrap.VaultReveal(ctx, cfg, unknown, &out, &audit)
+	err = cli.VaultReveal(ctx, cfg, unknown, &out, &audit)
 	if !errors.Is(err, ports.ErrNotFound) || out.Len() > 0 {
 		t.Fatalf("reveal of an unknown token: %v, printed %q", err, out.String())
 	}

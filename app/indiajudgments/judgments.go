@@ -234,34 +234,11 @@ func parseJudgmentFilters(court, decidedFrom, decidedTo string) (string, time.Ti
 // total. The index keeps no text, so the page's judgments are read from
 // the store and the passages' byte ranges turned into code points there.
 func (u *Service) Search(ctx context.Context, q ports.JudgmentQuery) ([]ports.JudgmentHit, int, error) {
-	found, total, err := u.index.Search(ctx, q)
-	if err != nil || len(found) == 0 {
-		return nil, total, err
-	}
-	ids := make([]string, len(found))
-	for i, h := range found {
-		ids[i] = h.ID
-	}
-	js, err := u.store.JudgmentsByID(ctx, ids)
-	if err != nil {
-		return nil, 0, err
-	}
-	byID := make(map[string]judgment.Judgment, len(js))
-	for _, j := range js {
-		byID[j.ID] = j
-	}
-	hits := make([]ports.JudgmentHit, 0, len(found))
-	for _, h := range found {
-		j, ok := byID[h.ID]
-		if !ok {
-			continue // judgments are never deleted; see Filings.Search
-		}
-		hits = append(hits, ports.JudgmentHit{
-			Judgment: j, Score: h.Score,
-			Start: usecase.RuneOffset(j.Text, h.Start), End: usecase.RuneOffset(j.Text, h.End),
+	return usecase.Hits(ctx, q, u.index.Search, u.store.JudgmentsByID,
+		func(j judgment.Judgment) (string, string) { return j.ID, j.Text },
+		func(j judgment.Judgment, p usecase.Passage) ports.JudgmentHit {
+			return ports.JudgmentHit{Judgment: j, Score: p.Score, Start: p.Start, End: p.End}
 		})
-	}
-	return hits, total, nil
 }
 
 // Retrieve returns the judgments best matching a question, decided on or

@@ -1,6 +1,7 @@
 package usecase
 
 import (
+	"context"
 	"fmt"
 	"unicode/utf8"
 
@@ -12,6 +13,51 @@ import (
 // the section since it was indexed, until the next Refresh indexes it again.
 func RuneOffset(text string, byteOffset int) int {
 	return utf8.RuneCountInString(text[:min(max(byteOffset, 0), len(text))])
+}
+
+// Passage is where a search hit's matched passage lies in its document's
+// text, in code points, end exclusive, and the hit's score.
+type Passage struct {
+	Score      float64
+	Start, End int
+}
+
+// Hits runs a search of index q and turns one page of its hits into
+// answers, with the total. The index keeps no text, so the page's
+// documents are read with byID and each passage's byte range turned into
+// code points there; key gives a document's id and text, and hit makes
+// the answer of a document and its passage. Documents are never deleted:
+// an indexed one missing from the store is skipped rather than answered
+// without text.
+func Hits[Q, D, H any](ctx context.Context, q Q, search func(context.Context, Q) ([]ports.IndexHit, int, error),
+	byID func(context.Context, []string) ([]D, error), key func(D) (id, text string), hit func(D, Passage) H) ([]H, int, error) {
+	found, total, err := search(ctx, q)
+	if err != nil || len(found) == 0 {
+		return nil, total, err
+	}
+	ids := make([]string, len(found))
+	for i, h := range found {
+		ids[i] = h.ID
+	}
+	docs, err := byID(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	held := make(map[string]D, len(docs))
+	for _, d := range docs {
+		id, _ := key(d)
+		held[id] = d
+	}
+	hits := make([]H, 0, len(found))
+	for _, h := range found {
+		d, ok := held[h.ID]
+		if !ok {
+			continue
+		}
+		_, text := key(d)
+		hits = append(hits, hit(d, Passage{Score: h.Score, Start: RuneOffset(text, h.Start), End: RuneOffset(text, h.End)}))
+	}
+	return hits, total, nil
 }
 
 // parsePage checks a search request's limit and offset, when given, and

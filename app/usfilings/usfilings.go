@@ -230,36 +230,11 @@ func parseFiledRange(r SearchRequest, q *ports.SectionQuery) error {
 // The index keeps no text, so the page's sections are read from the section
 // store and the passages' byte ranges turned into code points there.
 func (f *Service) Search(ctx context.Context, q ports.SectionQuery) ([]ports.SectionHit, int, error) {
-	found, total, err := f.index.Search(ctx, q)
-	if err != nil || len(found) == 0 {
-		return nil, total, err
-	}
-	ids := make([]string, len(found))
-	for i, h := range found {
-		ids[i] = h.ID
-	}
-	secs, err := f.sections.SectionsByID(ctx, ids)
-	if err != nil {
-		return nil, 0, err
-	}
-	byID := make(map[string]filing.Section, len(secs))
-	for _, s := range secs {
-		byID[s.ID] = s
-	}
-	hits := make([]ports.SectionHit, 0, len(found))
-	for _, h := range found {
-		s, ok := byID[h.ID]
-		if !ok {
-			// Sections are never deleted; an indexed one missing from
-			// the store is skipped rather than answered without text.
-			continue
-		}
-		hits = append(hits, ports.SectionHit{
-			Section: s, Score: h.Score,
-			Start: usecase.RuneOffset(s.Text, h.Start), End: usecase.RuneOffset(s.Text, h.End),
+	return usecase.Hits(ctx, q, f.index.Search, f.sections.SectionsByID,
+		func(s filing.Section) (string, string) { return s.ID, s.Text },
+		func(s filing.Section, p usecase.Passage) ports.SectionHit {
+			return ports.SectionHit{Section: s, Score: p.Score, Start: p.Start, End: p.End}
 		})
-	}
-	return hits, total, nil
 }
 
 // IndexProbe reports the filing index dataset available once a filing is held.

@@ -18,6 +18,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
+	"github.com/quarrydata/quarry/domain/dataset"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -172,7 +174,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return nil
 	}
 	if args[0] == "version" {
-		fmt.Fprintf(out, "quarry %s (interface %s)\n", version, bootstrap.InterfaceVersion)
+		fmt.Fprintf(out, "quarry %s (interface %s)\n", version, dataset.Version)
 		return nil
 	}
 	cfg, err := bootstrap.LoadConfig(os.Getenv)
@@ -181,9 +183,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	switch {
 	case args[0] == "serve" && len(args) == 1:
-		return bootstrap.Serve(ctx, cfg)
+		return cli.Serve(ctx, cfg)
 	case args[0] == "migrate" && len(args) == 1:
-		return bootstrap.Migrate(ctx, cfg, out)
+		return cli.Migrate(ctx, cfg, out)
 	case args[0] == "ingest" && len(args) >= 2:
 		var progress io.Writer = os.Stderr
 		if args[1] == "--quiet" {
@@ -192,33 +194,33 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if len(args) < 2 {
 			break
 		}
-		return bootstrap.Ingest(ctx, cfg, args[1], args[2:], out, progress)
+		return cli.Ingest(ctx, cfg, args[1], args[2:], out, progress)
 	case args[0] == "sync" && len(args) == 2 && args[1] == "status":
-		return bootstrap.SyncStatus(ctx, cfg, out)
+		return cli.SyncStatus(ctx, cfg, out)
 	case args[0] == "sync":
-		sa, err := bootstrap.ParseSyncArgs(args[1:])
+		sa, err := cli.ParseSyncArgs(args[1:])
 		if err != nil {
 			return err
 		}
-		return bootstrap.Sync(ctx, cfg, sa, out)
+		return cli.Sync(ctx, cfg, sa, out)
 	case args[0] == "backup" && len(args) == 2:
-		return bootstrap.Backup(ctx, cfg, args[1], out)
+		return cli.Backup(ctx, cfg, args[1], out)
 	case args[0] == "ledger" && len(args) == 2 && args[1] == "verify":
-		return bootstrap.VerifyLedger(ctx, cfg, out)
+		return cli.VerifyLedger(ctx, cfg, out)
 	case args[0] == "credits" && len(args) == 6 && args[1] == "grant" && args[4] == "--reason":
 		amount, err := strconv.ParseInt(args[3], 10, 64)
 		if err != nil {
 			return fmt.Errorf("credits grant: AMOUNT %q is not a whole number of credits", args[3])
 		}
-		return bootstrap.GrantCredits(ctx, cfg, args[2], amount, args[5], out)
+		return cli.GrantCredits(ctx, cfg, args[2], amount, args[5], out)
 	case args[0] == "mcp" && len(args) == 3 && args[1] == "--url":
 		return bootstrap.MCPBridge(ctx, cfg, args[2], version, os.Stdin, os.Stdout)
 	case args[0] == "vault" && len(args) == 2 && args[1] == "migrate":
-		return bootstrap.VaultMigrate(ctx, cfg, out)
+		return cli.VaultMigrate(ctx, cfg, out)
 	case args[0] == "vault" && len(args) == 3 && args[1] == "reveal":
-		return bootstrap.VaultReveal(ctx, cfg, args[2], out, os.Stderr)
+		return cli.VaultReveal(ctx, cfg, args[2], out, os.Stderr)
 	case args[0] == "keys" && len(args) == 4 && (args[1] == "grant-scope" || args[1] == "revoke-scope"):
-		return bootstrap.SetKeyScope(ctx, cfg, args[2], args[3], args[1] == "grant-scope", out)
+		return cli.SetKeyScope(ctx, cfg, args[2], args[3], args[1] == "grant-scope", out)
 	}
 	return fmt.Errorf("%w: %q", errUsage, args)
 }

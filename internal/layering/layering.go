@@ -71,6 +71,12 @@ var rules = []rule{
 	{"the app's shared packages import no slice", func(from, to pkg) bool {
 		return to.ours && appShared(from.rel) && slice(to.rel) != "" && slice(to.rel) != slice(from.rel)
 	}},
+	// The commands' behaviour (cmd/quarry and cmd/quarry/cli) works on
+	// what bootstrap opens for a configuration: the composition root stays
+	// apart from the behaviour.
+	{"the quarry commands import no adapter", func(from, to pkg) bool {
+		return under(from.rel, "cmd/quarry") && to.ours && under(to.rel, "adapters")
+	}},
 	{"production code imports no test helper or testing", func(from, to pkg) bool {
 		return !testHelper(from) && (testHelper(to) || !to.ours && under(to.rel, "testing"))
 	}},

@@ -59,6 +59,8 @@ func TestCheck(t *testing.T) {
 		{"a shared mechanism on an adapter", ours("adapters/internal/groupcommit"), ours("adapters/sqlite"), "an adapter imports no other adapter"},
 		{"an adapter on app", ours("adapters/http"), ours("app"), ""},
 		{"bootstrap on adapters", ours("bootstrap"), ours("adapters/sqlite"), ""},
+		{"a command on bootstrap", ours("cmd/quarry/cli"), ours("bootstrap"), ""},
+		{"a command on an adapter", ours("cmd/quarry/cli"), ours("adapters/postgres"), "the quarry commands import no adapter"},
 		{"production on testing", ours("bootstrap"), "testing", "production code imports no test helper or testing"},
 		{"production on testing/fstest", ours("adapters/exportfile"), "testing/fstest", "production code imports no test helper or testing"},
 		{"production on porttest", ours("adapters/memory"), ours("ports/porttest"), "production code imports no test helper or testing"},

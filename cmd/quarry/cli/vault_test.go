@@ -1,4 +1,4 @@
-package bootstrap_test
+package cli_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 // TestVaultCommandsNeedTheVaultURL: without QUARRY_VAULT_POSTGRES_URL the
@@ -16,14 +17,14 @@ func TestVaultCommandsNeedTheVaultURL(t *testing.T) {
 	cfg := bootstrap.Config{PostgresURL: "postgres://quarry_app:p@127.0.0.1:1/quarry"}
 	var out, audit bytes.Buffer
 	for name, err := range map[string]error{
-		"migrate": bootstrap.VaultMigrate(ctx, cfg, &out),
-		"reveal":  bootstrap.VaultReveal(ctx, cfg, "PTY_AAAAAAAAAAAAAAAA", &out, &audit),
+		"migrate": cli.VaultMigrate(ctx, cfg, &out),
+		"reveal":  cli.VaultReveal(ctx, cfg, "PTY_AAAAAAAAAAAAAAAA", &out, &audit),
 	} {
 		if err == nil || !strings.Contains(err.Error(), bootstrap.EnvVaultURL+" is not set") {
 			t.Errorf("vault %s without the vault URL: %v", name, err)
 		}
 	}
-	err := bootstrap.VaultReveal(ctx, bootstrap.Config{VaultPostgresURL: "postgres://v:p@127.0.0.1:1/quarry"}, "Meera Devi", &out, &audit)
+	err := cli.VaultReveal(ctx, bootstrap.Config{VaultPostgresURL: "postgres://v:p@127.0.0.1:1/quarry"}, "Meera Devi", &out, &audit)
 	if err == nil || !strings.Contains(err.Error(), "is not a token") {
 		t.Errorf("reveal of a name: %v", err)
 	}

@@ -1,4 +1,4 @@
-package bootstrap_test
+package cli_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 // TestDataDirectoryGivenRelatively runs the data-directory commands the
@@ -26,23 +27,23 @@ func TestDataDirectoryGivenRelatively(t *testing.T) {
 		}
 		return cfg
 	}
-	if err := bootstrap.VerifyLedger(ctx, relative("./data"), io.Discard); err == nil || !strings.Contains(err.Error(), "no such directory") {
+	if err := cli.VerifyLedger(ctx, relative("./data"), io.Discard); err == nil || !strings.Contains(err.Error(), "no such directory") {
 		t.Fatalf("ledger verify before the directory exists: %v, want it named as missing", err)
 	}
 	if err := os.Mkdir("data", 0o700); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := bootstrap.VerifyLedger(ctx, relative("./data"), &out); err != nil {
+	if err := cli.VerifyLedger(ctx, relative("./data"), &out); err != nil {
 		t.Fatalf("ledger verify on ./data: %v", err)
 	}
-	if err := bootstrap.Backup(ctx, relative("./data"), "./backup", &out); err != nil {
+	if err := cli.Backup(ctx, relative("./data"), "./backup", &out); err != nil {
 		t.Fatalf("backup ./backup: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "backup", "platform.db")); err != nil {
 		t.Fatalf("the backup's platform store: %v\n%s", err, out.String())
 	}
-	if err := bootstrap.VerifyLedger(ctx, relative("backup"), &out); err != nil {
+	if err := cli.VerifyLedger(ctx, relative("backup"), &out); err != nil {
 		t.Fatalf("ledger verify on the backup: %v", err)
 	}
 	if !strings.Contains(out.String(), "every balance equals the sum of its entries") {

@@ -1,4 +1,4 @@
-package bootstrap_test
+package cli_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
 )
 
 // TestReingestingReportsTheSameReadCounts ingests each sample twice into
@@ -31,7 +32,7 @@ func TestReingestingReportsTheSameReadCounts(t *testing.T) {
 			var runs [2][]string
 			for i := range runs {
 				var out bytes.Buffer
-				if err := bootstrap.Ingest(context.Background(), cfg, name, nil, &out, nil); err != nil {
+				if err := cli.Ingest(context.Background(), cfg, name, nil, &out, nil); err != nil {
 					t.Fatalf("run %d: %v", i+1, err)
 				}
 				if runs[i] = counts.FindStringSubmatch(out.String()); runs[i] == nil {

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/app/sourcesync"
+	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/feed"
+)
+
+// SyncArgs are `quarry sync`'s arguments: the sources (all configured
+// when none) and the range.
+type SyncArgs struct {
+	Sources  []string
+	From, To time.Time
+}
+
+// ParseSyncArgs reads `quarry sync [SOURCE…] [--from DATE] [--to DATE]`.
+func ParseSyncArgs(args []string) (SyncArgs, error) {
+	var out SyncArgs
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a != "--from" && a != "--to" {
+			if strings.HasPrefix(a, "-") {
+				return out, fmt.Errorf("sync: unknown flag %s", a)
+			}
+			out.Sources = append(out.Sources, a)
+			continue
+		}
+		if i+1 == len(args) {
+			return out, fmt.Errorf("sync: %s needs a date (YYYY-MM-DD)", a)
+		}
+		i++
+		d, err := feed.Day(args[i])
+		if err != nil {
+			return out, fmt.Errorf("sync: %s: %w", a, err)
+		}
+		if a == "--from" {
+			out.From = d
+		} else {
+			out.To = d
+		}
+	}
+	if !out.From.IsZero() && !out.To.IsZero() && out.To.Before(out.From) {
+		return out, fmt.Errorf("sync: --to %s is before --from %s", out.To.Format(feed.DayLayout), out.From.Format(feed.DayLayout))
+	}
+	return out, nil
+}
+
+// Sync runs `quarry sync`: each source over the range, into MongoDB or the
+// data directory, reporting each source's outcome on out.
+func Sync(ctx context.Context, cfg bootstrap.Config, args SyncArgs, out io.Writer) error {
+	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
+		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
+		for _, o := range outcomes {
+			fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
+			if o.Err != nil {
+				fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
+			}
+			fmt.Fprintln(out)
+		}
+		return err
+	})
+}
+
+// SyncStatus runs `quarry sync status`: every source, configured or not,
+// its coverage, last success, last error and lag.
+func SyncStatus(ctx context.Context, cfg bootstrap.Config, out io.Writer) error {
+	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
+		statuses, err := s.Statuses(ctx)
+		if err != nil {
+			return err
+		}
+		for _, st := range statuses {
+			writeStatus(out, st)
+		}
+		return nil
+	})
+}
+
+func writeStatus(out io.Writer, st sourcesync.Status) {
+	if !st.Configured {
+		fmt.Fprintf(out, "%s: not configured (%s)\n", st.Source, st.Remedy)
+		return
+	}
+	cov := "nothing held"
+	if st.State.First != "" {
+		cov = st.State.First + " to " + st.State.Last
+	}
+	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
+		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
+	if st.State.LastError != "" {
+		fmt.Fprintf(out, "%s: last error at %s: %s\n", st.Source, when(st.State.LastErrorAt), st.State.LastError)
+	}
+}
+
+// lag writes a lag in days and hours past two days, else in minutes.
+func lag(d time.Duration) string {
+	if d < 48*time.Hour {
+		return d.Round(time.Minute).String()
+	}
+	return fmt.Sprintf("%dd%dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+}
+
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// withSyncer runs fn with the sources' use case on the configured document
+// store.
+func withSyncer(ctx context.Context, cfg bootstrap.Config, fn func(*sourcesync.Syncer) error) error {
+	if !cfg.OnMongo() {
+		return errors.New("neither " + bootstrap.EnvMongoURI + " nor " + bootstrap.EnvDataDir + " is set: sync writes to MongoDB or to the data directory")
+	}
+	return bootstrap.WithSyncer(ctx, cfg, fn)
+}
