@@ -170,6 +170,7 @@ const (
 	EnvSECUserAgent   = "QUARRY_SEC_USER_AGENT"
 	EnvSECBaseURL     = "QUARRY_SEC_BASE_URL"
 	EnvSECDataBaseURL = "QUARRY_SEC_DATA_BASE_URL"
+	EnvJudgmentsInbox = "QUARRY_JUDGMENTS_INBOX"
 )
 
 // LoadConfig reads the configuration through getenv (os.Getenv in the

@@ -76,6 +76,11 @@ func remedies() []usecase.Remedy {
 			commands[id] = append(commands[id], "`quarry sync "+src+" --from YYYY-MM-DD`")
 		}
 	}
+	for _, in := range slices.Sorted(maps.Keys(inboxFills)) {
+		for _, id := range inboxFills[in] {
+			commands[id] = append(commands[id], "`quarry sync "+in+"`")
+		}
+	}
 	out := make([]usecase.Remedy, 0, len(commands))
 	for _, id := range slices.Sorted(maps.Keys(commands)) {
 		out = append(out, usecase.Remedy{Dataset: id, Text: "an operator loads it with " + orList(commands[id])})

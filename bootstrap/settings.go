@@ -41,11 +41,12 @@ var Settings = []Setting{
 	{EnvAskModel, "", "the model asked for; required with the URL"},
 	{EnvAskModelKey, "", "bearer token sent to the endpoint; never logged"},
 	{EnvAPIKey, "", "`quarry mcp` only: the API key sent to the remote Quarry it bridges to; never logged"},
-	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar)"},
+	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar; not judgments, whose inbox needs the vault key serve refuses)"},
 	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
 	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
 	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
 	{EnvSECUserAgent, "", "unset: the edgar source is off. The User-Agent the SEC asks for: who fetches and a contact e-mail (Example Corp ops@example.com)"},
 	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches the daily form index (Archives/edgar/daily-index/…) from"},
 	{EnvSECDataBaseURL, defaultSECDataBaseURL, "SEC host the edgar source fetches companyfacts (api/xbrl/companyfacts/…) from"},
+	{EnvJudgmentsInbox, "", "unset: the judgments inbox is off. Folder of licensed India judgment deliveries (.zip) `quarry sync judgments` takes, with " + EnvVaultKey},
 }

@@ -141,7 +141,9 @@ func mustCode(t *testing.T, s string) ashare.Code {
 }
 
 // TestAnEmptyDatasetNamesTheCommandThatFillsIt: with every dataset left
-// empty, the 503 of each names the `quarry ingest` command that loads it.
+// empty, the 503 of each names the `quarry ingest` command that loads it,
+// or, for the judgments, whose governed source is not configured, the
+// settings that configure it.
 func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 	cfg := memoryConfig(t)
 	for _, d := range bootstrap.IngestDatasets() {
@@ -161,8 +163,8 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 		dataset.ChinaPrices:     "`quarry ingest china_prices`",
 		dataset.IndiaPrices:     "`quarry ingest india_prices` or `quarry sync nse --from YYYY-MM-DD`",
 		dataset.IndiaExports:    "`quarry ingest india_prices` or `quarry sync nse --from YYYY-MM-DD`",
-		dataset.IndiaJudgments:  "`quarry ingest india_judgments`",
-		dataset.IndiaSearch:     "`quarry ingest india_judgments`",
+		dataset.IndiaJudgments:  "",
+		dataset.IndiaSearch:     "",
 		dataset.AskRetrieval:    "`quarry ingest china_securities`, `quarry ingest us_filing_indexes` or `quarry ingest us_financials`",
 	}
 	for _, d := range dataset.Catalog() {
@@ -172,7 +174,13 @@ func TestAnEmptyDatasetNamesTheCommandThatFillsIt(t *testing.T) {
 			t.Errorf("%s: %v, want unavailable", d.ID, err)
 			continue
 		}
-		if msg := "an operator loads it with " + want[d.ID]; want[d.ID] == "" || !strings.HasSuffix(err.Error(), msg) {
+		msg := "an operator loads it with " + want[d.ID]
+		if d.ID == dataset.IndiaJudgments || d.ID == dataset.IndiaSearch {
+			msg = "governed_source_not_configured; an operator sets QUARRY_JUDGMENTS_INBOX and QUARRY_VAULT_KEY (never for serve) and runs `quarry sync judgments`, or loads files with `quarry ingest india_judgments FILE` and the key"
+		} else if want[d.ID] == "" {
+			t.Errorf("%s: no remedy expected", d.ID)
+		}
+		if !strings.HasSuffix(err.Error(), msg) {
 			t.Errorf("%s: %q, want it to end %q", d.ID, err, msg)
 		}
 	}

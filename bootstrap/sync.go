@@ -36,7 +36,7 @@ var sourceFills = map[string][]dataset.ID{
 // syncService wires the sources into the service: their checkpoints, the
 // use case, and the schedule when QUARRY_SYNC names sources.
 func syncService(cfg Config) fx.Option {
-	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
+	return fx.Options(syncGraph(cfg), schedule(cfg), coverage(cfg), governJudgments(), fx.Invoke(func(s *httpadapter.Server, m *sourcesync.Meter) error {
 		return s.CollectSources(m)
 	}))
 }
@@ -75,7 +75,11 @@ func syncGraph(cfg Config) fx.Option {
 				if cfg.Clock != nil {
 					now = cfg.Clock
 				}
-				return sourcesync.New(sources, missing, states, load, meter, now), nil
+				inboxes, unset, err := syncInboxes(cfg, now, log)
+				if err != nil {
+					return nil, err
+				}
+				return sourcesync.New(sources, append(missing, unset...), states, load, meter, now, sourcesync.Inboxes(inboxes...)), nil
 			}),
 	)
 }
@@ -132,9 +136,12 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	defer os.RemoveAll(dir)
 	byDataset := map[string][]string{}
 	for _, f := range files {
-		name := filepath.Join(dir, f.Dataset, filepath.Base(f.Name))
-		if err := writeFetched(name, f); err != nil {
-			return 0, err
+		name := f.Path // an inbox's delivery, read where it lies
+		if name == "" {
+			name = filepath.Join(dir, f.Dataset, filepath.Base(f.Name))
+			if err := writeFetched(name, f); err != nil {
+				return 0, err
+			}
 		}
 		byDataset[f.Dataset] = append(byDataset[f.Dataset], name)
 	}
@@ -171,6 +178,9 @@ func schedule(cfg Config) fx.Option {
 		return fx.Options()
 	}
 	return fx.Invoke(func(lc fx.Lifecycle, s *sourcesync.Syncer, log *zap.Logger) error {
+		if slices.Contains(cfg.Sync.Sources, judgmentsInbox) {
+			return fmt.Errorf("%s names %s: %w", EnvSync, judgmentsInbox, errInboxNotServed)
+		}
 		picked, err := s.Pick(cfg.Sync.Sources)
 		if err != nil {
 			return fmt.Errorf("%s: %w", EnvSync, err)

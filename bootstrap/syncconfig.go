@@ -28,6 +28,13 @@ type SyncConfig struct {
 	// SECBaseURL and SECDataBaseURL stand for the SEC's hosts of the
 	// Archives and of the XBRL API.
 	SECBaseURL, SECDataBaseURL string
+	// JudgmentsInbox is the folder licensed India judgment deliveries are
+	// dropped into; empty leaves the judgments inbox off.
+	JudgmentsInbox string
+	// InboxSettle is how long a delivery must lie unmodified before a run
+	// takes it; zero is the inbox's default. No variable sets it: tests
+	// shorten it.
+	InboxSettle time.Duration
 	// RetryBackoff is the first wait before a source retries a request;
 	// zero is one second. No variable sets it: tests shorten it.
 	RetryBackoff time.Duration
@@ -47,6 +54,7 @@ func (r *reader) syncConfig() SyncConfig {
 		SECUserAgent:   strings.TrimSpace(r.getenv(EnvSECUserAgent)),
 		SECBaseURL:     r.str(EnvSECBaseURL, defaultSECBaseURL),
 		SECDataBaseURL: r.str(EnvSECDataBaseURL, defaultSECDataBaseURL),
+		JudgmentsInbox: r.path(EnvJudgmentsInbox),
 	}
 	if c.SECUserAgent != "" && !strings.Contains(c.SECUserAgent, "@") {
 		r.fail(EnvSECUserAgent, c.SECUserAgent, "want who fetches and a contact e-mail address, as the SEC asks (Example Corp ops@example.com)")

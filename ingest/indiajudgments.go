@@ -1,10 +1,14 @@
 package ingest
 
 import (
+	"archive/zip"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/judgmentfiles"
@@ -25,18 +29,16 @@ func LoadJudgmentsSample() ([]judgment.Judgment, error) {
 	return judgmentfiles.ParseTokenized(sampledata.IndiaJudgmentsFile, data)
 }
 
-// tokenizeJudgmentFiles reads every metadata file and tokenizes every
-// judgment, returning the judgments and the vault entries of all their
-// tokens. A metadata file's retrieval time is its modification time.
+// TokenizeJudgmentFiles reads every metadata file, or .zip archive of
+// metadata files and their texts, and tokenizes every judgment, returning
+// the judgments and the vault entries of all their tokens. A file's
+// retrieval time is its modification time (an archive's, for every
+// judgment in it).
 func TokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment, []pii.Entry, error) {
 	var js []judgment.Judgment
 	byToken := map[string]pii.Entry{}
 	for _, name := range metaFiles {
-		st, err := os.Stat(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		srcs, err := judgmentfiles.Load(filepath.ToSlash(name), st.ModTime().UTC().Truncate(time.Millisecond), readBounded)
+		srcs, err := judgmentSources(name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -56,6 +58,79 @@ func TokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment
 		entries = append(entries, e)
 	}
 	return js, entries, nil
+}
+
+// judgmentSources reads one file named: a metadata file and the text
+// files beside it, or a .zip archive of them.
+func judgmentSources(name string) ([]judgment.Source, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	at := st.ModTime().UTC().Truncate(time.Millisecond)
+	if strings.EqualFold(path.Ext(name), ".zip") {
+		return archivedJudgments(name, at)
+	}
+	return judgmentfiles.Load(filepath.ToSlash(name), at, readBounded)
+}
+
+// archivedJudgments reads every metadata file (.jsonl, .ndjson, .csv) of a
+// zip archive, each with the text files it names from the archive's same
+// folder, in place: nothing is unpacked to disk. An archive that cannot
+// be read whole (cut short, an entry failing its checksum), holds an
+// unsafe or repeated entry name, or no metadata file, is refused.
+func archivedJudgments(name string, at time.Time) ([]judgment.Source, error) {
+	zr, err := zip.OpenReader(name)
+	if err != nil {
+		return nil, source.Whole(name, "not a readable zip archive: %v", err)
+	}
+	defer zr.Close()
+	entries := map[string]*zip.File{}
+	var names, metas []string
+	for _, e := range zr.File {
+		names = append(names, e.Name)
+		if e.FileInfo().IsDir() {
+			continue
+		}
+		entries[e.Name] = e
+		switch strings.ToLower(path.Ext(e.Name)) {
+		case ".jsonl", ".ndjson", ".csv":
+			metas = append(metas, e.Name)
+		}
+	}
+	if err := source.EntryNames(name, names); err != nil {
+		return nil, err
+	}
+	if len(metas) == 0 {
+		return nil, source.Whole(name, "no metadata file (.jsonl, .ndjson or .csv) in the archive")
+	}
+	read := func(entry string) ([]byte, error) { return readEntry(name, entries, entry) }
+	var out []judgment.Source
+	for _, m := range metas {
+		srcs, err := judgmentfiles.Load(m, at, read)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, srcs...)
+	}
+	return out, nil
+}
+
+// readEntry reads an archive's entry whole, bounded as a file on disk is.
+func readEntry(archive string, entries map[string]*zip.File, entry string) ([]byte, error) {
+	e, ok := entries[entry]
+	if !ok {
+		return nil, errors.New("not in the archive")
+	}
+	if e.UncompressedSize64 > source.MaxDocumentBytes {
+		return nil, source.TooLarge(archive+":"+entry, "declares %d bytes uncompressed, more than %s", e.UncompressedSize64, source.Bytes(source.MaxDocumentBytes))
+	}
+	rc, err := e.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return source.ReadAll(archive+":"+entry, rc, source.MaxDocumentBytes)
 }
 
 // readBounded reads a metadata or text file whole, refusing one larger

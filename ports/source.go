@@ -34,8 +34,11 @@ type SourceFile struct {
 	Name string
 	// URL is where it was fetched from, for the logs.
 	URL string
-	// Body is the whole file.
+	// Body is the whole file, unless Path is set.
 	Body []byte
+	// Path, when set, is where the whole file lies on disk: an inbox's
+	// delivery, read in place rather than copied into memory.
+	Path string
 	// RetrievedAt is when it was fetched: its rows are known from then.
 	RetrievedAt time.Time
 }
@@ -54,6 +57,23 @@ type Source interface {
 	// Fetch returns the whole files the source published for day, or
 	// ErrNoPublication, ErrSourceFailed or ErrSourceStopped (wrapped).
 	Fetch(ctx context.Context, day time.Time) ([]SourceFile, error)
+}
+
+// Inbox is an outside source that is handed files rather than publishing
+// them day by day: licensed deliveries dropped into a folder. A run takes
+// each delivery waiting, whole, and moves it aside once it is loaded or
+// refused, so that no run takes it again; there are no days to cover.
+type Inbox interface {
+	// Name is the inbox's name on the command line (judgments).
+	Name() string
+	// Waiting lists the deliveries that are whole (none still being
+	// written) and not yet taken, in the order a run takes them.
+	Waiting(ctx context.Context) ([]SourceFile, error)
+	// Taken moves a delivery that was loaded aside.
+	Taken(ctx context.Context, f SourceFile) error
+	// Refused moves aside a delivery its dataset's reader refused, with
+	// the reason beside it.
+	Refused(ctx context.Context, f SourceFile, reason error) error
 }
 
 // SourceLoader ingests what a source fetched for one day, all or nothing:

@@ -36,6 +36,7 @@ type stateDoc struct {
 	Files       int64     `bson:"files"`
 	Rows        int64     `bson:"rows"`
 	Holidays    int64     `bson:"holidays"`
+	Refused     int64     `bson:"refused"`
 	LastSuccess time.Time `bson:"last_success"`
 	LastError   string    `bson:"last_error"`
 	LastErrorAt time.Time `bson:"last_error_at"`
@@ -52,7 +53,7 @@ func (s *SyncStates) State(ctx context.Context, source string) (feed.State, erro
 		return feed.State{}, translate("read sync state", err)
 	}
 	return feed.State{Source: d.Source, First: d.First, Last: d.Last, Files: d.Files, Rows: d.Rows, Holidays: d.Holidays,
-		LastSuccess: utcOrZero(d.LastSuccess), LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt)}, nil
+		Refused: d.Refused, LastSuccess: utcOrZero(d.LastSuccess), LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt)}, nil
 }
 
 // SaveState replaces the source's checkpoint.

@@ -31,6 +31,7 @@ type Unconfigured struct {
 // Syncer runs the sources.
 type Syncer struct {
 	sources []ports.Source
+	inboxes []ports.Inbox
 	missing []Unconfigured
 	states  ports.SyncStates
 	load    ports.SourceLoader
@@ -84,9 +85,12 @@ type Range struct{ From, To time.Time }
 // Outcome is what one source's run did.
 type Outcome struct {
 	Source string
+	// Inbox marks an inbox's outcome: deliveries taken, no days.
+	Inbox bool
 	// Days counts the days added to the checkpoint, Holidays those of
-	// them the source published nothing for.
-	Days, Holidays, Files, Rows int
+	// them the source published nothing for; Refused counts the
+	// deliveries an inbox moved aside unread.
+	Days, Holidays, Files, Rows, Refused int
 	// Err is why the run stopped early; the days before it are kept.
 	Err error
 }
@@ -97,18 +101,22 @@ var ErrUnknownSource = errors.New("unknown source")
 // ErrNotConfigured names a source the configuration does not enable.
 var ErrNotConfigured = errors.New("source not configured")
 
-// Configured lists the names of the configured sources.
+// Configured lists the names of the configured sources and inboxes.
 func (s *Syncer) Configured() []string {
-	out := make([]string, len(s.sources))
-	for i, src := range s.sources {
-		out[i] = src.Name()
+	out := make([]string, 0, len(s.sources)+len(s.inboxes))
+	for _, src := range s.sources {
+		out = append(out, src.Name())
+	}
+	for _, in := range s.inboxes {
+		out = append(out, in.Name())
 	}
 	return out
 }
 
-// Pick returns the sources names asks for, every configured one when it
-// is empty. A name unknown, or not configured, is refused before any
-// fetch, naming the setting that would enable it.
+// Pick returns the sources publishing by day names asks for, every
+// configured one when it is empty. A name unknown, not configured, or of
+// an inbox, is refused before any fetch, naming the setting that would
+// enable it.
 func (s *Syncer) Pick(names []string) ([]ports.Source, error) {
 	if len(names) == 0 {
 		return s.sources, nil
@@ -119,6 +127,9 @@ func (s *Syncer) Pick(names []string) ([]ports.Source, error) {
 		if i >= 0 {
 			out = append(out, s.sources[i])
 			continue
+		}
+		if s.inbox(n) != nil {
+			return nil, fmt.Errorf("%w: %s is an inbox, taking deliveries rather than days", ErrUnknownSource, n)
 		}
 		if j := slices.IndexFunc(s.missing, func(u Unconfigured) bool { return u.Name == n }); j >= 0 {
 			return nil, fmt.Errorf("%w: %s: %s", ErrNotConfigured, n, s.missing[j].Remedy)
@@ -137,23 +148,50 @@ func (s *Syncer) names() []string {
 	return out
 }
 
-// Sync runs each source names asks for over r, one after the other, and
-// says what each did; the error joins those of the sources that stopped.
+// Sync runs each source and inbox names asks for (every configured one
+// when it is empty), the sources over r, one after the other, and says
+// what each did; the error joins those of the runs that stopped.
 func (s *Syncer) Sync(ctx context.Context, names []string, r Range) ([]Outcome, error) {
-	picked, err := s.Pick(names)
+	picked, inboxes, err := s.pickAll(names)
 	if err != nil {
 		return nil, err
 	}
 	var out []Outcome
-	var errs []error
 	for _, src := range picked {
-		o := s.Run(ctx, src, r)
-		out = append(out, o)
+		out = append(out, s.Run(ctx, src, r))
+	}
+	for _, in := range inboxes {
+		out = append(out, s.Take(ctx, in))
+	}
+	var errs []error
+	for _, o := range out {
 		if o.Err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", src.Name(), o.Err))
+			errs = append(errs, fmt.Errorf("%s: %w", o.Source, o.Err))
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// pickAll splits names into sources and inboxes, all of each when names
+// is empty.
+func (s *Syncer) pickAll(names []string) ([]ports.Source, []ports.Inbox, error) {
+	if len(names) == 0 {
+		return s.sources, s.inboxes, nil
+	}
+	var byDay []string
+	var inboxes []ports.Inbox
+	for _, n := range names {
+		if in := s.inbox(n); in != nil {
+			inboxes = append(inboxes, in)
+		} else {
+			byDay = append(byDay, n)
+		}
+	}
+	if len(byDay) == 0 {
+		return nil, inboxes, nil
+	}
+	picked, err := s.Pick(byDay)
+	return picked, inboxes, err
 }
 
 // Run syncs one source over r. Days are fetched one at a time and loaded

@@ -15,6 +15,8 @@ import (
 type Status struct {
 	Source     string
 	Configured bool
+	// Inbox marks an inbox: deliveries taken, no days covered.
+	Inbox bool
 	// Remedy says what enables a source not configured.
 	Remedy string
 	State  feed.State
@@ -33,6 +35,13 @@ func (s *Syncer) Statuses(ctx context.Context) ([]Status, error) {
 			return nil, err
 		}
 		out = append(out, Status{Source: src.Name(), Configured: true, State: st, Lag: s.lag(src, st)})
+	}
+	for _, in := range s.inboxes {
+		st, err := s.states.State(ctx, in.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Status{Source: in.Name(), Configured: true, Inbox: true, State: st})
 	}
 	for _, u := range s.missing {
 		st, err := s.states.State(ctx, u.Name)

@@ -35,6 +35,16 @@ type Availability struct {
 	coverage map[dataset.ID]Probe
 	// remedies say, by dataset, how an operator fills an empty one.
 	remedies map[dataset.ID]string
+	// governedBy holds, by dataset, whether the governed source that alone
+	// fills it is configured, read on each request (see GovernUntil).
+	governedBy map[dataset.ID]governance
+}
+
+// governance is whether a dataset's governed source is configured, and
+// what configures it.
+type governance struct {
+	configured Probe
+	remedy     string
 }
 
 // Remedy says how an operator fills a dataset that holds no data, for the
@@ -57,7 +67,8 @@ func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 	for _, r := range remedies {
 		byID[r.Dataset] = r.Text
 	}
-	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID, coverage: map[dataset.ID]Probe{}}
+	return &Availability{probes: m, probing: locks, seen: map[dataset.ID]bool{}, remedies: byID, coverage: map[dataset.ID]Probe{},
+		governedBy: map[dataset.ID]governance{}}
 }
 
 // Cover makes a dataset that holds data partial, still serving, while
@@ -65,6 +76,16 @@ func NewAvailability(probes []DatasetProbe, remedies ...Remedy) *Availability {
 // fetched the range the configuration asks for, up to the latest day due.
 // It is set while the service is wired, before any request.
 func (a *Availability) Cover(id dataset.ID, covered Probe) { a.coverage[id] = covered }
+
+// GovernUntil makes a dataset that holds no data source_required, rather
+// than not_backfilled, while configured reports false: only a governed
+// source fills it, and the serving process sees nothing configured to run
+// it (configured is read on each request, as another process may configure
+// it). remedy says what an operator configures, for the 503. It is set
+// while the service is wired, before any request.
+func (a *Availability) GovernUntil(id dataset.ID, configured Probe, remedy string) {
+	a.governedBy[id] = governance{configured: configured, remedy: remedy}
+}
 
 func (a *Availability) known(id dataset.ID) bool {
 	a.mu.RLock()
@@ -75,8 +96,11 @@ func (a *Availability) known(id dataset.ID) bool {
 // Status returns the dataset's current status.
 func (a *Availability) Status(ctx context.Context, id dataset.ID) (dataset.Status, error) {
 	st, err := a.held(ctx, id)
-	if err != nil || !st.Serving() {
+	if err != nil {
 		return st, err
+	}
+	if !st.Serving() {
+		return a.governedStatus(ctx, id, st)
 	}
 	covered, ok := a.coverage[id]
 	if !ok {
@@ -90,6 +114,20 @@ func (a *Availability) Status(ctx context.Context, id dataset.ID) (dataset.Statu
 		st.Availability = dataset.Partial
 	}
 	return st, nil
+}
+
+// governedStatus is source_required when the dataset's governed source is
+// not configured, else st.
+func (a *Availability) governedStatus(ctx context.Context, id dataset.ID, st dataset.Status) (dataset.Status, error) {
+	g, ok := a.governedBy[id]
+	if !ok {
+		return st, nil
+	}
+	configured, err := g.configured(ctx)
+	if err != nil || configured {
+		return st, err
+	}
+	return dataset.SourceRequiredStatus(), nil
 }
 
 // held is the status that follows from whether the store holds data.
@@ -126,7 +164,11 @@ func (a *Availability) Require(ctx context.Context, id dataset.ID) error {
 		return err
 	}
 	if !st.Serving() {
-		return &UnavailableError{Dataset: id, Status: st, Remedy: a.remedies[id]}
+		remedy := a.remedies[id]
+		if st.Availability == dataset.SourceRequired {
+			remedy = a.governedBy[id].remedy
+		}
+		return &UnavailableError{Dataset: id, Status: st, Remedy: remedy}
 	}
 	return nil
 }

@@ -47,8 +47,9 @@ var commands = []command{
 		"SOURCE is nse (NSE's daily bhavcopy, QUARRY_NSE_BASE_URL); none means every configured one.\n" +
 		"Without a range each source resumes after the last day it holds (on an empty store: the latest day due);\n" +
 		"--from and --to (YYYY-MM-DD) backfill. A day is loaded whole or not at all; a failed day stops the source,\n" +
-		"and the next run starts again there."},
-	{"sync status", "", "show each source: configured or not, days held, last success, last error and lag"},
+		"and the next run starts again there. SOURCE judgments takes the licensed deliveries (.zip) waiting in\n" +
+		"QUARRY_JUDGMENTS_INBOX, tokenized with QUARRY_VAULT_KEY, and moves each into done/ or, refused, into refused/."},
+	{"sync status", "", "show each source: configured or not, days held (an inbox: files taken), last success, last error and lag"},
 	{"ledger verify", "", "check that every balance equals the sum of its entries\n" +
 		"Reads PostgreSQL or the data directory, beside a running server; exits 1 on a mismatch."},
 	{"backup", "DIR", "copy the data directory into the new directory DIR\n" +

@@ -101,3 +101,10 @@ func StatusFor(hasData bool) Status {
 	}
 	return Status{Availability: NotBackfilled, Reason: NormalizationNotBackfilled, BackfillRequired: true}
 }
+
+// SourceRequiredStatus is the status of a dataset that holds no data and
+// whose governed source is not configured: an operator configures the
+// source, then backfills.
+func SourceRequiredStatus() Status {
+	return Status{Availability: SourceRequired, Reason: GovernedSourceNotConfigured, BackfillRequired: true, ExternalSourceRequired: true}
+}

@@ -29,7 +29,8 @@ func Weekday(d time.Time) bool {
 }
 
 // State is a source's checkpoint: the range of days it holds, contiguous,
-// and how its last runs went. A sync extends the range one whole day at a
+// and how its last runs went. An inbox, which takes deliveries rather than
+// days, holds no range: only its counts and its runs. A sync extends the range one whole day at a
 // time and saves the state after each, so a run that is killed resumes at
 // the first day not saved.
 type State struct {
@@ -44,6 +45,9 @@ type State struct {
 	Files    int64 `json:"files"`
 	Rows     int64 `json:"rows"`
 	Holidays int64 `json:"holidays"`
+	// Refused counts the deliveries an inbox moved aside unread, their
+	// reader having refused them; a source fetching days has none.
+	Refused int64 `json:"refused,omitempty"`
 	// LastSuccess is when a run last finished without an error.
 	LastSuccess time.Time `json:"last_success,omitzero"`
 	// LastError is the reason the last failed run stopped, and

@@ -23,7 +23,7 @@ func RunSyncStates(t *testing.T, s ports.SyncStates) {
 		t.Fatalf("a source never synced has state %+v", st)
 	}
 	at := time.Date(2025, 6, 27, 15, 0, 0, 0, time.UTC)
-	want := feed.State{Source: "nse", First: "2025-06-18", Last: "2025-06-27", Files: 8, Rows: 24000, Holidays: 1,
+	want := feed.State{Source: "nse", First: "2025-06-18", Last: "2025-06-27", Files: 8, Rows: 24000, Holidays: 1, Refused: 2,
 		LastSuccess: at, LastError: "fetch failed", LastErrorAt: at.Add(-time.Hour)}
 	for _, w := range []feed.State{{Source: "nse", First: "2025-06-18", Last: "2025-06-18"}, want} {
 		must(t, "SaveState", s.SaveState(ctx, w))
@@ -32,7 +32,7 @@ func RunSyncStates(t *testing.T, s ports.SyncStates) {
 	got, err := s.State(ctx, "nse")
 	must(t, "State", err)
 	if got.First != want.First || got.Last != want.Last || got.Files != want.Files || got.Rows != want.Rows ||
-		got.Holidays != want.Holidays || !got.LastSuccess.Equal(want.LastSuccess) || got.LastError != want.LastError ||
+		got.Holidays != want.Holidays || got.Refused != want.Refused || !got.LastSuccess.Equal(want.LastSuccess) || got.LastError != want.LastError ||
 		!got.LastErrorAt.Equal(want.LastErrorAt) {
 		t.Fatalf("State = %+v, want %+v", got, want)
 	}

@@ -58,11 +58,7 @@ func Sync(ctx context.Context, cfg bootstrap.Config, args SyncArgs, out io.Write
 	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
 		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
 		for _, o := range outcomes {
-			fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
-			if o.Err != nil {
-				fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
-			}
-			fmt.Fprintln(out)
+			writeOutcome(out, o)
 		}
 		return err
 	})
@@ -83,9 +79,32 @@ func SyncStatus(ctx context.Context, cfg bootstrap.Config, out io.Writer) error 
 	})
 }
 
+// writeOutcome writes what a run did: days for a source, deliveries for
+// an inbox.
+func writeOutcome(out io.Writer, o sourcesync.Outcome) {
+	if o.Inbox {
+		fmt.Fprintf(out, "%s: %d files, %d records, %d refused", o.Source, o.Files, o.Rows, o.Refused)
+	} else {
+		fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
+	}
+	switch {
+	case o.Inbox && o.Err != nil:
+		fmt.Fprintf(out, "; %v (refused files are in the inbox's refused/ with their reason; others are left for the next run)", o.Err)
+	case o.Err != nil:
+		fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
+	}
+	fmt.Fprintln(out)
+}
+
 func writeStatus(out io.Writer, st sourcesync.Status) {
 	if !st.Configured {
 		fmt.Fprintf(out, "%s: not configured (%s)\n", st.Source, st.Remedy)
+		return
+	}
+	if st.Inbox {
+		fmt.Fprintf(out, "%s: configured; inbox; %d files, %d records, %d refused; last success %s\n",
+			st.Source, st.State.Files, st.State.Rows, st.State.Refused, when(st.State.LastSuccess))
+		writeLastError(out, st)
 		return
 	}
 	cov := "nothing held"
@@ -94,6 +113,10 @@ func writeStatus(out io.Writer, st sourcesync.Status) {
 	}
 	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
 		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
+	writeLastError(out, st)
+}
+
+func writeLastError(out io.Writer, st sourcesync.Status) {
 	if st.State.LastError != "" {
 		fmt.Fprintf(out, "%s: last error at %s: %s\n", st.Source, when(st.State.LastErrorAt), st.State.LastError)
 	}
