@@ -137,7 +137,11 @@ func ingestion(cfg Config) fx.Option {
 }
 
 // WithIngesters connects to MongoDB or the data directory, wires every
-// dataset's ingester and runs fn with them by dataset name.
+// dataset's ingester and runs fn with them by dataset name. The data
+// directory's documents are indexed by id once the ingesters' stores have
+// made their collections (their start hooks run first), and again every
+// QUARRY_MONGO_REFRESH for collections a long run makes: without it every
+// upsert by id scans its collection.
 func WithIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester) error) error {
 	var in ingesterGroup
 	return withApp(ctx, cfg, func() error {
@@ -146,7 +150,7 @@ func WithIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester)
 			byName[ing.Dataset] = ing
 		}
 		return fn(byName)
-	}, ingestion(cfg), fx.Populate(&in))
+	}, ingestion(cfg), fx.Populate(&in), indexDocumentIDs(cfg))
 }
 
 // withApp starts an application of opts, with the configured logger, runs

@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
 # Scale benchmark (go tool task bench-scale; SCALE=0.01 by default, 0.1 or 1
-# for more). It generates US filers at run time, SCALE x 18,000 of them
-# (EDGAR's companyfacts universe), as copies under synthetic CIKs from
-# 9000000001 of the real companyfacts documents in BENCH_FACTS_DIR (the
-# SEC's CIK##########.json, a few MB each; see docs/capacity.md for where to
-# get them); without it, of the trimmed bundled samples, which are not of
-# real size and say so. Everything generated is labelled as generated
-# (tickers BENCH1..., titles "benchmark copy of ...") and deleted at exit.
+# for more). It generates SCALE of issue 25's full universe at run time,
+# from real rows, everything labelled as generated and deleted at exit
+# (cmd/benchinput):
+#   - US filers, SCALE x 18,000 of them (EDGAR's companyfacts universe), as
+#     copies under synthetic CIKs from 9000000001 of the real companyfacts
+#     documents in BENCH_FACTS_DIR (the SEC's CIK##########.json, a few MB
+#     each; see docs/capacity.md for where to get them); without it, of the
+#     trimmed bundled samples, which are not of real size and say so
+#     (tickers BENCH1..., titles "benchmark copy of ...");
+#   - 10-K filing folders, SCALE x 6,000 filers x 20 years, copies of the
+#     sample's real folders (CIKs from 9100000001, "benchmark copy of ...");
+#   - 13F-HR filings, SCALE x 8,000 filers x 40 quarters, of the sample's
+#     real information tables (CIKs from 9200000001);
+#   - A-share bars, SCALE x 5,600 unlisted codes from listing to yesterday
+#     (about 4,460 bars a code), the sample's real bars re-dated and re-coded;
+#   - NSE UDiFF days, SCALE x 10 million rows in whole days, the sample's
+#     real days re-dated;
+#   - India judgments, SCALE x 200,000, the sample's real texts re-laid,
+#     tokenized on ingest with a key made for the run.
 # Then, on a data directory (QUARRY_DATA_DIR) on the host's disk:
-#   - ingests the bundled sample of every dataset, then the generated filers
-#     through `quarry ingest us_financials`: wall time, facts/s, peak RSS;
+#   - ingests the bundled sample of every dataset, then each generated
+#     dataset through `quarry ingest`: wall time, rows/s, peak RSS, and the
+#     documents' growth on disk;
 #   - prints the data directory's bytes on disk (documents, platform.db,
-#     the bleve indexes) after the sample and after the filers;
+#     the bleve indexes) after the sample, after the inputs and once the
+#     server has indexed them;
 #   - serves it: time from start to /readyz, RSS at rest, RSS after a mixed
-#     load;
+#     load, and time to /readyz again on a restart;
 #   - drives each data route with loadgen at BENCH_RATE requests/s (8
-#     connections, BENCH_DURATION each): the US financials routes over
-#     random generated filers, the other routes over their sample keys (those
-#     datasets are not scaled by this script).
-# Figures are printed, never asserted. Not part of `go tool task test` or CI.
+#     connections, BENCH_DURATION each), over random generated keys (and
+#     random listed codes for /china/securities).
+# BENCH_DATASETS (all) limits the generated datasets to a space-separated
+# list of financials filings holders bars nse judgments, to run one at a
+# larger SCALE. Figures are printed, never asserted. Not part of `go tool
+# task test` or CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCALE=${SCALE:-0.01}
@@ -26,7 +42,14 @@ RATE=${BENCH_RATE:-20}
 DURATION=${BENCH_DURATION:-10s}
 FACTS_DIR=${BENCH_FACTS_DIR:-}
 ADDR=127.0.0.1:18490
-filers=$(awk -v s="$SCALE" 'BEGIN { n = int(18000 * s + 0.5); print (n < 1 ? 1 : n) }')
+DATASETS=${BENCH_DATASETS:-financials filings holders bars nse judgments}
+# scaled N: SCALE x N, at least 1; 0 when the dataset named second is not
+# among BENCH_DATASETS.
+scaled() {
+  [[ " $DATASETS " == *" $2 "* ]] || { echo 0; return; }
+  awk -v s="$SCALE" -v n="$1" 'BEGIN { n = int(n * s + 0.5); print (n < 1 ? 1 : n) }'
+}
+filers=$(scaled 18000 financials)
 work=$(mktemp -d "$PWD/bin/scale.XXXXXX")
 server_pid=""
 cleanup() {
@@ -38,6 +61,7 @@ export QUARRY_DATA_DIR=$work/data QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=127
   QUARRY_INITIAL_CREDITS=1000000000 QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
 unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
 
+if ((filers > 0)); then
 if [[ -n $FACTS_DIR ]]; then
   echo "generated: $filers filers (SCALE=$SCALE of 18,000), copies of the real companyfacts in $FACTS_DIR under synthetic CIKs"
   ./bin/benchinput -out "$work/in" -from "$FACTS_DIR" -companyfacts "$filers" -zip=false >"$work/counts"
@@ -47,6 +71,18 @@ else
 fi
 facts=$(awk -F'\t' '$1 == "facts" { print $2 }' "$work/counts")
 echo "input: $(du -sh "$work/in/companyfacts" | cut -f1) in $filers files, $facts facts"
+fi
+
+# The other datasets' inputs, SCALE of issue 25's full sizes.
+gen_flags=(-filings "$(scaled 6000 filings)" -holders "$(scaled 8000 holders)" -bars "$(scaled 5600 bars)"
+  -nse-rows "$(scaled 10000000 nse)" -judgments "$(scaled 200000 judgments)")
+gen_start=$(date +%s.%N)
+./bin/benchinput -out "$work/gen" -companyfacts 0 "${gen_flags[@]}" >"$work/gencounts"
+awk -v a="$gen_start" -v b="$(date +%s.%N)" 'BEGIN { printf "generated (SCALE=%s, in %.1f s):", ENVIRON["SCALE"], b - a }'
+awk -F'\t' '{ printf " %s %s;", $2, $1 } END { print "" }' "$work/gencounts"
+[[ -d $work/gen ]] && echo "generated input on disk: $(du -sh "$work/gen" | cut -f1)"
+# count NAME: a figure benchinput printed, 0 when it generated nothing.
+count() { awk -F'\t' -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print 0 }' "$work/gencounts"; }
 
 sizes() {
   echo "data directory $1:"
@@ -55,33 +91,72 @@ sizes() {
 }
 
 # timed LABEL ARGS...: one `quarry ARGS` under /usr/bin/time; prints wall
-# seconds and peak RSS.
+# seconds, peak RSS and CPU seconds (user + system: on a shared machine
+# the steadier figure).
 timed() {
   local label=$1
   shift
-  /usr/bin/time -v ./bin/quarry "$@" >"$work/out" 2>"$work/time" || { cat "$work/out" "$work/time" >&2; exit 1; }
+  /usr/bin/time -v ./bin/quarry "$@" >"$work/out" 2>"$work/time" || { cat "$work/out" >&2; sed '/Command being timed/d' "$work/time" >&2; exit 1; }
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/time")
   rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$work/time")
-  printf "%-44s %8.1f s  peak RSS %5d MiB\n" "$label" "$secs" "$rss"
+  cpu=$(awk -F': ' '/(User|System) time/ { s += $2 } END { print s }' "$work/time")
+  printf "%-44s %8.1f s  peak RSS %5d MiB  (CPU %.1f s)\n" "$label" "$secs" "$rss" "$cpu"
 }
 
 timed "ingest all (the bundled samples)" ingest --quiet all
 sizes "after the samples"
+if ((filers > 0)); then
 timed "ingest us_financials ($filers generated filers)" ingest --quiet us_financials "$work/in/companyfacts" "$work/in/company_tickers.json"
 awk -v f="$facts" -v s="$secs" -v n="$filers" 'BEGIN { printf "  %.0f facts/s read, %.1f filers/s\n", (s > 0 ? f / s : 0), (s > 0 ? n / s : 0) }'
 sizes "after the generated filers"
+fi
 
-start=$(date +%s.%N)
-(exec ./bin/quarry serve >"$work/serve.log" 2>&1) &
-server_pid=$!
-until curl -sf "http://$ADDR/readyz" >/dev/null 2>&1; do
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.log" >&2; exit 1; }
-  sleep 0.05
-done
-awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "serve: /readyz after %.2f s\n", b - a }'
+# generated LABEL ROWS ARGS...: `quarry ingest ARGS` of a generated
+# dataset, timed, then its rows/s and how much the documents grew.
+generated() {
+  local label=$1 rows=$2 before after
+  shift 2
+  before=$(du -sk "$QUARRY_DATA_DIR/documents" | cut -f1)
+  timed "$label" ingest --quiet "$@"
+  after=$(du -sk "$QUARRY_DATA_DIR/documents" | cut -f1)
+  awk -v r="$rows" -v s="$secs" -v b="$before" -v a="$after" 'BEGIN {
+    printf "  %.0f rows/s; documents +%.1f MiB, %.0f bytes a row\n", (s > 0 ? r / s : 0), (a - b) / 1024, (r > 0 ? (a - b) * 1024 / r : 0) }'
+}
+if [[ -d $work/gen/us_filings ]]; then
+  generated "ingest us_filing_indexes ($(count filings) filings)" $(($(count filings) + $(count sections))) us_filing_indexes "$work/gen/us_filings"/*
+  echo "  ($(count sections) sections; rows are filings + sections)"
+fi
+[[ -d $work/gen/us_holdings ]] && generated "ingest us_security_fund_holders ($(count '13f filings') filings)" "$(count '13f rows')" \
+  us_security_fund_holders "$work/gen/us_holdings"
+[[ -d $work/gen/china_prices ]] && generated "ingest china_prices ($(count 'a-share codes') codes)" "$(count 'a-share bars')" china_prices "$work/gen/china_prices"
+[[ -d $work/gen/nse_udiff ]] && generated "ingest india_prices ($(count 'nse days') UDiFF days)" "$(count 'nse rows')" india_prices "$work/gen/nse_udiff"
+if [[ -d $work/gen/india_judgments ]]; then
+  # Judgments are tokenized with the vault key before they are stored; a
+  # data directory has no vault (QUARRY_VAULT_POSTGRES_URL), so the
+  # mapping is not kept (the run's output says how many tokens).
+  QUARRY_VAULT_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') \
+    generated "ingest india_judgments ($(count judgments))" "$(count judgments)" india_judgments "$work/gen/india_judgments"/meta-*.jsonl
+  sed -n 's/.*; \([0-9]* tokens.*\)/  \1/p' "$work/out" | head -1
+fi
+sizes "after the generated inputs"
+
+# serve: starts the server and prints the time to /readyz.
+serve() {
+  local start
+  start=$(date +%s.%N)
+  (exec ./bin/quarry serve >"$work/serve.log" 2>&1) &
+  server_pid=$!
+  until curl -sf "http://$ADDR/readyz" >/dev/null 2>&1; do
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.log" >&2; exit 1; }
+    sleep 0.05
+  done
+  awk -v a="$start" -v b="$(date +%s.%N)" -v w="$1" 'BEGIN { printf "serve (%s): /readyz after %.2f s\n", w, b - a }'
+}
+serve "first start, indexes built"
 sleep 2
 rss() { awk '/^VmRSS|^VmHWM/ { printf "%s %.0f MiB  ", $1, $2 / 1024 }' "/proc/$server_pid/status"; echo; }
 echo "serve RSS at rest: $(rss)"
+sizes "once served (the search indexes built)"
 
 token=$(curl -sf -X POST "http://$ADDR/account/login" \
   -d '{"email":"scale@example.com","password":"benchmark passphrase"}' | sed 's/.*"session_token":"\([^"]*\)".*/\1/')
@@ -92,23 +167,71 @@ key=$(curl -sf -X POST "http://$ADDR/account/keys?name=scale" -H "Authorization:
 urls() {
   for i in $(seq "$filers"); do echo "http://$ADDR${2//\{i\}/$i}"; done | shuf >"$work/$1"
 }
+# keyed FILE KEYS PATH-TEMPLATE: one URL per line of the generated keys
+# file KEYS, {1} and {2} its first and second fields.
+keyed() {
+  awk -v a="http://$ADDR$3" '{ u = a; gsub(/\{1\}/, $1, u); gsub(/\{2\}/, $2, u); print u }' "$work/gen/keys/$2.txt" | shuf >"$work/$1"
+}
+# bodies FILE KEYS TEMPLATE: one JSON body per line of KEYS, as keyed.
+bodies() {
+  awk -v a="$3" '{ u = a; gsub(/\{1\}/, $1, u); gsub(/\{2\}/, $2, u); print u }' "$work/gen/keys/$2.txt" | shuf >"$work/$1"
+}
+# queries FILE TEMPLATE QUERY...: one JSON body per query, {q} in TEMPLATE.
+queries() {
+  local file=$1 template=$2
+  shift 2
+  for q in "$@"; do echo "${template//\{q\}/$q}"; done >"$work/$file"
+}
+
+echo "route (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses"
+load() { ./bin/loadgen -c 8 -d "$DURATION" -rate "$RATE" -header "X-API-KEY: $key" "$@"; }
+if ((filers > 0)); then
 urls fin "/us/financials?ticker=BENCH{i}"
 urls inc "/us/financials/income-statements?ticker=BENCH{i}&period=quarterly&limit=8"
 # (seq, not awk: mawk's %d stops at 2^31.)
 seq 9000000001 $((9000000000 + filers)) | sed "s|^|http://$ADDR/us/financials/balance-sheets?cik=|" | shuf >"$work/bal"
 urls cash "/us/financials/cash-flow-statements?ticker=BENCH{i}&period=ttm"
-
-echo "route (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses"
-load() { ./bin/loadgen -c 8 -d "$DURATION" -rate "$RATE" -header "X-API-KEY: $key" "$@"; }
 load -label "GET /us/financials (random filer, cold then memo)" -urls "$work/fin"
 load -label "GET /us/financials/income-statements (random, quarterly)" -urls "$work/inc"
 load -label "GET /us/financials/balance-sheets (random cik)" -urls "$work/bal"
 load -label "GET /us/financials/cash-flow-statements (random, ttm)" -urls "$work/cash"
-load -label "POST /us/search (sample)" -method POST -url "http://$ADDR/us/search" -body '{"query":"iPhone services revenue"}'
-load -label "GET /us/security-fund-holders (sample)" -url "http://$ADDR/us/security-fund-holders?identifier=AAPL"
-load -label "GET /china/securities/{code} (sample)" -url "http://$ADDR/china/securities/SSE.600519"
-load -label "GET /china/prices (sample)" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000"
-load -label "GET /india/judgments/{id} (sample)" -url "http://$ADDR/india/judgments/inj_n4ww4jhpszkskpjk"
-load -label "POST /india/search (sample)" -method POST -url "http://$ADDR/india/search" -body '{"query":"writ petition municipal corporation"}'
-load -label "GET /india/prices (sample)" -url "http://$ADDR/india/prices?symbol=RELIANCE&limit=1000"
+fi
+if [[ -d $work/gen/us_filings ]]; then
+  keyed filing us_filings "/us/filings/{1}/index"
+  load -label "GET /us/filings/{accession}/index (random filing)" -urls "$work/filing"
+fi
+if [[ -d $work/gen/us_holdings ]]; then
+  keyed holders us_holdings "/us/security-fund-holders?identifier={2}&accession_number={1}"
+  load -label "GET /us/security-fund-holders (random filing)" -urls "$work/holders"
+  load -label "GET /us/security-fund-holders?identifier=AAPL (every filer)" -url "http://$ADDR/us/security-fund-holders?identifier=AAPL"
+fi
+# (the route names a listing SSE.600519, Tushare's file 600519.SH.)
+tail -n +2 sampledata/tushare_stock_basic.csv | cut -d, -f1 |
+  sed -e 's|^\(.*\)\.SH$|SSE.\1|' -e 's|^\(.*\)\.SZ$|SZSE.\1|' -e 's|^\(.*\)\.BJ$|BSE.\1|' -e "s|^|http://$ADDR/china/securities/|" | shuf >"$work/listed"
+load -label "GET /china/securities/{code} (random listed code)" -urls "$work/listed"
+if [[ -d $work/gen/china_prices ]]; then
+  keyed bars china_prices "/china/prices?code={1}&limit=1000"
+  load -label "GET /china/prices (random generated code)" -urls "$work/bars"
+fi
+if [[ -d $work/gen/nse_udiff ]]; then
+  keyed nse nse "/india/prices?symbol={1}&limit=1000"
+  load -label "GET /india/prices (random symbol)" -urls "$work/nse"
+fi
+if [[ -d $work/gen/india_judgments ]]; then
+  keyed judgments india_judgments "/india/judgments/{1}"
+  load -label "GET /india/judgments/{id} (random generated)" -urls "$work/judgments"
+  queries inq '{"query":"{q}"}' "writ petition municipal corporation" "arbitration award" "land acquisition compensation" "withdrawn with no order as to costs" "service tax"
+  load -label "POST /india/search (5 queries)" -method POST -url "http://$ADDR/india/search" -bodies "$work/inq"
+fi
+# US search last: at 1% each search's "find sections" outlasted its
+# client (docs/capacity.md), and the reads it leaves running in the
+# document store hold the connections every other route needs.
+if [[ -d $work/gen/us_filings ]]; then
+  queries usq '{"query":"{q}"}' "iPhone services revenue" "supply chain risk" "cybersecurity incident" "data center GPUs" "cloud revenue growth"
+  load -label "POST /us/search (5 queries, every filer)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usq"
+  bodies usqcik us_filings '{"query":"revenue","cik":"{2}"}'
+  load -label "POST /us/search (random filer's cik)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usqcik"
+fi
 echo "serve RSS after the mixed load: $(rss)"
+kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
+serve "restart"

@@ -12,6 +12,23 @@
 // DIR (CIK##########.json, as the SEC serves them, a few MB each) instead
 // of the trimmed samples, so that the generated filers have real sizes
 // (go tool task bench-scale, docs/capacity.md). -zip=false skips the zip.
+//
+// The other datasets of the scale benchmark have one flag each, off (0) by
+// default; each writes its generated input under -out and the keys a load
+// generator asks for under keys/ (one a line), all labelled as generated:
+//
+//   - -filings N: N 10-K filers × 20 years of filing folders under
+//     us_filings/, copies of the sample's real folders (usfilings.go);
+//   - -holders N: N 13F filers × 40 quarters of full submission text files
+//     under us_holdings/, from the sample's real information tables
+//     (holdings.go);
+//   - -bars N: N A-share codes of Tushare daily files under china_prices/,
+//     the sample's real bars re-dated and re-coded (bars.go);
+//   - -nse-rows N: whole trading days of NSE UDiFF bhavcopy under
+//     nse_udiff/, the sample's real days re-dated, until N rows
+//     (nse.go);
+//   - -judgments N: N judgments under india_judgments/, metadata JSON lines
+//     and text files re-laid from the sample's real texts (judgments.go).
 package main
 
 import (
@@ -40,15 +57,62 @@ func main() {
 	companies := flag.Int("companyfacts", 2000, "companyfacts documents to write")
 	from := flag.String("from", "", "copy the companyfacts documents of this directory, not the bundled samples")
 	withZip := flag.Bool("zip", true, "also write companyfacts.zip")
+	gens := []generator{
+		{flag.Int("filings", 0, "10-K filers to generate, 20 yearly filings each"), writeFilings},
+		{flag.Int("holders", 0, "13F filers to generate, 40 quarterly filings each"), writeHoldings},
+		{flag.Int("bars", 0, "A-share codes to generate, bars from listing to today"), writeBars},
+		{flag.Int("nse-rows", 0, "NSE rows to generate, in whole trading days"), writeNSE},
+		{flag.Int("judgments", 0, "India judgments to generate"), writeJudgments},
+	}
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "benchinput: -out is required")
 		os.Exit(2)
 	}
-	if err := write(*out, *from, *companies, *withZip); err != nil {
+	if err := run(*out, *from, *companies, *withZip, gens); err != nil {
 		fmt.Fprintln(os.Stderr, "benchinput:", err)
 		os.Exit(1)
 	}
+}
+
+// generator is one dataset's flag and the function that writes its input.
+type generator struct {
+	n     *int
+	write func(dir string, n int) (counts, error)
+}
+
+// count is one figure of what a generator wrote.
+type count struct {
+	name string
+	n    int
+}
+
+// counts are what a generator wrote, printed as name<TAB>number lines.
+type counts []count
+
+func (c counts) print() {
+	for _, x := range c {
+		fmt.Printf("%s\t%d\n", x.name, x.n)
+	}
+}
+
+func run(dir, from string, companies int, withZip bool, gens []generator) error {
+	if companies > 0 {
+		if err := write(dir, from, companies, withZip); err != nil {
+			return err
+		}
+	}
+	for _, g := range gens {
+		if *g.n <= 0 {
+			continue
+		}
+		c, err := g.write(dir, *g.n)
+		if err != nil {
+			return err
+		}
+		c.print()
+	}
+	return nil
 }
 
 func write(dir, from string, companies int, withZip bool) error {

@@ -3,7 +3,9 @@
 // percentiles. With -rate it sends at most that many requests per second in
 // all, to measure latency at a given load rather than at saturation. With
 // -urls it takes each request's URL at random from a file, so that a route
-// is measured over many keys rather than its hottest one. `go tool task
+// is measured over many keys rather than its hottest one; with -bodies it
+// takes each request's JSON body at random from a file, one a line, so that
+// a search is measured over many queries or filters. `go tool task
 // bench` and `go tool task bench-scale` use it against the served binary.
 package main
 
@@ -35,6 +37,7 @@ func main() {
 	urlFile := flag.String("urls", "", "file of URLs, one a line; each request takes one at random (instead of -url)")
 	method := flag.String("method", http.MethodGet, "HTTP method")
 	body := flag.String("body", "", "request body (sent as JSON)")
+	bodyFile := flag.String("bodies", "", "file of JSON bodies, one a line; each request takes one at random (instead of -body)")
 	header := flag.String("header", "", "one request header, as Name: value")
 	conns := flag.Int("c", 32, "concurrent connections")
 	duration := flag.Duration("d", 10*time.Second, "how long to run")
@@ -46,11 +49,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
+	bodies, err := lines(*body, *bodyFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(2)
+	}
 	limit := rate.NewLimiter(rate.Inf, 0)
 	if *perSecond > 0 {
 		limit = rate.NewLimiter(rate.Limit(*perSecond), 1)
 	}
-	res := run(target{method: *method, urls: urls, header: *header, body: *body, limit: limit}, *conns, *duration)
+	res := run(target{method: *method, urls: urls, header: *header, bodies: bodies, limit: limit}, *conns, *duration)
 	report(*label, res, *duration)
 }
 
@@ -73,12 +81,35 @@ func targets(url, file string) ([]string, error) {
 	return urls, nil
 }
 
+// lines is the body given, or the lines of the file given (a JSON body
+// holds no line break), or one empty body.
+func lines(body, file string) ([]string, error) {
+	if file == "" {
+		return []string{body}, nil
+	}
+	if body != "" {
+		return nil, errors.New("give at most one of -body and -bodies")
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if out[0] == "" {
+		return nil, fmt.Errorf("%s holds no body", file)
+	}
+	return out, nil
+}
+
 // target is the request every worker repeats, as often as limit lets, to
 // one of urls at random.
 type target struct {
-	method, header, body string
-	urls                 []string
-	limit                *rate.Limiter
+	method, header string
+	urls           []string
+	// bodies are the request bodies to take one of at random; one empty
+	// body when none is given.
+	bodies []string
+	limit  *rate.Limiter
 }
 
 func run(t target, conns int, d time.Duration) result {
@@ -106,7 +137,8 @@ func worker(ctx context.Context, client *http.Client, t target) result {
 		if t.limit.Wait(ctx) != nil {
 			break // the run is over
 		}
-		req, err := http.NewRequest(t.method, t.urls[rand.IntN(len(t.urls))], strings.NewReader(t.body))
+		body := t.bodies[rand.IntN(len(t.bodies))]
+		req, err := http.NewRequest(t.method, t.urls[rand.IntN(len(t.urls))], strings.NewReader(body))
 		if err != nil {
 			r.errors++
 			return r
@@ -114,7 +146,7 @@ func worker(ctx context.Context, client *http.Client, t target) result {
 		if name != "" {
 			req.Header.Set(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
-		if t.body != "" {
+		if body != "" {
 			req.Header.Set("Content-Type", "application/json")
 		}
 		start := time.Now()
