@@ -127,13 +127,18 @@ func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory
 // indexDocumentIDs has the embedded FerretDB's collections indexed by the
 // expression its reads by `_id` filter on (ferretdb.Server.IndexIDs): once
 // the datasets' start hooks have made their collections and loaded their
-// samples, then every QUARRY_MONGO_REFRESH for collections made later.
+// samples, then every QUARRY_MONGO_REFRESH for collections made later, and
+// at stop for those this process made. `quarry ingest` and `quarry sync`
+// run it too: without it, a run into a data directory that only ingestion
+// had written found no index, and each replacement by `_id` read the whole
+// collection (one more NSE day took 184 s, 18 s with it; docs/capacity.md).
 func indexDocumentIDs(cfg Config) fx.Option {
 	if !cfg.embeddedDocuments() {
 		return fx.Options()
 	}
 	return fx.Invoke(func(lc fx.Lifecycle, s *ferretdb.Server, log *zap.Logger) {
-		lc.Append(fx.StartHook(func(ctx context.Context) error { return s.IndexIDs(ctx, cfg.MongoDB) }))
+		index := func(ctx context.Context) error { return s.IndexIDs(ctx, cfg.MongoDB) }
+		lc.Append(fx.Hook{OnStart: index, OnStop: index})
 		periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
 			if err := s.IndexIDs(ctx, cfg.MongoDB); err != nil && ctx.Err() == nil {
 				log.Warn("documents not indexed by id", zap.Error(err))

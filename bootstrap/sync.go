@@ -369,7 +369,8 @@ func WithSyncer(ctx context.Context, cfg Config, fn func(*sourcesync.Syncer) err
 }
 
 // syncCommand is the graph of `quarry sync`: the ingesters, the sources and
-// their leases, populating s.
+// their leases, populating s, with the data directory's documents indexed
+// by id as for `quarry ingest`.
 func syncCommand(cfg Config, s **sourcesync.Syncer) fx.Option {
-	return fx.Options(ingestion(cfg), syncGraph(cfg), postgresLeases(cfg), fx.Populate(s))
+	return fx.Options(ingestion(cfg), syncGraph(cfg), postgresLeases(cfg), fx.Populate(s), indexDocumentIDs(cfg))
 }
