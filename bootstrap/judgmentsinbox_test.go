@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"go.uber.org/fx"
-	"go.uber.org/fx/fxtest"
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/inbox"
@@ -132,9 +131,7 @@ func newInboxRig(t *testing.T) *inboxRig {
 	t.Helper()
 	r := &inboxRig{dir: t.TempDir()}
 	cfg := Config{VaultKey: testVaultKey, Sync: SyncConfig{JudgmentsInbox: r.dir, NSEBaseURL: defaultNSEBaseURL}}
-	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg), fx.Populate(&r.syncer, &r.judgments))
-	app.RequireStart()
-	t.Cleanup(app.RequireStop)
+	startSync(t, cfg, &r.syncer, &r.judgments)
 	return r
 }
 

@@ -46,11 +46,27 @@ func newSyncRig(t *testing.T, srv *replay.Server) *syncRig {
 	}
 	cfg := Config{Sync: SyncConfig{NSEBaseURL: srv.URL, RetryBackoff: time.Millisecond}}
 	r := &syncRig{server: srv}
-	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg),
-		fx.Populate(&r.syncer, &r.prices, &r.states, &r.meter, &r.load))
+	startSync(t, cfg, &r.syncer, &r.prices, &r.states, &r.meter, &r.load)
+	return r
+}
+
+// startSync starts the graph of `quarry sync` for cfg on memory, stopped
+// when the test ends, and populates targets from it.
+func startSync(t *testing.T, cfg Config, targets ...any) {
+	t.Helper()
+	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg), fx.Populate(targets...))
 	app.RequireStart()
 	t.Cleanup(app.RequireStop)
-	return r
+}
+
+// syncOne runs one source over the days from..to and returns its outcome.
+func syncOne(t *testing.T, s *sourcesync.Syncer, source, from, to string) (sourcesync.Outcome, error) {
+	t.Helper()
+	out, err := s.Sync(t.Context(), []string{source}, sourcesync.Range{From: day(t, from), To: day(t, to)})
+	if len(out) != 1 {
+		t.Fatalf("Sync returned %d outcomes, %v", len(out), err)
+	}
+	return out[0], err
 }
 
 func day(t *testing.T, s string) time.Time {
@@ -64,11 +80,7 @@ func day(t *testing.T, s string) time.Time {
 
 func (r *syncRig) sync(t *testing.T, from, to string) (sourcesync.Outcome, error) {
 	t.Helper()
-	out, err := r.syncer.Sync(t.Context(), []string{nsesource.Name}, sourcesync.Range{From: day(t, from), To: day(t, to)})
-	if len(out) != 1 {
-		t.Fatalf("Sync returned %d outcomes, %v", len(out), err)
-	}
-	return out[0], err
+	return syncOne(t, r.syncer, nsesource.Name, from, to)
 }
 
 // rowsByDay counts the versions held per day.

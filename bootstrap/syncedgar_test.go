@@ -8,10 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/fx"
-	"go.uber.org/fx/fxtest"
-	"go.uber.org/zap"
-
 	"github.com/quarrydata/quarry/adapters/edgarsource"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/domain/filing"
@@ -38,20 +34,13 @@ func newEDGARRig(t *testing.T, srv *replay.Server, userAgent string) *edgarRig {
 	cfg := Config{Sync: SyncConfig{NSEBaseURL: srv.URL, SECUserAgent: userAgent, SECBaseURL: srv.URL,
 		SECDataBaseURL: srv.URL, RetryBackoff: time.Millisecond}}
 	r := &edgarRig{}
-	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg),
-		fx.Populate(&r.syncer, &r.fin, &r.funds, &r.states, &r.filed, &r.secs))
-	app.RequireStart()
-	t.Cleanup(app.RequireStop)
+	startSync(t, cfg, &r.syncer, &r.fin, &r.funds, &r.states, &r.filed, &r.secs)
 	return r
 }
 
 func (r *edgarRig) sync(t *testing.T, from, to string) (sourcesync.Outcome, error) {
 	t.Helper()
-	out, err := r.syncer.Sync(t.Context(), []string{edgarsource.Name}, sourcesync.Range{From: day(t, from), To: day(t, to)})
-	if len(out) != 1 {
-		t.Fatalf("Sync returned %d outcomes, %v", len(out), err)
-	}
-	return out[0], err
+	return syncOne(t, r.syncer, edgarsource.Name, from, to)
 }
 
 // TestSyncBackfillsAnEDGARDay backfills 2024-11-01, the day Apple filed its

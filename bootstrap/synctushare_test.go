@@ -6,10 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/fx"
-	"go.uber.org/fx/fxtest"
-	"go.uber.org/zap"
-
 	"github.com/quarrydata/quarry/adapters/tusharesource"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/domain/feed"
@@ -34,20 +30,13 @@ func newTushareRig(t *testing.T) *tushareRig {
 	cfg := Config{Sync: SyncConfig{NSEBaseURL: srv.URL, TushareToken: "replay-token", TushareBaseURL: srv.URL,
 		TusharePerMinute: 60_000, RetryBackoff: time.Millisecond}}
 	r := &tushareRig{server: srv}
-	app := fxtest.New(t, fx.NopLogger, fx.Supply(zap.NewNop()), ingestion(cfg), syncGraph(cfg),
-		fx.Populate(&r.syncer, &r.prices, &r.securities, &r.states))
-	app.RequireStart()
-	t.Cleanup(app.RequireStop)
+	startSync(t, cfg, &r.syncer, &r.prices, &r.securities, &r.states)
 	return r
 }
 
 func (r *tushareRig) sync(t *testing.T, from, to string) (sourcesync.Outcome, error) {
 	t.Helper()
-	out, err := r.syncer.Sync(t.Context(), []string{tusharesource.Name}, sourcesync.Range{From: day(t, from), To: day(t, to)})
-	if len(out) != 1 {
-		t.Fatalf("Sync returned %d outcomes, %v", len(out), err)
-	}
-	return out[0], err
+	return syncOne(t, r.syncer, tusharesource.Name, from, to)
 }
 
 func (r *tushareRig) state(t *testing.T) feed.State {
