@@ -1,7 +1,10 @@
 package fetch_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -90,4 +93,71 @@ func TestClientAnswersNotFound(t *testing.T) {
 	if !errors.Is(err, ports.ErrNotFound) {
 		t.Fatalf("404: %v", err)
 	}
+}
+
+// zipWhole is the check a caller of Download makes of an archive: that
+// archive/zip opens it, which needs its central directory at the end.
+func zipWhole(file string) error {
+	r, err := zip.OpenReader(file)
+	if err != nil {
+		return err
+	}
+	return r.Close()
+}
+
+func TestClientDownloadsToDisk(t *testing.T) {
+	srv := replay.New(t)
+	archive := replay.CompanyFactsZip(t)
+	srv.Add(replay.CompanyFactsZipPath, archive)
+	c := client(t, srv, 0)
+	dir := t.TempDir()
+	got, err := c.Download(t.Context(), replay.CompanyFactsZipPath, fetch.Validator{}, dir, zipWhole)
+	if err != nil || got.Size != int64(len(archive)) || got.Validator.ETag == "" {
+		t.Fatalf("download: %+v, %v", got, err)
+	}
+	if body, err := os.ReadFile(got.File); err != nil || !bytes.Equal(body, archive) {
+		t.Fatalf("file on disk differs from the archive served: %v", err)
+	}
+	again, err := c.Download(t.Context(), replay.CompanyFactsZipPath, got.Validator, dir, zipWhole)
+	if err != nil || !again.NotModified || again.File != "" {
+		t.Fatalf("conditional download: %+v, %v", again, err)
+	}
+}
+
+// TestClientDownloadRefusesPartFiles: a body cut short of its
+// Content-Length, a truncated archive served as whole, a body over
+// MaxBytes and an HTML page each fail, and leave no file behind.
+func TestClientDownloadRefusesPartFiles(t *testing.T) {
+	archive := replay.CompanyFactsZip(t)
+	for name, fault := range map[string]replay.Fault{"cut": replay.Cut, "truncated": replay.Truncated, "html": replay.HTML} {
+		t.Run(name, func(t *testing.T) {
+			srv := replay.New(t)
+			srv.Add(replay.CompanyFactsZipPath, archive)
+			srv.Fail(replay.CompanyFactsZipPath, fault, fault, fault, fault)
+			dir := t.TempDir()
+			_, err := client(t, srv, 0).Download(t.Context(), replay.CompanyFactsZipPath, fetch.Validator{}, dir, zipWhole)
+			if !errors.Is(err, ports.ErrSourceFailed) {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if left, _ := os.ReadDir(dir); len(left) != 0 {
+				t.Fatalf("%s left %d files", name, len(left))
+			}
+		})
+	}
+	t.Run("over MaxBytes", func(t *testing.T) {
+		srv := replay.New(t)
+		srv.Add(replay.CompanyFactsZipPath, archive)
+		c, err := fetch.New(fetch.Options{Source: "test", BaseURL: srv.URL, UserAgent: "Quarry test ops@example.org",
+			Backoff: time.Millisecond, MaxBytes: int64(len(archive) - 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if _, err := c.Download(t.Context(), replay.CompanyFactsZipPath, fetch.Validator{}, dir, zipWhole); !errors.Is(err, ports.ErrSourceFailed) {
+			t.Fatalf("over MaxBytes: %v", err)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Fatalf("left %d files", len(left))
+		}
+	})
 }

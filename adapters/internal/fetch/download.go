@@ -1,0 +1,140 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/ports"
+)
+
+// Downloaded is a file streamed to disk whole.
+type Downloaded struct {
+	URL string
+	// File is the temporary file holding the body; the caller removes
+	// it. Empty when NotModified.
+	File string
+	// Size is the body's length in bytes.
+	Size int64
+	// NotModified: the server answered 304; nothing was downloaded.
+	NotModified bool
+	// RetrievedAt is when the body was received.
+	RetrievedAt time.Time
+	// Validator identifies the version served, for the next Download.
+	Validator Validator
+}
+
+// FileCheck refuses a downloaded file that is not the file asked for,
+// saying why.
+type FileCheck func(file string) error
+
+// Download is GetIfChanged for a file too large to hold in memory: the
+// body is streamed to a new file in dir (the system's temporary
+// directory when empty), never longer than MaxBytes, refused when shorter
+// than its Content-Length, when it is an HTML page, or when check refuses
+// it, and retried as Get is. A file refused is removed; only a file whole
+// and checked is returned.
+func (c *Client) Download(ctx context.Context, path string, v Validator, dir string, check FileCheck) (Downloaded, error) {
+	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
+	var last error
+	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
+		if attempt > 0 {
+			if err := c.sleep(ctx, c.backoff(attempt, last)); err != nil {
+				return Downloaded{}, err
+			}
+		}
+		d, err := c.downloadOnce(ctx, u, v, dir, check)
+		if err == nil || !retryable(err) {
+			return d, c.failed(u, err)
+		}
+		last = err
+	}
+	return Downloaded{}, c.failed(u, last)
+}
+
+func (c *Client) downloadOnce(ctx context.Context, u string, v Validator, dir string, check FileCheck) (Downloaded, error) {
+	resp, err := c.send(ctx, u, v)
+	if err != nil {
+		return Downloaded{}, err
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotModified:
+		return Downloaded{URL: u, NotModified: true, RetrievedAt: time.Now().UTC()}, nil
+	case http.StatusNotFound:
+		return Downloaded{}, fmt.Errorf("%s: %w", u, ports.ErrNotFound)
+	default:
+		return Downloaded{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &statusError{resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"))})
+	}
+	file, size, err := c.save(resp, dir)
+	if err == nil && check != nil {
+		if cerr := check(file); cerr != nil {
+			err = fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{cerr})
+		}
+	}
+	if err != nil {
+		if file != "" {
+			os.Remove(file)
+		}
+		return Downloaded{}, err
+	}
+	return Downloaded{URL: u, File: file, Size: size, RetrievedAt: time.Now().UTC(),
+		Validator: Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
+}
+
+// send sends a conditional GET of u at the client's rate.
+func (c *Client) send(ctx context.Context, u string, v Validator) (*http.Response, error) {
+	if err := c.limiter.Wait(ctx); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
+	}
+	req.Header.Set("User-Agent", c.opt.UserAgent)
+	if v.ETag != "" {
+		req.Header.Set("If-None-Match", v.ETag)
+	}
+	if v.LastModified != "" {
+		req.Header.Set("If-Modified-Since", v.LastModified)
+	}
+	c.opt.Meter.Requested(c.opt.Source)
+	resp, err := c.opt.HTTP.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
+	}
+	return resp, nil
+}
+
+// save streams the body to a new file in dir and returns its name (set
+// whenever the file was created, so that the caller removes it) and size.
+func (c *Client) save(resp *http.Response, dir string) (string, int64, error) {
+	if strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html") {
+		return "", 0, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{errors.New("an HTML page was served in place of the file")})
+	}
+	f, err := os.CreateTemp(dir, "quarry-download-*")
+	if err != nil {
+		return "", 0, err
+	}
+	n, err := io.Copy(f, io.LimitReader(resp.Body, c.opt.MaxBytes+1))
+	c.opt.Meter.Received(c.opt.Source, int(n))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		return f.Name(), n, fmt.Errorf("%w: body cut after %d bytes: %v", ports.ErrSourceFailed, n, err)
+	case n > c.opt.MaxBytes:
+		return f.Name(), n, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{fmt.Errorf("body larger than %d bytes", c.opt.MaxBytes)})
+	case resp.ContentLength >= 0 && n != resp.ContentLength && resp.Header.Get("Content-Encoding") == "":
+		return f.Name(), n, fmt.Errorf("%w: body of %d bytes, Content-Length %d", ports.ErrSourceFailed, n, resp.ContentLength)
+	}
+	return f.Name(), n, nil
+}
