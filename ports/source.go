@@ -65,6 +65,28 @@ type Source interface {
 	Fetch(ctx context.Context, day time.Time) ([]SourceFile, error)
 }
 
+// BulkSource is a Source that also publishes everything it holds as one
+// archive, fetched whole for a backfill.
+type BulkSource interface {
+	Source
+	// Bulk downloads the archive into dir, unless it is still the version
+	// v identifies, and returns the files to load: the archive read where
+	// it lies (Path), with what it needs beside it.
+	Bulk(ctx context.Context, dir string, v Version) (Bulk, error)
+}
+
+// Version is what a server said identifies the version of a file: its
+// ETag and Last-Modified.
+type Version struct{ ETag, LastModified string }
+
+// Bulk is what a BulkSource fetched: the files, or NotModified when the
+// archive is still the version asked about, and the version served.
+type Bulk struct {
+	Files       []SourceFile
+	NotModified bool
+	Version     Version
+}
+
 // Inbox is an outside source that is handed files rather than publishing
 // them day by day: licensed deliveries dropped into a folder. A run takes
 // each delivery waiting, whole, and moves it aside once it is loaded or

@@ -30,16 +30,18 @@ func NewSyncStates(db *mongodrv.Database) *SyncStates {
 
 // stateDoc mirrors feed.State field for field.
 type stateDoc struct {
-	Source      string    `bson:"_id"`
-	First       string    `bson:"first"`
-	Last        string    `bson:"last"`
-	Files       int64     `bson:"files"`
-	Rows        int64     `bson:"rows"`
-	Holidays    int64     `bson:"holidays"`
-	Refused     int64     `bson:"refused"`
-	LastSuccess time.Time `bson:"last_success"`
-	LastError   string    `bson:"last_error"`
-	LastErrorAt time.Time `bson:"last_error_at"`
+	Source       string    `bson:"_id"`
+	First        string    `bson:"first"`
+	Last         string    `bson:"last"`
+	Files        int64     `bson:"files"`
+	Rows         int64     `bson:"rows"`
+	Holidays     int64     `bson:"holidays"`
+	Refused      int64     `bson:"refused"`
+	LastSuccess  time.Time `bson:"last_success"`
+	LastError    string    `bson:"last_error"`
+	LastErrorAt  time.Time `bson:"last_error_at"`
+	ETag         string    `bson:"etag,omitempty"`
+	LastModified string    `bson:"last_modified,omitempty"`
 }
 
 // State returns the source's checkpoint, empty when it has none.
@@ -53,7 +55,8 @@ func (s *SyncStates) State(ctx context.Context, source string) (feed.State, erro
 		return feed.State{}, translate("read sync state", err)
 	}
 	return feed.State{Source: d.Source, First: d.First, Last: d.Last, Files: d.Files, Rows: d.Rows, Holidays: d.Holidays,
-		Refused: d.Refused, LastSuccess: utcOrZero(d.LastSuccess), LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt)}, nil
+		Refused: d.Refused, LastSuccess: utcOrZero(d.LastSuccess), LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt),
+		ETag: d.ETag, LastModified: d.LastModified}, nil
 }
 
 // SaveState replaces the source's checkpoint.

@@ -51,6 +51,9 @@ var commands = []command{
 		"--from and --to (YYYY-MM-DD) backfill. A day is loaded whole or not at all; a failed day stops the source,\n" +
 		"and the next run starts again there. SOURCE judgments takes the licensed deliveries (.zip) waiting in\n" +
 		"QUARRY_JUDGMENTS_INBOX, tokenized with QUARRY_VAULT_KEY, and moves each into done/ or, refused, into refused/."},
+	{"sync edgar --bulk", "", "backfill us_financials from the SEC's nightly companyfacts.zip (every filer, about 1.2 GB)\n" +
+		"Streams it to a temporary file, checks it whole, loads it with company_tickers.json; an archive unchanged\n" +
+		"since the last load (its ETag and Last-Modified kept) loads nothing. Needs QUARRY_SEC_USER_AGENT."},
 	{"sync status", "", "show each source: configured or not, days held (an inbox: files taken), last success, last error and lag"},
 	{"ledger verify", "", "check that every balance equals the sum of its entries\n" +
 		"Reads PostgreSQL or the data directory, beside a running server; exits 1 on a mismatch."},

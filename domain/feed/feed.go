@@ -54,6 +54,11 @@ type State struct {
 	// LastErrorAt when; both are cleared by the next run that succeeds.
 	LastError   string    `json:"last_error,omitempty"`
 	LastErrorAt time.Time `json:"last_error_at,omitzero"`
+	// ETag and LastModified identify the version of the bulk archive a
+	// bulk run last loaded (a source's bulk checkpoint), sent with the
+	// next run's request so that an archive unchanged is not fetched.
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"last_modified,omitempty"`
 }
 
 // Covers reports whether day (YYYY-MM-DD) is within the range held.

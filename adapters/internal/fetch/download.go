@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -35,13 +36,14 @@ type Downloaded struct {
 type FileCheck func(file string) error
 
 // Download is GetIfChanged for a file too large to hold in memory: the
-// body is streamed to a new file in dir (the system's temporary
+// body is streamed to a new file in dir, named *-BASE for the base name
+// of file, (the system's temporary
 // directory when empty), never longer than MaxBytes, refused when shorter
 // than its Content-Length, when it is an HTML page, or when check refuses
 // it, and retried as Get is. A file refused is removed; only a file whole
 // and checked is returned.
-func (c *Client) Download(ctx context.Context, path string, v Validator, dir string, check FileCheck) (Downloaded, error) {
-	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
+func (c *Client) Download(ctx context.Context, file string, v Validator, dir string, check FileCheck) (Downloaded, error) {
+	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(file, "/")}).String()
 	var last error
 	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
 		if attempt > 0 {
@@ -119,7 +121,7 @@ func (c *Client) save(resp *http.Response, dir string) (string, int64, error) {
 	if strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html") {
 		return "", 0, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{errors.New("an HTML page was served in place of the file")})
 	}
-	f, err := os.CreateTemp(dir, "quarry-download-*")
+	f, err := os.CreateTemp(dir, "*-"+path.Base(resp.Request.URL.Path))
 	if err != nil {
 		return "", 0, err
 	}

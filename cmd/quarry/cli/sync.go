@@ -14,17 +14,37 @@ import (
 )
 
 // SyncArgs are `quarry sync`'s arguments: the sources (all configured
-// when none) and the range.
+// when none) and the range, or Bulk: backfill from the sources' bulk
+// archives instead of day by day.
 type SyncArgs struct {
 	Sources  []string
 	From, To time.Time
+	Bulk     bool
 }
 
-// ParseSyncArgs reads `quarry sync [SOURCE…] [--from DATE] [--to DATE]`.
+// ParseSyncArgs reads `quarry sync [SOURCE…] [--from DATE] [--to DATE]`
+// and `quarry sync SOURCE… --bulk`.
 func ParseSyncArgs(args []string) (SyncArgs, error) {
+	out, err := parseSyncArgs(args)
+	switch {
+	case err != nil || !out.Bulk:
+		return out, err
+	case len(out.Sources) == 0:
+		return out, errors.New("sync: --bulk needs the source whose archive to load (edgar)")
+	case !out.From.IsZero() || !out.To.IsZero():
+		return out, errors.New("sync: --bulk loads an archive as a whole, with no --from or --to")
+	}
+	return out, nil
+}
+
+func parseSyncArgs(args []string) (SyncArgs, error) {
 	var out SyncArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--bulk" {
+			out.Bulk = true
+			continue
+		}
 		if a != "--from" && a != "--to" {
 			if strings.HasPrefix(a, "-") {
 				return out, fmt.Errorf("sync: unknown flag %s", a)
@@ -55,12 +75,34 @@ func ParseSyncArgs(args []string) (SyncArgs, error) {
 // Sync runs `quarry sync`: each source over the range, into MongoDB or the
 // data directory, reporting each source's outcome on out.
 func Sync(ctx context.Context, cfg bootstrap.Config, args SyncArgs, out io.Writer) error {
+	if args.Bulk {
+		return syncBulk(ctx, cfg, args.Sources, out)
+	}
 	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
 		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
 		for _, o := range outcomes {
 			writeOutcome(out, o)
 		}
 		return err
+	})
+}
+
+// syncBulk runs `quarry sync SOURCE… --bulk`: each source's archive,
+// loaded whole unless it is the version last loaded.
+func syncBulk(ctx context.Context, cfg bootstrap.Config, sources []string, out io.Writer) error {
+	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
+		for _, name := range sources {
+			o, err := s.Bulk(ctx, name)
+			if err != nil {
+				return fmt.Errorf("%s --bulk: %w (nothing of the archive was loaded; the next run fetches it again)", name, err)
+			}
+			if o.NotModified {
+				fmt.Fprintf(out, "%s --bulk: the archive is unchanged since the last load (304); nothing loaded, %.1f s\n", name, o.Elapsed.Seconds())
+				continue
+			}
+			fmt.Fprintf(out, "%s --bulk: %d files (%d bytes), %d records, %.1f s\n", name, o.Files, o.Bytes, o.Rows, o.Elapsed.Seconds())
+		}
+		return nil
 	})
 }
 
