@@ -186,11 +186,20 @@ func edgarSource(cfg Config, meter *sourcesync.Meter, log *zap.Logger) (ports.So
 			" to who fetches and a contact e-mail address (Example Corp ops@example.com), as the SEC's fair-access rules require"}, nil
 	}
 	edgar, err := edgarsource.New(edgarsource.Config{UserAgent: cfg.Sync.SECUserAgent, BaseURL: cfg.Sync.SECBaseURL,
-		DataBaseURL: cfg.Sync.SECDataBaseURL, Backoff: cfg.Sync.RetryBackoff, Meter: meter, Log: log})
+		DataBaseURL: cfg.Sync.SECDataBaseURL, Backoff: cfg.Sync.RetryBackoff, BulkMaxBytes: bulkMaxBytes(cfg), Meter: meter, Log: log})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s, %s, %s: %w", EnvSECUserAgent, EnvSECBaseURL, EnvSECDataBaseURL, err)
 	}
 	return edgar, nil, nil
+}
+
+// bulkMaxBytes bounds the SEC's bulk archive as `quarry ingest` bounds a
+// file: by QUARRY_INGEST_MAX_FILE_BYTES, else its default.
+func bulkMaxBytes(cfg Config) int64 {
+	if cfg.IngestMaxFileBytes > 0 {
+		return cfg.IngestMaxFileBytes
+	}
+	return ingest.DefaultMaxFileBytes
 }
 
 // tushareRemedy is what enables the tushare source.

@@ -2,7 +2,9 @@ package bootstrap
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/adapters/edgarsource"
 	"github.com/quarrydata/quarry/app/sourcesync"
@@ -67,5 +69,21 @@ func TestSyncBulkRefusesATruncatedArchive(t *testing.T) {
 	}
 	if c, err := r.fin.Company(t.Context(), "0000320193"); err != nil || len(c.Facts) == 0 {
 		t.Fatalf("Apple after the next run: %v", err)
+	}
+}
+
+// TestSyncBulkBoundsTheArchive: an archive over QUARRY_INGEST_MAX_FILE_BYTES
+// is refused and nothing is stored.
+func TestSyncBulkBoundsTheArchive(t *testing.T) {
+	srv := bulkServer(t)
+	cfg := Config{IngestMaxFileBytes: 1024, Sync: SyncConfig{SECUserAgent: testSECUserAgent, SECBaseURL: srv.URL,
+		SECDataBaseURL: srv.URL, NSEBaseURL: srv.URL, RetryBackoff: time.Millisecond}}
+	r := &edgarRig{}
+	startSync(t, cfg, &r.syncer, &r.fin, &r.funds, &r.states, &r.filed, &r.secs)
+	if _, err := r.syncer.Bulk(t.Context(), edgarsource.Name); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "larger than 1024") {
+		t.Fatalf("archive over the bound: %v", err)
+	}
+	if _, err := r.fin.Company(t.Context(), "0000320193"); !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("a company stored from a refused archive: %v", err)
 	}
 }

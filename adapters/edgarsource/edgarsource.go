@@ -59,14 +59,19 @@ type Config struct {
 	DataBaseURL string
 	// Backoff is the first wait before a retry; zero is one second.
 	Backoff time.Duration
-	Meter   ports.SourceMeter
-	Log     *zap.Logger
+	// BulkMaxBytes bounds the bulk archive (Bulk); zero is fetch's bound
+	// of any body, 1 GiB, under the SEC's archive.
+	BulkMaxBytes int64
+	Meter        ports.SourceMeter
+	Log          *zap.Logger
 }
 
 // Source is EDGAR's daily form index and the filers' companyfacts.
 type Source struct {
 	www, data *fetch.Client
-	log       *zap.Logger
+	// archive is www bounding a body by Config.BulkMaxBytes.
+	archive *fetch.Client
+	log     *zap.Logger
 }
 
 var _ ports.Source = (*Source)(nil)
@@ -90,7 +95,11 @@ func New(cfg Config) (*Source, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Source{www: www, data: data, log: log}, nil
+	archive := www
+	if cfg.BulkMaxBytes > 0 {
+		archive = www.Bounded(cfg.BulkMaxBytes)
+	}
+	return &Source{www: www, data: data, archive: archive, log: log}, nil
 }
 
 // Name returns "edgar".

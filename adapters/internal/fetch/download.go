@@ -91,6 +91,14 @@ func (c *Client) downloadOnce(ctx context.Context, u string, v Validator, dir st
 		Validator: Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
 }
 
+// Bounded returns a client of the same source that bounds a body by
+// maxBytes instead (a large archive's), sharing c's rate.
+func (c *Client) Bounded(maxBytes int64) *Client {
+	d := *c
+	d.opt.MaxBytes = maxBytes
+	return &d
+}
+
 // send sends a conditional GET of u at the client's rate.
 func (c *Client) send(ctx context.Context, u string, v Validator) (*http.Response, error) {
 	if err := c.limiter.Wait(ctx); err != nil {
