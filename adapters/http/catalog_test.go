@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,19 +38,7 @@ func (weekdaySource) Fetch(context.Context, time.Time) ([]ports.SourceFile, erro
 // nothing. A dataset no source fills has the four fields null. The body
 // matches the OpenAPI document.
 func TestCatalogShowsEachSyncedDatasetsCoverageLastSyncAndLag(t *testing.T) {
-	now := time.Date(2025, 7, 1, 15, 0, 0, 0, time.UTC)
-	states := memory.NewSyncStates()
-	ran := time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC)
-	if err := states.SaveState(t.Context(), feed.State{Source: "nse", First: "2025-06-18", Last: "2025-06-27", LastSuccess: ran}); err != nil {
-		t.Fatal(err)
-	}
-	syncer := sourcesync.New([]ports.Source{weekdaySource{"nse"}}, []sourcesync.Unconfigured{{Name: "edgar", Remedy: "set X"}},
-		states, nil, sourcesync.NewMeter(), func() time.Time { return now },
-		sourcesync.Fills(map[string][]dataset.ID{"nse": {dataset.IndiaPrices}, "edgar": {dataset.USFinancials}}))
-	s, err := NewServer(Deps{Availability: usecase.NewAvailability(nil), Sync: syncer, Log: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := syncedServer(t)
 	req := httptest.NewRequest(http.MethodGet, "/catalog", http.NoBody)
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
@@ -77,6 +66,48 @@ func TestCatalogShowsEachSyncedDatasetsCoverageLastSyncAndLag(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("not in the catalog: %v", want)
+	}
+}
+
+// syncedServer is a server whose nse source holds 2025-06-18 to 06-27,
+// last run on the 28th, seen on Tuesday 1 July at 15:00; edgar is not
+// configured.
+func syncedServer(t *testing.T) *Server {
+	t.Helper()
+	now := time.Date(2025, 7, 1, 15, 0, 0, 0, time.UTC)
+	states := memory.NewSyncStates()
+	ran := time.Date(2025, 6, 28, 12, 0, 0, 0, time.UTC)
+	if err := states.SaveState(t.Context(), feed.State{Source: "nse", First: "2025-06-18", Last: "2025-06-27", LastSuccess: ran}); err != nil {
+		t.Fatal(err)
+	}
+	syncer := sourcesync.New([]ports.Source{weekdaySource{"nse"}}, []sourcesync.Unconfigured{{Name: "edgar", Remedy: "set X"}},
+		states, nil, sourcesync.NewMeter(), func() time.Time { return now },
+		sourcesync.Fills(map[string][]dataset.ID{"nse": {dataset.IndiaPrices}, "edgar": {dataset.USFinancials}}))
+	s, err := NewServer(Deps{Availability: usecase.NewAvailability(nil), Sync: syncer, Log: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestConsoleCatalogShowsHowCurrentEachDatasetIs: the console's catalog
+// page shows what GET /catalog says of each dataset's source, coverage,
+// last sync and lag.
+func TestConsoleCatalogShowsHowCurrentEachDatasetIs(t *testing.T) {
+	s := syncedServer(t)
+	rec := httptest.NewRecorder()
+	s.catalogPage(rec, httptest.NewRequest(http.MethodGet, "/console/catalog", http.NoBody), nil, consoleUser{})
+	page := rec.Body.String()
+	for id, want := range map[dataset.ID]string{
+		dataset.IndiaPrices:  `<code>quarry sync nse</code><br>holds 2025-06-18 to 2025-06-27<br><span class="hint">last sync 2025-06-28 12:00 UTC</span><br><span class="hint">24h0m0s behind</span>`,
+		dataset.USFinancials: `<code>quarry sync edgar</code></td>`,
+		dataset.ChinaPrices:  `<span class="hint">quarry ingest only</span></td>`,
+	} {
+		_, row, ok := strings.Cut(page, `<tr data-dataset="`+string(id)+`">`)
+		row, _, _ = strings.Cut(row, "</tr>")
+		if !ok || !strings.Contains(row, `<td class="freshness">`+want) {
+			t.Errorf("%s's row:\n%s\nwant its freshness cell to start %s", id, row, want)
+		}
 	}
 }
 

@@ -96,6 +96,18 @@ type catalogEntry struct {
 	LagSeconds *int64 `json:"lag_seconds"`
 }
 
+// Lag says, for the console, how far the dataset's source is behind:
+// "current", "24h0m0s behind", or nothing when LagSeconds is null.
+func (e catalogEntry) Lag() string {
+	switch {
+	case e.LagSeconds == nil:
+		return ""
+	case *e.LagSeconds == 0:
+		return "current"
+	}
+	return (time.Duration(*e.LagSeconds) * time.Second).String() + " behind"
+}
+
 // catalogCoverage is the range of days a source holds, YYYY-MM-DD.
 type catalogCoverage struct {
 	First string `json:"first"`
