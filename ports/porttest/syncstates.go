@@ -13,7 +13,7 @@ type NewSyncStates func(t *testing.T) ports.SyncStates
 
 // RunSyncStates checks a SyncStates: a source never synced has an empty
 // state, the last state saved is the one read back, and sources are kept
-// apart.
+// apart, a bulk checkpoint's archive version with them.
 func RunSyncStates(t *testing.T, s ports.SyncStates) {
 	t.Helper()
 	ctx := t.Context()
@@ -35,5 +35,18 @@ func RunSyncStates(t *testing.T, s ports.SyncStates) {
 		got.Holidays != want.Holidays || got.Refused != want.Refused || !got.LastSuccess.Equal(want.LastSuccess) || got.LastError != want.LastError ||
 		!got.LastErrorAt.Equal(want.LastErrorAt) {
 		t.Fatalf("State = %+v, want %+v", got, want)
+	}
+	runBulkState(t, s)
+}
+
+// runBulkState checks that a bulk checkpoint keeps its archive's version.
+func runBulkState(t *testing.T, s ports.SyncStates) {
+	t.Helper()
+	want := feed.State{Source: "edgar/bulk", Files: 2, Rows: 9000, ETag: `"5f3a-61c2"`, LastModified: "Thu, 26 Nov 2026 06:12:44 GMT"}
+	must(t, "SaveState", s.SaveState(t.Context(), want))
+	got, err := s.State(t.Context(), want.Source)
+	must(t, "State", err)
+	if got.ETag != want.ETag || got.LastModified != want.LastModified || got.Rows != want.Rows {
+		t.Fatalf("bulk State = %+v, want %+v", got, want)
 	}
 }
