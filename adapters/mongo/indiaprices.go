@@ -104,6 +104,13 @@ type IndiaPrices struct {
 	// shards holds the index documents by _id, as of the first write plus
 	// this store's writes, once loaded.
 	shards map[string]indiaIndexDoc
+
+	pubMu sync.Mutex
+	// published holds the batch marks seen published. A mark's pending
+	// record is deleted once and never written again, so a mark once seen
+	// published stays so, and reads of versions whose marks are all known
+	// published need not read india_price_pending.
+	published map[string]bool
 }
 
 var _ ports.IndiaPriceStore = (*IndiaPrices)(nil)
@@ -317,6 +324,46 @@ func newBatchMark() (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%x-%x", time.Now().UnixNano(), b), nil
+}
+
+// unpublished returns the marks of writes not yet published, read from
+// india_price_pending only when one of versions carries a mark not known
+// published: versions read before it, so a mark it does not hold was
+// published. Nil when every mark is known published.
+func (s *IndiaPrices) unpublished(ctx context.Context, versions []indiaVersionDoc) (map[string]bool, error) {
+	if !s.unknownMark(versions) {
+		return nil, nil
+	}
+	pending, err := s.pendingMarks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	if s.published == nil {
+		s.published = map[string]bool{}
+	}
+	for _, v := range versions {
+		if v.Batch != "" && !pending[v.Batch] {
+			s.published[v.Batch] = true
+		}
+	}
+	return pending, nil
+}
+
+// unknownMark reports whether a version carries a batch mark not known
+// published.
+func (s *IndiaPrices) unknownMark(versions []indiaVersionDoc) bool {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	last := ""
+	for _, v := range versions {
+		if v.Batch != "" && v.Batch != last && !s.published[v.Batch] {
+			return true
+		}
+		last = v.Batch
+	}
+	return false
 }
 
 // pendingMarks reads the marks of the writes not published.
@@ -822,11 +869,6 @@ func (s *IndiaPrices) year(ctx context.Context, isin, series string, year, parts
 // memory at once.
 func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2[nse.Row, error] {
 	versions := func(yield func(nse.Row, error) bool) {
-		pending, err := s.pendingMarks(ctx)
-		if err != nil {
-			yield(nse.Row{}, err)
-			return
-		}
 		years, err := s.yearsOf(ctx, q.ISIN, q.Series)
 		if err != nil {
 			yield(nse.Row{}, err)
@@ -837,6 +879,11 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 				continue
 			}
 			versions, err := s.cachedYear(ctx, q.ISIN, q.Series, y)
+			if err != nil {
+				yield(nse.Row{}, err)
+				return
+			}
+			pending, err := s.unpublished(ctx, versions)
 			if err != nil {
 				yield(nse.Row{}, err)
 				return
@@ -857,10 +904,6 @@ func (s *IndiaPrices) Rows(ctx context.Context, q ports.IndiaRowQuery) iter.Seq2
 // ISINOf reads the symbol's index entry, then the buckets holding it,
 // latest year first, until a year has a version that matches.
 func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore string, asOf time.Time) (string, error) {
-	pending, err := s.pendingMarks(ctx)
-	if err != nil {
-		return "", err
-	}
 	held, err := s.holdersOf(ctx, symbol)
 	if err != nil {
 		return "", err
@@ -875,6 +918,10 @@ func (s *IndiaPrices) ISINOf(ctx context.Context, symbol, series, onOrBefore str
 			break
 		}
 		versions, err := s.yearOfHolder(ctx, h)
+		if err != nil {
+			return "", err
+		}
+		pending, err := s.unpublished(ctx, versions)
 		if err != nil {
 			return "", err
 		}
