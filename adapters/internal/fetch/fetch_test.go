@@ -23,24 +23,28 @@ func client(t *testing.T, srv *replay.Server, perSecond float64) *fetch.Client {
 	return c
 }
 
-// TestClientKeepsItsRate sends 21 requests at 10 per second and measures
-// the spacing the server saw: the SEC's fair-access rule is at most ten
-// requests in any second. Only a lower bound is checked, as a loaded
-// machine can only make the requests slower.
+// TestClientKeepsItsRate sends 21 requests at 10 per second with a burst
+// of one: the SEC's fair-access rule is at most ten requests a second. The
+// limiter lets the first through at once and each next one 100 ms after
+// the one before, so the 21 cannot take less than two seconds however the
+// machine schedules them. The spacing the server saw is not checked: a
+// request delayed in flight would shorten the gap after it, though the
+// client kept its rate.
 func TestClientKeepsItsRate(t *testing.T) {
 	srv := replay.New(t)
 	srv.Add("f", []byte("x"))
 	c := client(t, srv, 10)
+	start := time.Now()
 	for range 21 {
 		if _, err := c.Get(t.Context(), "f", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	reqs := srv.Requests()
-	for i := 10; i < len(reqs); i++ {
-		if gap := reqs[i].At.Sub(reqs[i-10].At); gap < 950*time.Millisecond {
-			t.Fatalf("requests %d to %d came within %v: more than 10 in a second", i-10, i, gap)
-		}
+	if took := time.Since(start); took < 2*time.Second {
+		t.Fatalf("21 requests at 10 a second took %v, less than 2s", took)
+	}
+	if n := len(srv.Requests()); n != 21 {
+		t.Fatalf("the server saw %d requests, not 21", n)
 	}
 }
 
