@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path"
 	"strings"
@@ -43,37 +42,22 @@ type FileCheck func(file string) error
 // it, and retried as Get is. A file refused is removed; only a file whole
 // and checked is returned.
 func (c *Client) Download(ctx context.Context, file string, v Validator, dir string, check FileCheck) (Downloaded, error) {
-	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(file, "/")}).String()
-	var last error
-	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
-		if attempt > 0 {
-			if err := c.sleep(ctx, c.backoff(attempt, last)); err != nil {
-				return Downloaded{}, err
-			}
-		}
-		d, err := c.downloadOnce(ctx, u, v, dir, check)
-		if err == nil || !retryable(err) {
-			return d, c.failed(u, err)
-		}
-		last = err
-	}
-	return Downloaded{}, c.failed(u, last)
+	u := c.resolve(file)
+	return retry(ctx, c, u, func() (Downloaded, error) { return c.downloadOnce(ctx, u, v, dir, check) })
 }
 
 func (c *Client) downloadOnce(ctx context.Context, u string, v Validator, dir string, check FileCheck) (Downloaded, error) {
-	resp, err := c.send(ctx, u, v)
+	resp, err := c.send(ctx, u, request{method: http.MethodGet, validator: v})
 	if err != nil {
 		return Downloaded{}, err
 	}
 	defer resp.Body.Close()
-	switch resp.StatusCode {
-	case http.StatusOK:
-	case http.StatusNotModified:
+	notModified, err := status(resp, u)
+	if err != nil {
+		return Downloaded{}, err
+	}
+	if notModified {
 		return Downloaded{URL: u, NotModified: true, RetrievedAt: time.Now().UTC()}, nil
-	case http.StatusNotFound:
-		return Downloaded{}, fmt.Errorf("%s: %w", u, ports.ErrNotFound)
-	default:
-		return Downloaded{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &statusError{resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"))})
 	}
 	file, size, err := c.save(resp, dir)
 	if err == nil && check != nil {
@@ -87,8 +71,7 @@ func (c *Client) downloadOnce(ctx context.Context, u string, v Validator, dir st
 		}
 		return Downloaded{}, err
 	}
-	return Downloaded{URL: u, File: file, Size: size, RetrievedAt: time.Now().UTC(),
-		Validator: Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
+	return Downloaded{URL: u, File: file, Size: size, RetrievedAt: time.Now().UTC(), Validator: validator(resp)}, nil
 }
 
 // Bounded returns a client of the same source that bounds a body by
@@ -97,30 +80,6 @@ func (c *Client) Bounded(maxBytes int64) *Client {
 	d := *c
 	d.opt.MaxBytes = maxBytes
 	return &d
-}
-
-// send sends a conditional GET of u at the client's rate.
-func (c *Client) send(ctx context.Context, u string, v Validator) (*http.Response, error) {
-	if err := c.limiter.Wait(ctx); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
-	}
-	req.Header.Set("User-Agent", c.opt.UserAgent)
-	if v.ETag != "" {
-		req.Header.Set("If-None-Match", v.ETag)
-	}
-	if v.LastModified != "" {
-		req.Header.Set("If-Modified-Since", v.LastModified)
-	}
-	c.opt.Meter.Requested(c.opt.Source)
-	resp, err := c.opt.HTTP.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
-	}
-	return resp, nil
 }
 
 // save streams the body to a new file in dir and returns its name (set

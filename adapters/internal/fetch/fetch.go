@@ -171,21 +171,34 @@ type request struct {
 }
 
 func (c *Client) do(ctx context.Context, path string, rq request, check Check) (Response, error) {
-	u := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
+	u := c.resolve(path)
+	return retry(ctx, c, u, func() (Response, error) { return c.once(ctx, u, rq, check) })
+}
+
+// resolve is path's URL under the base URL.
+func (c *Client) resolve(path string) string {
+	return c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(path, "/")}).String()
+}
+
+// retry runs attempt until it succeeds, fails for good, or has run
+// Attempts times, waiting the backoff between runs; a failure is logged
+// and counted against u.
+func retry[T any](ctx context.Context, c *Client, u string, attempt func() (T, error)) (T, error) {
+	var zero T
 	var last error
-	for attempt := 0; attempt < c.opt.Attempts; attempt++ {
-		if attempt > 0 {
-			if err := c.sleep(ctx, c.backoff(attempt, last)); err != nil {
-				return Response{}, err
+	for n := 0; n < c.opt.Attempts; n++ {
+		if n > 0 {
+			if err := c.sleep(ctx, c.backoff(n, last)); err != nil {
+				return zero, err
 			}
 		}
-		res, err := c.once(ctx, u, rq, check)
+		res, err := attempt()
 		if err == nil || !retryable(err) {
 			return res, c.failed(u, err)
 		}
 		last = err
 	}
-	return Response{}, c.failed(u, last)
+	return zero, c.failed(u, last)
 }
 
 // failed logs and counts a failure; ErrNotFound is an answer, not one.
@@ -224,42 +237,17 @@ type checkError struct{ reason error }
 func (e *checkError) Error() string { return e.reason.Error() }
 
 func (c *Client) once(ctx context.Context, u string, rq request, check Check) (Response, error) {
-	if err := c.limiter.Wait(ctx); err != nil {
+	resp, err := c.send(ctx, u, rq)
+	if err != nil {
 		return Response{}, err
 	}
-	var send io.Reader
-	if rq.body != nil {
-		send = bytes.NewReader(rq.body)
-	}
-	req, err := http.NewRequestWithContext(ctx, rq.method, u, send)
-	if err != nil {
-		return Response{}, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
-	}
-	req.Header.Set("User-Agent", c.opt.UserAgent)
-	if rq.contentType != "" {
-		req.Header.Set("Content-Type", rq.contentType)
-	}
-	v := rq.validator
-	if v.ETag != "" {
-		req.Header.Set("If-None-Match", v.ETag)
-	}
-	if v.LastModified != "" {
-		req.Header.Set("If-Modified-Since", v.LastModified)
-	}
-	c.opt.Meter.Requested(c.opt.Source)
-	resp, err := c.opt.HTTP.Do(req)
-	if err != nil {
-		return Response{}, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
-	}
 	defer resp.Body.Close()
-	switch resp.StatusCode {
-	case http.StatusOK:
-	case http.StatusNotModified:
+	notModified, err := status(resp, u)
+	if err != nil {
+		return Response{}, err
+	}
+	if notModified {
 		return Response{URL: u, NotModified: true, RetrievedAt: time.Now().UTC()}, nil
-	case http.StatusNotFound:
-		return Response{}, fmt.Errorf("%s: %w", u, ports.ErrNotFound)
-	default:
-		return Response{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &statusError{resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"))})
 	}
 	body, err := c.read(resp)
 	if err != nil {
@@ -268,8 +256,59 @@ func (c *Client) once(ctx context.Context, u string, rq request, check Check) (R
 	if err := checkBody(resp, body, check, rq.page); err != nil {
 		return Response{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{err})
 	}
-	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC(),
-		Validator: Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
+	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC(), Validator: validator(resp)}, nil
+}
+
+// send sends rq to u at the client's rate.
+func (c *Client) send(ctx context.Context, u string, rq request) (*http.Response, error) {
+	if err := c.limiter.Wait(ctx); err != nil {
+		return nil, err
+	}
+	var body io.Reader
+	if rq.body != nil {
+		body = bytes.NewReader(rq.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, rq.method, u, body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
+	}
+	req.Header.Set("User-Agent", c.opt.UserAgent)
+	if rq.contentType != "" {
+		req.Header.Set("Content-Type", rq.contentType)
+	}
+	if v := rq.validator; v.ETag != "" {
+		req.Header.Set("If-None-Match", v.ETag)
+	}
+	if v := rq.validator; v.LastModified != "" {
+		req.Header.Set("If-Modified-Since", v.LastModified)
+	}
+	c.opt.Meter.Requested(c.opt.Source)
+	resp, err := c.opt.HTTP.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
+	}
+	return resp, nil
+}
+
+// status reads what resp's status says: a body follows (200), the file
+// is unchanged (304), there is no such file (404, ports.ErrNotFound), or
+// the server failed (any other, a statusError the retry reads).
+func status(resp *http.Response, u string) (notModified bool, err error) {
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return false, nil
+	case http.StatusNotModified:
+		return true, nil
+	case http.StatusNotFound:
+		return false, fmt.Errorf("%s: %w", u, ports.ErrNotFound)
+	default:
+		return false, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &statusError{resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"))})
+	}
+}
+
+// validator is the version resp served.
+func validator(resp *http.Response) Validator {
+	return Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
 }
 
 // read reads the whole body: one cut short of its Content-Length fails
