@@ -41,7 +41,10 @@ SCALE=${SCALE:-0.01}
 RATE=${BENCH_RATE:-20}
 DURATION=${BENCH_DURATION:-10s}
 FACTS_DIR=${BENCH_FACTS_DIR:-}
-ADDR=127.0.0.1:18490
+# BENCH_PORT (18490) and the next port serve HTTP and metrics, so that two
+# runs can share a machine.
+PORT=${BENCH_PORT:-18490}
+ADDR=127.0.0.1:$PORT
 DATASETS=${BENCH_DATASETS:-financials filings holders bars nse judgments}
 # scaled N: SCALE x N, at least 1; 0 when the dataset named second is not
 # among BENCH_DATASETS.
@@ -57,7 +60,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-export QUARRY_DATA_DIR=$work/data QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=127.0.0.1:18491 \
+export QUARRY_DATA_DIR=$work/data QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=127.0.0.1:$((PORT + 1)) \
   QUARRY_INITIAL_CREDITS=1000000000 QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
 unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
 
