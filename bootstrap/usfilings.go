@@ -76,11 +76,11 @@ func usFilings() wiring {
 
 // refreshSearch looks every period for sections that `quarry ingest` wrote
 // to the shared store since it last looked, and indexes those in the
-// background, from start until stop. The
+// background, from start (a first look at once) until stop. The
 // period is the one the document caches keep, so newly ingested data of
 // every kind is served within it.
 func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, log *zap.Logger) {
-	periodic(lc, every, func(ctx context.Context) {
+	catchingUp(lc, every, func(ctx context.Context) {
 		n, err := f.Refresh(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -109,14 +109,22 @@ func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, log *
 			return fmt.Errorf("store US filings sample: %w", err)
 		}
 	}
-	n, err := f.Refresh(ctx)
+	resumed, err := f.Resume(ctx)
 	if err != nil {
-		return fmt.Errorf("build the US filing search index: %w", err)
+		return fmt.Errorf("resume the US filing search index: %w", err)
+	}
+	n := 0
+	if !resumed {
+		// A first start builds the index before serving, so search never
+		// answers from part of it as though from all of it.
+		if n, err = f.Refresh(ctx); err != nil {
+			return fmt.Errorf("build the US filing search index: %w", err)
+		}
 	}
 	held, err := f.Indexed(ctx)
 	if err != nil {
 		return fmt.Errorf("count the US filing search index: %w", err)
 	}
-	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n))
+	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n), zap.Bool("resumed", resumed))
 	return nil
 }

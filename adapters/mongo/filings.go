@@ -146,11 +146,17 @@ const sectionsBatch = 256
 
 // SectionsSince returns the sections written after mark, ordered by id, and
 // the mark to pass next time: the highest sequence number below which no
-// write is under way, read before the sections are.
+// write is under way, read before the sections are. When no write has
+// settled past mark, nothing new can be held and the sections are not
+// read: a filter on seq is not pushed down by FerretDB, which would read
+// the whole collection at every start and every refresh to find nothing.
 func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
 	next, err := s.settledSeq(ctx, time.Now())
 	if err != nil {
 		return nil, 0, err
+	}
+	if mark > 0 && next <= mark {
+		return []filing.Section{}, next, nil
 	}
 	// Sections written before sequence numbers existed carry none; they
 	// come with mark 0, which asks for everything.
