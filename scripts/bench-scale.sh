@@ -41,8 +41,8 @@ SCALE=${SCALE:-0.01}
 RATE=${BENCH_RATE:-20}
 DURATION=${BENCH_DURATION:-10s}
 FACTS_DIR=${BENCH_FACTS_DIR:-}
-# BENCH_PORT (18490) and the next port serve HTTP and metrics, so that two
-# runs can share a machine.
+# BENCH_PORT (18490) and the next two ports serve HTTP, metrics and the
+# files `quarry sync` fetches, so that two runs can share a machine.
 PORT=${BENCH_PORT:-18490}
 ADDR=127.0.0.1:$PORT
 DATASETS=${BENCH_DATASETS:-financials filings holders bars nse judgments}
@@ -67,10 +67,10 @@ unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
 if ((filers > 0)); then
 if [[ -n $FACTS_DIR ]]; then
   echo "generated: $filers filers (SCALE=$SCALE of 18,000), copies of the real companyfacts in $FACTS_DIR under synthetic CIKs"
-  ./bin/benchinput -out "$work/in" -from "$FACTS_DIR" -companyfacts "$filers" -zip=false >"$work/counts"
+  ./bin/benchinput -out "$work/in" -from "$FACTS_DIR" -companyfacts "$filers" >"$work/counts"
 else
   echo "generated: $filers filers (SCALE=$SCALE of 18,000), copies of the TRIMMED bundled samples (about 12 kB each, not real size: set BENCH_FACTS_DIR)"
-  ./bin/benchinput -out "$work/in" -companyfacts "$filers" -zip=false >"$work/counts"
+  ./bin/benchinput -out "$work/in" -companyfacts "$filers" >"$work/counts"
 fi
 facts=$(awk -F'\t' '$1 == "facts" { print $2 }' "$work/counts")
 echo "input: $(du -sh "$work/in/companyfacts" | cut -f1) in $filers files, $facts facts"
@@ -106,12 +106,36 @@ timed() {
   printf "%-44s %8.1f s  peak RSS %5d MiB  (CPU %.1f s)\n" "$label" "$secs" "$rss" "$cpu"
 }
 
+# bulk_sync: the same filers through `quarry sync edgar --bulk`, the path
+# a backfill from the SEC's nightly companyfacts.zip takes: the archive
+# served at its real URL path by cmd/fileserve, loaded into a data
+# directory of its own (deleted after), then asked again (a 304).
+bulk_sync() {
+  local www=$work/www/Archives/edgar/daily-index/xbrl
+  mkdir -p "$www" "$work/www/files"
+  ln "$work/in/companyfacts.zip" "$www/companyfacts.zip"
+  ln "$work/in/company_tickers.json" "$work/www/files/company_tickers.json"
+  (exec ./bin/fileserve -dir "$work/www" -addr "127.0.0.1:$((PORT + 2))" >"$work/fileserve.log" 2>&1) &
+  local files_pid=$! size
+  size=$(du -k "$www/companyfacts.zip" | cut -f1)
+  (
+    export QUARRY_DATA_DIR=$work/syncdata QUARRY_SEC_USER_AGENT="Quarry bench-scale ops@example.org"
+    export QUARRY_SEC_BASE_URL=http://127.0.0.1:$((PORT + 2))/ QUARRY_SEC_DATA_BASE_URL=http://127.0.0.1:$((PORT + 2))/
+    timed "sync edgar --bulk (companyfacts.zip, $((size / 1024)) MiB)" sync edgar --bulk
+    awk -v f="$facts" -v s="$secs" 'BEGIN { printf "  %.0f facts/s read\n", (s > 0 ? f / s : 0) }'
+    timed "sync edgar --bulk again (unchanged: 304)" sync edgar --bulk
+  )
+  kill "$files_pid"
+  rm -rf "$work/syncdata"
+}
+
 timed "ingest all (the bundled samples)" ingest --quiet all
 sizes "after the samples"
 if ((filers > 0)); then
 timed "ingest us_financials ($filers generated filers)" ingest --quiet us_financials "$work/in/companyfacts" "$work/in/company_tickers.json"
 awk -v f="$facts" -v s="$secs" -v n="$filers" 'BEGIN { printf "  %.0f facts/s read, %.1f filers/s\n", (s > 0 ? f / s : 0), (s > 0 ? n / s : 0) }'
 sizes "after the generated filers"
+bulk_sync
 fi
 
 # generated LABEL ROWS ARGS...: `quarry ingest ARGS` of a generated
