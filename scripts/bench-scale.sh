@@ -19,7 +19,8 @@
 #     real days re-dated;
 #   - India judgments, SCALE x 200,000, the sample's real texts re-laid,
 #     tokenized on ingest with a key made for the run.
-# Then, on a data directory (QUARRY_DATA_DIR) on the host's disk:
+# Then, on a data directory (QUARRY_DATA_DIR) on the host's disk, or with
+# BENCH_STACK=databases on PostgreSQL + a MongoDB-wire server in containers:
 #   - ingests the bundled sample of every dataset, then each generated
 #     dataset through `quarry ingest`: wall time, rows/s, peak RSS, and the
 #     documents' growth on disk;
@@ -46,6 +47,12 @@ FACTS_DIR=${BENCH_FACTS_DIR:-}
 PORT=${BENCH_PORT:-18490}
 ADDR=127.0.0.1:$PORT
 DATASETS=${BENCH_DATASETS:-financials filings holders bars nse judgments}
+# BENCH_STACK: datadir (the default: a data directory on the host's disk)
+# or databases (PostgreSQL and a MongoDB-wire server in containers, their
+# data bind-mounted on the host's disk; images as in scripts/bench.sh).
+STACK=${BENCH_STACK:-datadir}
+PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
+MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 # scaled N: SCALE x N, at least 1; 0 when the dataset named second is not
 # among BENCH_DATASETS.
 scaled() {
@@ -55,14 +62,44 @@ scaled() {
 filers=$(scaled 18000 financials)
 work=$(mktemp -d "$PWD/bin/scale.XXXXXX")
 server_pid=""
+containers=()
 cleanup() {
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+  for c in "${containers[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 export QUARRY_DATA_DIR=$work/data QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=127.0.0.1:$((PORT + 1)) \
   QUARRY_INITIAL_CREDITS=1000000000 QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
 unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
+
+# address HOST:PORT of a container's port on the bridge network (the
+# published port where the bridge is not reachable), once it listens.
+address() {
+  local ip
+  ip=$(docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1")
+  for _ in $(seq 100); do
+    if [[ -n $ip ]] && timeout 1 bash -c "exec 3<>/dev/tcp/$ip/$2" 2>/dev/null; then
+      echo "$ip:$2"
+      return
+    fi
+    sleep 0.2
+  done
+  docker port "$1" "$2" | head -n 1
+}
+if [[ $STACK == databases ]]; then
+  mkdir -p "$work/pgdata" "$work/mongo"
+  containers+=("$(docker run -d -v "$work/pgdata:/var/lib/postgresql/data" -p 127.0.0.1::5432 \
+    -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")")
+  containers+=("$(docker run -d -v "$work/mongo:/state" -p 127.0.0.1::27017 "$MONGO_IMAGE")")
+  unset QUARRY_DATA_DIR
+  export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(address "${containers[0]}" 5432)/quarry?sslmode=disable"
+  export QUARRY_MONGO_URI="mongodb://$(address "${containers[1]}" 27017)" QUARRY_MONGO_DB=scale
+  for _ in $(seq 300); do ./bin/quarry migrate >/dev/null 2>&1 && break; sleep 0.2; done
+  echo "stack: PostgreSQL ($PG_IMAGE) and MongoDB-wire ($MONGO_IMAGE) in containers, data on the host's disk"
+else
+  echo "stack: a data directory on the host's disk"
+fi
 
 if ((filers > 0)); then
 if [[ -n $FACTS_DIR ]]; then
@@ -87,7 +124,16 @@ awk -F'\t' '{ printf " %s %s;", $2, $1 } END { print "" }' "$work/gencounts"
 # count NAME: a figure benchinput printed, 0 when it generated nothing.
 count() { awk -F'\t' -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print 0 }' "$work/gencounts"; }
 
+# docs: the directory the documents are stored in, whose growth each
+# generated dataset's ingest reports.
+docs=${QUARRY_DATA_DIR:-}/documents
+[[ $STACK == databases ]] && docs=$work/mongo
 sizes() {
+  if [[ $STACK == databases ]]; then
+    echo "stores $1:"
+    du -sk "$work/pgdata" "$work/mongo" | awk -v d="$work/" '{ sub(d, "", $2); printf "  %-24s %8.1f MiB\n", $2, $1 / 1024 }'
+    return
+  fi
   echo "data directory $1:"
   { du -sk "$QUARRY_DATA_DIR"/documents "$QUARRY_DATA_DIR"/indexes "$QUARRY_DATA_DIR"/platform.db* 2>/dev/null || true; } |
     awk -v d="$QUARRY_DATA_DIR/" '{ sub(d, "", $2); printf "  %-24s %8.1f MiB\n", $2, $1 / 1024 }'
@@ -119,6 +165,7 @@ bulk_sync() {
   local files_pid=$! size
   size=$(du -k "$www/companyfacts.zip" | cut -f1)
   (
+    unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
     export QUARRY_DATA_DIR=$work/syncdata QUARRY_SEC_USER_AGENT="Quarry bench-scale ops@example.org"
     export QUARRY_SEC_BASE_URL=http://127.0.0.1:$((PORT + 2))/ QUARRY_SEC_DATA_BASE_URL=http://127.0.0.1:$((PORT + 2))/
     timed "sync edgar --bulk (companyfacts.zip, $((size / 1024)) MiB)" sync edgar --bulk
@@ -143,9 +190,9 @@ fi
 generated() {
   local label=$1 rows=$2 before after
   shift 2
-  before=$(du -sk "$QUARRY_DATA_DIR/documents" | cut -f1)
+  before=$(du -sk "$docs" | cut -f1)
   timed "$label" ingest --quiet "$@"
-  after=$(du -sk "$QUARRY_DATA_DIR/documents" | cut -f1)
+  after=$(du -sk "$docs" | cut -f1)
   awk -v r="$rows" -v s="$secs" -v b="$before" -v a="$after" 'BEGIN {
     printf "  %.0f rows/s; documents +%.1f MiB, %.0f bytes a row\n", (s > 0 ? r / s : 0), (a - b) / 1024, (r > 0 ? (a - b) * 1024 / r : 0) }'
 }
@@ -181,7 +228,11 @@ serve() {
 }
 serve "first start, indexes built"
 sleep 2
-rss() { awk '/^VmRSS|^VmHWM/ { printf "%s %.0f MiB  ", $1, $2 / 1024 }' "/proc/$server_pid/status"; echo; }
+rss() {
+  awk '/^VmRSS|^VmHWM/ { printf "%s %.0f MiB  ", $1, $2 / 1024 }' "/proc/$server_pid/status"
+  ((${#containers[@]} == 0)) || docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' "${containers[@]}" | tr '\n' ' '
+  echo
+}
 echo "serve RSS at rest: $(rss)"
 sizes "once served (the search indexes built)"
 
