@@ -246,9 +246,11 @@ urls() {
   for i in $(seq "$filers"); do echo "http://$ADDR${2//\{i\}/$i}"; done | shuf >"$work/$1"
 }
 # keyed FILE KEYS PATH-TEMPLATE: one URL per line of the generated keys
-# file KEYS, {1} and {2} its first and second fields.
+# file KEYS, {1} and {2} its first and second fields, with & (M&M) escaped
+# as a query value must be.
 keyed() {
-  awk -v a="http://$ADDR$3" '{ u = a; gsub(/\{1\}/, $1, u); gsub(/\{2\}/, $2, u); print u }' "$work/gen/keys/$2.txt" | shuf >"$work/$1"
+  awk -v a="http://$ADDR$3" '{ u = a; k1 = $1; k2 = $2; gsub(/&/, "%26", k1); gsub(/&/, "%26", k2)
+    gsub(/\{1\}/, k1, u); gsub(/\{2\}/, k2, u); print u }' "$work/gen/keys/$2.txt" | shuf >"$work/$1"
 }
 # bodies FILE KEYS TEMPLATE: one JSON body per line of KEYS, as keyed.
 bodies() {
