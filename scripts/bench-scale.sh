@@ -73,20 +73,8 @@ export QUARRY_DATA_DIR=$work/data QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=127
   QUARRY_INITIAL_CREDITS=1000000000 QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
 unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
 
-# address HOST:PORT of a container's port on the bridge network (the
-# published port where the bridge is not reachable), once it listens.
-address() {
-  local ip
-  ip=$(docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1")
-  for _ in $(seq 100); do
-    if [[ -n $ip ]] && timeout 1 bash -c "exec 3<>/dev/tcp/$ip/$2" 2>/dev/null; then
-      echo "$ip:$2"
-      return
-    fi
-    sleep 0.2
-  done
-  docker port "$1" "$2" | head -n 1
-}
+# shellcheck source=scripts/containers.sh
+source scripts/containers.sh
 if [[ $STACK == databases ]]; then
   mkdir -p "$work/pgdata" "$work/mongo"
   containers+=("$(docker run -d -v "$work/pgdata:/var/lib/postgresql/data" -p 127.0.0.1::5432 \

@@ -54,6 +54,15 @@ func TestFetchReturnsTheFilersCompanyfactsWithTheUserAgent(t *testing.T) {
 func TestFetchReturnsTheFilingFolder(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
+	if names := msftFolder(t, srv); !slices.Equal(names, []string{"index.json", "CIK0000789019.json", "msft-20250630.htm"}) {
+		t.Fatalf("folder files %v", names)
+	}
+}
+
+// msftFolder fetches 2025-07-30 from srv and returns the names of the
+// files of Microsoft's 10-K folder, failing if one is of another folder.
+func msftFolder(t *testing.T, srv *replay.Server) []string {
+	t.Helper()
 	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
@@ -67,9 +76,7 @@ func TestFetchReturnsTheFilingFolder(t *testing.T) {
 			names = append(names, f.Name)
 		}
 	}
-	if !slices.Equal(names, []string{"index.json", "CIK0000789019.json", "msft-20250630.htm"}) {
-		t.Fatalf("folder files %v", names)
-	}
+	return names
 }
 
 // TestFetchReadsAnOlderFilingFromItsPage: a filing its filer's
@@ -80,16 +87,7 @@ func TestFetchReadsAnOlderFilingFromItsPage(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
 	srv.PageOlderFilings(t, msftCIK)
-	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range files {
-		if f.Dataset == "us_filing_indexes" {
-			names = append(names, f.Name)
-		}
-	}
+	names := msftFolder(t, srv)
 	if !slices.Equal(names, []string{"index.json", "CIK0000789019.json", "msft-20250630.htm", "CIK0000789019-submissions-001.json"}) {
 		t.Fatalf("folder files %v", names)
 	}
