@@ -132,27 +132,30 @@ type Statements struct {
 // An as_of on or after the company's latest filing date reads the
 // statements stored as known from then (ports.FinancialsStore's
 // LatestStatement): they are the rows the facts give at that as_of. An
-// earlier as_of builds them from the facts. An unknown ticker or CIK is
-// ports.ErrNotFound.
+// earlier as_of builds them from the facts, and so do statements read
+// across a write of the company (their filing dates or retrieval times
+// differ), so that one answer never mixes two versions of the facts. An
+// unknown ticker or CIK is ports.ErrNotFound.
 func (f *Service) Statements(ctx context.Context, q Query, kinds ...financials.Statement) (Statements, error) {
 	cik, err := f.cik(ctx, q)
 	if err != nil {
 		return Statements{}, err
 	}
 	out := Statements{CIK: cik, AsOf: q.AsOf, Pages: map[financials.Statement]Page{}}
-	for _, k := range kinds {
+	through := ""
+	for i, k := range kinds {
 		c, l, err := f.store.LatestStatement(ctx, cik, k, q.Period)
 		if err != nil {
 			return Statements{}, notFound(cik, err)
 		}
-		if !l.Covers(q.AsOf) {
-			return f.fromFacts(ctx, q, cik, kinds)
-		}
 		if len(c.Tickers) == 0 {
 			return Statements{}, fmt.Errorf("company %s is stored without a ticker", cik)
 		}
-		if out.Ticker == "" {
-			out.Ticker, out.RetrievedAt = c.Tickers[0], c.RetrievedAt
+		if i == 0 {
+			out.Ticker, out.RetrievedAt, through = c.Tickers[0], c.RetrievedAt, l.Through
+		}
+		if !l.Covers(q.AsOf) || l.Through != through || !c.RetrievedAt.Equal(out.RetrievedAt) {
+			return f.fromFacts(ctx, q, cik, kinds)
 		}
 		out.Pages[k] = q.page(l.Rows)
 	}
