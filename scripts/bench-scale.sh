@@ -291,9 +291,11 @@ if [[ -d $work/gen/india_judgments ]]; then
   queries inq '{"query":"{q}"}' "writ petition municipal corporation" "arbitration award" "land acquisition compensation" "withdrawn with no order as to costs" "service tax"
   load -label "POST /india/search (5 queries)" -method POST -url "http://$ADDR/india/search" -bodies "$work/inq"
 fi
-# US search last: at 1% each search's "find sections" outlasted its
-# client (docs/capacity.md), and the reads it leaves running in the
-# document store hold the connections every other route needs.
+# US search last: before its hits were read back one _id at a time, each
+# search's "find sections" scanned the sections at 1% and outlasted its
+# client (docs/capacity.md), and the reads left running in the document
+# store held the connections every other route needs; kept last, so that
+# a regression of that kind cannot hide the other routes' figures.
 if [[ -d $work/gen/us_filings ]]; then
   queries usq '{"query":"{q}"}' "iPhone services revenue" "supply chain risk" "cybersecurity incident" "data center GPUs" "cloud revenue growth"
   load -label "POST /us/search (5 queries, every filer)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usq"
