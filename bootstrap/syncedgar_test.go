@@ -181,15 +181,17 @@ func TestSyncStoresAnOlderEDGARFilingFromItsPage(t *testing.T) {
 
 func sectionsOf(t *testing.T, s ports.SectionStore, accession string) int {
 	t.Helper()
-	secs, _, err := s.SectionsSince(t.Context(), 0)
+	n := 0
+	_, err := s.SectionsSince(t.Context(), ports.SectionMark{}, 100, func(secs []filing.Section, _ ports.SectionMark) error {
+		for _, x := range secs {
+			if x.Accession == accession {
+				n++
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	n := 0
-	for _, x := range secs {
-		if x.Accession == accession {
-			n++
-		}
 	}
 	return n
 }

@@ -25,18 +25,42 @@ type SectionStore interface {
 	// UpsertSections inserts or replaces sections by id; applying the same
 	// batch twice leaves the store unchanged.
 	UpsertSections(ctx context.Context, s []filing.Section) error
-	// SectionsSince returns the sections written after mark, ordered by id,
-	// and the mark to pass next time; mark 0 asks for every section. Every
-	// UpsertSections call that completed before SectionsSince began is in
-	// what it returns or in what an earlier call with a smaller mark
-	// returned, in any process sharing the store. A write still under way
-	// may be returned in part; its sections come again from the next call,
-	// so a reader that indexes what each call returns misses nothing and
-	// reads each section a bounded number of times.
-	SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error)
+	// SectionsSince reads the sections written after mark, at most limit
+	// (at least 1) a page, in the order of the writes that last wrote them
+	// and by id within a write, and calls page with each page and the mark
+	// that follows it, so a reader can index a page and save that mark
+	// before the next page is read: memory is bounded by a page, and a
+	// read cut short resumes from the last mark saved. It reads every write
+	// settled when it began, so every UpsertSections call that completed
+	// before SectionsSince began is in what it or an earlier call with a
+	// smaller mark read, in any process sharing the store; a write still
+	// under way is left to a later call. It returns the mark reached, the
+	// one passed with the last page if any; an error of page stops the
+	// read and is returned. When nothing settled since mark, it reads no
+	// section and returns mark.
+	SectionsSince(ctx context.Context, mark SectionMark, limit int, page func([]filing.Section, SectionMark) error) (SectionMark, error)
 	// SectionsByID returns the sections held under ids, ordered by id; an
 	// id that is not held is left out.
 	SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error)
+}
+
+// SectionMark is how far a reader has read the writes of a SectionStore,
+// in the order the store numbers them: every write numbered up to Write,
+// except that when After is set, write Write only up to and including the
+// section with that id. The zero mark has read nothing.
+type SectionMark struct {
+	Write int64
+	After string
+}
+
+// Precedes says whether the section with that id, as last written by the
+// write numbered write, comes after the mark: the zero mark precedes every
+// section, even one a store holds from before it numbered its writes.
+func (m SectionMark) Precedes(write int64, id string) bool {
+	if m == (SectionMark{}) {
+		return true
+	}
+	return write > m.Write || write == m.Write && m.After != "" && id > m.After
 }
 
 // SectionQuery is a full-text query with its filters. Empty filters match

@@ -1,9 +1,10 @@
 package memory
 
 import (
+	"cmp"
 	"context"
-	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quarrydata/quarry/domain/filing"
@@ -78,19 +79,63 @@ func (s *Filings) UpsertSections(_ context.Context, secs []filing.Section) error
 	return nil
 }
 
-// SectionsSince returns the sections written after mark, ordered by id.
-// Writes hold the lock throughout, so none is ever under way here and the
-// next mark is the latest write's.
-func (s *Filings) SectionsSince(_ context.Context, mark int64) ([]filing.Section, int64, error) {
+// SectionsSince reads the sections written after mark a page at a time,
+// in the order of their writes, then ids. Writes hold the lock throughout,
+// so none is ever under way when the order is taken, and the pages end at
+// the latest write; each page is read under the lock in turn, so writers
+// are not held up while the caller indexes a page.
+func (s *Filings) SectionsSince(_ context.Context, mark ports.SectionMark, limit int, page func([]filing.Section, ports.SectionMark) error) (ports.SectionMark, error) {
+	order, last := s.writtenAfter(mark)
+	end := mark
+	if last >= mark.Write {
+		end = ports.SectionMark{Write: last}
+	}
+	for start := 0; start < len(order); start += max(limit, 1) {
+		chunk := order[start:min(start+max(limit, 1), len(order))]
+		next := ports.SectionMark{Write: chunk[len(chunk)-1].seq, After: chunk[len(chunk)-1].ID}
+		if start+len(chunk) == len(order) {
+			next = end
+		}
+		if err := page(s.current(chunk), next); err != nil {
+			return mark, err
+		}
+		mark = next
+	}
+	return end, nil
+}
+
+// written is where a section stood in the order of writes.
+type written struct {
+	ID  string
+	seq int64
+}
+
+// writtenAfter returns the sections written after mark, in the order of
+// their writes then ids, and the latest write's number.
+func (s *Filings) writtenAfter(mark ports.SectionMark) ([]written, int64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []filing.Section{}
-	for _, id := range slices.Sorted(maps.Keys(s.sections)) {
-		if sec := s.sections[id]; sec.seq > mark {
-			out = append(out, sec.Section)
+	var out []written
+	for id, sec := range s.sections {
+		if mark.Precedes(sec.seq, id) {
+			out = append(out, written{ID: id, seq: sec.seq})
 		}
 	}
-	return out, s.seq, nil
+	slices.SortFunc(out, func(a, b written) int {
+		return cmp.Or(cmp.Compare(a.seq, b.seq), strings.Compare(a.ID, b.ID))
+	})
+	return out, s.seq
+}
+
+// current returns the sections of chunk as held now, in its order.
+func (s *Filings) current(chunk []written) []filing.Section {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]filing.Section, 0, len(chunk))
+	for _, w := range chunk {
+		out = append(out, s.sections[w.ID].Section)
+	}
+	return out
 }
 
 // SectionsByID returns the sections held under ids, ordered by id.

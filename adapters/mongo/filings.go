@@ -1,7 +1,10 @@
 package mongo
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -144,30 +147,108 @@ func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) err
 // write's registration.
 const sectionsBatch = 256
 
-// SectionsSince returns the sections written after mark, ordered by id, and
-// the mark to pass next time: the highest sequence number below which no
-// write is under way, read before the sections are. When no write has
-// settled since mark, the sections are not read: a section written after
-// mark comes from a write still under way, and comes again once it has
-// settled, and the filter on seq reads every section on FerretDB (and on
-// MongoDB, which has no index on seq), which a server's periodic refresh
-// must not do while nothing was written.
-func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
-	next, err := s.settledSeq(ctx, time.Now())
+// SectionsSince reads the sections written after mark a page at a time, up
+// to the settled mark: the highest sequence number below which no write is
+// under way, read before the sections are. The write numbers of the
+// sections are read once, with their ids only, and each page's sections by
+// _id (findByIDs): the filter on seq reads every section on FerretDB (and
+// on MongoDB, which has no index on seq), so it is one scan for the whole
+// read, not one a page, and none when no write has settled since mark,
+// which a server's periodic refresh must not pay while nothing was written.
+func (s *Filings) SectionsSince(ctx context.Context, mark ports.SectionMark, limit int, page func([]filing.Section, ports.SectionMark) error) (ports.SectionMark, error) {
+	settled, err := s.settledSeq(ctx, time.Now())
 	if err != nil {
-		return nil, 0, err
+		return mark, err
 	}
-	if mark > 0 && next <= mark {
-		return []filing.Section{}, next, nil
+	if mark != (ports.SectionMark{}) && mark.After == "" && settled <= mark.Write {
+		return mark, nil
 	}
-	// Sections written before sequence numbers existed carry none; they
-	// come with mark 0, which asks for everything.
+	order, err := s.writtenAfter(ctx, mark, settled)
+	if err != nil {
+		return mark, err
+	}
+	end := mark
+	if settled >= mark.Write {
+		end = ports.SectionMark{Write: settled}
+	}
+	limit = max(limit, 1)
+	for start := 0; start < len(order); start += limit {
+		chunk := order[start:min(start+limit, len(order))]
+		next := ports.SectionMark{Write: chunk[len(chunk)-1].Seq, After: chunk[len(chunk)-1].ID}
+		if start+len(chunk) == len(order) {
+			next = end
+		}
+		if err := s.readPage(ctx, chunk, next, page); err != nil {
+			return mark, err
+		}
+		mark = next
+	}
+	return end, nil
+}
+
+// sectionWrite is where a section stands in the order of writes: its id
+// and the number of the write that last wrote it.
+type sectionWrite struct {
+	ID  string `bson:"_id"`
+	Seq int64  `bson:"seq"`
+}
+
+// writtenAfter returns where the sections written after mark, up to write
+// settled, stand in the order of writes, ordered so. Sections written
+// before sequence numbers existed carry none (0); they come with the zero
+// mark, which asks for everything.
+func (s *Filings) writtenAfter(ctx context.Context, mark ports.SectionMark, settled int64) ([]sectionWrite, error) {
 	filter := bson.D{}
-	if mark > 0 {
-		filter = bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: mark}}}}
+	if mark != (ports.SectionMark{}) {
+		filter = bson.D{{Key: "seq", Value: bson.D{{Key: "$gte", Value: mark.Write}, {Key: "$lte", Value: settled}}}}
 	}
-	secs, err := s.findSections(ctx, filter)
-	return secs, next, err
+	cur, err := s.sections.Find(ctx, filter, options.Find().SetProjection(bson.D{{Key: "seq", Value: 1}}))
+	if err != nil {
+		return nil, translate("find section writes after a mark", err)
+	}
+	defer func() { _ = cur.Close(ctx) }()
+	var out []sectionWrite
+	for cur.Next(ctx) {
+		var w sectionWrite
+		if err := cur.Decode(&w); err != nil {
+			return nil, translate("read section writes after a mark", err)
+		}
+		if w.Seq <= settled && mark.Precedes(w.Seq, w.ID) {
+			out = append(out, w)
+		}
+	}
+	if err := cur.Err(); err != nil {
+		return nil, translate("read section writes after a mark", err)
+	}
+	slices.SortFunc(out, func(a, b sectionWrite) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), strings.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// readPage reads the sections of chunk by _id and passes them to page in
+// the chunk's order, with next; a section is read as it is now, perhaps
+// rewritten since, which a later read passes again.
+func (s *Filings) readPage(ctx context.Context, chunk []sectionWrite, next ports.SectionMark, page func([]filing.Section, ports.SectionMark) error) error {
+	ids := make([]string, len(chunk))
+	for i, w := range chunk {
+		ids[i] = w.ID
+	}
+	docs, err := findByIDs[storedSection](ctx, s.sections, "find section", ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[string]filing.Section, len(docs))
+	for _, sec := range fromStoredSections(docs) {
+		byID[sec.ID] = sec
+	}
+	secs := make([]filing.Section, 0, len(docs))
+	for _, id := range ids {
+		if sec, ok := byID[id]; ok {
+			secs = append(secs, sec)
+		}
+	}
+	return page(secs, next)
 }
 
 // SectionsByID returns the sections held under ids, ordered by id: the
@@ -176,18 +257,6 @@ func (s *Filings) SectionsByID(ctx context.Context, ids []string) ([]filing.Sect
 	docs, err := findByIDs[storedSection](ctx, s.sections, "find section", ids)
 	if err != nil {
 		return nil, err
-	}
-	return fromStoredSections(docs), nil
-}
-
-func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Section, error) {
-	cur, err := s.sections.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
-	if err != nil {
-		return nil, translate("find sections", err)
-	}
-	var docs []storedSection
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, translate("read sections", err)
 	}
 	return fromStoredSections(docs), nil
 }

@@ -153,23 +153,61 @@ func TestSectionsSinceReadsNoSectionWithoutAWrite(t *testing.T) {
 	filings := mongoadapter.NewFilings(db)
 	secs := sections()
 	must(t, filings.UpsertSections(ctx, secs[:1]))
-	_, mark, err := filings.SectionsSince(ctx, 0)
-	must(t, err)
+	_, mark := readAll(t, filings, ports.SectionMark{}, 10)
 	log.take("us_filing_sections")
-	none, same, err := filings.SectionsSince(ctx, mark)
-	must(t, err)
+	none, same := readAll(t, filings, mark, 10)
 	if len(none) != 0 || same != mark {
-		t.Fatalf("without a write: %d sections, mark %d -> %d", len(none), mark, same)
+		t.Fatalf("without a write: %d sections, mark %+v -> %+v", len(none), mark, same)
 	}
 	if f := log.take("us_filing_sections"); len(f) != 0 {
 		t.Fatalf("without a write, the refresh read the sections: %s", f)
 	}
 	must(t, filings.UpsertSections(ctx, secs[1:]))
-	got, _, err := filings.SectionsSince(ctx, mark)
-	must(t, err)
-	if len(got) != 1 || got[0].ID != secs[1].ID {
+	if got, _ := readAll(t, filings, mark, 10); len(got) != 1 || got[0].ID != secs[1].ID {
 		t.Fatalf("after a write: %+v, want %s", got, secs[1].ID)
 	}
+}
+
+// A read of many pages scans the sections for their write numbers once,
+// and reads each page's sections one _id equality each: paging does not
+// turn one scan into one a page, which FerretDB does not push down.
+func TestSectionsSinceScansOnceForAllItsPages(t *testing.T) {
+	ctx := context.Background()
+	db, log := loggedDB(t)
+	filings := mongoadapter.NewFilings(db)
+	secs := sections()
+	must(t, filings.UpsertSections(ctx, secs[:1]))
+	must(t, filings.UpsertSections(ctx, secs[1:]))
+	pages := 0
+	_, err := filings.SectionsSince(ctx, ports.SectionMark{}, 1, func([]filing.Section, ports.SectionMark) error {
+		pages++
+		return nil
+	})
+	must(t, err)
+	var scans, byID []bson.Raw
+	for _, f := range log.take("us_filing_sections") {
+		if _, ok := f.Lookup("_id").StringValueOK(); ok {
+			byID = append(byID, f)
+		} else {
+			scans = append(scans, f)
+		}
+	}
+	if pages != 2 || len(scans) != 1 {
+		t.Fatalf("%d pages read with %d scans (%s), want 2 pages and 1 scan", pages, len(scans), scans)
+	}
+	assertByIDEquality(t, "the pages", byID, []string{secs[0].ID, secs[1].ID})
+}
+
+// readAll reads every section written after mark, limit a page.
+func readAll(t *testing.T, s ports.SectionStore, mark ports.SectionMark, limit int) ([]filing.Section, ports.SectionMark) {
+	t.Helper()
+	var got []filing.Section
+	end, err := s.SectionsSince(context.Background(), mark, limit, func(page []filing.Section, _ ports.SectionMark) error {
+		got = append(got, page...)
+		return nil
+	})
+	must(t, err)
+	return got, end
 }
 
 // sections are two sections of one 10-K.

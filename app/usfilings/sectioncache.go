@@ -58,16 +58,17 @@ func (c *SectionCache) section(ctx context.Context, id string) (filing.Section, 
 }
 
 // SectionsSince reads through, and forgets what this instance cached of
-// the sections it returns: they were written since the caller last looked,
-// perhaps by another process, and the caller (the search index's refresh)
-// is about to index their new text, which search offsets must then be read
-// against.
-func (c *SectionCache) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
-	s, next, err := c.SectionStore.SectionsSince(ctx, mark)
-	for _, sec := range s {
-		c.sections.Forget(sec.ID)
-	}
-	return s, next, err
+// the sections of each page before passing it on: they were written since
+// the caller last looked, perhaps by another process, and the caller (the
+// search index's refresh) is about to index their new text, which search
+// offsets must then be read against.
+func (c *SectionCache) SectionsSince(ctx context.Context, mark ports.SectionMark, limit int, page func([]filing.Section, ports.SectionMark) error) (ports.SectionMark, error) {
+	return c.SectionStore.SectionsSince(ctx, mark, limit, func(secs []filing.Section, next ports.SectionMark) error {
+		for _, sec := range secs {
+			c.sections.Forget(sec.ID)
+		}
+		return page(secs, next)
+	})
 }
 
 // UpsertSections writes through, then forgets what this instance cached

@@ -66,7 +66,7 @@ func TestSectionCache(t *testing.T) {
 	if got := texts(); !slices.Equal(got, want) {
 		t.Fatalf("before the refresh = %v, want the cached %v", got, want)
 	}
-	if _, _, err := cache.SectionsSince(ctx, 0); err != nil {
+	if _, err := cache.SectionsSince(ctx, ports.SectionMark{}, 1, func([]filing.Section, ports.SectionMark) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	want[1] = b.ID + " Risk Factors, amended."

@@ -43,7 +43,7 @@ type Service struct {
 	held bool
 	// mark is where the section store's changes were last read to: every
 	// section written before it is indexed.
-	mark int64
+	mark ports.SectionMark
 }
 
 // NewFilings wires the US filing use cases.
@@ -85,8 +85,11 @@ func (f *Service) Store(ctx context.Context, fs []filing.Filing, secs []filing.S
 // in this process or another sharing the store (quarry ingest), and says
 // how many it indexed. The first call indexes every stored section; later
 // ones only what changed, so the index follows ingestion without being
-// rebuilt. An index kept on disk resumes from the mark saved with it.
-// Calls are serialised, so marks only move forward.
+// rebuilt. It reads a page of sections at a time and saves the mark
+// reached with the index after each page, so memory holds one page and a
+// first start cut short resumes where it stopped. An index kept on disk
+// resumes from the mark saved with it. Calls are serialised, so marks only
+// move forward.
 func (f *Service) Refresh(ctx context.Context) (int, error) {
 	f.refreshing.Lock()
 	defer f.refreshing.Unlock()
@@ -96,21 +99,36 @@ func (f *Service) Refresh(ctx context.Context) (int, error) {
 	f.mu.RLock()
 	mark := f.mark
 	f.mu.RUnlock()
-	secs, next, err := f.sections.SectionsSince(ctx, mark)
+	n := 0
+	end, err := f.sections.SectionsSince(ctx, mark, RefreshPage, func(secs []filing.Section, next ports.SectionMark) error {
+		if err := f.indexSections(ctx, secs); err != nil {
+			return err
+		}
+		n += len(secs)
+		return f.advance(ctx, next)
+	})
 	if err != nil {
-		return 0, err
-	}
-	if err := f.indexSections(ctx, secs); err != nil {
-		return 0, err
+		return n, err
 	}
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mark = end
+	return n, nil
+}
+
+// RefreshPage is how many sections Refresh reads and indexes at a time:
+// 10-K sections average a few KiB of text, and the index batches a page
+// further by its size.
+const RefreshPage = 1000
+
+// advance moves the mark to next, every section before it indexed, and
+// saves it with the index.
+func (f *Service) advance(ctx context.Context, next ports.SectionMark) error {
+	f.mu.Lock()
 	f.mark = next
-	cp := sectionCheckpoint{Mark: next, Retrieved: f.retrieved}
+	cp := sectionCheckpoint{Mark: next.Write, After: next.After, Retrieved: f.retrieved}
 	f.mu.Unlock()
-	if len(secs) == 0 {
-		return 0, nil
-	}
-	return len(secs), usecase.SaveCheckpoint(ctx, f.index, cp)
+	return usecase.SaveCheckpoint(ctx, f.index, cp)
 }
 
 // Indexed says how many sections the search index holds: what start-up
@@ -119,9 +137,11 @@ func (f *Service) Refresh(ctx context.Context) (int, error) {
 func (f *Service) Indexed(ctx context.Context) (int64, error) { return f.index.Count(ctx) }
 
 // sectionCheckpoint is what the section index keeps of Filings: the mark
-// it has read the store to and the newest retrieval time it holds.
+// it has read the store to (ports.SectionMark) and the newest retrieval
+// time it holds.
 type sectionCheckpoint struct {
 	Mark      int64     `json:"mark"`
+	After     string    `json:"after,omitempty"`
 	Retrieved time.Time `json:"retrieved"`
 }
 
@@ -154,7 +174,7 @@ func (f *Service) resume(ctx context.Context) error {
 	defer f.mu.Unlock()
 	f.resumed, f.held = true, found
 	if found {
-		f.mark = cp.Mark
+		f.mark = ports.SectionMark{Write: cp.Mark, After: cp.After}
 		if cp.Retrieved.After(f.retrieved) {
 			f.retrieved = cp.Retrieved
 		}

@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -88,14 +89,53 @@ func aaplSections() []filingdomain.Section {
 	}
 }
 
+// readSince reads every section written after mark in pages of at most
+// limit, and returns them in the order read, each page's mark and the mark
+// reached.
+func readSince(t *testing.T, s ports.SectionStore, mark ports.SectionMark, limit int) ([]filingdomain.Section, []ports.SectionMark, ports.SectionMark) {
+	t.Helper()
+	got := []filingdomain.Section{}
+	var marks []ports.SectionMark
+	end, err := s.SectionsSince(context.Background(), mark, limit, func(page []filingdomain.Section, next ports.SectionMark) error {
+		if len(page) > limit {
+			t.Errorf("a page of %d sections, limit %d", len(page), limit)
+		}
+		got = append(got, page...)
+		marks = append(marks, next)
+		return nil
+	})
+	must(t, "SectionsSince", err)
+	if len(marks) > 0 && marks[len(marks)-1] != end {
+		t.Fatalf("SectionsSince returned %+v, the last page's mark was %+v", end, marks[len(marks)-1])
+	}
+	return got, marks, end
+}
+
+// numbered returns n sections of one 10-K, one per filing numbered from
+// first, ordered by id.
+func numbered(first, n int) []filingdomain.Section {
+	out := make([]filingdomain.Section, n)
+	for i := range out {
+		out[i] = aaplSections()[0]
+		out[i].ID = filingdomain.SectionID(fmt.Sprintf("0000320193-24-%06d", first+i), "1")
+	}
+	return out
+}
+
+func ids(secs []filingdomain.Section) []string {
+	out := make([]string, len(secs))
+	for i, s := range secs {
+		out[i] = s.ID
+	}
+	return out
+}
+
 // RunSections is the contract of SectionStore.
 func RunSections(t *testing.T, newStore NewSectionStore) {
 	ctx := context.Background()
 	t.Run("empty store", func(t *testing.T) {
-		got, _, err := newStore(t).SectionsSince(ctx, 0)
-		must(t, "SectionsSince", err)
-		if len(got) != 0 {
-			t.Fatalf("SectionsSince(0) = %d sections, want 0", len(got))
+		if got, marks, _ := readSince(t, newStore(t), ports.SectionMark{}, 10); len(got) != 0 || len(marks) != 0 {
+			t.Fatalf("SectionsSince(0) = %d sections in %d pages, want none", len(got), len(marks))
 		}
 	})
 	t.Run("upsert is idempotent, keeps the text exactly and orders by id", func(t *testing.T) {
@@ -103,9 +143,7 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 		secs := aaplSections()
 		must(t, "Upsert", s.UpsertSections(ctx, []filingdomain.Section{secs[1], secs[0]}))
 		must(t, "Upsert again", s.UpsertSections(ctx, secs))
-		got, _, err := s.SectionsSince(ctx, 0)
-		must(t, "SectionsSince", err)
-		if !reflect.DeepEqual(got, secs) {
+		if got, _, _ := readSince(t, s, ports.SectionMark{}, 10); !reflect.DeepEqual(got, secs) {
 			t.Fatalf("SectionsSince(0) = %+v\nwant            %+v", got, secs)
 		}
 	})
@@ -128,38 +166,64 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 		s := newStore(t)
 		secs := aaplSections()
 		must(t, "Upsert", s.UpsertSections(ctx, secs[:1]))
-		first, mark, err := s.SectionsSince(ctx, 0)
-		must(t, "SectionsSince", err)
-		if len(first) != 1 || mark <= 0 {
-			t.Fatalf("SectionsSince(0) = %d sections, mark %d", len(first), mark)
+		first, _, mark := readSince(t, s, ports.SectionMark{}, 10)
+		if len(first) != 1 || mark.Write <= 0 || mark.After != "" {
+			t.Fatalf("SectionsSince(0) = %d sections, mark %+v", len(first), mark)
 		}
-		none, same, err := s.SectionsSince(ctx, mark)
-		must(t, "SectionsSince", err)
-		if len(none) != 0 || same != mark {
-			t.Fatalf("without a write: %d sections, mark %d -> %d", len(none), mark, same)
+		none, marks, same := readSince(t, s, mark, 10)
+		if len(none) != 0 || len(marks) != 0 || same != mark {
+			t.Fatalf("without a write: %d sections in %d pages, mark %+v -> %+v", len(none), len(marks), mark, same)
 		}
 		must(t, "Upsert", s.UpsertSections(ctx, secs[1:]))
-		got, next, err := s.SectionsSince(ctx, mark)
-		must(t, "SectionsSince", err)
-		if !reflect.DeepEqual(got, secs[1:]) || next <= mark {
-			t.Fatalf("after one more write: %+v, mark %d -> %d; want only %s", got, mark, next, secs[1].ID)
+		got, _, next := readSince(t, s, mark, 10)
+		if !reflect.DeepEqual(got, secs[1:]) || next.Write <= mark.Write {
+			t.Fatalf("after one more write: %+v, mark %+v -> %+v; want only %s", got, mark, next, secs[1].ID)
 		}
 		must(t, "Upsert again", s.UpsertSections(ctx, secs[:1]))
-		again, _, err := s.SectionsSince(ctx, next)
-		must(t, "SectionsSince", err)
-		if len(again) != 1 || again[0].ID != secs[0].ID {
+		if again, _, _ := readSince(t, s, next, 10); len(again) != 1 || again[0].ID != secs[0].ID {
 			t.Fatalf("a rewritten section does not come again: %+v", again)
+		}
+	})
+	t.Run("a read comes in pages in the order of writes, each with the mark that resumes after it", func(t *testing.T) {
+		s := newStore(t)
+		older, newer := numbered(10, 3), numbered(0, 2) // the later write holds the smaller ids
+		must(t, "Upsert", s.UpsertSections(ctx, older))
+		must(t, "Upsert", s.UpsertSections(ctx, newer))
+		got, marks, end := readSince(t, s, ports.SectionMark{}, 2)
+		want := append(ids(older), ids(newer)...)
+		if !reflect.DeepEqual(ids(got), want) || len(marks) != 3 {
+			t.Fatalf("read %v in %d pages, want %v in 3 pages of at most 2", ids(got), len(marks), want)
+		}
+		for i, m := range marks {
+			rest, _, again := readSince(t, s, m, 2)
+			if left := want[min(2*(i+1), len(want)):]; !reflect.DeepEqual(ids(rest), left) || again != end {
+				t.Fatalf("resumed after page %d (%+v): %v, mark %+v; want %v, %+v", i+1, m, ids(rest), again, left, end)
+			}
+		}
+		if _, _, none := readSince(t, s, end, 2); none != end {
+			t.Fatalf("after the whole read: mark %+v -> %+v", end, none)
+		}
+	})
+	t.Run("an error of a page stops the read", func(t *testing.T) {
+		s := newStore(t)
+		must(t, "Upsert", s.UpsertSections(ctx, numbered(0, 3)))
+		stop, calls := errors.New("index full"), 0
+		_, err := s.SectionsSince(ctx, ports.SectionMark{}, 1, func([]filingdomain.Section, ports.SectionMark) error {
+			calls++
+			return stop
+		})
+		if !errors.Is(err, stop) || calls != 1 {
+			t.Fatalf("SectionsSince = %v after %d pages, want %v after 1", err, calls, stop)
 		}
 	})
 	t.Run("a reader following concurrent writers misses no section", func(t *testing.T) {
 		s := newStore(t)
 		const writers, writes = 4, 6
 		seen := map[string]bool{}
-		var mark int64
+		var mark ports.SectionMark
 		follow := func() {
 			t.Helper()
-			got, next, err := s.SectionsSince(ctx, mark)
-			must(t, "SectionsSince", err)
+			got, _, next := readSince(t, s, mark, 5)
 			for _, sec := range got {
 				seen[sec.ID] = true
 			}
@@ -169,9 +233,7 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 		for w := range writers {
 			wg.Go(func() {
 				for i := range writes {
-					sec := aaplSections()[0]
-					sec.ID = filingdomain.SectionID(fmt.Sprintf("0000320193-24-%06d", w*writes+i), "1")
-					if err := s.UpsertSections(ctx, []filingdomain.Section{sec}); err != nil {
+					if err := s.UpsertSections(ctx, numbered(w*writes+i, 1)); err != nil {
 						t.Errorf("Upsert: %v", err)
 						return
 					}
