@@ -75,11 +75,12 @@ func TestRefreshIndexesAPageAtATimeAndSavesTheMarkAfterEach(t *testing.T) {
 	if err != nil || n != total {
 		t.Fatalf("Refresh = %d, %v; want %d", n, err, total)
 	}
-	want := []int{usfilings.RefreshPage, 2 * usfilings.RefreshPage, total}
+	// The last page's, then once more to say the first build is whole.
+	want := []int{usfilings.RefreshPage, 2 * usfilings.RefreshPage, total, total}
 	if fmt.Sprint(idx.saves) != fmt.Sprint(want) {
 		t.Fatalf("checkpoints saved with %v sections indexed, want %v (one a page)", idx.saves, want)
 	}
-	for i := 1; i < len(idx.marks); i++ {
+	for i := 1; i < len(idx.marks)-1; i++ {
 		if string(idx.marks[i]) == string(idx.marks[i-1]) {
 			t.Fatalf("checkpoint %d did not advance: %s", i+1, idx.marks[i])
 		}
@@ -100,7 +101,11 @@ func TestRefreshResumesFromAMidwayCheckpoint(t *testing.T) {
 	}
 	first := idx.indexed[:usfilings.RefreshPage]
 	restarted := &recordingIndex{cp: idx.cp}
-	n, err := usfilings.New(store, store, restarted).Refresh(ctx)
+	svc := usfilings.New(store, store, restarted)
+	if held, err := svc.Resume(ctx); err != nil || held {
+		t.Fatalf("Resume of a cut first build = %v, %v; want false: it is built on before search answers from it", held, err)
+	}
+	n, err := svc.Refresh(ctx)
 	if err != nil || n != total-usfilings.RefreshPage {
 		t.Fatalf("the restart's Refresh = %d, %v; want the %d sections after the first page", n, err, total-usfilings.RefreshPage)
 	}
@@ -116,5 +121,8 @@ func TestRefreshResumesFromAMidwayCheckpoint(t *testing.T) {
 	}
 	if len(seen) != total {
 		t.Fatalf("%d sections indexed across both starts, want %d", len(seen), total)
+	}
+	if held, err := usfilings.New(store, store, &recordingIndex{cp: restarted.cp}).Resume(ctx); err != nil || !held {
+		t.Fatalf("Resume of the completed build = %v, %v; want true", held, err)
 	}
 }

@@ -41,6 +41,11 @@ type Service struct {
 	resumed bool
 	// held says whether the index held a checkpoint when it was resumed.
 	held bool
+	// built says whether the index has held every section up to its mark
+	// since it was first built: until then, the checkpoint saved after a
+	// page says the index is partial, and a start that resumes from it
+	// completes the build before it serves.
+	built bool
 	// mark is where the section store's changes were last read to: every
 	// section written before it is indexed.
 	mark ports.SectionMark
@@ -111,8 +116,13 @@ func (f *Service) Refresh(ctx context.Context) (int, error) {
 		return n, err
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.mark = end
+	first := !f.built && n > 0
+	f.built = true
+	f.mu.Unlock()
+	if first {
+		return n, f.advance(ctx, end)
+	}
 	return n, nil
 }
 
@@ -126,7 +136,7 @@ const RefreshPage = 1000
 func (f *Service) advance(ctx context.Context, next ports.SectionMark) error {
 	f.mu.Lock()
 	f.mark = next
-	cp := sectionCheckpoint{Mark: next.Write, After: next.After, Retrieved: f.retrieved}
+	cp := sectionCheckpoint{Mark: next.Write, After: next.After, Retrieved: f.retrieved, Partial: !f.built}
 	f.mu.Unlock()
 	return usecase.SaveCheckpoint(ctx, f.index, cp)
 }
@@ -143,12 +153,16 @@ type sectionCheckpoint struct {
 	Mark      int64     `json:"mark"`
 	After     string    `json:"after,omitempty"`
 	Retrieved time.Time `json:"retrieved"`
+	// Partial says the index's first build stopped at the mark.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Resume reads the checkpoint kept with the index, once, and says whether
-// there was one: an index kept on disk is resumed, not rebuilt, and
-// catching up with what the store took since may be left to the next
-// Refresh instead of holding up the first request.
+// there was one of a whole build: an index kept on disk is resumed, not
+// rebuilt, and catching up with what the store took since may be left to
+// the next Refresh instead of holding up the first request. An index whose
+// first build was cut short is not held: Refresh builds on from its mark,
+// and must complete before search answers from it.
 func (f *Service) Resume(ctx context.Context) (bool, error) {
 	f.refreshing.Lock()
 	defer f.refreshing.Unlock()
@@ -172,7 +186,8 @@ func (f *Service) resume(ctx context.Context) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.resumed, f.held = true, found
+	f.resumed, f.held = true, found && !cp.Partial
+	f.built = f.held
 	if found {
 		f.mark = ports.SectionMark{Write: cp.Mark, After: cp.After}
 		if cp.Retrieved.After(f.retrieved) {
