@@ -90,9 +90,10 @@ func (s *Filings) SectionsSince(_ context.Context, mark ports.SectionMark, limit
 	if last >= mark.Write {
 		end = ports.SectionMark{Write: last}
 	}
-	for start := 0; start < len(order); start += max(limit, 1) {
-		chunk := order[start:min(start+max(limit, 1), len(order))]
-		next := ports.SectionMark{Write: chunk[len(chunk)-1].seq, After: chunk[len(chunk)-1].ID}
+	limit = max(limit, 1)
+	for start := 0; start < len(order); start += limit {
+		chunk := order[start:min(start+limit, len(order))]
+		next := ports.SectionMark{Write: chunk[len(chunk)-1].seq, After: chunk[len(chunk)-1].id}
 		if start+len(chunk) == len(order) {
 			next = end
 		}
@@ -106,7 +107,7 @@ func (s *Filings) SectionsSince(_ context.Context, mark ports.SectionMark, limit
 
 // written is where a section stood in the order of writes.
 type written struct {
-	ID  string
+	id  string
 	seq int64
 }
 
@@ -118,11 +119,11 @@ func (s *Filings) writtenAfter(mark ports.SectionMark) ([]written, int64) {
 	var out []written
 	for id, sec := range s.sections {
 		if mark.Precedes(sec.seq, id) {
-			out = append(out, written{ID: id, seq: sec.seq})
+			out = append(out, written{id: id, seq: sec.seq})
 		}
 	}
 	slices.SortFunc(out, func(a, b written) int {
-		return cmp.Or(cmp.Compare(a.seq, b.seq), strings.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.seq, b.seq), strings.Compare(a.id, b.id))
 	})
 	return out, s.seq
 }
@@ -133,7 +134,7 @@ func (s *Filings) current(chunk []written) []filing.Section {
 	defer s.mu.RUnlock()
 	out := make([]filing.Section, 0, len(chunk))
 	for _, w := range chunk {
-		out = append(out, s.sections[w.ID].Section)
+		out = append(out, s.sections[w.id].Section)
 	}
 	return out
 }
