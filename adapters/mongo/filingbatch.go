@@ -76,11 +76,15 @@ func (s *Filings) UpsertFilings(ctx context.Context, fs []filing.Filing, secs []
 // digests, that held does not hold the same under a published mark, and
 // the sections of secs but those of the filings left out.
 func changedFilings(fs []filing.Filing, secs []filing.Section, held map[string]filingDoc, pending map[string]bool) ([]filingDoc, []filing.Section) {
+	own := map[string][]sectionDoc{}
+	for _, sec := range secs {
+		own[sec.Accession] = append(own[sec.Accession], sectionDoc(sec))
+	}
 	var out []filingDoc
 	same := map[string]bool{}
 	for _, f := range fs {
 		d := toFilingDoc(f)
-		d.Digest = filingDigest(d, secs)
+		d.Digest = filingDigest(d, own[f.Accession])
 		if h, ok := held[f.Accession]; ok && h.Digest == d.Digest && !pending[h.Batch] {
 			same[f.Accession] = true
 			continue
@@ -90,15 +94,9 @@ func changedFilings(fs []filing.Filing, secs []filing.Section, held map[string]f
 	return out, slices.DeleteFunc(slices.Clone(secs), func(sec filing.Section) bool { return same[sec.Accession] })
 }
 
-// filingDigest sums a filing's document and its sections among secs, in
-// id order.
-func filingDigest(d filingDoc, secs []filing.Section) string {
-	var own []sectionDoc
-	for _, sec := range secs {
-		if sec.Accession == d.Accession {
-			own = append(own, sectionDoc(sec))
-		}
-	}
+// filingDigest sums a filing's document and its sections, in id order
+// (own is sorted in place).
+func filingDigest(d filingDoc, own []sectionDoc) string {
 	slices.SortFunc(own, func(a, b sectionDoc) int { return strings.Compare(a.ID, b.ID) })
 	v, err := withDigest(struct {
 		Filing   filingDoc    `bson:"f"`

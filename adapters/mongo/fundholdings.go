@@ -92,9 +92,9 @@ type holdingDoc struct {
 }
 
 type holdingGroupDoc struct {
-	ID      string       `bson:"_id"`
-	CUSIP   string       `bson:"cusip"`
-	Period  string       `bson:"report_period"`
+	ID      string          `bson:"_id"`
+	CUSIP   string          `bson:"cusip"`
+	Period  string          `bson:"report_period"`
 	Rows    []storedHolding `bson:"rows"`
 	Reports []reportDoc     `bson:"reports,omitempty"`
 }

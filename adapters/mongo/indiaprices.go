@@ -311,7 +311,7 @@ func (s *IndiaPrices) unpublished(ctx context.Context, versions []indiaVersionDo
 }
 
 // add drops the versions the days hold and has published, and writes the
-// others, when there are any, as one batch (publish, write).
+// others, when there are any, as one batch (batches.publish, write).
 func (s *IndiaPrices) add(ctx context.Context, rows []nse.Row) error {
 	if len(rows) == 0 {
 		return nil

@@ -33,11 +33,13 @@ func (c *stoppingContext) ask() bool {
 	return c.left == 0
 }
 
+// Done counts an ask; its channel is closed once the asks run out.
 func (c *stoppingContext) Done() <-chan struct{} {
 	c.ask()
 	return c.done
 }
 
+// Err counts an ask and says context.Canceled once the asks run out.
 func (c *stoppingContext) Err() error {
 	if c.ask() {
 		return context.Canceled
