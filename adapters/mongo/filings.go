@@ -133,11 +133,19 @@ const sectionsBatch = 256
 
 // SectionsSince returns the sections written after mark, ordered by id, and
 // the mark to pass next time: the highest sequence number below which no
-// write is under way, read before the sections are.
+// write is under way, read before the sections are. When no write has
+// settled since mark, the sections are not read: a section written after
+// mark comes from a write still under way, and comes again once it has
+// settled, and the filter on seq reads every section on FerretDB (and on
+// MongoDB, which has no index on seq), which a server's periodic refresh
+// must not do while nothing was written.
 func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
 	next, err := s.settledSeq(ctx, time.Now())
 	if err != nil {
 		return nil, 0, err
+	}
+	if mark > 0 && next <= mark {
+		return []filing.Section{}, next, nil
 	}
 	// Sections written before sequence numbers existed carry none; they
 	// come with mark 0, which asks for everything.
@@ -146,17 +154,14 @@ func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Secti
 		filter = bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: mark}}}}
 	}
 	docs, err := s.findSections(ctx, filter)
-	return sectionsOf(docs), next, err
+	return fromStoredSections(docs), next, err
 }
 
 // SectionsByID returns the sections held under ids, ordered by id, without
 // those of batches not published: the sections of one page of search
-// hits.
+// hits, each read by its _id (findByIDs).
 func (s *Filings) SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error) {
-	if len(ids) == 0 {
-		return []filing.Section{}, nil
-	}
-	docs, err := s.findSections(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+	docs, err := findByIDs[storedSection](ctx, s.sections, "find section", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +180,7 @@ func (s *Filings) published(ctx context.Context, docs []storedSection) ([]filing
 			seen = append(seen, v)
 		}
 	}
-	return sectionsOf(seen), nil
+	return fromStoredSections(seen), nil
 }
 
 func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]storedSection, error) {
@@ -190,8 +195,8 @@ func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]storedSect
 	return docs, nil
 }
 
-// sectionsOf returns the sections stored as docs.
-func sectionsOf(docs []storedSection) []filing.Section {
+// fromStoredSections returns the sections stored as docs.
+func fromStoredSections(docs []storedSection) []filing.Section {
 	out := make([]filing.Section, len(docs))
 	for i, d := range docs {
 		d.Doc.Filed, d.Doc.RetrievedAt = d.Doc.Filed.UTC(), d.Doc.RetrievedAt.UTC()
