@@ -22,13 +22,6 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// filingStores are the two ports of the US filings store.
-type filingStores struct {
-	fx.In
-	ports.FilingStore
-	ports.SectionStore
-}
-
 // usFilings is the US filing index and filing-text search slice: the
 // filing and section stores (memory, or MongoDB with the sections behind a
 // read cache), the bleve index, the use case, its probes and handlers, and
@@ -66,9 +59,9 @@ func usFilings() wiring {
 		},
 		// Filing folders are hashed file by file as they are read; they
 		// draw no bar.
-		ingester: ingester(func(s filingStores) func(context.Context, *ingest.Files) (int, error) {
+		ingester: ingester(func(s ports.FilingStore) func(context.Context, *ingest.Files) (int, error) {
 			return func(ctx context.Context, files *ingest.Files) (int, error) {
-				return ingest.IngestUSFilings(ctx, s.FilingStore, s.SectionStore, files.Given())
+				return ingest.IngestUSFilings(ctx, s, files.Given())
 			}
 		}),
 	}

@@ -178,6 +178,7 @@ func TestSectionsSinceScansOnceForAllItsPages(t *testing.T) {
 	secs := sections()
 	must(t, filings.UpsertSections(ctx, secs[:1]))
 	must(t, filings.UpsertSections(ctx, secs[1:]))
+	log.take("us_filing_sections") // the writes' reads of what they replace
 	pages := 0
 	_, err := filings.SectionsSince(ctx, ports.SectionMark{}, 1, func([]filing.Section, ports.SectionMark) error {
 		pages++

@@ -74,13 +74,10 @@ func (f *Service) Filing(ctx context.Context, accession string) (filing.Filing, 
 	return got, err
 }
 
-// Store writes filings and their sections and indexes the sections: the
-// filings first, so a section is never searchable before its filing exists.
+// Store writes filings and their sections as one batch, then indexes the
+// sections, so a section is never searchable before its filing is held.
 func (f *Service) Store(ctx context.Context, fs []filing.Filing, secs []filing.Section) error {
-	if err := f.filings.UpsertFilings(ctx, fs); err != nil {
-		return err
-	}
-	if err := f.sections.UpsertSections(ctx, secs); err != nil {
+	if err := f.filings.UpsertFilings(ctx, fs, secs); err != nil {
 		return err
 	}
 	return f.indexSections(ctx, secs)
