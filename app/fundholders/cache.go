@@ -2,8 +2,6 @@ package fundholders
 
 import (
 	"context"
-	"errors"
-
 	"github.com/quarrydata/quarry/app/readcache"
 
 	"unsafe"
@@ -13,31 +11,23 @@ import (
 )
 
 // FundHoldingsCache is a read-through cache in front of a
-// FundHoldingStore. 13F data only changes when filings are ingested, and a
-// lookup reads one document per quarter a security was held, so caching a
-// lookup's rows for a TTL takes the document store off the hot path. An
-// empty lookup is a miss and is never cached.
+// FundHoldingStore. 13F data only changes when filings are ingested, so
+// the securities master and filings' CUSIPs, read on every lookup, are
+// kept for a TTL. Pages of holders are not: a store reads a page by _id at
+// the cost of the page, and the default as_of (now) would make every
+// lookup a key of its own.
 type Cache struct {
 	ports.FundHoldingStore
-	master  *readcache.Space[holdings.Security]
-	holders *readcache.Space[heldRows]
-	cusips  *readcache.Space[[]string]
+	master *readcache.Space[holdings.Security]
+	cusips *readcache.Space[[]string]
 }
 
-// heldRows is one cached FundHoldingsOf answer.
-type heldRows struct {
-	rows    []holdings.Holding
-	reports []holdings.Report
-}
-
-// NewFundHoldingsCache wraps store, keeping securities, lookups and
-// filings' CUSIPs in shared. One lookup of a widely held security over many
-// quarters can hold hundreds of thousands of rows; it is weighed as such.
+// NewFundHoldingsCache wraps store, keeping securities and filings' CUSIPs
+// in shared.
 func NewCache(store ports.FundHoldingStore, shared *readcache.Cache) *Cache {
 	return &Cache{
 		FundHoldingStore: store,
 		master:           readcache.NewSpace(shared, masterSecurityWeight),
-		holders:          readcache.NewSpace(shared, heldRowsWeight),
 		cusips:           readcache.NewSpace(shared, readcache.StringsWeight),
 	}
 }
@@ -47,22 +37,6 @@ func (c *Cache) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.
 	return c.master.Get(ctx, key.String(), func(ctx context.Context, _ string) (holdings.Security, error) {
 		return c.FundHoldingStore.MasterSecurity(ctx, key)
 	})
-}
-
-// FundHoldingsOf returns the rows and reports of the lookup, from the cache
-// while they are fresh.
-func (c *Cache) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
-	got, err := c.holders.Get(ctx, cusip+"|"+from+"|"+to, func(ctx context.Context, _ string) (heldRows, error) {
-		rows, reports, err := c.FundHoldingStore.FundHoldingsOf(ctx, cusip, from, to)
-		if err == nil && len(rows) == 0 {
-			err = readcache.ErrNoRows
-		}
-		return heldRows{rows: rows, reports: reports}, err
-	})
-	if errors.Is(err, readcache.ErrNoRows) {
-		return nil, nil, nil
-	}
-	return got.rows, got.reports, err
 }
 
 // ThirteenFFilingCUSIPs returns the filing's CUSIPs, from the cache while
@@ -80,30 +54,15 @@ func (c *Cache) UpsertMasterSecurities(ctx context.Context, secs []holdings.Secu
 	return err
 }
 
-// ReplaceThirteenFFilings writes through, then forgets every cached lookup:
-// a filing may change the answer of any of them.
+// ReplaceThirteenFFilings writes through, then forgets every filing's
+// cached CUSIPs: a reload may change them.
 func (c *Cache) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
 	err := c.FundHoldingStore.ReplaceThirteenFFilings(ctx, filings)
 	// Forgotten even when the write failed: it may have applied in part.
-	c.holders.Reset()
 	c.cusips.Reset()
 	return err
 }
 
 func masterSecurityWeight(s holdings.Security) int {
 	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Ticker, s.CIK, s.CUSIP, s.Name)
-}
-
-func heldRowsWeight(h heldRows) int {
-	var row holdings.Holding
-	var rep holdings.Report
-	n := int(unsafe.Sizeof(h)) + cap(h.rows)*int(unsafe.Sizeof(row)) + cap(h.reports)*int(unsafe.Sizeof(rep))
-	for _, r := range h.rows {
-		n += readcache.StringBytes(r.Accession, r.FundCIK, r.FundName, r.ReportPeriod, r.FilingDate, r.CUSIP, r.Issuer,
-			r.Class, r.ShareType, r.PutCall, r.Discretion)
-	}
-	for _, r := range h.reports {
-		n += readcache.StringBytes(r.Accession, r.FundCIK, r.ReportPeriod, r.FilingDate, r.Amendment)
-	}
-	return n
 }

@@ -1,11 +1,10 @@
 package porttest
 
 import (
-	"cmp"
 	"context"
 	"slices"
-	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
@@ -40,53 +39,74 @@ func RunFundHoldings(t *testing.T, newStore NewFundHoldingStore) {
 	t.Run("master keys", func(t *testing.T) { fundHoldingsMaster(t, newStore(t)) })
 	t.Run("filings are replaced whole", func(t *testing.T) { fundHoldingsReplace(t, newStore(t)) })
 	t.Run("report period bounds", func(t *testing.T) { fundHoldingsPeriods(t, newStore(t)) })
-	t.Run("a fund's reports come with its rows in every CUSIP", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
+	t.Run("a restatement supersedes the positions it drops", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
+	t.Run("pages are holdings.Select's", func(t *testing.T) { fundHoldingsPages(t, newStore(t)) })
 }
 
 // fundHoldingsReports loads a fund's 13F-HR for a quarter and a
-// restatement that drops one of its two positions: rows in either CUSIP
-// come with both reports, so the caller can tell the dropped position is
-// no longer current; another fund's reports stay its own.
+// restatement that drops one of its two positions: as of the restatement
+// the dropped position is no longer held, before it it is, and a query for
+// the original filing still shows it as filed; another fund's reports stay
+// its own.
 func fundHoldingsReports(t *testing.T, s ports.FundHoldingStore) {
 	ctx := context.Background()
 	const o, r, y = "0000950123-23-010898", "0000950123-23-011029", "0000102909-23-000001"
-	original := thirteenF(o, "2023-09-30", fundRow(o, 1, cusipA, "2023-09-30", 100), fundRow(o, 2, cusipB, "2023-09-30", 50))
-	original.FilingDate = "2023-11-14"
-	restated := thirteenF(r, "2023-09-30", fundRow(r, 1, cusipB, "2023-09-30", 60))
-	restated.FormType, restated.Amendment, restated.FilingDate = "13F-HR/A", holdings.Restatement, "2023-11-16"
-	other := thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7))
-	other.FundCIK = "0000102909"
-	other.Holdings[0].FundCIK = other.FundCIK
+	original := filedOn(thirteenF(o, "2023-09-30", fundRow(o, 1, cusipA, "2023-09-30", 100), fundRow(o, 2, cusipB, "2023-09-30", 50)), "2023-11-14")
+	restated := filedOn(thirteenF(r, "2023-09-30", fundRow(r, 1, cusipB, "2023-09-30", 60)), "2023-11-16")
+	restated.FormType, restated.Amendment = "13F-HR/A", holdings.Restatement
+	other := filedOn(ofFund(thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7)), "0000102909"), "2023-11-14")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{original, restated, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
-	both := []holdings.Report{original.Report(), restated.Report()}
-	wantReports(t, s, cusipA, append(slices.Clone(both), other.Report()))
-	wantReports(t, s, cusipB, both)
-	wantRows(t, s, cusipA, "", "", original.Holdings[0], other.Holdings[0])
+	between := holdings.Query{AsOf: endOf("2023-11-15"), Limit: 1000}
+	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
+	wantHolders(t, s, cusipB, between, original.Holdings[1])
+	wantRows(t, s, cusipA, "", "", other.Holdings[0])
+	wantRows(t, s, cusipB, "", "", restated.Holdings[0])
+	wantHolders(t, s, cusipA, holdings.Query{Accession: o, AsOf: farFuture, Limit: 1000}, original.Holdings[0])
 
 	// Reloaded with a row in the first CUSIP too, then without it again.
-	withA := restated
-	withA.Holdings = append(slices.Clone(restated.Holdings), fundRow(r, 2, cusipA, "2023-09-30", 110))
+	withA := filedOn(thirteenF(r, "2023-09-30", restated.Holdings[0], fundRow(r, 2, cusipA, "2023-09-30", 110)), "2023-11-16")
+	withA.FormType, withA.Amendment = restated.FormType, restated.Amendment
 	must(t, "Replace with a new CUSIP", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{withA}))
-	wantRows(t, s, cusipA, "", "", original.Holdings[0], withA.Holdings[1], other.Holdings[0])
+	wantRows(t, s, cusipA, "", "", withA.Holdings[1], other.Holdings[0])
+	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
 	must(t, "Replace without it", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
-	wantRows(t, s, cusipA, "", "", original.Holdings[0], other.Holdings[0])
-	wantReports(t, s, cusipA, append(slices.Clone(both), other.Report()))
-	wantReports(t, s, cusipA+"x", nil)
+	wantRows(t, s, cusipA, "", "", other.Holdings[0])
+	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
+	wantHolders(t, s, cusipA, holdings.Query{Accession: r, AsOf: farFuture, Limit: 1000})
+	wantRows(t, s, cusipA+"x", "", "")
 }
 
-// wantReports checks FundHoldingsOf returns exactly the want reports, in
-// any order.
-func wantReports(t *testing.T, s ports.FundHoldingStore, cusip string, want []holdings.Report) {
-	t.Helper()
-	_, got, err := s.FundHoldingsOf(context.Background(), cusip, "", "")
-	must(t, "FundHoldingsOf", err)
-	byAccession := func(a, b holdings.Report) int { return strings.Compare(a.Accession, b.Accession) }
-	slices.SortFunc(got, byAccession)
-	slices.SortFunc(want, byAccession)
-	if !slices.Equal(got, want) {
-		t.Fatalf("reports of %s = %+v, want %+v", cusip, got, want)
+// ofFund returns f filed by the fund cik, rows included.
+func ofFund(f holdings.Filing, cik string) holdings.Filing {
+	f.FundCIK = cik
+	f.Holdings = slices.Clone(f.Holdings)
+	for i := range f.Holdings {
+		f.Holdings[i].FundCIK = cik
 	}
+	return f
+}
+
+// filedOn returns f filed on day, rows included.
+func filedOn(f holdings.Filing, day string) holdings.Filing {
+	f.FilingDate = day
+	f.Holdings = slices.Clone(f.Holdings)
+	for i := range f.Holdings {
+		f.Holdings[i].FilingDate = day
+	}
+	return f
+}
+
+// farFuture is an instant after every filing of the suite.
+var farFuture = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// endOf returns the last instant of a day given as YYYY-MM-DD.
+func endOf(day string) time.Time {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		panic(err)
+	}
+	return d.Add(24*time.Hour - time.Microsecond)
 }
 
 func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
@@ -100,11 +120,7 @@ func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
 	wantErr(t, "MasterSecurity", err, ports.ErrNotFound)
 	_, err = s.ThirteenFFilingCUSIPs(ctx, "0000950123-24-002518")
 	wantErr(t, "ThirteenFFilingCUSIPs", err, ports.ErrNotFound)
-	rows, reports, err := s.FundHoldingsOf(ctx, cusipA, "", "")
-	must(t, "FundHoldingsOf", err)
-	if len(rows) != 0 || len(reports) != 0 {
-		t.Fatalf("rows = %v, reports = %v", rows, reports)
-	}
+	wantRows(t, s, cusipA, "", "")
 }
 
 func fundHoldingsMaster(t *testing.T, s ports.FundHoldingStore) {
@@ -133,7 +149,7 @@ func fundHoldingsReplace(t *testing.T, s ports.FundHoldingStore) {
 	ctx := context.Background()
 	first := thirteenF("0000950123-24-002518", "2023-12-31",
 		fundRow("0000950123-24-002518", 1, cusipA, "2023-12-31", 100), fundRow("0000950123-24-002518", 2, cusipB, "2023-12-31", 50))
-	other := thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300))
+	other := ofFund(thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300)), "0000102909")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	n, err := s.CountThirteenFFilings(ctx)
@@ -169,17 +185,23 @@ func fundHoldingsPeriods(t *testing.T, s ports.FundHoldingStore) {
 	wantRows(t, s, cusipA, "2024-01-01", "2024-12-31")
 }
 
-// wantRows checks FundHoldingsOf returns exactly want, in any order.
+// wantRows checks the holders of every period within [from, to], as of
+// an instant after every filing, are exactly want, each a position of its
+// own.
 func wantRows(t *testing.T, s ports.FundHoldingStore, cusip, from, to string, want ...holdings.Holding) {
 	t.Helper()
-	got, _, err := s.FundHoldingsOf(context.Background(), cusip, from, to)
-	must(t, "FundHoldingsOf", err)
-	byKey := func(a, b holdings.Holding) int {
-		return cmp.Or(strings.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
-	}
-	slices.SortFunc(got, byKey)
-	slices.SortFunc(want, byKey)
-	if !slices.Equal(got, want) {
-		t.Fatalf("FundHoldingsOf(%s, %q, %q) = %+v, want %+v", cusip, from, to, got, want)
+	wantHolders(t, s, cusip, holdings.Query{From: from, To: to, AsOf: farFuture, Limit: 1000}, want...)
+}
+
+// wantHolders checks FundHolders answers q with exactly want, each a
+// position of its own, in the lookup's order.
+func wantHolders(t *testing.T, s ports.FundHoldingStore, cusip string, q holdings.Query, want ...holdings.Holding) {
+	t.Helper()
+	got, total, err := s.FundHolders(context.Background(), cusip, q)
+	must(t, "FundHolders", err)
+	want = slices.Clone(want)
+	slices.SortFunc(want, holdings.ComparePositions)
+	if !slices.Equal(got, want) || total != len(want) {
+		t.Fatalf("FundHolders(%s, %+v) = %+v (total %d), want %+v", cusip, q, got, total, want)
 	}
 }

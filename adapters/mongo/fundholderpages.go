@@ -1,0 +1,380 @@
+package mongo
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/quarrydata/quarry/domain/holdings"
+)
+
+// A lookup of a security's holders reads its ladder and the pages its
+// answer reaches, each by _id:
+//
+//   - us_fund_holder_pages: a (CUSIP, period)'s positions (a filing's rows
+//     of one position combined, holdings.Combine) in the lookup's order
+//     (holdings.ComparePositions), holderPageSize to a document,
+//     "037833100|2023-12-31|0", packed. Each position carries the filing date
+//     from which a later complete report of its fund supersedes it
+//     (holdings.SupersededOn), so that any as_of is answered from the
+//     position alone;
+//   - us_fund_holder_ladders: one document per CUSIP, packed, listing for
+//     each period the first position of each page and how many positions
+//     are visible from each filing date on (the total of a lookup).
+//
+// A lookup merges the pages of the periods within its bounds, largest value
+// first, and reads a page only once its first position would be next: a
+// first page of Apple's holders over 40 quarters reads the ladder and
+// about one page a quarter, however many funds held it. Deep offsets read
+// every position before them. Documents are packed (BSON in one binary
+// field) because FerretDB decodes its JSON form of a document field by
+// field: a binary is decoded as one string.
+const (
+	holderPagesCollection   = "us_fund_holder_pages"
+	holderLaddersCollection = "us_fund_holder_ladders"
+)
+
+// holderPageSize is how many positions a page document holds.
+var holderPageSize = 256
+
+// positionDoc is one position of a page, with the filing date a later
+// complete report supersedes it from, if any.
+type positionDoc struct {
+	Holding holdingDoc `bson:"h"`
+	Until   string     `bson:"u,omitempty"`
+}
+
+// visibleAt reports whether the position is part of its fund's current
+// report at t (see holdings.Current).
+func (p positionDoc) visibleAt(t time.Time) bool {
+	return holdings.KnownOn(p.Holding.FilingDate, t) && (p.Until == "" || !holdings.KnownOn(p.Until, t))
+}
+
+type pageBody struct {
+	Positions []positionDoc `bson:"p"`
+}
+
+// packedDoc is a document whose contents are one packed BSON value.
+type packedDoc struct {
+	ID     string `bson:"_id"`
+	Packed []byte `bson:"b"`
+}
+
+type ladderDoc struct {
+	Periods []periodLadder `bson:"p"`
+}
+
+// periodLadder is one (CUSIP, period)'s entry in its ladder.
+type periodLadder struct {
+	Period string `bson:"period"`
+	// Heads are the first position of each page, in page order.
+	Heads []holdingDoc `bson:"heads"`
+	// Steps count the positions visible from each filing date on, by date.
+	Steps []countStep `bson:"steps"`
+}
+
+type countStep struct {
+	Date  string `bson:"d"`
+	Count int    `bson:"n"`
+}
+
+// countAt returns how many of the period's positions are visible at t.
+func (l periodLadder) countAt(t time.Time) int {
+	n := 0
+	for _, st := range l.Steps {
+		if !holdings.KnownOn(st.Date, t) {
+			break
+		}
+		n = st.Count
+	}
+	return n
+}
+
+func holderPageID(cusip, period string, i int) string {
+	return cusip + "|" + period + "|" + strconv.Itoa(i)
+}
+
+// pack marshals v into a packed document with id.
+func pack(id string, v any) (packedDoc, error) {
+	b, err := bson.Marshal(v)
+	if err != nil {
+		return packedDoc{}, fmt.Errorf("mongo: pack %s: %w", id, err)
+	}
+	return packedDoc{ID: id, Packed: b}, nil
+}
+
+// readPacked reads the packed document id into out, reporting whether it
+// exists.
+func readPacked(ctx context.Context, c *mongodrv.Collection, id string, out any) (bool, error) {
+	var d packedDoc
+	err := fundFindByID(ctx, c, id, &d)
+	if errors.Is(err, mongodrv.ErrNoDocuments) {
+		return false, nil
+	}
+	if err != nil {
+		return false, translate("find "+id, err)
+	}
+	if err := bson.Unmarshal(d.Packed, out); err != nil {
+		return false, fmt.Errorf("mongo: unpack %s: %w", id, err)
+	}
+	return true, nil
+}
+
+// rowsBody is a filing's rows, packed into its document.
+type rowsBody struct {
+	Rows []holdingDoc `bson:"r"`
+}
+
+// packRows packs a filing's rows for its document.
+func packRows(rows []holdings.Holding) ([]byte, error) {
+	body := rowsBody{Rows: make([]holdingDoc, len(rows))}
+	for i, h := range rows {
+		body.Rows[i] = holdingDoc(h)
+	}
+	b, err := bson.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: pack 13F rows: %w", err)
+	}
+	return b, nil
+}
+
+// ladderOf reads the CUSIP's ladder; a CUSIP without one has none.
+func (s *FundHoldings) ladderOf(ctx context.Context, cusip string) (ladderDoc, error) {
+	var l ladderDoc
+	_, err := readPacked(ctx, s.fundCollection(holderLaddersCollection), cusip, &l)
+	return l, err
+}
+
+// writeLadders lays out the pages and ladder entry of every (CUSIP, period)
+// the load rewrote: the pages first, then the ladders, then the pages
+// beyond a shrunk period's new end are deleted. There is no transaction: a
+// lookup during a load may see a period's new pages under its old ladder.
+func (s *FundHoldings) writeLadders(ctx context.Context, groups map[string]*holdingGroupDoc) error {
+	byCUSIP := map[string][]*holdingGroupDoc{}
+	for _, g := range groups {
+		byCUSIP[g.CUSIP] = append(byCUSIP[g.CUSIP], g)
+	}
+	var pages, ladders, stale []mongodrv.WriteModel
+	for _, cusip := range slices.Sorted(maps.Keys(byCUSIP)) {
+		l, err := s.ladderOf(ctx, cusip)
+		if err != nil {
+			return err
+		}
+		for _, g := range byCUSIP[cusip] {
+			was := len(l.period(g.Period).Heads)
+			entry, docs, err := layOut(g)
+			if err != nil {
+				return err
+			}
+			l.set(entry)
+			for _, d := range docs {
+				pages = append(pages, fundReplaceByID(d.ID, d))
+			}
+			for i := len(docs); i < was; i++ {
+				stale = append(stale, deleteByID(holderPageID(cusip, g.Period, i)))
+			}
+		}
+		m, err := ladderWrite(cusip, l)
+		if err != nil {
+			return err
+		}
+		ladders = append(ladders, m)
+	}
+	if err := bulkWrite(ctx, s.fundCollection(holderPagesCollection), "write fund holder pages", pages); err != nil {
+		return err
+	}
+	if err := bulkWrite(ctx, s.fundCollection(holderLaddersCollection), "write fund holder ladders", ladders); err != nil {
+		return err
+	}
+	return bulkWrite(ctx, s.fundCollection(holderPagesCollection), "delete fund holder pages", stale)
+}
+
+// ladderWrite replaces the CUSIP's ladder, or deletes it when no period
+// is left.
+func ladderWrite(cusip string, l ladderDoc) (mongodrv.WriteModel, error) {
+	if len(l.Periods) == 0 {
+		return deleteByID(cusip), nil
+	}
+	d, err := pack(cusip, l)
+	if err != nil {
+		return nil, err
+	}
+	return fundReplaceByID(cusip, d), nil
+}
+
+func deleteByID(id string) mongodrv.WriteModel {
+	return mongodrv.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: id}})
+}
+
+// period returns the ladder's entry for period, empty when it has none.
+func (l *ladderDoc) period(period string) periodLadder {
+	for _, p := range l.Periods {
+		if p.Period == period {
+			return p
+		}
+	}
+	return periodLadder{Period: period}
+}
+
+// set replaces the entry of e's period, dropping it when it has no pages,
+// and keeps the periods in order.
+func (l *ladderDoc) set(e periodLadder) {
+	l.Periods = slices.DeleteFunc(l.Periods, func(p periodLadder) bool { return p.Period == e.Period })
+	if len(e.Heads) > 0 {
+		l.Periods = append(l.Periods, e)
+	}
+	slices.SortFunc(l.Periods, func(a, b periodLadder) int { return cmp.Compare(a.Period, b.Period) })
+}
+
+// layOut returns a (CUSIP, period)'s ladder entry and its pages, packed.
+func layOut(g *holdingGroupDoc) (periodLadder, []packedDoc, error) {
+	reports := make([]holdings.Report, len(g.Reports))
+	for i, r := range g.Reports {
+		reports[i] = r.report()
+	}
+	until := holdings.SupersededOn(reports)
+	rows := make([]holdings.Holding, len(g.Rows))
+	for i, r := range g.Rows {
+		rows[i] = holdings.Holding(r)
+	}
+	positions := holdings.Combine(rows)
+	slices.SortFunc(positions, holdings.ComparePositions)
+	entry := periodLadder{Period: g.Period, Steps: countSteps(positions, until)}
+	var docs []packedDoc
+	for start := 0; start < len(positions); start += holderPageSize {
+		var body pageBody
+		for _, h := range positions[start:min(start+holderPageSize, len(positions))] {
+			body.Positions = append(body.Positions, positionDoc{Holding: holdingDoc(h), Until: until[h.Accession]})
+		}
+		d, err := pack(holderPageID(g.CUSIP, g.Period, len(docs)), body)
+		if err != nil {
+			return periodLadder{}, nil, err
+		}
+		entry.Heads = append(entry.Heads, body.Positions[0].Holding)
+		docs = append(docs, d)
+	}
+	return entry, docs, nil
+}
+
+// countSteps counts the positions visible from each filing date on: each
+// is visible from its filing date until the date it is superseded on.
+func countSteps(positions []holdings.Holding, until map[string]string) []countStep {
+	delta := map[string]int{}
+	for _, h := range positions {
+		delta[h.FilingDate]++
+		if u, ok := until[h.Accession]; ok {
+			delta[u]--
+		}
+	}
+	var steps []countStep
+	n := 0
+	for _, d := range slices.Sorted(maps.Keys(delta)) {
+		n += delta[d]
+		steps = append(steps, countStep{Date: d, Count: n})
+	}
+	return steps
+}
+
+// FundHolders reads the page the query asks for: a filing's rows from its
+// document, or else the CUSIP's ladder and the pages the answer reaches.
+func (s *FundHoldings) FundHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
+	if q.Accession != "" {
+		return s.filingHolders(ctx, cusip, q)
+	}
+	l, err := s.ladderOf(ctx, cusip)
+	if err != nil {
+		return nil, 0, err
+	}
+	var queue holderQueue
+	total := 0
+	for _, p := range l.Periods {
+		if (q.From != "" && p.Period < q.From) || (q.To != "" && p.Period > q.To) {
+			continue
+		}
+		total += p.countAt(q.AsOf)
+		for i, h := range p.Heads {
+			queue = append(queue, holderCursor{head: holdings.Holding(h), page: holderPageID(cusip, p.Period, i)})
+		}
+	}
+	heap.Init(&queue)
+	want := q.Offset + q.Limit
+	var out []holdings.Holding
+	for queue.Len() > 0 && len(out) < want {
+		c := heap.Pop(&queue).(holderCursor)
+		if c.page == "" {
+			out = append(out, c.head)
+			continue
+		}
+		var body pageBody
+		if _, err := readPacked(ctx, s.fundCollection(holderPagesCollection), c.page, &body); err != nil {
+			return nil, 0, err
+		}
+		for _, p := range body.Positions {
+			if p.visibleAt(q.AsOf) {
+				heap.Push(&queue, holderCursor{head: holdings.Holding(p.Holding)})
+			}
+		}
+	}
+	return out[min(q.Offset, len(out)):], total, nil
+}
+
+// filingHolders selects from the filing's rows in the CUSIP.
+func (s *FundHoldings) filingHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
+	var d thirteenFFilingDoc
+	err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), q.Accession, &d)
+	if errors.Is(err, mongodrv.ErrNoDocuments) || (err == nil && d.Rows == nil) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, translate("find 13F filing "+q.Accession, err)
+	}
+	var body rowsBody
+	if err := bson.Unmarshal(d.Rows, &body); err != nil {
+		return nil, 0, fmt.Errorf("mongo: unpack 13F rows of %s: %w", q.Accession, err)
+	}
+	var rows []holdings.Holding
+	for _, r := range body.Rows {
+		if r.CUSIP == cusip {
+			rows = append(rows, holdings.Holding(r))
+		}
+	}
+	page, total := holdings.Select(rows, nil, q)
+	return page, total, nil
+}
+
+// holderCursor is a position, or a page not read yet under its first
+// position.
+type holderCursor struct {
+	head holdings.Holding
+	page string
+}
+
+// holderQueue orders cursors as a lookup pages positions; a page comes
+// before its own first position, which is not in the queue until the page
+// is read.
+type holderQueue []holderCursor
+
+func (q holderQueue) Len() int { return len(q) }
+func (q holderQueue) Less(i, j int) bool {
+	if c := holdings.ComparePositions(q[i].head, q[j].head); c != 0 {
+		return c < 0
+	}
+	return q[i].page != ""
+}
+func (q holderQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *holderQueue) Push(x any)   { *q = append(*q, x.(holderCursor)) }
+func (q *holderQueue) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
+}
