@@ -127,3 +127,46 @@ type gate struct {
 }
 
 func newGate() *gate { return &gate{reached: make(chan struct{}), release: make(chan struct{})} }
+
+// countedFundHoldings counts the store's reads of pages.
+type countedFundHoldings struct {
+	*memory.FundHoldings
+	pages atomic.Int64
+}
+
+func (s *countedFundHoldings) FundHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
+	s.pages.Add(1)
+	return s.FundHoldings.FundHolders(ctx, cusip, q)
+}
+
+// A page is kept for the filings known at its instant: later instants of
+// the same day read the store no more, another day reads it again, and an
+// empty page is never kept.
+func TestFundHoldingsCacheKeepsAPagePerKnownDay(t *testing.T) {
+	ctx := context.Background()
+	backing := &countedFundHoldings{FundHoldings: memory.NewFundHoldings()}
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(apple)}); err != nil {
+		t.Fatal(err)
+	}
+	cache := fundholders.NewCache(backing, readcachetest.New(t, time.Hour, usecase.SystemClock))
+	page := func(asOf time.Time, wantTotal int) {
+		t.Helper()
+		got, total, err := cache.FundHolders(ctx, apple, holdings.Query{AsOf: asOf, Limit: 10})
+		if err != nil || total != wantTotal || len(got) != wantTotal {
+			t.Fatalf("as of %s: %+v, total %d, %v; want %d", asOf, got, total, err, wantTotal)
+		}
+	}
+	day := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	page(day.Add(10*time.Hour), 1)
+	page(day.Add(11*time.Hour), 1)
+	if n := backing.pages.Load(); n != 1 {
+		t.Fatalf("two instants of one day read the store %d times, want 1", n)
+	}
+	page(day.Add(24*time.Hour), 1)
+	before := time.Date(2021, 11, 12, 10, 0, 0, 0, time.UTC) // the filing's day: not known yet
+	page(before, 0)
+	page(before, 0)
+	if n := backing.pages.Load(); n != 4 {
+		t.Fatalf("the store was read %d times, want 4", n)
+	}
+}

@@ -163,6 +163,13 @@ func SupersededOn(reports []Report) map[string]string {
 // (see Holding.KnownAt).
 func KnownOn(filingDate string, t time.Time) bool { return knownAt(filingDate, t) }
 
+// KnownThrough returns the latest filing date (YYYY-MM-DD) known at t: a
+// filing is KnownOn t exactly when its date is not after it, so every
+// instant with the same KnownThrough sees the same filings.
+func KnownThrough(t time.Time) string {
+	return t.UTC().Add(-24*time.Hour + time.Microsecond).Format(time.DateOnly)
+}
+
 // CUSIPs returns the distinct CUSIPs the filing reports, sorted.
 func (f Filing) CUSIPs() []string {
 	out := make([]string, 0, len(f.Holdings))

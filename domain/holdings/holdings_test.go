@@ -178,6 +178,18 @@ func TestSupersededOnAgreesWithCurrent(t *testing.T) {
 	}
 }
 
+func TestKnownThrough(t *testing.T) {
+	day := time.Date(2023, 11, 14, 0, 0, 0, 0, time.UTC)
+	for _, at := range []time.Time{day, day.Add(12 * time.Hour), day.Add(24*time.Hour - 2*time.Microsecond),
+		day.Add(24*time.Hour - time.Microsecond), time.Date(2023, 11, 14, 9, 0, 0, 0, time.FixedZone("IST", 19800))} {
+		through := KnownThrough(at)
+		next, _ := time.Parse(time.DateOnly, through)
+		if !KnownOn(through, at) || KnownOn(next.AddDate(0, 0, 1).Format(time.DateOnly), at) {
+			t.Errorf("at %s: known through %s, but KnownOn disagrees", at, through)
+		}
+	}
+}
+
 func TestSelectServesTheCurrentReport(t *testing.T) {
 	rows := []Holding{
 		{Accession: "0000950123-23-010898", Row: 1, FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14", CUSIP: "037833100", Shares: 915560382, Value: 156753093002},
