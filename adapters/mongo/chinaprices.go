@@ -69,11 +69,10 @@ type stepDoc struct {
 	KnownAt time.Time `bson:"k"`
 }
 
-// bucketDoc is a year's bars. A bucket is written packed (barsBody as BSON
-// in one binary field): FerretDB decodes its JSON form of a document field
-// by field, about 250 bar documents of 10 fields each, and a binary as one
-// string. Buckets written before packing hold Bars and are read as they
-// are until the listing is next updated.
+// bucketDoc is a year's bars. A bucket is written packed (packed.go), about
+// 250 bar documents of 10 fields each in one binary field. Buckets written
+// before packing hold Bars and are read as they are until the listing is
+// next updated.
 type bucketDoc struct {
 	ID     string   `bson:"_id"`
 	Bars   []barDoc `bson:"bars,omitempty"`
@@ -86,7 +85,7 @@ type barsBody struct {
 
 // packBucket returns the bucket of a year's bars, packed.
 func packBucket(id string, bars []barDoc) (bucketDoc, error) {
-	b, err := bson.Marshal(barsBody{Bars: bars})
+	b, err := packBSON(barsBody{Bars: bars})
 	if err != nil {
 		return bucketDoc{}, fmt.Errorf("mongo: pack price bucket %s: %w", id, err)
 	}
@@ -99,7 +98,7 @@ func (d bucketDoc) bars() ([]barDoc, error) {
 		return d.Bars, nil
 	}
 	var body barsBody
-	if err := bson.Unmarshal(d.Packed, &body); err != nil {
+	if err := unpackBSON(d.Packed, &body); err != nil {
 		return nil, fmt.Errorf("mongo: unpack price bucket %s: %w", d.ID, err)
 	}
 	return body.Bars, nil

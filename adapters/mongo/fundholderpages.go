@@ -35,16 +35,14 @@ import (
 // first, and reads a page only once its first position would be next: a
 // first page of Apple's holders over 40 quarters reads the ladder and
 // about one page a quarter, however many funds held it. Deep offsets read
-// every position before them. Documents are packed (BSON in one binary
-// field) because FerretDB decodes its JSON form of a document field by
-// field: a binary is decoded as one string.
+// every position before them. Pages and ladders are packed (packed.go).
 const (
 	holderPagesCollection   = "us_fund_holder_pages"
 	holderLaddersCollection = "us_fund_holder_ladders"
 )
 
 // holderPageSize is how many positions a page document holds.
-var holderPageSize = 256
+var holderPageSize = 128
 
 // positionDoc is one position of a page, with the filing date a later
 // complete report supersedes it from, if any.
@@ -77,9 +75,25 @@ type ladderDoc struct {
 type periodLadder struct {
 	Period string `bson:"period"`
 	// Heads are the first position of each page, in page order.
-	Heads []holdingDoc `bson:"heads"`
+	Heads []pageHead `bson:"heads"`
 	// Steps count the positions visible from each filing date on, by date.
 	Steps []countStep `bson:"steps"`
+}
+
+// pageHead is what orders a page's first position among others.
+type pageHead struct {
+	Value     int64  `bson:"v"`
+	FundCIK   string `bson:"f"`
+	Accession string `bson:"a"`
+	Row       int64  `bson:"r"`
+}
+
+func headOf(h holdingDoc) pageHead {
+	return pageHead{Value: h.Value, FundCIK: h.FundCIK, Accession: h.Accession, Row: h.Row}
+}
+
+func (h pageHead) holding() holdings.Holding {
+	return holdings.Holding{Value: h.Value, FundCIK: h.FundCIK, Accession: h.Accession, Row: h.Row}
 }
 
 type countStep struct {
@@ -103,9 +117,9 @@ func holderPageID(cusip, period string, i int) string {
 	return cusip + "|" + period + "|" + strconv.Itoa(i)
 }
 
-// pack marshals v into a packed document with id.
+// pack packs v into a document with id.
 func pack(id string, v any) (packedDoc, error) {
-	b, err := bson.Marshal(v)
+	b, err := packBSON(v)
 	if err != nil {
 		return packedDoc{}, fmt.Errorf("mongo: pack %s: %w", id, err)
 	}
@@ -123,7 +137,7 @@ func readPacked(ctx context.Context, c *mongodrv.Collection, id string, out any)
 	if err != nil {
 		return false, translate("find "+id, err)
 	}
-	if err := bson.Unmarshal(d.Packed, out); err != nil {
+	if err := unpackBSON(d.Packed, out); err != nil {
 		return false, fmt.Errorf("mongo: unpack %s: %w", id, err)
 	}
 	return true, nil
@@ -140,7 +154,7 @@ func packRows(rows []holdings.Holding) ([]byte, error) {
 	for i, h := range rows {
 		body.Rows[i] = holdingDoc(h)
 	}
-	b, err := bson.Marshal(body)
+	b, err := packBSON(body)
 	if err != nil {
 		return nil, fmt.Errorf("mongo: pack 13F rows: %w", err)
 	}
@@ -259,7 +273,7 @@ func layOut(g *holdingGroupDoc) (periodLadder, []packedDoc, error) {
 		if err != nil {
 			return periodLadder{}, nil, err
 		}
-		entry.Heads = append(entry.Heads, body.Positions[0].Holding)
+		entry.Heads = append(entry.Heads, headOf(body.Positions[0].Holding))
 		docs = append(docs, d)
 	}
 	return entry, docs, nil
@@ -302,7 +316,7 @@ func (s *FundHoldings) FundHolders(ctx context.Context, cusip string, q holdings
 		}
 		total += p.countAt(q.AsOf)
 		for i, h := range p.Heads {
-			queue = append(queue, holderCursor{head: holdings.Holding(h), page: holderPageID(cusip, p.Period, i)})
+			queue = append(queue, holderCursor{head: h.holding(), page: holderPageID(cusip, p.Period, i)})
 		}
 	}
 	heap.Init(&queue)
@@ -338,7 +352,7 @@ func (s *FundHoldings) filingHolders(ctx context.Context, cusip string, q holdin
 		return nil, 0, translate("find 13F filing "+q.Accession, err)
 	}
 	var body rowsBody
-	if err := bson.Unmarshal(d.Rows, &body); err != nil {
+	if err := unpackBSON(d.Rows, &body); err != nil {
 		return nil, 0, fmt.Errorf("mongo: unpack 13F rows of %s: %w", q.Accession, err)
 	}
 	var rows []holdings.Holding
