@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -19,6 +20,14 @@ import (
 // document is smaller on disk and on the wire; neither store can filter on
 // what is packed, and no read here needs to.
 
+// deflaters keeps flate writers for reuse: each allocates about a
+// megabyte of tables, which for a load of thousands of small filings
+// cost more than compressing them.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // BestSpeed is a valid level: no error
+	return w
+}}
+
 // packBSON marshals v to BSON and deflates it.
 func packBSON(v any) ([]byte, error) {
 	raw, err := bson.Marshal(v)
@@ -26,10 +35,9 @@ func packBSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&b)
 	if _, err := w.Write(raw); err != nil {
 		return nil, err
 	}
