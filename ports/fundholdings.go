@@ -18,7 +18,10 @@ type FundHoldingStore interface {
 	MasterSecurity(ctx context.Context, key holdings.Key) (holdings.Security, error)
 	// ReplaceThirteenFFilings stores each filing whole: rows a previous load of the
 	// same accession number held and this one lacks are removed, so loading
-	// the same filing twice changes nothing.
+	// the same filing twice changes nothing. The filings are one batch: a
+	// reader sees each of them in its version before the call or after it,
+	// whole, even when the write stops part way; loading them again
+	// completes it.
 	ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error
 	// FundHolders returns one page of the CUSIP's holders and the number of
 	// positions matched, exactly as holdings.Select chooses them from every

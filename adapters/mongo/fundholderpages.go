@@ -15,6 +15,7 @@ import (
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/domain/holdings"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // A lookup of a security's holders reads its ladder and the pages its
@@ -30,6 +31,14 @@ import (
 //   - us_fund_holder_ladders: one document per CUSIP, packed, listing for
 //     each period the first position of each page and how many positions
 //     are visible from each filing date on (the total of a lookup).
+//
+// A write lays out each period it touches under its batch mark (page _ids
+// carry it) as the period's next version, beside the version readers see,
+// and a reader takes the next one once its mark is published (fundbatch.go),
+// so that a period is seen whole before or after a write. The next write
+// of the period settles it: a published next version becomes the one seen
+// and the pages of the one it replaces are deleted; one left by a write
+// that stopped is dropped.
 //
 // A lookup merges the pages of the periods within its bounds, largest value
 // first, and reads a page only once its first position would be next: a
@@ -68,16 +77,33 @@ type packedDoc struct {
 }
 
 type ladderDoc struct {
-	Periods []periodLadder `bson:"p"`
+	Periods []periodVersions `bson:"p"`
 }
 
-// periodLadder is one (CUSIP, period)'s entry in its ladder.
+// periodVersions is a period's layout as readers see it, and the one a
+// write laid out that readers see once it is published.
+type periodVersions struct {
+	Period string        `bson:"period"`
+	Seen   periodLadder  `bson:"seen"`
+	Next   *periodLadder `bson:"next,omitempty"`
+}
+
+// periodLadder is one layout of a (CUSIP, period).
 type periodLadder struct {
-	Period string `bson:"period"`
+	// Mark is the batch of the write that laid it out.
+	Mark string `bson:"mark,omitempty"`
 	// Heads are the first position of each page, in page order.
 	Heads []pageHead `bson:"heads"`
 	// Steps count the positions visible from each filing date on, by date.
 	Steps []countStep `bson:"steps"`
+}
+
+// seenBy returns the layout a reader sees, given the marks not published.
+func (v periodVersions) seenBy(pending map[string]bool) periodLadder {
+	if v.Next != nil && !pending[v.Next.Mark] {
+		return *v.Next
+	}
+	return v.Seen
 }
 
 // pageHead is what orders a page's first position among others.
@@ -113,8 +139,17 @@ func (l periodLadder) countAt(t time.Time) int {
 	return n
 }
 
-func holderPageID(cusip, period string, i int) string {
-	return cusip + "|" + period + "|" + strconv.Itoa(i)
+func holderPageID(cusip, period, mark string, i int) string {
+	return cusip + "|" + period + "|" + mark + "|" + strconv.Itoa(i)
+}
+
+// pageIDs returns the _ids of the layout's pages.
+func (l periodLadder) pageIDs(cusip, period string) []string {
+	out := make([]string, len(l.Heads))
+	for i := range l.Heads {
+		out[i] = holderPageID(cusip, period, l.Mark, i)
+	}
+	return out
 }
 
 // pack packs v into a document with id.
@@ -168,11 +203,10 @@ func (s *FundHoldings) ladderOf(ctx context.Context, cusip string) (ladderDoc, e
 	return l, err
 }
 
-// writeLadders lays out the pages and ladder entry of every (CUSIP, period)
-// the load rewrote: the pages first, then the ladders, then the pages
-// beyond a shrunk period's new end are deleted. There is no transaction: a
-// lookup during a load may see a period's new pages under its old ladder.
-func (s *FundHoldings) writeLadders(ctx context.Context, groups map[string]*holdingGroupDoc) error {
+// writeLadders lays out every (CUSIP, period) the write rewrote as the
+// period's next version (see above): the pages first, then the ladders,
+// then the pages no reader will use again are deleted.
+func (s *FundHoldings) writeLadders(ctx context.Context, groups map[string]*holdingGroupDoc, w fundWrite) error {
 	byCUSIP := map[string][]*holdingGroupDoc{}
 	for _, g := range groups {
 		byCUSIP[g.CUSIP] = append(byCUSIP[g.CUSIP], g)
@@ -184,24 +218,25 @@ func (s *FundHoldings) writeLadders(ctx context.Context, groups map[string]*hold
 			return err
 		}
 		for _, g := range byCUSIP[cusip] {
-			was := len(l.period(g.Period).Heads)
-			entry, docs, err := layOut(g)
+			v, dead := l.period(g.Period).settled(w.pending)
+			for _, id := range dead.pageIDs(cusip, g.Period) {
+				stale = append(stale, deleteByID(id))
+			}
+			next, docs, err := layOut(g, w)
 			if err != nil {
 				return err
 			}
-			l.set(entry)
+			v.Next = &next
+			l.set(v)
 			for _, d := range docs {
 				pages = append(pages, fundReplaceByID(d.ID, d))
 			}
-			for i := len(docs); i < was; i++ {
-				stale = append(stale, deleteByID(holderPageID(cusip, g.Period, i)))
-			}
 		}
-		m, err := ladderWrite(cusip, l)
+		d, err := pack(cusip, l)
 		if err != nil {
 			return err
 		}
-		ladders = append(ladders, m)
+		ladders = append(ladders, fundReplaceByID(cusip, d))
 	}
 	if err := bulkWrite(ctx, s.fundCollection(holderPagesCollection), "write fund holder pages", pages); err != nil {
 		return err
@@ -212,17 +247,21 @@ func (s *FundHoldings) writeLadders(ctx context.Context, groups map[string]*hold
 	return bulkWrite(ctx, s.fundCollection(holderPagesCollection), "delete fund holder pages", stale)
 }
 
-// ladderWrite replaces the CUSIP's ladder, or deletes it when no period
-// is left.
-func ladderWrite(cusip string, l ladderDoc) (mongodrv.WriteModel, error) {
-	if len(l.Periods) == 0 {
-		return deleteByID(cusip), nil
+// settled returns the period as a new write finds it, the next version
+// published made the one seen or the one a stopped write left dropped, and
+// the layout no reader will use again.
+func (v periodVersions) settled(pending map[string]bool) (periodVersions, periodLadder) {
+	if v.Next == nil {
+		return v, periodLadder{}
 	}
-	d, err := pack(cusip, l)
-	if err != nil {
-		return nil, err
+	next := *v.Next
+	v.Next = nil
+	if pending[next.Mark] {
+		return v, next
 	}
-	return fundReplaceByID(cusip, d), nil
+	dead := v.Seen
+	v.Seen = next
+	return v, dead
 }
 
 func deleteByID(id string) mongodrv.WriteModel {
@@ -230,46 +269,48 @@ func deleteByID(id string) mongodrv.WriteModel {
 }
 
 // period returns the ladder's entry for period, empty when it has none.
-func (l *ladderDoc) period(period string) periodLadder {
+func (l *ladderDoc) period(period string) periodVersions {
 	for _, p := range l.Periods {
 		if p.Period == period {
 			return p
 		}
 	}
-	return periodLadder{Period: period}
+	return periodVersions{Period: period}
 }
 
-// set replaces the entry of e's period, dropping it when it has no pages,
-// and keeps the periods in order.
-func (l *ladderDoc) set(e periodLadder) {
-	l.Periods = slices.DeleteFunc(l.Periods, func(p periodLadder) bool { return p.Period == e.Period })
-	if len(e.Heads) > 0 {
-		l.Periods = append(l.Periods, e)
-	}
-	slices.SortFunc(l.Periods, func(a, b periodLadder) int { return cmp.Compare(a.Period, b.Period) })
+// set replaces the entry of v's period and keeps the periods in order.
+func (l *ladderDoc) set(v periodVersions) {
+	l.Periods = slices.DeleteFunc(l.Periods, func(p periodVersions) bool { return p.Period == v.Period })
+	l.Periods = append(l.Periods, v)
+	slices.SortFunc(l.Periods, func(a, b periodVersions) int { return cmp.Compare(a.Period, b.Period) })
 }
 
-// layOut returns a (CUSIP, period)'s ladder entry and its pages, packed.
-func layOut(g *holdingGroupDoc) (periodLadder, []packedDoc, error) {
-	reports := make([]holdings.Report, len(g.Reports))
-	for i, r := range g.Reports {
-		reports[i] = r.report()
+// layOut returns a (CUSIP, period)'s layout as readers will see it once
+// the write is published, and its pages, packed.
+func layOut(g *holdingGroupDoc, w fundWrite) (periodLadder, []packedDoc, error) {
+	var reports []holdings.Report
+	for _, r := range g.Reports {
+		if r.Marks.seen(w.pending) {
+			reports = append(reports, r.report())
+		}
 	}
 	until := holdings.SupersededOn(reports)
-	rows := make([]holdings.Holding, len(g.Rows))
-	for i, r := range g.Rows {
-		rows[i] = holdings.Holding(r)
+	var rows []holdings.Holding
+	for _, r := range g.Rows {
+		if r.Marks.seen(w.pending) {
+			rows = append(rows, holdings.Holding(r.Doc))
+		}
 	}
 	positions := holdings.Combine(rows)
 	slices.SortFunc(positions, holdings.ComparePositions)
-	entry := periodLadder{Period: g.Period, Steps: countSteps(positions, until)}
+	entry := periodLadder{Mark: w.mark, Steps: countSteps(positions, until)}
 	var docs []packedDoc
 	for start := 0; start < len(positions); start += holderPageSize {
 		var body pageBody
 		for _, h := range positions[start:min(start+holderPageSize, len(positions))] {
 			body.Positions = append(body.Positions, positionDoc{Holding: holdingDoc(h), Until: until[h.Accession]})
 		}
-		d, err := pack(holderPageID(g.CUSIP, g.Period, len(docs)), body)
+		d, err := pack(holderPageID(g.CUSIP, g.Period, w.mark, len(docs)), body)
 		if err != nil {
 			return periodLadder{}, nil, err
 		}
@@ -298,13 +339,39 @@ func countSteps(positions []holdings.Holding, until map[string]string) []countSt
 	return steps
 }
 
+// errPageGone reports a page deleted after its ladder was read: a write
+// settled the period meanwhile, and the ladder is read again.
+var errPageGone = errors.New("fund holder page deleted under its reader")
+
 // FundHolders reads the page the query asks for: a filing's rows from its
 // document, or else the CUSIP's ladder and the pages the answer reaches.
 func (s *FundHoldings) FundHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
 	if q.Accession != "" {
 		return s.filingHolders(ctx, cusip, q)
 	}
+	for range 3 {
+		page, total, err := s.holdersPage(ctx, cusip, q)
+		if !errors.Is(err, errPageGone) {
+			return page, total, err
+		}
+	}
+	return nil, 0, fmt.Errorf("mongo: fund holders of %s: %w: %w", cusip, ports.ErrUnavailable, errPageGone)
+}
+
+// holdersPage merges the pages of the periods within the query's bounds,
+// reading each only when its first position is next.
+func (s *FundHoldings) holdersPage(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
 	l, err := s.ladderOf(ctx, cusip)
+	if err != nil {
+		return nil, 0, err
+	}
+	pending, err := s.batches.unpublished(ctx, func(yield func(string) bool) {
+		for _, p := range l.Periods {
+			if p.Next != nil && !yield(p.Next.Mark) {
+				return
+			}
+		}
+	})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -314,9 +381,10 @@ func (s *FundHoldings) FundHolders(ctx context.Context, cusip string, q holdings
 		if (q.From != "" && p.Period < q.From) || (q.To != "" && p.Period > q.To) {
 			continue
 		}
-		total += p.countAt(q.AsOf)
-		for i, h := range p.Heads {
-			queue = append(queue, holderCursor{head: h.holding(), page: holderPageID(cusip, p.Period, i)})
+		v := p.seenBy(pending)
+		total += v.countAt(q.AsOf)
+		for i, id := range v.pageIDs(cusip, p.Period) {
+			queue = append(queue, holderCursor{head: v.Heads[i].holding(), page: id})
 		}
 	}
 	heap.Init(&queue)
@@ -329,8 +397,12 @@ func (s *FundHoldings) FundHolders(ctx context.Context, cusip string, q holdings
 			continue
 		}
 		var body pageBody
-		if _, err := readPacked(ctx, s.fundCollection(holderPagesCollection), c.page, &body); err != nil {
+		found, err := readPacked(ctx, s.fundCollection(holderPagesCollection), c.page, &body)
+		if err != nil {
 			return nil, 0, err
+		}
+		if !found {
+			return nil, 0, errPageGone
 		}
 		for _, p := range body.Positions {
 			if p.visibleAt(q.AsOf) {
@@ -341,18 +413,27 @@ func (s *FundHoldings) FundHolders(ctx context.Context, cusip string, q holdings
 	return out[min(q.Offset, len(out)):], total, nil
 }
 
-// filingHolders selects from the filing's rows in the CUSIP.
+// filingHolders selects from the rows in the CUSIP of the filing's version
+// readers see.
 func (s *FundHoldings) filingHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
 	var d thirteenFFilingDoc
 	err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), q.Accession, &d)
-	if errors.Is(err, mongodrv.ErrNoDocuments) || (err == nil && d.Rows == nil) {
+	if errors.Is(err, mongodrv.ErrNoDocuments) {
 		return nil, 0, nil
 	}
 	if err != nil {
 		return nil, 0, translate("find 13F filing "+q.Accession, err)
 	}
+	pending, err := s.batches.unpublished(ctx, marksOf(d))
+	if err != nil {
+		return nil, 0, err
+	}
+	seen, ok := seenVersion(d, pending)
+	if !ok || seen.Rows == nil {
+		return nil, 0, nil
+	}
 	var body rowsBody
-	if err := unpackBSON(d.Rows, &body); err != nil {
+	if err := unpackBSON(seen.Rows, &body); err != nil {
 		return nil, 0, fmt.Errorf("mongo: unpack 13F rows of %s: %w", q.Accession, err)
 	}
 	var rows []holdings.Holding

@@ -2,6 +2,9 @@ package porttest
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -41,6 +44,136 @@ func RunFundHoldings(t *testing.T, newStore NewFundHoldingStore) {
 	t.Run("report period bounds", func(t *testing.T) { fundHoldingsPeriods(t, newStore(t)) })
 	t.Run("a restatement supersedes the positions it drops", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
 	t.Run("pages are holdings.Select's", func(t *testing.T) { fundHoldingsPages(t, newStore(t)) })
+	t.Run("a write stopped at any step shows each filing whole", func(t *testing.T) { fundHoldingsWhole(t, newStore(t)) })
+}
+
+// fundVersions are the filings of one step of fundHoldingsWhole: a fund's
+// filing as first held (version 1: CUSIPs a and b) and as rewritten
+// (version 2: a and c, other values, filed a day later), and another
+// fund's filing (CUSIPs a and b) new in the rewrite's batch.
+type fundVersions struct {
+	held, rewritten, added holdings.Filing
+	cusips                 []string
+}
+
+func fundStep(step int) fundVersions {
+	const period = "2023-12-31"
+	a, b, c := fmt.Sprintf("%08dA", step), fmt.Sprintf("%08dB", step), fmt.Sprintf("%08dC", step)
+	acc, other := fmt.Sprintf("0000950123-24-%06d", step), fmt.Sprintf("0000102909-24-%06d", step)
+	held := thirteenF(acc, period, fundRow(acc, 1, a, period, 100), fundRow(acc, 2, b, period, 50))
+	rewritten := thirteenF(acc, period, fundRow(acc, 1, a, period, 120), fundRow(acc, 2, c, period, 70))
+	rewritten.FilingDate = "2024-02-15"
+	for i := range rewritten.Holdings {
+		rewritten.Holdings[i].FilingDate = rewritten.FilingDate
+	}
+	added := thirteenF(other, period, fundRow(other, 1, a, period, 300), fundRow(other, 2, b, period, 30))
+	// Funds of their own, so that no step's reports are another's.
+	held, rewritten = withFund(held, fmt.Sprintf("%010d", 2*step+1)), withFund(rewritten, fmt.Sprintf("%010d", 2*step+1))
+	added = withFund(added, fmt.Sprintf("%010d", 2*step+2))
+	return fundVersions{held: held, rewritten: rewritten, added: added, cusips: []string{a, b, c}}
+}
+
+// withFund returns f filed by the fund cik.
+func withFund(f holdings.Filing, cik string) holdings.Filing {
+	f.FundCIK, f.Holdings = cik, slices.Clone(f.Holdings)
+	for i := range f.Holdings {
+		f.Holdings[i].FundCIK = cik
+	}
+	return f
+}
+
+// fundSnapshot is what a reader sees of one step's CUSIPs and filings.
+type fundSnapshot struct {
+	holders map[string][]holdings.Holding
+	cusips  map[string][]string
+}
+
+func readFundSnapshot(t *testing.T, s ports.FundHoldingStore, v fundVersions) fundSnapshot {
+	t.Helper()
+	ctx := context.Background()
+	snap := fundSnapshot{holders: map[string][]holdings.Holding{}, cusips: map[string][]string{}}
+	for _, c := range v.cusips {
+		page, _, err := s.FundHolders(ctx, c, holdings.Query{AsOf: farFuture, Limit: 1000})
+		must(t, "FundHolders", err)
+		if len(page) > 0 {
+			snap.holders[c] = page
+		}
+	}
+	for _, f := range []holdings.Filing{v.held, v.added} {
+		cusips, err := s.ThirteenFFilingCUSIPs(ctx, f.Accession)
+		if errors.Is(err, ports.ErrNotFound) {
+			continue
+		}
+		must(t, "ThirteenFFilingCUSIPs", err)
+		snap.cusips[f.Accession] = cusips
+	}
+	return snap
+}
+
+// seenFundVersions returns what a reader sees: which version of the
+// rewritten filing (1 or 2) and whether the added one, failing unless
+// each is seen whole, holders and CUSIPs agreeing. It reads until two
+// reads agree: a write stopped may still publish after it returned.
+func seenFundVersions(t *testing.T, s ports.FundHoldingStore, v fundVersions) (int, bool) {
+	t.Helper()
+	snap := readFundSnapshot(t, s, v)
+	for again := readFundSnapshot(t, s, v); !reflect.DeepEqual(snap, again); again = readFundSnapshot(t, s, v) {
+		snap = again
+	}
+	version := 1
+	if slices.Equal(snap.cusips[v.held.Accession], v.rewritten.CUSIPs()) {
+		version = 2
+	}
+	f := map[int]holdings.Filing{1: v.held, 2: v.rewritten}[version]
+	_, added := snap.cusips[v.added.Accession]
+	want := fundSnapshot{holders: map[string][]holdings.Holding{}, cusips: map[string][]string{f.Accession: f.CUSIPs()}}
+	shown := []holdings.Filing{f}
+	if added {
+		shown = append(shown, v.added)
+		want.cusips[v.added.Accession] = v.added.CUSIPs()
+	}
+	for _, c := range v.cusips {
+		for _, x := range shown {
+			for _, h := range x.Holdings {
+				if h.CUSIP == c {
+					want.holders[c] = append(want.holders[c], h)
+				}
+			}
+		}
+		slices.SortFunc(want.holders[c], holdings.ComparePositions)
+	}
+	for c, hs := range want.holders {
+		if len(hs) == 0 {
+			delete(want.holders, c)
+		}
+	}
+	if !reflect.DeepEqual(snap, want) {
+		t.Fatalf("a reader sees %+v\nwant version %d (the added filing seen: %v) %+v", snap, version, added, want)
+	}
+	return version, added
+}
+
+// fundHoldingsWhole rewrites a fund's filing in a batch with another
+// fund's new filing, stopping the write at each of its steps in turn:
+// after each, a reader sees the old version or the new one of the first,
+// whole, and the second whole or not at all, from the same write; writing
+// the batch again then publishes it.
+func fundHoldingsWhole(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	stopAtEachStep(t, func(stop context.Context, step int) error {
+		v := fundStep(step)
+		must(t, "Replace the filing held", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{v.held}))
+		return s.ReplaceThirteenFFilings(stop, []holdings.Filing{v.rewritten, v.added})
+	}, func(t *testing.T, step int) {
+		v := fundStep(step)
+		if version, added := seenFundVersions(t, s, v); (version == 2) != added {
+			t.Fatalf("stopped at step %d: version %d of the filing rewritten is seen, the added one: %v", step, version, added)
+		}
+		must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{v.rewritten, v.added}))
+		if version, added := seenFundVersions(t, s, v); version != 2 || !added {
+			t.Fatalf("written again after step %d: version %d, the added one seen: %v", step, version, added)
+		}
+	})
 }
 
 // fundHoldingsReports loads a fund's 13F-HR for a quarter and a
@@ -54,7 +187,7 @@ func fundHoldingsReports(t *testing.T, s ports.FundHoldingStore) {
 	original := filedOn(thirteenF(o, "2023-09-30", fundRow(o, 1, cusipA, "2023-09-30", 100), fundRow(o, 2, cusipB, "2023-09-30", 50)), "2023-11-14")
 	restated := filedOn(thirteenF(r, "2023-09-30", fundRow(r, 1, cusipB, "2023-09-30", 60)), "2023-11-16")
 	restated.FormType, restated.Amendment = "13F-HR/A", holdings.Restatement
-	other := filedOn(ofFund(thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7)), "0000102909"), "2023-11-14")
+	other := filedOn(withFund(thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7)), "0000102909"), "2023-11-14")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{original, restated, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
 	between := holdings.Query{AsOf: endOf("2023-11-15"), Limit: 1000}
@@ -75,16 +208,6 @@ func fundHoldingsReports(t *testing.T, s ports.FundHoldingStore) {
 	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
 	wantHolders(t, s, cusipA, holdings.Query{Accession: r, AsOf: farFuture, Limit: 1000})
 	wantRows(t, s, cusipA+"x", "", "")
-}
-
-// ofFund returns f filed by the fund cik, rows included.
-func ofFund(f holdings.Filing, cik string) holdings.Filing {
-	f.FundCIK = cik
-	f.Holdings = slices.Clone(f.Holdings)
-	for i := range f.Holdings {
-		f.Holdings[i].FundCIK = cik
-	}
-	return f
 }
 
 // filedOn returns f filed on day, rows included.
@@ -149,7 +272,7 @@ func fundHoldingsReplace(t *testing.T, s ports.FundHoldingStore) {
 	ctx := context.Background()
 	first := thirteenF("0000950123-24-002518", "2023-12-31",
 		fundRow("0000950123-24-002518", 1, cusipA, "2023-12-31", 100), fundRow("0000950123-24-002518", 2, cusipB, "2023-12-31", 50))
-	other := ofFund(thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300)), "0000102909")
+	other := withFund(thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300)), "0000102909")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	n, err := s.CountThirteenFFilings(ctx)
