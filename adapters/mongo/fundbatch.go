@@ -49,14 +49,16 @@ type fundWrite struct {
 }
 
 // changedThirteenFs returns the filings not held the same under a
-// published mark, and the digest of each filing.
+// published mark, and the digest of each filing. A filing held without
+// its rows was written before the lookup layout (fundholderpages.go) and
+// is written again, so that loading the same files lays it out.
 func changedThirteenFs(filings []holdings.Filing, olds map[string]thirteenFFilingDoc, pending map[string]bool) ([]holdings.Filing, map[string]string) {
 	digests := map[string]string{}
 	var out []holdings.Filing
 	for _, f := range filings {
 		v, err := withDigest(f)
 		digests[f.Accession] = v.Digest
-		if old, ok := olds[f.Accession]; ok && err == nil && old.Digest == v.Digest && !pending[old.Batch] {
+		if old, ok := olds[f.Accession]; ok && err == nil && old.Digest == v.Digest && !pending[old.Batch] && old.Rows != nil {
 			continue
 		}
 		out = append(out, f)
