@@ -4,10 +4,12 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"iter"
 	"path"
 
 	"github.com/quarrydata/quarry/adapters/ashareprices"
 	"github.com/quarrydata/quarry/app/chinaprices"
+	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -54,13 +56,24 @@ func IngestChinaPrices(ctx context.Context, prices *chinaprices.Service, given *
 	return ingestBars(ctx, prices, files)
 }
 
-// ingestBars reads every file before it writes anything, so a bad file
-// leaves the store as it was.
+// ingestBars reads the files one at a time and stores their bars in
+// batches bounded in bytes (chinaprices.Service.IngestEach), so memory
+// holds one batch however many files the run has. The first bad file
+// stops the run after the batches before its own.
 func ingestBars(ctx context.Context, prices *chinaprices.Service, files []ashareprices.File) (Outcome, error) {
-	bars, err := ashareprices.Read(files)
-	if err != nil {
-		return Outcome{}, err
+	res, err := prices.IngestEach(ctx, readBars(files))
+	return Outcome{Read: res.Added + res.Unchanged, Records: res.Added}, err
+}
+
+// readBars yields the bars of each file in turn, stopping at the first
+// bad one.
+func readBars(files []ashareprices.File) iter.Seq2[[]ashare.Bar, error] {
+	return func(yield func([]ashare.Bar, error) bool) {
+		for _, f := range files {
+			bars, err := ashareprices.ReadFile(f)
+			if !yield(bars, err) || err != nil {
+				return
+			}
+		}
 	}
-	res, err := prices.Ingest(ctx, bars)
-	return Outcome{Read: len(bars), Records: res.Added}, err
 }
