@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"iter"
 	"maps"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -48,7 +49,7 @@ func ingestIndiaPricesSample(ctx context.Context, prices *indiaprices.Service) (
 			files = append(files, nsebhavcopy.File{Name: name + ":" + entry.Name, Open: entry.Open, RetrievedAt: sampledata.IndiaPricesRetrievedAt})
 		}
 	}
-	return ingestNSE(ctx, prices, files, files)
+	return ingestNSE(ctx, prices, files, files, indiaprices.IngestBatchBytes)
 }
 
 // ingestIndiaPrices loads NSE files, or the bundled sample without files.
@@ -70,22 +71,26 @@ func IngestIndiaPrices(ctx context.Context, prices *indiaprices.Service, given *
 		heads[i] = files[i]
 		heads[i].Open = func() (io.ReadCloser, error) { return in.openHead(f.name) }
 	}
-	return ingestNSE(ctx, prices, files, heads)
+	batch := indiaprices.IngestBatchBytes
+	if given.OneBatch {
+		batch = math.MaxInt
+	}
+	return ingestNSE(ctx, prices, files, heads, batch)
 }
 
 // ingestNSE plans the run from each file's head, read through heads
 // (opened past the progress display, which counts each file once), then reads the listings whole and the other files one at a time,
-// in date order, and stores them in batches of whole days
+// in date order, and stores them in batches of whole days of batchBytes
 // (indiaprices.Service.IngestEach): memory holds one batch however many
 // days the run has. A file whose header or first row is bad stops the run
 // before anything is written; one bad further on stops it after the
 // batches before its own.
-func ingestNSE(ctx context.Context, prices *indiaprices.Service, files, heads []nsebhavcopy.File) (Outcome, error) {
+func ingestNSE(ctx context.Context, prices *indiaprices.Service, files, heads []nsebhavcopy.File, batchBytes int) (Outcome, error) {
 	plan, err := planNSE(files, heads)
 	if err != nil {
 		return Outcome{}, err
 	}
-	res, err := prices.IngestEach(ctx, readNSE(plan.days), plan.listings)
+	res, err := prices.IngestEach(ctx, readNSE(plan.days), plan.listings, batchBytes)
 	out := Outcome{Read: res.Added + res.Unchanged, Records: res.Added}
 	var notes []string
 	if res.NoISIN > 0 {

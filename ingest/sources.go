@@ -28,6 +28,10 @@ type Files struct {
 	// (QUARRY_INGEST_MAX_FILE_BYTES); zero is DefaultMaxFileBytes.
 	MaxBytes int64
 	Progress *progress
+	// OneBatch has a dataset that writes a long run in batches bounded in
+	// bytes (india_prices) write this run in one, seen whole or not at
+	// all: `quarry sync` sets it, its runs being bounded in days already.
+	OneBatch bool
 }
 
 // MaxFileBytesSetting is the setting that bounds a file of a run, named

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"testing"
 	"time"
 	"unsafe"
@@ -69,12 +70,12 @@ func weekdays(from string, n int) []string {
 // TestIngestEachWritesBatchesOfWholeDaysBoundedInBytes: a run of 30 days
 // writes in several batches, none holding much more than
 // IngestBatchBytes of rows (a batch closes once it weighs that, before the
-// next day), no day split across two, and a new year starts a batch.
+// next day), and no day split across two.
 func TestIngestEachWritesBatchesOfWholeDaysBoundedInBytes(t *testing.T) {
 	store := &countingStore{IndiaPriceStore: memory.NewIndiaPrices()}
 	svc := indiaprices.New(store, time.Now)
-	dates := weekdays("2025-12-08", 30) // 2025-12-08 to 2026-01-16
-	res, err := svc.IngestEach(context.Background(), files(dates, nil), nil)
+	dates := weekdays("2025-12-08", 30)
+	res, err := svc.IngestEach(context.Background(), files(dates, nil), nil, indiaprices.IngestBatchBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +97,19 @@ func TestIngestEachWritesBatchesOfWholeDaysBoundedInBytes(t *testing.T) {
 		if len(days) > 9 {
 			t.Errorf("write %d holds %d days, want at most 9 (8 fill a batch)", i, len(days))
 		}
-		if rows[0].Date[:4] != rows[len(rows)-1].Date[:4] {
-			t.Errorf("write %d holds %s to %s, across a new year", i, rows[0].Date, rows[len(rows)-1].Date)
-		}
+	}
+}
+
+// TestIngestEachWritesOneBatchUnbounded: with no bound (a sync run, its
+// days bounded already), the run is one write, seen whole or not at all.
+func TestIngestEachWritesOneBatchUnbounded(t *testing.T) {
+	store := &countingStore{IndiaPriceStore: memory.NewIndiaPrices()}
+	dates := weekdays("2025-06-02", 20)
+	if _, err := indiaprices.New(store, time.Now).IngestEach(context.Background(), files(dates, nil), nil, math.MaxInt); err != nil {
+		t.Fatal(err)
+	}
+	if len(store.adds) != 1 || len(store.adds[0]) != len(dates)*rowsPerDay {
+		t.Fatalf("%d writes, want one of every row", len(store.adds))
 	}
 }
 
@@ -110,7 +121,7 @@ func TestIngestEachStopsAtABadFileAfterTheBatchesBeforeIt(t *testing.T) {
 	svc := indiaprices.New(store, time.Now)
 	dates := weekdays("2025-03-03", 12)
 	bad := errors.New("bad file")
-	res, err := svc.IngestEach(context.Background(), files(dates, bad), nil)
+	res, err := svc.IngestEach(context.Background(), files(dates, bad), nil, indiaprices.IngestBatchBytes)
 	if !errors.Is(err, bad) {
 		t.Fatalf("err = %v, want the file's", err)
 	}
@@ -121,7 +132,7 @@ func TestIngestEachStopsAtABadFileAfterTheBatchesBeforeIt(t *testing.T) {
 	if len(store.adds) == 0 || written != res.Added || written >= len(dates)*rowsPerDay {
 		t.Fatalf("%d writes of %d rows (result %d): want the batches before the bad file, not the one it stops in", len(store.adds), written, res.Added)
 	}
-	again, err := svc.IngestEach(context.Background(), files(dates, nil), nil)
+	again, err := svc.IngestEach(context.Background(), files(dates, nil), nil, indiaprices.IngestBatchBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
