@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"math"
 	"path"
 
 	"github.com/quarrydata/quarry/adapters/ashareprices"
@@ -32,7 +33,7 @@ func ingestChinaPricesSample(ctx context.Context, prices *chinaprices.Service) (
 		open := func() (io.ReadCloser, error) { return sampledata.ChinaPrices.Open(name) }
 		files = append(files, ashareprices.File{Name: name, Open: open, RetrievedAt: sampledata.ChinaPricesRetrievedAt})
 	}
-	return ingestBars(ctx, prices, files)
+	return ingestBars(ctx, prices, files, chinaprices.IngestBatchBytes)
 }
 
 // ingestChinaPrices loads bar files, or the bundled sample without files.
@@ -53,15 +54,19 @@ func IngestChinaPrices(ctx context.Context, prices *chinaprices.Service, given *
 		open := func() (io.ReadCloser, error) { return in.open(f.name) }
 		files = append(files, ashareprices.File{Name: f.name, Open: open, RetrievedAt: f.modTime.UTC()})
 	}
-	return ingestBars(ctx, prices, files)
+	batch := chinaprices.IngestBatchBytes
+	if given.OneBatch {
+		batch = math.MaxInt
+	}
+	return ingestBars(ctx, prices, files, batch)
 }
 
 // ingestBars reads the files one at a time and stores their bars in
-// batches bounded in bytes (chinaprices.Service.IngestEach), so memory
+// batches of batchBytes (chinaprices.Service.IngestEach), so memory
 // holds one batch however many files the run has. The first bad file
 // stops the run after the batches before its own.
-func ingestBars(ctx context.Context, prices *chinaprices.Service, files []ashareprices.File) (Outcome, error) {
-	res, err := prices.IngestEach(ctx, readBars(files))
+func ingestBars(ctx context.Context, prices *chinaprices.Service, files []ashareprices.File, batchBytes int) (Outcome, error) {
+	res, err := prices.IngestEach(ctx, readBars(files), batchBytes)
 	return Outcome{Read: res.Added + res.Unchanged, Records: res.Added}, err
 }
 

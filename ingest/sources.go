@@ -29,8 +29,9 @@ type Files struct {
 	MaxBytes int64
 	Progress *progress
 	// OneBatch has a dataset that writes a long run in batches bounded in
-	// bytes (india_prices) write this run in one, seen whole or not at
-	// all: `quarry sync` sets it, its runs being bounded in days already.
+	// bytes (india_prices, china_prices) write this run in one, after
+	// reading every file: `quarry sync` sets it, its runs being bounded in
+	// days already.
 	OneBatch bool
 }
 

@@ -150,21 +150,21 @@ type IngestResult struct {
 	Listings, Added, Unchanged int
 }
 
-// IngestBatchBytes bounds the bars one write of IngestEach holds, as
-// barBytes weighs them: about 50,000 bars, a few years of every code or
+// IngestBatchBytes is the batchBytes of IngestEach for a run of files:
+// it bounds the bars one batch holds, as barBytes weighs them: about 50,000 bars, a few years of every code or
 // 20 years of a few codes, so memory stays flat however many files a run
 // reads.
 const IngestBatchBytes = 8 << 20
 
 // IngestEach stores the bars of each file files yields, a batch at a time:
-// once the bars gathered weigh IngestBatchBytes they are stored (Ingest)
+// once the bars gathered weigh batchBytes they are stored (Ingest)
 // and released, so a run holds one batch however many files it reads. A
 // code whose bars span the files of several batches (Tushare's daily
 // files hold every code of one day) is updated once in each. It stops at
 // the first error files yields, after storing the batches before it and
 // nothing of the one it stops in; since bars held already add nothing,
 // running it again once the file is fixed completes the run.
-func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]ashare.Bar, error]) (IngestResult, error) {
+func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]ashare.Bar, error], batchBytes int) (IngestResult, error) {
 	var res IngestResult
 	var batch []ashare.Bar
 	weight := 0
@@ -183,7 +183,7 @@ func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]ashare.Bar, 
 		for _, b := range bars {
 			weight += barBytes(b)
 		}
-		if weight >= IngestBatchBytes {
+		if weight >= batchBytes {
 			if err := flush(); err != nil {
 				return res, err
 			}

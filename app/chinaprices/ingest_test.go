@@ -63,7 +63,7 @@ func dailyFiles(days int, err error) iter.Seq2[[]ashare.Bar, error] {
 // batch with at most the nine days a batch holds.
 func TestIngestEachStoresBatchesBoundedInBytes(t *testing.T) {
 	store := &countingStore{ChinaPriceStore: memory.NewChinaPrices(), updates: map[string][]int{}}
-	res, err := chinaprices.New(store, time.Now).IngestEach(context.Background(), dailyFiles(20, nil))
+	res, err := chinaprices.New(store, time.Now).IngestEach(context.Background(), dailyFiles(20, nil), chinaprices.IngestBatchBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,14 +88,14 @@ func TestIngestEachStopsAtABadFileAfterTheBatchesBeforeIt(t *testing.T) {
 	store := &countingStore{ChinaPriceStore: memory.NewChinaPrices(), updates: map[string][]int{}}
 	svc := chinaprices.New(store, time.Now)
 	bad := errors.New("bad file")
-	res, err := svc.IngestEach(context.Background(), dailyFiles(12, bad))
+	res, err := svc.IngestEach(context.Background(), dailyFiles(12, bad), chinaprices.IngestBatchBytes)
 	if !errors.Is(err, bad) {
 		t.Fatalf("err = %v, want the file's", err)
 	}
 	if res.Added == 0 || res.Added >= 12*codesPerDay {
 		t.Fatalf("added %d of %d: want the batches before the bad file, not the one it stops in", res.Added, 12*codesPerDay)
 	}
-	again, err := svc.IngestEach(context.Background(), dailyFiles(12, nil))
+	again, err := svc.IngestEach(context.Background(), dailyFiles(12, nil), chinaprices.IngestBatchBytes)
 	if err != nil || again.Added != 12*codesPerDay-res.Added || again.Unchanged != res.Added {
 		t.Fatalf("second run %+v, %v: want %d added, %d unchanged", again, err, 12*codesPerDay-res.Added, res.Added)
 	}
