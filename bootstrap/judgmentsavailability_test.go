@@ -3,7 +3,6 @@ package bootstrap_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +38,10 @@ func judgmentsSeen(t *testing.T, srv http.Handler, key, id string) judgmentsAvai
 			out.search = d.Availability
 		}
 	}
-	req := httptest.NewRequest("GET", "/india/judgments/"+id, nil)
-	req.Header.Set("X-API-KEY", key)
-	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, req)
-	out.status = http.StatusText(rec.Code)
-	if rec.Code == http.StatusServiceUnavailable {
-		if err := json.Unmarshal(rec.Body.Bytes(), &out.body); err != nil {
+	code, body := serveOnce(srv, "GET", "/india/judgments/"+id, "", key)
+	out.status = http.StatusText(code)
+	if code == http.StatusServiceUnavailable {
+		if err := json.Unmarshal([]byte(body), &out.body); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,21 +63,14 @@ func TestJudgmentsAvailabilityFollowsTheirGovernedSource(t *testing.T) {
 	if err := app.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var login struct {
-		SessionToken string `json:"session_token"`
-	}
-	call(t, srv, "POST", "/account/login", `{"email":"judgments@example.com","password":"judgments passphrase"}`, nil, &login)
-	var created struct {
-		APIKey string `json:"api_key"`
-	}
-	call(t, srv, "POST", "/account/keys", "", http.Header{"Authorization": {"Bearer " + login.SessionToken}}, &created)
+	_, key := signIn(t, srv)
 	sample, err := ingest.LoadJudgmentsSample()
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := sample[0].ID
 
-	got := judgmentsSeen(t, srv, created.APIKey, id)
+	got := judgmentsSeen(t, srv, key, id)
 	b := got.body
 	if got.catalog != "source_required" || got.search != "source_required" || got.status != "Service Unavailable" ||
 		b["availability"] != "source_required" || b["reason"] != "governed_source_not_configured" ||
@@ -93,7 +82,7 @@ func TestJudgmentsAvailabilityFollowsTheirGovernedSource(t *testing.T) {
 	if err := states.SaveState(t.Context(), feed.State{Source: "judgments", LastSuccess: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	got = judgmentsSeen(t, srv, created.APIKey, id)
+	got = judgmentsSeen(t, srv, key, id)
 	b = got.body
 	if got.catalog != "not_backfilled" || got.search != "not_backfilled" || b["availability"] != "not_backfilled" ||
 		b["reason"] != "normalization_not_backfilled" || b["external_source_required"] != false || b["backfill_required"] != true ||
@@ -104,7 +93,7 @@ func TestJudgmentsAvailabilityFollowsTheirGovernedSource(t *testing.T) {
 	if _, err := store.UpsertJudgments(t.Context(), sample); err != nil {
 		t.Fatal(err)
 	}
-	if got = judgmentsSeen(t, srv, created.APIKey, id); got.catalog != "available" || got.status != "OK" {
+	if got = judgmentsSeen(t, srv, key, id); got.catalog != "available" || got.status != "OK" {
 		t.Fatalf("judgments stored: %+v", got)
 	}
 }

@@ -34,29 +34,8 @@ func memoryServer(t testing.TB, opts ...fx.Option) (srv *httpadapter.Server, ses
 	if _, err := ingest.LoadChinaSecuritiesSample(context.Background(), store); err != nil {
 		t.Fatal(err)
 	}
-	var login struct {
-		SessionToken string `json:"session_token"`
-	}
-	call(t, srv, "POST", "/account/login", `{"email":"fuzz@example.com","password":"fuzzing passphrase"}`, nil, &login)
-	var created struct {
-		APIKey string `json:"api_key"`
-	}
-	call(t, srv, "POST", "/account/keys", "", http.Header{"Authorization": {"Bearer " + login.SessionToken}}, &created)
-	return srv, login.SessionToken, created.APIKey
-}
-
-func call(t testing.TB, h http.Handler, method, target, body string, hdr http.Header, out any) {
-	t.Helper()
-	req := httptest.NewRequest(method, target, strings.NewReader(body))
-	req.Header = hdr
-	if req.Header == nil {
-		req.Header = http.Header{}
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil || rec.Code >= 300 {
-		t.Fatalf("%s %s = %d %s", method, target, rec.Code, rec.Body)
-	}
+	session, key = signIn(t, srv)
+	return srv, session, key
 }
 
 // FuzzRequests sends arbitrary methods, paths, queries, bodies and

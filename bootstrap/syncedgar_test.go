@@ -158,6 +158,27 @@ func TestSyncStoresAnEDGARFilingFolder(t *testing.T) {
 	}
 }
 
+// TestSyncStoresAnOlderEDGARFilingFromItsPage: in a long backfill, a
+// filing the filer's submissions JSON no longer lists among its recent
+// filings is read from its page of older filings, stored beside it in the
+// folder, and the filing is stored as from a recent one.
+func TestSyncStoresAnOlderEDGARFilingFromItsPage(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	srv.PageOlderFilings(t, 789019)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	if o, err := r.sync(t, "2025-07-30", "2025-07-30"); err != nil || o.Files != 6 {
+		t.Fatalf("outcome %+v, %v; want tickers, companyfacts, the folder's three files and the page", o, err)
+	}
+	f, err := r.filed.Filing(t.Context(), msftAccession)
+	if err != nil || f.Ticker != "MSFT" || f.Form != "10-K" || f.PrimaryDocument != "msft-20250630.htm" {
+		t.Fatalf("stored filing %+v, %v", f, err)
+	}
+	if n := sectionsOf(t, r.secs, msftAccession); n == 0 {
+		t.Fatal("no item section stored")
+	}
+}
+
 func sectionsOf(t *testing.T, s ports.SectionStore, accession string) int {
 	t.Helper()
 	secs, _, err := s.SectionsSince(t.Context(), 0)

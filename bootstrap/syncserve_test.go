@@ -3,7 +3,6 @@ package bootstrap_test
 import (
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +118,7 @@ func TestServeKeepsEDGARFilingsCurrent(t *testing.T) {
 		NSEBaseURL: srv.URL, SECUserAgent: "Quarry test ops@example.org", SECBaseURL: srv.URL, SECDataBaseURL: srv.URL, RetryBackoff: time.Millisecond}
 	var h *httpadapter.Server
 	start(t, cfg, fx.Populate(&h))
-	key := signedInKey(t, h)
+	_, key := signIn(t, h)
 	index := "/us/filings/0000950170-25-100235/index"
 	var code int
 	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline) && code != http.StatusOK; time.Sleep(100 * time.Millisecond) {
@@ -135,26 +134,4 @@ func TestServeKeepsEDGARFilingsCurrent(t *testing.T) {
 	if !strings.Contains(body, "0000950170-25-100235") {
 		t.Fatalf("search does not find the synced filing: %s", body)
 	}
-}
-
-// signedInKey signs in on h and returns a new API key.
-func signedInKey(t *testing.T, h http.Handler) string {
-	t.Helper()
-	var login struct {
-		SessionToken string `json:"session_token"`
-	}
-	call(t, h, "POST", "/account/login", `{"email":"sync@example.com","password":"syncing passphrase"}`, nil, &login)
-	var created struct {
-		APIKey string `json:"api_key"`
-	}
-	call(t, h, "POST", "/account/keys", "", http.Header{"Authorization": {"Bearer " + login.SessionToken}}, &created)
-	return created.APIKey
-}
-
-func serveOnce(h http.Handler, method, target, body, key string) (int, string) {
-	req := httptest.NewRequest(method, target, strings.NewReader(body))
-	req.Header.Set("X-API-KEY", key)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
 }

@@ -3,7 +3,6 @@ package bootstrap_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -48,22 +47,12 @@ func chinaPricesStatus(t *testing.T, h http.Handler) string {
 // unavailable is the 503 GET /china/prices answers.
 func unavailable(t *testing.T, h http.Handler) (code int, body map[string]any) {
 	t.Helper()
-	var login struct {
-		SessionToken string `json:"session_token"`
-	}
-	call(t, h, "POST", "/account/login", `{"email":"tushare@example.com","password":"tushare passphrase"}`, nil, &login)
-	var created struct {
-		APIKey string `json:"api_key"`
-	}
-	call(t, h, "POST", "/account/keys", "", http.Header{"Authorization": {"Bearer " + login.SessionToken}}, &created)
-	req := httptest.NewRequest("GET", "/china/prices?code=SSE.600519", nil)
-	req.Header.Set("X-API-KEY", created.APIKey)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+	_, key := signIn(t, h)
+	code, text := serveOnce(h, "GET", "/china/prices?code=SSE.600519", "", key)
+	if err := json.Unmarshal([]byte(text), &body); err != nil {
 		t.Fatal(err)
 	}
-	return rec.Code, body
+	return code, body
 }
 
 // TestChinaPricesAvailabilityFollowsTheTushareSource walks the states

@@ -55,11 +55,16 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 	var filings []filing.Filing
 	var sections []filing.Section
 	for _, d := range folders {
-		subs, err := fs.Glob(d.fsys, "CIK*.json")
+		subs, err := fs.Glob(d.fsys, "CIK??????????.json")
 		if err != nil || len(subs) != 1 {
 			return nil, nil, fmt.Errorf("%w: %s: expected one submissions file CIK##########.json next to index.json, found %d", source.ErrBadInput, d.label, len(subs))
 		}
-		f, secs, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json", Submissions: subs[0], Excerpts: d.excerpts}, d.retrievedAt)
+		pages, err := fs.Glob(d.fsys, "CIK??????????-submissions-???.json")
+		if err != nil {
+			return nil, nil, err
+		}
+		f, secs, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: d.label, Dir: d.fsys, Index: "index.json",
+			Submissions: subs[0], Pages: pages, Excerpts: d.excerpts}, d.retrievedAt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -69,7 +74,8 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 }
 
 // ingestUSFilings loads filing folders (each holding index.json, the
-// company's submissions JSON and the fetched files; a path to index.json
+// company's submissions JSON, for a filing older than its recent list the
+// page of older filings that lists it, and the fetched files; a path to index.json
 // names its folder) or, without arguments, the bundled sample. Running
 // servers pick the new sections up within Config.MongoRefresh.
 func IngestUSFilings(ctx context.Context, fs ports.FilingStore, ss ports.SectionStore, args []string) (int, error) {

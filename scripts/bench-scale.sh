@@ -19,7 +19,8 @@
 #     real days re-dated;
 #   - India judgments, SCALE x 200,000, the sample's real texts re-laid,
 #     tokenized on ingest with a key made for the run.
-# Then, on a data directory (QUARRY_DATA_DIR) on the host's disk:
+# Then, on a data directory (QUARRY_DATA_DIR) on the host's disk, or with
+# BENCH_STACK=databases on PostgreSQL + a MongoDB-wire server in containers:
 #   - ingests the bundled sample of every dataset, then each generated
 #     dataset through `quarry ingest`: wall time, rows/s, peak RSS, and the
 #     documents' growth on disk;
@@ -41,11 +42,17 @@ SCALE=${SCALE:-0.01}
 RATE=${BENCH_RATE:-20}
 DURATION=${BENCH_DURATION:-10s}
 FACTS_DIR=${BENCH_FACTS_DIR:-}
-# BENCH_PORT (18490) and the next port serve HTTP and metrics, so that two
-# runs can share a machine.
+# BENCH_PORT (18490) and the next two ports serve HTTP, metrics and the
+# files `quarry sync` fetches, so that two runs can share a machine.
 PORT=${BENCH_PORT:-18490}
 ADDR=127.0.0.1:$PORT
 DATASETS=${BENCH_DATASETS:-financials filings holders bars nse judgments}
+# BENCH_STACK: datadir (the default: a data directory on the host's disk)
+# or databases (PostgreSQL and a MongoDB-wire server in containers, their
+# data bind-mounted on the host's disk; images as in scripts/bench.sh).
+STACK=${BENCH_STACK:-datadir}
+PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
+MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 # scaled N: SCALE x N, at least 1; 0 when the dataset named second is not
 # among BENCH_DATASETS.
 scaled() {
@@ -55,8 +62,10 @@ scaled() {
 filers=$(scaled 18000 financials)
 work=$(mktemp -d "$PWD/bin/scale.XXXXXX")
 server_pid=""
+containers=()
 cleanup() {
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+  for c in "${containers[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -64,13 +73,29 @@ export QUARRY_DATA_DIR=$work/data QUARRY_HTTP_ADDR=$ADDR QUARRY_METRICS_ADDR=127
   QUARRY_INITIAL_CREDITS=1000000000 QUARRY_RATE_LIMIT_RPS=1000000 QUARRY_RATE_LIMIT_BURST=1000000 QUARRY_LOG_LEVEL=error
 unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
 
+# shellcheck source=scripts/containers.sh
+source scripts/containers.sh
+if [[ $STACK == databases ]]; then
+  mkdir -p "$work/pgdata" "$work/mongo"
+  containers+=("$(docker run -d -v "$work/pgdata:/var/lib/postgresql/data" -p 127.0.0.1::5432 \
+    -e POSTGRES_USER=quarry -e POSTGRES_PASSWORD=bench -e POSTGRES_DB=quarry "$PG_IMAGE")")
+  containers+=("$(docker run -d -v "$work/mongo:/state" -p 127.0.0.1::27017 "$MONGO_IMAGE")")
+  unset QUARRY_DATA_DIR
+  export QUARRY_POSTGRES_URL="postgres://quarry:bench@$(address "${containers[0]}" 5432)/quarry?sslmode=disable"
+  export QUARRY_MONGO_URI="mongodb://$(address "${containers[1]}" 27017)" QUARRY_MONGO_DB=scale
+  for _ in $(seq 300); do ./bin/quarry migrate >/dev/null 2>&1 && break; sleep 0.2; done
+  echo "stack: PostgreSQL ($PG_IMAGE) and MongoDB-wire ($MONGO_IMAGE) in containers, data on the host's disk"
+else
+  echo "stack: a data directory on the host's disk"
+fi
+
 if ((filers > 0)); then
 if [[ -n $FACTS_DIR ]]; then
   echo "generated: $filers filers (SCALE=$SCALE of 18,000), copies of the real companyfacts in $FACTS_DIR under synthetic CIKs"
-  ./bin/benchinput -out "$work/in" -from "$FACTS_DIR" -companyfacts "$filers" -zip=false >"$work/counts"
+  ./bin/benchinput -out "$work/in" -from "$FACTS_DIR" -companyfacts "$filers" >"$work/counts"
 else
   echo "generated: $filers filers (SCALE=$SCALE of 18,000), copies of the TRIMMED bundled samples (about 12 kB each, not real size: set BENCH_FACTS_DIR)"
-  ./bin/benchinput -out "$work/in" -companyfacts "$filers" -zip=false >"$work/counts"
+  ./bin/benchinput -out "$work/in" -companyfacts "$filers" >"$work/counts"
 fi
 facts=$(awk -F'\t' '$1 == "facts" { print $2 }' "$work/counts")
 echo "input: $(du -sh "$work/in/companyfacts" | cut -f1) in $filers files, $facts facts"
@@ -87,7 +112,16 @@ awk -F'\t' '{ printf " %s %s;", $2, $1 } END { print "" }' "$work/gencounts"
 # count NAME: a figure benchinput printed, 0 when it generated nothing.
 count() { awk -F'\t' -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print 0 }' "$work/gencounts"; }
 
+# docs: the directory the documents are stored in, whose growth each
+# generated dataset's ingest reports.
+docs=${QUARRY_DATA_DIR:-}/documents
+[[ $STACK == databases ]] && docs=$work/mongo
 sizes() {
+  if [[ $STACK == databases ]]; then
+    echo "stores $1:"
+    du -sk "$work/pgdata" "$work/mongo" | awk -v d="$work/" '{ sub(d, "", $2); printf "  %-24s %8.1f MiB\n", $2, $1 / 1024 }'
+    return
+  fi
   echo "data directory $1:"
   { du -sk "$QUARRY_DATA_DIR"/documents "$QUARRY_DATA_DIR"/indexes "$QUARRY_DATA_DIR"/platform.db* 2>/dev/null || true; } |
     awk -v d="$QUARRY_DATA_DIR/" '{ sub(d, "", $2); printf "  %-24s %8.1f MiB\n", $2, $1 / 1024 }'
@@ -106,12 +140,37 @@ timed() {
   printf "%-44s %8.1f s  peak RSS %5d MiB  (CPU %.1f s)\n" "$label" "$secs" "$rss" "$cpu"
 }
 
+# bulk_sync: the same filers through `quarry sync edgar --bulk`, the path
+# a backfill from the SEC's nightly companyfacts.zip takes: the archive
+# served at its real URL path by cmd/fileserve, loaded into a data
+# directory of its own (deleted after), then asked again (a 304).
+bulk_sync() {
+  local www=$work/www/Archives/edgar/daily-index/xbrl
+  mkdir -p "$www" "$work/www/files"
+  ln "$work/in/companyfacts.zip" "$www/companyfacts.zip"
+  ln "$work/in/company_tickers.json" "$work/www/files/company_tickers.json"
+  (exec ./bin/fileserve -dir "$work/www" -addr "127.0.0.1:$((PORT + 2))" >"$work/fileserve.log" 2>&1) &
+  local files_pid=$! size
+  size=$(du -k "$www/companyfacts.zip" | cut -f1)
+  (
+    unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI QUARRY_MONGO_DB
+    export QUARRY_DATA_DIR=$work/syncdata QUARRY_SEC_USER_AGENT="Quarry bench-scale ops@example.org"
+    export QUARRY_SEC_BASE_URL=http://127.0.0.1:$((PORT + 2))/ QUARRY_SEC_DATA_BASE_URL=http://127.0.0.1:$((PORT + 2))/
+    timed "sync edgar --bulk (companyfacts.zip, $((size / 1024)) MiB)" sync edgar --bulk
+    awk -v f="$facts" -v s="$secs" 'BEGIN { printf "  %.0f facts/s read\n", (s > 0 ? f / s : 0) }'
+    timed "sync edgar --bulk again (unchanged: 304)" sync edgar --bulk
+  )
+  kill "$files_pid"
+  rm -rf "$work/syncdata"
+}
+
 timed "ingest all (the bundled samples)" ingest --quiet all
 sizes "after the samples"
 if ((filers > 0)); then
 timed "ingest us_financials ($filers generated filers)" ingest --quiet us_financials "$work/in/companyfacts" "$work/in/company_tickers.json"
 awk -v f="$facts" -v s="$secs" -v n="$filers" 'BEGIN { printf "  %.0f facts/s read, %.1f filers/s\n", (s > 0 ? f / s : 0), (s > 0 ? n / s : 0) }'
 sizes "after the generated filers"
+bulk_sync
 fi
 
 # generated LABEL ROWS ARGS...: `quarry ingest ARGS` of a generated
@@ -119,9 +178,9 @@ fi
 generated() {
   local label=$1 rows=$2 before after
   shift 2
-  before=$(du -sk "$QUARRY_DATA_DIR/documents" | cut -f1)
+  before=$(du -sk "$docs" | cut -f1)
   timed "$label" ingest --quiet "$@"
-  after=$(du -sk "$QUARRY_DATA_DIR/documents" | cut -f1)
+  after=$(du -sk "$docs" | cut -f1)
   awk -v r="$rows" -v s="$secs" -v b="$before" -v a="$after" 'BEGIN {
     printf "  %.0f rows/s; documents +%.1f MiB, %.0f bytes a row\n", (s > 0 ? r / s : 0), (a - b) / 1024, (r > 0 ? (a - b) * 1024 / r : 0) }'
 }
@@ -157,7 +216,11 @@ serve() {
 }
 serve "first start, indexes built"
 sleep 2
-rss() { awk '/^VmRSS|^VmHWM/ { printf "%s %.0f MiB  ", $1, $2 / 1024 }' "/proc/$server_pid/status"; echo; }
+rss() {
+  awk '/^VmRSS|^VmHWM/ { printf "%s %.0f MiB  ", $1, $2 / 1024 }' "/proc/$server_pid/status"
+  ((${#containers[@]} == 0)) || docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' "${containers[@]}" | tr '\n' ' '
+  echo
+}
 echo "serve RSS at rest: $(rss)"
 sizes "once served (the search indexes built)"
 
@@ -171,9 +234,11 @@ urls() {
   for i in $(seq "$filers"); do echo "http://$ADDR${2//\{i\}/$i}"; done | shuf >"$work/$1"
 }
 # keyed FILE KEYS PATH-TEMPLATE: one URL per line of the generated keys
-# file KEYS, {1} and {2} its first and second fields.
+# file KEYS, {1} and {2} its first and second fields, with & (M&M) escaped
+# as a query value must be.
 keyed() {
-  awk -v a="http://$ADDR$3" '{ u = a; gsub(/\{1\}/, $1, u); gsub(/\{2\}/, $2, u); print u }' "$work/gen/keys/$2.txt" | shuf >"$work/$1"
+  awk -v a="http://$ADDR$3" '{ u = a; k1 = $1; k2 = $2; gsub(/&/, "%26", k1); gsub(/&/, "%26", k2)
+    gsub(/\{1\}/, k1, u); gsub(/\{2\}/, k2, u); print u }' "$work/gen/keys/$2.txt" | shuf >"$work/$1"
 }
 # bodies FILE KEYS TEMPLATE: one JSON body per line of KEYS, as keyed.
 bodies() {
@@ -226,9 +291,11 @@ if [[ -d $work/gen/india_judgments ]]; then
   queries inq '{"query":"{q}"}' "writ petition municipal corporation" "arbitration award" "land acquisition compensation" "withdrawn with no order as to costs" "service tax"
   load -label "POST /india/search (5 queries)" -method POST -url "http://$ADDR/india/search" -bodies "$work/inq"
 fi
-# US search last: at 1% each search's "find sections" outlasted its
-# client (docs/capacity.md), and the reads it leaves running in the
-# document store hold the connections every other route needs.
+# US search last: before its hits were read back one _id at a time, each
+# search's "find sections" scanned the sections at 1% and outlasted its
+# client (docs/capacity.md), and the reads left running in the document
+# store held the connections every other route needs; kept last, so that
+# a regression of that kind cannot hide the other routes' figures.
 if [[ -d $work/gen/us_filings ]]; then
   queries usq '{"query":"{q}"}' "iPhone services revenue" "supply chain risk" "cybersecurity incident" "data center GPUs" "cloud revenue growth"
   load -label "POST /us/search (5 queries, every filer)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usq"

@@ -110,18 +110,22 @@ func ParseFilingIndex(file string, r io.Reader) (IndexListing, error) {
 	return out, nil
 }
 
+// filingColumns are EDGAR's parallel arrays of filings: a submissions
+// JSON's filings.recent, and the whole of a page of older filings.
+type filingColumns struct {
+	Accession  []string `json:"accessionNumber"`
+	Filed      []string `json:"filingDate"`
+	ReportDate []string `json:"reportDate"`
+	Form       []string `json:"form"`
+	Primary    []string `json:"primaryDocument"`
+}
+
 type submissionsJSON struct {
 	CIK     json.Number `json:"cik"`
 	Name    string      `json:"name"`
 	Tickers []string    `json:"tickers"`
 	Filings *struct {
-		Recent *struct {
-			Accession  []string `json:"accessionNumber"`
-			Filed      []string `json:"filingDate"`
-			ReportDate []string `json:"reportDate"`
-			Form       []string `json:"form"`
-			Primary    []string `json:"primaryDocument"`
-		} `json:"recent"`
+		Recent *filingColumns `json:"recent"`
 	} `json:"filings"`
 }
 
@@ -129,6 +133,75 @@ type submissionsJSON struct {
 // (CIK##########.json) and returns the facts of each recent filing by
 // accession number. The parallel arrays must agree in length.
 func ParseSubmissions(file string, r io.Reader) (map[string]edgar.Submission, error) {
+	m, err := parseMain(file, r)
+	if err != nil {
+		return nil, err
+	}
+	return readColumns(file, "filings.recent", m.recent, m.company)
+}
+
+// submissionsMain is what a submissions JSON says of its company (CIK,
+// name, ticker) and the columns of its recent filings.
+type submissionsMain struct {
+	company edgar.Submission
+	recent  filingColumns
+}
+
+func parseMain(file string, r io.Reader) (submissionsMain, error) {
+	raw, err := readJSON(file, r)
+	if err != nil {
+		return submissionsMain{}, err
+	}
+	var doc submissionsJSON
+	if err := decodeJSON(file, raw, &doc); err != nil {
+		return submissionsMain{}, err
+	}
+	if doc.Filings == nil || doc.Filings.Recent == nil {
+		return submissionsMain{}, source.AtPath(file, "filings.recent", "missing")
+	}
+	cik, err := edgar.ParseCIK(doc.CIK.String())
+	if err != nil {
+		return submissionsMain{}, source.AtPath(file, "cik", "%v", err)
+	}
+	company := edgar.Submission{CIK: cik, Name: strings.TrimSpace(doc.Name)}
+	if len(doc.Tickers) > 0 {
+		if company.Ticker, err = edgar.ParseTicker(doc.Tickers[0]); err != nil {
+			return submissionsMain{}, source.AtPath(file, "tickers[0]", "%v", err)
+		}
+	}
+	return submissionsMain{company: company, recent: *doc.Filings.Recent}, nil
+}
+
+// pageName is the name EDGAR gives a page of a company's older filings,
+// listed in its submissions JSON's filings.files.
+var pageName = regexp.MustCompile(`^CIK(\d{10})-submissions-\d{3}\.json$`)
+
+// IsSubmissionsPage reports whether name is a page of older filings.
+func IsSubmissionsPage(name string) bool { return pageName.MatchString(path.Base(name)) }
+
+// ParseSubmissionsPage reads a page of a company's older filings
+// (CIK##########-submissions-NNN.json: the parallel arrays of
+// filings.recent, at the top level) and returns the facts of each filing
+// by accession number. The page holds no company name or ticker; the CIK
+// is the one its name carries.
+func ParseSubmissionsPage(file string, r io.Reader) (map[string]edgar.Submission, error) {
+	m := pageName.FindStringSubmatch(path.Base(file))
+	if m == nil {
+		return nil, source.AtLine(file, 0, "not a page of older filings: its name is not CIK##########-submissions-NNN.json")
+	}
+	raw, err := readJSON(file, r)
+	if err != nil {
+		return nil, err
+	}
+	var cols filingColumns
+	if err := decodeJSON(file, raw, &cols); err != nil {
+		return nil, err
+	}
+	return readColumns(file, "", cols, edgar.Submission{CIK: m[1]})
+}
+
+// readJSON reads a whole JSON file of at most source.MaxDocumentBytes.
+func readJSON(file string, r io.Reader) ([]byte, error) {
 	raw, err := source.ReadAll(file, r, source.MaxDocumentBytes)
 	if errors.Is(err, source.ErrBadInput) {
 		return nil, err
@@ -136,49 +209,44 @@ func ParseSubmissions(file string, r io.Reader) (map[string]edgar.Submission, er
 	if err != nil {
 		return nil, source.AtLine(file, 0, "reading: %v", err)
 	}
-	var doc submissionsJSON
+	return raw, nil
+}
+
+// decodeJSON decodes raw into v, numbers kept as written.
+func decodeJSON(file string, raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		return nil, edgarJSONError(file, raw, err)
+	if err := dec.Decode(v); err != nil {
+		return edgarJSONError(file, raw, err)
 	}
-	if doc.Filings == nil || doc.Filings.Recent == nil {
-		return nil, source.AtPath(file, "filings.recent", "missing")
-	}
-	rec := doc.Filings.Recent
-	n := len(rec.Accession)
-	if len(rec.Filed) != n || len(rec.Form) != n || len(rec.Primary) != n || (rec.ReportDate != nil && len(rec.ReportDate) != n) {
-		return nil, source.AtPath(file, "filings.recent", "accessionNumber, filingDate, reportDate, form and primaryDocument differ in length")
-	}
-	cik, err := edgar.ParseCIK(doc.CIK.String())
-	if err != nil {
-		return nil, source.AtPath(file, "cik", "%v", err)
-	}
-	ticker := ""
-	if len(doc.Tickers) > 0 {
-		if ticker, err = edgar.ParseTicker(doc.Tickers[0]); err != nil {
-			return nil, source.AtPath(file, "tickers[0]", "%v", err)
-		}
+	return nil
+}
+
+// readColumns reads the filings of cols, found at JSON path at, as
+// filings of company (its CIK, name and ticker).
+func readColumns(file, at string, cols filingColumns, company edgar.Submission) (map[string]edgar.Submission, error) {
+	n := len(cols.Accession)
+	if len(cols.Filed) != n || len(cols.Form) != n || len(cols.Primary) != n || (cols.ReportDate != nil && len(cols.ReportDate) != n) {
+		return nil, source.AtPath(file, at, "accessionNumber, filingDate, reportDate, form and primaryDocument differ in length")
 	}
 	out := make(map[string]edgar.Submission, n)
 	for i := range n {
-		p := fmt.Sprintf("filings.recent[%d]", i)
-		acc, err := edgar.ParseAccession(rec.Accession[i])
+		p := fmt.Sprintf("%s[%d]", at, i)
+		acc, err := edgar.ParseAccession(cols.Accession[i])
 		if err != nil {
 			return nil, source.AtPath(file, p+".accessionNumber", "%v", err)
 		}
-		filed, err := time.Parse(time.DateOnly, rec.Filed[i])
+		filed, err := time.Parse(time.DateOnly, cols.Filed[i])
 		if err != nil {
-			return nil, source.AtPath(file, p+".filingDate", "%s is not YYYY-MM-DD", source.Quote(rec.Filed[i]))
+			return nil, source.AtPath(file, p+".filingDate", "%s is not YYYY-MM-DD", source.Quote(cols.Filed[i]))
 		}
-		report, err := reportDate(rec.ReportDate, i)
+		report, err := reportDate(cols.ReportDate, i)
 		if err != nil {
 			return nil, source.AtPath(file, p+".reportDate", "%v", err)
 		}
-		out[acc] = edgar.Submission{
-			CIK: cik, Name: strings.TrimSpace(doc.Name), Ticker: ticker, Form: strings.ToUpper(rec.Form[i]),
-			Filed: filed, ReportDate: report, PrimaryDocument: rec.Primary[i],
-		}
+		f := company
+		f.Form, f.Filed, f.ReportDate, f.PrimaryDocument = strings.ToUpper(cols.Form[i]), filed, report, cols.Primary[i]
+		out[acc] = f
 	}
 	return out, nil
 }
@@ -202,6 +270,10 @@ type FilingSource struct {
 	Dir         fs.FS
 	Index       string // file name of index.json in Dir
 	Submissions string // file name of the submissions JSON in Dir
+	// Pages name the pages of older filings in Dir
+	// (CIK##########-submissions-NNN.json), read for a filing older than
+	// the submissions JSON's recent list.
+	Pages []string
 	// Excerpts names held files that are known excerpts of the file
 	// index.json lists under the same name (the bundled sample's primary
 	// documents): their size may differ from the listed one, and the size
@@ -219,13 +291,9 @@ func LoadFiling(src FilingSource, retrievedAt time.Time) (filing.Filing, []filin
 	if err != nil {
 		return filing.Filing{}, nil, err
 	}
-	subs, err := parseIn(src, src.Submissions, ParseSubmissions)
+	facts, err := submission(src, listing.Accession)
 	if err != nil {
 		return filing.Filing{}, nil, err
-	}
-	facts, ok := subs[listing.Accession]
-	if !ok {
-		return filing.Filing{}, nil, source.AtLine(path.Join(src.Label, src.Submissions), 0, "no filing %s in filings.recent", listing.Accession)
 	}
 	f := filing.Filing{
 		Accession: listing.Accession, CIK: listing.CIK, Ticker: facts.Ticker, Form: facts.Form,
@@ -244,6 +312,34 @@ func LoadFiling(src FilingSource, retrievedAt time.Time) (filing.Filing, []filin
 	}
 	sections, err := filingSections(src, f, primary)
 	return f, sections, err
+}
+
+// submission finds the facts of filing acc in the submissions JSON or,
+// for a filing older than its recent list, in the pages of older
+// filings, with the company's name and ticker from the submissions JSON.
+func submission(src FilingSource, acc string) (edgar.Submission, error) {
+	m, err := parseIn(src, src.Submissions, parseMain)
+	if err != nil {
+		return edgar.Submission{}, err
+	}
+	recent, err := readColumns(path.Join(src.Label, src.Submissions), "filings.recent", m.recent, m.company)
+	if err != nil {
+		return edgar.Submission{}, err
+	}
+	if facts, ok := recent[acc]; ok {
+		return facts, nil
+	}
+	for _, page := range src.Pages {
+		older, err := parseIn(src, page, ParseSubmissionsPage)
+		if err != nil {
+			return edgar.Submission{}, err
+		}
+		if facts, ok := older[acc]; ok && facts.CIK == m.company.CIK {
+			facts.Name, facts.Ticker = m.company.Name, m.company.Ticker
+			return facts, nil
+		}
+	}
+	return edgar.Submission{}, source.AtLine(path.Join(src.Label, src.Submissions), 0, "no filing %s in filings.recent or in the %d pages of older filings", acc, len(src.Pages))
 }
 
 func parseIn[T any](src FilingSource, name string, parse func(string, io.Reader) (T, error)) (T, error) {

@@ -137,6 +137,62 @@ func TestLoadFilingExcerptsAndAmendments(t *testing.T) {
 	}
 }
 
+// olderPage is the sample's filing as EDGAR lists a filing older than a
+// submissions JSON's recent list: in a page of its own, the parallel
+// arrays at the top level (Tesla's real submissions JSON lists
+// CIK0001318605-submissions-001.json, 347 filings of 2005-02-17 to
+// 2013-12-10, under filings.files).
+const olderPage = `{"accessionNumber":["0000320193-24-000123"],"filingDate":["2024-11-01"],"reportDate":["2024-09-28"],
+"form":["10-K"],"primaryDocument":["aapl-20240928.htm"]}`
+
+const pagedSubmissionsJSON = `{"cik":"320193","name":"Apple Inc.","tickers":["AAPL"],"filings":{"recent":{
+"accessionNumber":[],"filingDate":[],"form":[],"primaryDocument":[]},
+"files":[{"name":"CIK0000320193-submissions-001.json","filingCount":1,"filingFrom":"2024-11-01","filingTo":"2024-11-01"}]}}`
+
+// TestLoadFilingFindsAnOlderFilingInItsPage: a filing its submissions
+// JSON no longer lists among the recent ones is read from the page of
+// older filings, with the company's name and ticker from the JSON; a
+// page of another company's filings does not stand for it.
+func TestLoadFilingFindsAnOlderFilingInItsPage(t *testing.T) {
+	dir := fstest.MapFS{
+		"index.json":                         {Data: []byte(indexJSON)},
+		"CIK0000320193.json":                 {Data: []byte(pagedSubmissionsJSON)},
+		"CIK0000320193-submissions-001.json": {Data: []byte(olderPage)},
+		"CIK0001318605-submissions-001.json": {Data: []byte(olderPage)},
+		"aapl-20240928.htm":                  {Data: []byte(wholeReport)},
+	}
+	load := func(pages ...string) (filing.Filing, error) {
+		f, _, err := edgarfiling.LoadFiling(edgarfiling.FilingSource{Label: "aapl", Dir: dir, Index: "index.json",
+			Submissions: "CIK0000320193.json", Pages: pages}, time.Now())
+		return f, err
+	}
+	f, err := load("CIK0000320193-submissions-001.json")
+	if err != nil || f.Ticker != "AAPL" || f.Form != "10-K" || f.PrimaryDocument != "aapl-20240928.htm" ||
+		!f.Filed.Equal(time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("from its page: %+v, %v", f, err)
+	}
+	for _, pages := range [][]string{nil, {"CIK0001318605-submissions-001.json"}} {
+		if _, err := load(pages...); !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "pages of older filings") {
+			t.Fatalf("pages %q: %v", pages, err)
+		}
+	}
+}
+
+func FuzzParseSubmissionsPage(f *testing.F) {
+	f.Add(olderPage)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := edgarfiling.ParseSubmissionsPage("CIK0000320193-submissions-001.json", strings.NewReader(s))
+		if err != nil && !errors.Is(err, source.ErrBadInput) {
+			t.Fatalf("error %v is not ErrBadInput", err)
+		}
+		for acc, sub := range got {
+			if len(acc) != 20 || sub.CIK != "0000320193" || sub.Filed.IsZero() {
+				t.Fatalf("accepted %s: %+v", acc, sub)
+			}
+		}
+	})
+}
+
 func FuzzParseFilingIndex(f *testing.F) {
 	f.Add(indexJSON)
 	f.Fuzz(func(t *testing.T, s string) {

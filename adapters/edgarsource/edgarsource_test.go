@@ -54,6 +54,15 @@ func TestFetchReturnsTheFilersCompanyfactsWithTheUserAgent(t *testing.T) {
 func TestFetchReturnsTheFilingFolder(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
+	if names := msftFolder(t, srv); !slices.Equal(names, []string{"index.json", "CIK0000789019.json", "msft-20250630.htm"}) {
+		t.Fatalf("folder files %v", names)
+	}
+}
+
+// msftFolder fetches 2025-07-30 from srv and returns the names of the
+// files of Microsoft's 10-K folder, failing if one is of another folder.
+func msftFolder(t *testing.T, srv *replay.Server) []string {
+	t.Helper()
 	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
@@ -67,8 +76,32 @@ func TestFetchReturnsTheFilingFolder(t *testing.T) {
 			names = append(names, f.Name)
 		}
 	}
-	if !slices.Equal(names, []string{"index.json", "CIK0000789019.json", "msft-20250630.htm"}) {
+	return names
+}
+
+// TestFetchReadsAnOlderFilingFromItsPage: a filing its filer's
+// submissions JSON no longer lists among the recent ones (met in a long
+// backfill) is found in the page of older filings whose range holds its
+// day, and that page is fetched with the folder.
+func TestFetchReadsAnOlderFilingFromItsPage(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	srv.PageOlderFilings(t, msftCIK)
+	names := msftFolder(t, srv)
+	if !slices.Equal(names, []string{"index.json", "CIK0000789019.json", "msft-20250630.htm", "CIK0000789019-submissions-001.json"}) {
 		t.Fatalf("folder files %v", names)
+	}
+}
+
+// TestFetchRefusesAPageOfAnotherFiler: filings.files naming a file that
+// is not one of the filer's pages refuses the submissions JSON.
+func TestFetchRefusesAPageOfAnotherFiler(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	srv.Add("submissions/CIK0000789019.json", []byte(`{"cik":"789019","filings":{"recent":{"accessionNumber":[],"primaryDocument":[]},`+
+		`"files":[{"name":"../CIK0000320193-submissions-001.json","filingFrom":"2025-07-30","filingTo":"2025-07-30"}]}}`))
+	if _, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)); !errors.Is(err, ports.ErrSourceFailed) {
+		t.Fatalf("a page of another path: %v", err)
 	}
 }
 

@@ -59,8 +59,16 @@ func (s *Source) folders(ctx context.Context, filings []Filing) ([]ports.SourceF
 // errNotHeld: EDGAR does not hold what a filing's folder needs.
 var errNotHeld = errors.New("not held")
 
-// fetchedSubmissions is a filer's submissions JSON fetched once a day.
+// fetchedSubmissions is a filer's submissions JSON fetched once a day,
+// with the pages of older filings fetched so far.
 type fetchedSubmissions struct {
+	file ports.SourceFile
+	Submissions
+	pages map[string]fetchedPage
+}
+
+// fetchedPage is a page of older filings, fetched once a day.
+type fetchedPage struct {
 	file    ports.SourceFile
 	primary map[string]string
 }
@@ -85,11 +93,14 @@ func (s *Source) folder(ctx context.Context, f Filing, subs map[int64]fetchedSub
 	if err != nil {
 		return nil, err
 	}
-	primary := sub.primary[acc]
+	primary, page, err := s.primaryDocument(ctx, f, acc, sub)
+	if err != nil {
+		return nil, err
+	}
 	size, listed := sizes[primary]
 	switch {
 	case primary == "":
-		return nil, fmt.Errorf("%s lists no filing %s among its recent ones: %w", SubmissionsPath(f.CIK), acc, errNotHeld)
+		return nil, fmt.Errorf("%s lists no filing %s among its recent ones or in its pages of older filings: %w", SubmissionsPath(f.CIK), acc, errNotHeld)
 	case !listed:
 		return nil, fmt.Errorf("%s does not list the primary document %q: %w", idx.URL, primary, errNotHeld)
 	}
@@ -102,11 +113,61 @@ func (s *Source) folder(ctx context.Context, f Filing, subs map[int64]fetchedSub
 		r.Dataset, r.Name, r.Folder = string(dataset.USFilingIndexes), name, folder
 		return r
 	}
-	return []ports.SourceFile{
+	files := []ports.SourceFile{
 		file("index.json", ports.SourceFile{URL: idx.URL, Body: idx.Body, RetrievedAt: idx.RetrievedAt}),
 		file(path.Base(SubmissionsPath(f.CIK)), sub.file),
 		file(primary, ports.SourceFile{URL: doc.URL, Body: doc.Body, RetrievedAt: doc.RetrievedAt}),
-	}, nil
+	}
+	if page.file.URL != "" {
+		files = append(files, file(path.Base(page.file.URL), page.file))
+	}
+	return files, nil
+}
+
+// primaryDocument is the primary document of filing acc as the filer's
+// submissions JSON lists it among its recent filings or, for an older
+// filing, as the page of older filings whose range holds its day does
+// (that page is returned too, to be stored beside it). Empty when
+// neither lists it.
+func (s *Source) primaryDocument(ctx context.Context, f Filing, acc string, sub fetchedSubmissions) (string, fetchedPage, error) {
+	if primary := sub.Primary[acc]; primary != "" {
+		return primary, fetchedPage{}, nil
+	}
+	day := f.Filed[:4] + "-" + f.Filed[4:6] + "-" + f.Filed[6:]
+	for _, p := range sub.Pages {
+		if day < p.From || day > p.To {
+			continue
+		}
+		page, err := s.page(ctx, f.CIK, p.Name, sub.pages)
+		if err != nil {
+			return "", fetchedPage{}, err
+		}
+		if primary := page.primary[acc]; primary != "" {
+			return primary, page, nil
+		}
+	}
+	return "", fetchedPage{}, nil
+}
+
+// page fetches a page of cik's older filings, once a day.
+func (s *Source) page(ctx context.Context, cik int64, name string, seen map[string]fetchedPage) (fetchedPage, error) {
+	if got, ok := seen[name]; ok {
+		return got, nil
+	}
+	var primary map[string]string
+	res, err := s.data.Get(ctx, "submissions/"+name, func(body []byte) (err error) {
+		primary, err = CheckSubmissionsPage(body)
+		return err
+	})
+	if errors.Is(err, ports.ErrNotFound) {
+		return fetchedPage{}, fmt.Errorf("no submissions/%s: %w", name, errNotHeld)
+	}
+	if err != nil {
+		return fetchedPage{}, err
+	}
+	got := fetchedPage{file: ports.SourceFile{URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, primary: primary}
+	seen[name] = got
+	return got, nil
 }
 
 // submissions fetches a filer's submissions JSON, once a day.
@@ -114,9 +175,9 @@ func (s *Source) submissions(ctx context.Context, cik int64, seen map[int64]fetc
 	if got, ok := seen[cik]; ok {
 		return got, nil
 	}
-	var primary map[string]string
+	var subs Submissions
 	res, err := s.data.Get(ctx, SubmissionsPath(cik), func(body []byte) (err error) {
-		primary, err = CheckSubmissions(body, cik)
+		subs, err = CheckSubmissions(body, cik)
 		return err
 	})
 	if errors.Is(err, ports.ErrNotFound) {
@@ -125,7 +186,8 @@ func (s *Source) submissions(ctx context.Context, cik int64, seen map[int64]fetc
 	if err != nil {
 		return fetchedSubmissions{}, err
 	}
-	got := fetchedSubmissions{file: ports.SourceFile{URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, primary: primary}
+	got := fetchedSubmissions{file: ports.SourceFile{URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, Submissions: subs,
+		pages: map[string]fetchedPage{}}
 	seen[cik] = got
 	return got, nil
 }
@@ -167,34 +229,84 @@ func CheckFolderIndex(body []byte, cik int64, acc string) (map[string]int64, err
 	return sizes, nil
 }
 
+// Submissions is what a filer's submissions JSON says of its filings:
+// the primary document of each recent filing by its dashed accession
+// number, and the pages of its older filings.
+type Submissions struct {
+	Primary map[string]string
+	Pages   []Page
+}
+
+// Page is a page of a filer's older filings as filings.files lists it:
+// its file name under submissions/ and the days of its first and last
+// filing, YYYY-MM-DD.
+type Page struct{ Name, From, To string }
+
+// pageName is the name EDGAR gives a page of cik's older filings.
+var pageName = regexp.MustCompile(`^CIK(\d{10})-submissions-\d{3}\.json$`)
+
+// primaryColumns are the columns of filings a primary document is read from.
+type primaryColumns struct {
+	Accession []string `json:"accessionNumber"`
+	Primary   []string `json:"primaryDocument"`
+}
+
 // CheckSubmissions refuses a body that is not the whole submissions JSON
-// of cik, and returns the primary document of each recent filing by its
-// dashed accession number.
-func CheckSubmissions(body []byte, cik int64) (map[string]string, error) {
+// of cik, or that lists a page of older filings under a name that is not
+// one of cik's pages, and returns what it says of cik's filings.
+func CheckSubmissions(body []byte, cik int64) (Submissions, error) {
 	var doc struct {
 		CIK     json.Number `json:"cik"`
 		Filings struct {
-			Recent struct {
-				Accession []string `json:"accessionNumber"`
-				Primary   []string `json:"primaryDocument"`
-			} `json:"recent"`
+			Recent primaryColumns `json:"recent"`
+			Files  []struct {
+				Name       string `json:"name"`
+				FilingFrom string `json:"filingFrom"`
+				FilingTo   string `json:"filingTo"`
+			} `json:"files"`
 		} `json:"filings"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not a whole submissions JSON: %v", err)
+		return Submissions{}, fmt.Errorf("not a whole submissions JSON: %v", err)
 	}
 	if n, err := strconv.ParseInt(doc.CIK.String(), 10, 64); err != nil || n != cik {
-		return nil, fmt.Errorf("not the submissions JSON of CIK %d", cik)
+		return Submissions{}, fmt.Errorf("not the submissions JSON of CIK %d", cik)
 	}
-	rec := doc.Filings.Recent
-	if len(rec.Accession) != len(rec.Primary) {
-		return nil, errors.New("filings.recent: accessionNumber and primaryDocument differ in length")
+	primary, err := doc.Filings.Recent.byAccession("filings.recent")
+	if err != nil {
+		return Submissions{}, err
 	}
-	out := make(map[string]string, len(rec.Accession))
-	for i, acc := range rec.Accession {
-		out[acc] = rec.Primary[i]
+	out := Submissions{Primary: primary}
+	for _, f := range doc.Filings.Files {
+		m := pageName.FindStringSubmatch(f.Name)
+		if m == nil || m[1] != fmt.Sprintf("%010d", cik) {
+			return Submissions{}, fmt.Errorf("filings.files lists %q, not a page of CIK %d's older filings", f.Name, cik)
+		}
+		out.Pages = append(out.Pages, Page{Name: f.Name, From: f.FilingFrom, To: f.FilingTo})
+	}
+	return out, nil
+}
+
+// CheckSubmissionsPage refuses a body that is not a whole page of older
+// filings, and returns the primary document of each filing by its dashed
+// accession number.
+func CheckSubmissionsPage(body []byte) (map[string]string, error) {
+	var cols primaryColumns
+	if err := json.Unmarshal(body, &cols); err != nil {
+		return nil, fmt.Errorf("not a whole page of older filings: %v", err)
+	}
+	return cols.byAccession("the page")
+}
+
+func (c primaryColumns) byAccession(at string) (map[string]string, error) {
+	if len(c.Accession) != len(c.Primary) {
+		return nil, fmt.Errorf("%s: accessionNumber and primaryDocument differ in length", at)
+	}
+	out := make(map[string]string, len(c.Accession))
+	for i, acc := range c.Accession {
+		out[acc] = c.Primary[i]
 	}
 	return out, nil
 }

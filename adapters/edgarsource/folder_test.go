@@ -37,9 +37,9 @@ func TestCheckSubmissionsReadsThePrimaryDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	primary, err := edgarsource.CheckSubmissions(body, msftCIK)
-	if err != nil || primary[msftAcc] != "msft-20250630.htm" {
-		t.Fatalf("primary documents %v, %v", primary, err)
+	subs, err := edgarsource.CheckSubmissions(body, msftCIK)
+	if err != nil || subs.Primary[msftAcc] != "msft-20250630.htm" {
+		t.Fatalf("primary documents %v, %v", subs, err)
 	}
 	if _, err := edgarsource.CheckSubmissions(body, 320193); err == nil {
 		t.Fatal("another filer's submissions taken")
@@ -61,5 +61,6 @@ func FuzzFolderChecks(f *testing.F) {
 			t.Fatal("an index.json listing no file taken")
 		}
 		_, _ = edgarsource.CheckSubmissions(body, msftCIK)
+		_, _ = edgarsource.CheckSubmissionsPage(body)
 	})
 }

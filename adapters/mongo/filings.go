@@ -146,11 +146,19 @@ const sectionsBatch = 256
 
 // SectionsSince returns the sections written after mark, ordered by id, and
 // the mark to pass next time: the highest sequence number below which no
-// write is under way, read before the sections are.
+// write is under way, read before the sections are. When no write has
+// settled since mark, the sections are not read: a section written after
+// mark comes from a write still under way, and comes again once it has
+// settled, and the filter on seq reads every section on FerretDB (and on
+// MongoDB, which has no index on seq), which a server's periodic refresh
+// must not do while nothing was written.
 func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
 	next, err := s.settledSeq(ctx, time.Now())
 	if err != nil {
 		return nil, 0, err
+	}
+	if mark > 0 && next <= mark {
+		return []filing.Section{}, next, nil
 	}
 	// Sections written before sequence numbers existed carry none; they
 	// come with mark 0, which asks for everything.
@@ -163,12 +171,13 @@ func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Secti
 }
 
 // SectionsByID returns the sections held under ids, ordered by id: the
-// sections of one page of search hits.
+// sections of one page of search hits, each read by its _id (findByIDs).
 func (s *Filings) SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error) {
-	if len(ids) == 0 {
-		return []filing.Section{}, nil
+	docs, err := findByIDs[storedSection](ctx, s.sections, "find section", ids)
+	if err != nil {
+		return nil, err
 	}
-	return s.findSections(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+	return fromStoredSections(docs), nil
 }
 
 func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Section, error) {
@@ -180,12 +189,16 @@ func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Sec
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, translate("read sections", err)
 	}
+	return fromStoredSections(docs), nil
+}
+
+func fromStoredSections(docs []storedSection) []filing.Section {
 	out := make([]filing.Section, len(docs))
 	for i, d := range docs {
 		d.Doc.Filed, d.Doc.RetrievedAt = d.Doc.Filed.UTC(), d.Doc.RetrievedAt.UTC()
 		out[i] = filing.Section(d.Doc)
 	}
-	return out, nil
+	return out
 }
 
 func toFilingDoc(f filing.Filing) filingDoc {

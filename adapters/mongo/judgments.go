@@ -2,7 +2,6 @@ package mongo
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"regexp"
 	"slices"
@@ -109,20 +108,15 @@ func (s *Judgments) Judgment(ctx context.Context, id string) (judgment.Judgment,
 }
 
 // JudgmentsByID returns the judgments held under ids, ordered by id: the
-// judgments of one page of search hits, one _id lookup each, which
-// FerretDB pushes down where it would scan for an $in.
+// judgments of one page of search hits, each read by its _id (findByIDs).
 func (s *Judgments) JudgmentsByID(ctx context.Context, ids []string) ([]judgment.Judgment, error) {
-	sorted := slices.Compact(slices.Sorted(slices.Values(ids)))
-	out := make([]judgment.Judgment, 0, len(sorted))
-	for _, id := range sorted {
-		j, err := s.Judgment(ctx, id)
-		if err == nil {
-			out = append(out, j)
-			continue
-		}
-		if !errors.Is(err, ports.ErrNotFound) {
-			return nil, err
-		}
+	docs, err := findByIDs[judgmentDoc](ctx, s.c, "find judgment", ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]judgment.Judgment, len(docs))
+	for i, d := range docs {
+		out[i] = fromJudgmentDoc(d)
 	}
 	return out, nil
 }

@@ -8,11 +8,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,6 +167,50 @@ func (s *Server) AddFilingFolders(t testing.TB) {
 			return at + name
 		})
 	}
+}
+
+// PageOlderFilings serves the submissions JSON of sample filer cik as
+// EDGAR serves a filer's whose filings are older than its recent list:
+// its recent filings moved, unchanged, to the page of older filings
+// submissions/CIK##########-submissions-001.json (the parallel arrays at
+// the top level), which filings.files lists with the days of its first
+// and last filing, and filings.recent left empty. Call it after
+// AddFilingFolders or AddEDGAR.
+func (s *Server) PageOlderFilings(t testing.TB, cik int64) {
+	main := fmt.Sprintf("submissions/CIK%010d.json", cik)
+	s.mu.Lock()
+	body := s.files["/"+main]
+	s.mu.Unlock()
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatalf("%s: %v", main, err)
+	}
+	filings, _ := doc["filings"].(map[string]any)
+	recent, _ := filings["recent"].(map[string]any)
+	dates, _ := recent["filingDate"].([]any)
+	if len(dates) == 0 {
+		t.Fatalf("%s lists no recent filing to page", main)
+	}
+	page := fmt.Sprintf("CIK%010d-submissions-001.json", cik)
+	first, last := fmt.Sprint(slices.MinFunc(dates, cmpString)), fmt.Sprint(slices.MaxFunc(dates, cmpString))
+	filings["files"] = []any{map[string]any{"name": page, "filingCount": len(dates), "filingFrom": first, "filingTo": last}}
+	empty := map[string]any{}
+	for k := range recent {
+		empty[k] = []any{}
+	}
+	filings["recent"] = empty
+	s.Add("submissions/"+page, mustJSON(t, recent))
+	s.Add(main, mustJSON(t, doc))
+}
+
+func cmpString(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) }
+
+func mustJSON(t testing.TB, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // addDir serves each file of dir in fsys at the path at names, or not

@@ -1,0 +1,191 @@
+package mongo_test
+
+import (
+	"context"
+	"log/slog"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/quarrydata/quarry/adapters/ferretdb"
+	mongoadapter "github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/domain/filing"
+	"github.com/quarrydata/quarry/domain/judgment"
+	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/ports/porttest"
+)
+
+// The contracts of the stores search reads its hits back from, on the data
+// directory's FerretDB.
+func TestSearchStoresContractEmbedded(t *testing.T) {
+	t.Run("filings", func(t *testing.T) {
+		porttest.RunFilings(t, func(t *testing.T) ports.FilingStore { return mongoadapter.NewFilings(embeddedDB(t)) })
+	})
+	t.Run("sections", func(t *testing.T) {
+		porttest.RunSections(t, func(t *testing.T) ports.SectionStore { return mongoadapter.NewFilings(embeddedDB(t)) })
+	})
+	t.Run("judgments", func(t *testing.T) {
+		porttest.RunJudgments(t, func(t *testing.T) ports.JudgmentStore { return mongoadapter.NewJudgments(embeddedDB(t)) })
+	})
+}
+
+// findLog records the filter of every find command a client sends, by
+// collection.
+type findLog struct {
+	mu      sync.Mutex
+	filters map[string][]bson.Raw
+}
+
+func (l *findLog) started(_ context.Context, e *event.CommandStartedEvent) {
+	if e.CommandName != "find" {
+		return
+	}
+	coll, _ := e.Command.Lookup("find").StringValueOK()
+	filter, _ := e.Command.Lookup("filter").DocumentOK()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.filters[coll] = append(l.filters[coll], filter)
+}
+
+// take returns the filters sent to coll since the last call.
+func (l *findLog) take(coll string) []bson.Raw {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.filters[coll]
+	delete(l.filters, coll)
+	return out
+}
+
+// loggedDB is a fresh database on the embedded FerretDB whose client's
+// find commands are logged.
+func loggedDB(t *testing.T) (*mongo.Database, *findLog) {
+	t.Helper()
+	srv, err := ferretdb.Start(t.TempDir(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &findLog{filters: map[string][]bson.Raw{}}
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetMonitor(&event.CommandMonitor{Started: log.started}))
+	if err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = client.Disconnect(context.Background())
+		srv.Close()
+	})
+	return client.Database("byid"), log
+}
+
+// assertByIDEquality fails unless filters are one `{_id: <string>}` per id
+// of want, in any order: the only filter FerretDB 1.x reads from an index
+// (an `$in` reads the whole collection, even of one id).
+func assertByIDEquality(t *testing.T, what string, filters []bson.Raw, want []string) {
+	t.Helper()
+	var got []string
+	for _, f := range filters {
+		elems, err := f.Elements()
+		id, ok := f.Lookup("_id").StringValueOK()
+		if err != nil || len(elems) != 1 || !ok {
+			t.Fatalf("%s sent the filter %s, want {_id: <one id>}", what, f)
+		}
+		got = append(got, id)
+	}
+	if !reflect.DeepEqual(sortedSet(got), sortedSet(want)) {
+		t.Fatalf("%s read the ids %v, want each of %v once", what, got, want)
+	}
+}
+
+func sortedSet(ids []string) map[string]int {
+	out := map[string]int{}
+	for _, id := range ids {
+		out[id]++
+	}
+	return out
+}
+
+// A page of search hits is read back one _id equality per distinct hit,
+// for the sections of US filings and for India judgments alike.
+func TestHitsAreReadBackByIDEquality(t *testing.T) {
+	ctx := context.Background()
+	db, log := loggedDB(t)
+	secs := sections()
+	filings := mongoadapter.NewFilings(db)
+	must(t, filings.UpsertSections(ctx, secs))
+	missing := filing.SectionID("0000000000-00-000000", "9")
+	log.take("us_filing_sections")
+	got, err := filings.SectionsByID(ctx, []string{secs[1].ID, missing, secs[0].ID, secs[1].ID})
+	must(t, err)
+	if !reflect.DeepEqual(got, secs) {
+		t.Fatalf("SectionsByID = %+v, want %+v", got, secs)
+	}
+	assertByIDEquality(t, "SectionsByID", log.take("us_filing_sections"), []string{secs[0].ID, secs[1].ID, missing})
+
+	at := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	js := []judgment.Judgment{
+		{ID: "inj_aaaaaaaaaaaaaaab", Court: "Supreme Court of India", Title: "A v B", DecisionDate: "2018-02-16", Text: "1. Leave granted.", RetrievedAt: at},
+		{ID: "inj_aaaaaaaaaaaaaaac", Court: "Supreme Court of India", Title: "C v D", DecisionDate: "2018-02-05", Text: "1. The question of law.", RetrievedAt: at},
+	}
+	judgments := mongoadapter.NewJudgments(db)
+	_, err = judgments.UpsertJudgments(ctx, js)
+	must(t, err)
+	log.take("india_judgments")
+	found, err := judgments.JudgmentsByID(ctx, []string{js[1].ID, "inj_aaaaaaaaaaaaaaaa", js[0].ID})
+	must(t, err)
+	if len(found) != 2 || found[0].ID != js[0].ID || found[1].ID != js[1].ID {
+		t.Fatalf("JudgmentsByID = %+v, want both in id order", found)
+	}
+	assertByIDEquality(t, "JudgmentsByID", log.take("india_judgments"), []string{js[0].ID, js[1].ID, "inj_aaaaaaaaaaaaaaaa"})
+}
+
+// A refresh that finds no write of sections settled since its mark reads
+// no section: its filter on seq is served by no index, so on FerretDB it
+// read every section every QUARRY_MONGO_REFRESH while nothing changed.
+func TestSectionsSinceReadsNoSectionWithoutAWrite(t *testing.T) {
+	ctx := context.Background()
+	db, log := loggedDB(t)
+	filings := mongoadapter.NewFilings(db)
+	secs := sections()
+	must(t, filings.UpsertSections(ctx, secs[:1]))
+	_, mark, err := filings.SectionsSince(ctx, 0)
+	must(t, err)
+	log.take("us_filing_sections")
+	none, same, err := filings.SectionsSince(ctx, mark)
+	must(t, err)
+	if len(none) != 0 || same != mark {
+		t.Fatalf("without a write: %d sections, mark %d -> %d", len(none), mark, same)
+	}
+	if f := log.take("us_filing_sections"); len(f) != 0 {
+		t.Fatalf("without a write, the refresh read the sections: %s", f)
+	}
+	must(t, filings.UpsertSections(ctx, secs[1:]))
+	got, _, err := filings.SectionsSince(ctx, mark)
+	must(t, err)
+	if len(got) != 1 || got[0].ID != secs[1].ID {
+		t.Fatalf("after a write: %+v, want %s", got, secs[1].ID)
+	}
+}
+
+// sections are two sections of one 10-K.
+func sections() []filing.Section {
+	at := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	return []filing.Section{
+		{ID: filing.SectionID("0000320193-24-000123", "1"), Accession: "0000320193-24-000123", CIK: "0000320193", Ticker: "AAPL",
+			Form: "10-K", Filed: at, ItemNumber: "1", ItemName: "Business", Text: "Item 1. Business", RetrievedAt: at},
+		{ID: filing.SectionID("0000320193-24-000123", "1A"), Accession: "0000320193-24-000123", CIK: "0000320193", Ticker: "AAPL",
+			Form: "10-K", Filed: at, ItemNumber: "1A", ItemName: "Risk Factors", Text: "Item 1A. Risk Factors", RetrievedAt: at},
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
