@@ -52,9 +52,10 @@ func ingestIndiaPricesSample(ctx context.Context, prices *indiaprices.Service) (
 	return ingestNSE(ctx, prices, files, files, indiaprices.IngestBatchBytes)
 }
 
-// ingestIndiaPrices loads NSE files, or the bundled sample without files.
-// A file's retrieval time is its modification time: its rows are known
-// from then, or from their day's close when that is later (nse.KnownAt).
+// IngestIndiaPrices loads NSE files, or the bundled sample without files,
+// as ingestNSE says; a run with OneBatch is one batch. A file's retrieval
+// time is its modification time: its rows are known from then, or from
+// their day's close when that is later (nse.KnownAt).
 func IngestIndiaPrices(ctx context.Context, prices *indiaprices.Service, given *Files) (Outcome, error) {
 	if given.none() {
 		return ingestIndiaPricesSample(ctx, prices)
@@ -79,8 +80,9 @@ func IngestIndiaPrices(ctx context.Context, prices *indiaprices.Service, given *
 }
 
 // ingestNSE plans the run from each file's head, read through heads
-// (opened past the progress display, which counts each file once), then reads the listings whole and the other files one at a time,
-// in date order, and stores them in batches of whole days of batchBytes
+// (opened past the progress display, which counts each file once), then
+// reads the listings whole and the other files one at a time, in date
+// order, and stores them in batches of whole days of batchBytes
 // (indiaprices.Service.IngestEach): memory holds one batch however many
 // days the run has. A file whose header or first row is bad stops the run
 // before anything is written; one bad further on stops it after the

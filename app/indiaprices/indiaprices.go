@@ -199,24 +199,25 @@ type IngestResult struct {
 	Added, Unchanged, NoISIN int
 }
 
-// IngestBatchBytes is the batchBytes of IngestEach for a run of files:
-// it bounds the rows one write holds, as rowBytes weighs them: a day of NSE's capital-market files is about 3,000
-// rows, some 700 kB, so a batch holds about a dozen days and memory stays
-// flat however many days a run reads. Each write adds a part to the year
-// bucket of every security it touches (spec-gaps B28), so fewer, larger
-// batches write fewer documents; the store's write holds a few copies of
-// the batch in other forms (BSON, the wire message), which this bounds too.
+// IngestBatchBytes is the batchBytes of IngestEach for a run of files: it
+// bounds the rows one write holds, as rowBytes weighs them. A day of NSE's
+// capital-market files is about 3,000 rows, some 760 kB, so a batch holds
+// about eleven days and memory stays flat however many days a run reads.
+// Each write adds a part to the year bucket of every security it touches
+// (spec-gaps B28), so fewer, larger batches write fewer documents; the
+// store's write holds a few copies of the batch in other forms (BSON, the
+// wire message), which this bounds too.
 const IngestBatchBytes = 8 << 20
 
 // IngestEach stores the rows of each file files yields, a batch of whole
 // days at a time: the rows gathered are written (see ingestBatch) before a
-// file of another day once they weigh batchBytes, so a run holds one
-// batch however many days it reads. The files
-// come in date order, a day's files together, the day named by each file's
-// first row; listings are the run's EQUITY_L entries. It stops at the
-// first error files yields, after writing the batches before it and
-// nothing of the one it stops in; since rows held already add nothing,
-// running it again once the file is fixed completes the run.
+// file of another day once they weigh batchBytes, so a run holds one batch
+// however many days it reads. The files come in date order, a day's files
+// together, the day named by each file's first row; listings are the
+// run's EQUITY_L entries. It stops at the first error files yields, after
+// writing the batches before it and nothing of the one it stops in; since
+// rows held already add nothing, running it again once the file is fixed
+// completes the run.
 func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]nse.Row, error], listings map[string]string, batchBytes int) (IngestResult, error) {
 	var res IngestResult
 	var batch []nse.Row
@@ -228,7 +229,7 @@ func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]nse.Row, err
 		if len(rows) == 0 {
 			continue
 		}
-		if next := rows[0].Date; next != day && len(batch) > 0 && weight >= batchBytes {
+		if rows[0].Date != day && weight >= batchBytes {
 			if err := c.ingestBatch(ctx, batch, listings, &res); err != nil {
 				return res, err
 			}
