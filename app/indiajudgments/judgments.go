@@ -38,7 +38,9 @@ type Service struct {
 	indexed map[string]string
 	// resumed says whether the index's checkpoint was read: the first
 	// Refresh resumes from it.
-	resumed   bool
+	resumed bool
+	// held says whether the index held a checkpoint when it was resumed.
+	held      bool
 	retrieved time.Time
 	now       usecase.Clock
 }
@@ -149,6 +151,21 @@ type judgmentCheckpoint struct {
 	Retrieved time.Time         `json:"retrieved"`
 }
 
+// Resume reads the checkpoint kept with the index, once, and says whether
+// there was one: an index kept on disk is resumed, not rebuilt, and
+// catching up with what the store took since may be left to the next
+// Refresh instead of holding up the first request.
+func (u *Service) Resume(ctx context.Context) (bool, error) {
+	u.refreshing.Lock()
+	defer u.refreshing.Unlock()
+	if err := u.resume(ctx); err != nil {
+		return false, err
+	}
+	u.mu.RLock()
+	defer u.mu.RUnlock()
+	return u.held, nil
+}
+
 // resume reads the index's checkpoint once, before the first Refresh.
 func (u *Service) resume(ctx context.Context) error {
 	if u.resumed {
@@ -161,7 +178,7 @@ func (u *Service) resume(ctx context.Context) error {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.resumed = true
+	u.resumed, u.held = true, found
 	if found {
 		maps.Copy(u.indexed, cp.Indexed)
 		if cp.Retrieved.After(u.retrieved) {
