@@ -19,7 +19,7 @@ const (
 	filingsCollection  = "us_filings"
 	sectionsCollection = "us_filing_sections"
 	// writesCollection numbers the writes of sections, one document a
-	// write (see sectionseq.go).
+	// write (see writelog.go).
 	writesCollection = "us_filing_section_writes"
 )
 
@@ -67,7 +67,8 @@ type sectionDoc struct {
 
 // Filings is the store of the US filing indexes and their item sections.
 type Filings struct {
-	filings, sections, writes *mongodrv.Collection
+	filings, sections *mongodrv.Collection
+	writes            writeLog
 }
 
 var (
@@ -80,7 +81,7 @@ func NewFilings(db *mongodrv.Database) *Filings {
 	return &Filings{
 		filings:  db.Collection(filingsCollection),
 		sections: db.Collection(sectionsCollection),
-		writes:   db.Collection(writesCollection),
+		writes:   writeLog{c: db.Collection(writesCollection), what: "section"},
 	}
 }
 
@@ -118,7 +119,7 @@ func (s *Filings) CountFilings(ctx context.Context) (int64, error) {
 // after every batch, so readers keep its sections coming until they are
 // all written (see SectionsSince).
 func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) error {
-	seq, err := s.beginWrite(ctx)
+	seq, err := s.writes.begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -133,11 +134,11 @@ func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) err
 		if err := bulkWrite(ctx, s.sections, "upsert sections", models); err != nil {
 			return err
 		}
-		if err := s.renewWrite(ctx, seq); err != nil {
+		if err := s.writes.renew(ctx, seq); err != nil {
 			return err
 		}
 	}
-	return s.endWrite(ctx, seq)
+	return s.writes.end(ctx, seq)
 }
 
 // sectionsBatch is how many sections are written between renewals of the
@@ -153,7 +154,7 @@ const sectionsBatch = 256
 // MongoDB, which has no index on seq), which a server's periodic refresh
 // must not do while nothing was written.
 func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error) {
-	next, err := s.settledSeq(ctx, time.Now())
+	next, err := s.writes.settled(ctx, time.Now())
 	if err != nil {
 		return nil, 0, err
 	}
