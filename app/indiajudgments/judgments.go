@@ -41,6 +41,8 @@ type Service struct {
 	// each process, so the first Refresh compares every judgment's version
 	// with the checkpoint's.
 	mark int64
+	// held says a Refresh was told of a judgment in the store.
+	held bool
 	// resumed says whether the index's checkpoint was read: the first
 	// Refresh resumes from it.
 	resumed   bool
@@ -118,6 +120,11 @@ func (u *Service) Refresh(ctx context.Context) (int, error) {
 	versions, next, err := u.store.JudgmentVersions(ctx, u.mark)
 	if err != nil {
 		return 0, err
+	}
+	if len(versions) > 0 {
+		u.mu.Lock()
+		u.held = true
+		u.mu.Unlock()
 	}
 	u.mu.RLock()
 	var changed []string
@@ -262,9 +269,18 @@ func (u *Service) Retrieve(ctx context.Context, q ports.RetrievalQuery) ([]ports
 }
 
 // JudgmentsProbe reports the judgments dataset available once a judgment
-// is held.
+// is held: at once when a Refresh was told of one, as the one at start is
+// of every judgment held; else by asking the store for every judgment's
+// version, which reads every judgment on FerretDB and is cheap only while
+// none is held: a cold server's first requests wait for the probe.
 func (u *Service) JudgmentsProbe() usecase.DatasetProbe {
 	return usecase.DatasetProbe{Dataset: dataset.IndiaJudgments, Probe: func(ctx context.Context) (bool, error) {
+		u.mu.RLock()
+		held := u.held
+		u.mu.RUnlock()
+		if held {
+			return true, nil
+		}
 		v, _, err := u.store.JudgmentVersions(ctx, 0)
 		return len(v) > 0, err
 	}}

@@ -30,7 +30,9 @@ func (s *versionsCounted) JudgmentVersions(ctx context.Context, mark int64) (map
 // since the last refresh it is told of no judgment (it was told of every
 // one, which on FerretDB read every judgment's text), and after another
 // process rewrote one judgment it is told of that one alone, and indexes
-// its new version.
+// its new version. The dataset's probe asks the store nothing once a
+// Refresh was told of a judgment (it read every judgment, on a cold
+// server's first request).
 func TestRefreshReadsOnlyWhatWasWrittenSince(t *testing.T) {
 	ctx := context.Background()
 	js := sampleJudgments(t)
@@ -44,6 +46,9 @@ func TestRefreshReadsOnlyWhatWasWrittenSince(t *testing.T) {
 		t.Fatal(err)
 	}
 	store.versions.Store(0)
+	if held, err := u.JudgmentsProbe().Probe(ctx); err != nil || !held || store.versions.Load() != 0 {
+		t.Fatalf("probe after a Refresh told of judgments: %v, %v, told of %d versions, want none", held, err, store.versions.Load())
+	}
 	if n, err := u.Refresh(ctx); err != nil || n != 0 || store.versions.Load() != 0 {
 		t.Fatalf("nothing written: Refresh = %d, %v, told of %d versions, want none", n, err, store.versions.Load())
 	}
@@ -58,5 +63,29 @@ func TestRefreshReadsOnlyWhatWasWrittenSince(t *testing.T) {
 	hits, total, err := u.Search(ctx, ports.JudgmentQuery{Text: "zygomorphic", Limit: 10})
 	if err != nil || total != 1 || len(hits) != 1 || hits[0].Judgment.ID != changed.ID {
 		t.Fatalf("search for the new word: %d of %d, %v", len(hits), total, err)
+	}
+}
+
+// TestJudgmentsProbeAsksTheStoreUntilARefreshSawAJudgment: before any
+// Refresh was told of a judgment the probe asks the store, so a judgment
+// another process wrote makes the dataset available before the next
+// Refresh.
+func TestJudgmentsProbeAsksTheStoreUntilARefreshSawAJudgment(t *testing.T) {
+	ctx := context.Background()
+	store := memory.NewJudgments()
+	idx, err := bleveadapter.NewJudgments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := indiajudgments.New(store, idx, textRenderer{}, usecase.SystemClock)
+	probe := u.JudgmentsProbe().Probe
+	if held, err := probe(ctx); err != nil || held {
+		t.Fatalf("empty store: held %v, %v", held, err)
+	}
+	if _, err := store.UpsertJudgments(ctx, sampleJudgments(t)); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := probe(ctx); err != nil || !held {
+		t.Fatalf("written by another process: held %v, %v", held, err)
 	}
 }
