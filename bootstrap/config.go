@@ -38,7 +38,12 @@ type Config struct {
 	// it serves every store that no PostgreSQL URL or MongoDB URI takes
 	// (SQLite for the platform, FerretDB over SQLite for the documents)
 	// and keeps the search indexes on disk.
-	DataDir        string
+	DataDir string
+	// IndexDir, when set, is the directory the search indexes are kept in
+	// on disk, resumed from their checkpoints at start instead of rebuilt;
+	// unset, it is the data directory's indexes folder, or memory without
+	// a data directory. One process at a time.
+	IndexDir       string
 	SampleData     bool
 	InitialCredits int64
 	RateLimitRPS   float64
@@ -119,6 +124,15 @@ func holdsDocuments(dir string) bool {
 // the server at QUARRY_MONGO_URI, or FerretDB embedded in QUARRY_DATA_DIR.
 func (c Config) OnMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
 
+// indexDir is where the search indexes are kept on disk: IndexDir, else
+// the data directory's indexes folder; empty keeps them in memory.
+func (c Config) indexDir() string {
+	if c.IndexDir == "" && c.DataDir != "" {
+		return filepath.Join(c.DataDir, dataDirIndexes)
+	}
+	return c.IndexDir
+}
+
 // embeddedPlatform reports whether accounts, keys, sessions and the ledger
 // live in the data directory: one is named and no PostgreSQL URL takes them.
 func (c Config) embeddedPlatform() bool { return c.PostgresURL == "" && c.DataDir != "" }
@@ -143,6 +157,7 @@ const (
 	EnvMongoURI       = "QUARRY_MONGO_URI"
 	EnvMongoDB        = "QUARRY_MONGO_DB"
 	EnvDataDir        = "QUARRY_DATA_DIR"
+	EnvIndexDir       = "QUARRY_INDEX_DIR"
 	EnvSampleData     = "QUARRY_SAMPLE_DATA"
 	EnvInitialCredits = "QUARRY_INITIAL_CREDITS"
 	EnvRateLimitRPS   = "QUARRY_RATE_LIMIT_RPS"
@@ -187,6 +202,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MongoURI:           getenv(EnvMongoURI),
 		MongoDB:            r.str(EnvMongoDB, "quarry"),
 		DataDir:            r.path(EnvDataDir),
+		IndexDir:           r.path(EnvIndexDir),
 		InitialCredits:     r.int64(EnvInitialCredits, 100000, 0),
 		RateLimitRPS:       r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst:     int(r.int64(EnvRateLimitBurst, 100, 1)),
@@ -213,6 +229,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	c.MigrateOnStart = r.bool(EnvAutoMigrate, false)
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil && r.err == nil {
 		r.err = fmt.Errorf("%s=%q: want host:port", EnvHTTPAddr, c.HTTPAddr)
+	}
+	if c.IndexDir != "" && !c.OnMongo() && r.err == nil {
+		r.err = fmt.Errorf("%s is set without %s or %s: documents in memory are gone at a restart, and an index kept on disk would name documents no store holds", EnvIndexDir, EnvMongoURI, EnvDataDir)
 	}
 	if c.PprofAddr != "" && !loopback(c.PprofAddr) && r.err == nil {
 		r.err = fmt.Errorf("%s=%q: want a loopback host:port such as 127.0.0.1:6060", EnvPprofAddr, c.PprofAddr)

@@ -65,6 +65,7 @@ func TestLoadConfigRefusesBadValuesWithOneLine(t *testing.T) {
 		bootstrap.EnvMetricsAddr:    "9090",
 		bootstrap.EnvVaultKey:       "abcd", // too short, and the value is never repeated
 		bootstrap.EnvAskModelURL:    "llm.example/v1",
+		bootstrap.EnvIndexDir:       "/var/lib/quarry-index", // without MongoDB or a data directory
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -61,21 +61,55 @@ func openDataDir(lc fx.Lifecycle, cfg Config) (dataDir, error) {
 // lockDataDir creates the directory if need be and takes its lock, held
 // until unlock is called or the process ends.
 func lockDataDir(path string) (unlock func() error, err error) {
+	return lockDir(EnvDataDir, path, "quarry ingest and the operator commands that write need the server stopped")
+}
+
+// lockDir creates the directory path, named by the variable env, if need
+// be and takes its lock, held until unlock is called or the process ends;
+// hint says what to stop when another process holds it.
+func lockDir(env, path, hint string) (unlock func() error, err error) {
 	if err := os.MkdirAll(path, 0o700); err != nil {
-		return nil, fmt.Errorf("%s=%s: %w", EnvDataDir, path, err)
+		return nil, fmt.Errorf("%s=%s: %w", env, path, err)
 	}
 	lock, err := os.OpenFile(filepath.Join(path, dataDirLock), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("%s=%s: %w", EnvDataDir, path, err)
+		return nil, fmt.Errorf("%s=%s: %w", env, path, err)
 	}
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		_ = lock.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s=%s is in use by another quarry process; stop it first (quarry ingest and the operator commands that write need the server stopped)", EnvDataDir, path)
+			return nil, fmt.Errorf("%s=%s is in use by another quarry process; stop it first (%s)", env, path, hint)
 		}
-		return nil, fmt.Errorf("%s=%s: lock: %w", EnvDataDir, path, err)
+		return nil, fmt.Errorf("%s=%s: lock: %w", env, path, err)
 	}
 	return lock.Close, nil // closing the file releases the lock
+}
+
+// indexDir is the directory the search indexes are kept in on disk, held
+// by one process at a time: bleve's files are not shared, and a second
+// process opening them would wait for the first forever.
+type indexDir struct {
+	path string
+}
+
+// indexDirectory provides the index directory when cfg keeps the indexes
+// on disk: QUARRY_INDEX_DIR, locked of its own, or the data directory's
+// indexes folder, which the data directory's lock holds.
+func indexDirectory(cfg Config) fx.Option {
+	switch {
+	case cfg.IndexDir != "":
+		return fx.Provide(func(lc fx.Lifecycle) (indexDir, error) {
+			unlock, err := lockDir(EnvIndexDir, cfg.IndexDir, "each quarry serve needs an index directory of its own")
+			if err != nil {
+				return indexDir{}, err
+			}
+			lc.Append(fx.StopHook(unlock))
+			return indexDir{path: cfg.IndexDir}, nil
+		})
+	case cfg.DataDir != "":
+		return fx.Provide(func(dir dataDir) indexDir { return indexDir{path: dir.file(dataDirIndexes)} })
+	}
+	return fx.Options()
 }
 
 // mongoConfig says which MongoDB-wire database the documents use: the
@@ -107,15 +141,16 @@ func startDocuments(lc fx.Lifecycle, dir dataDir, log *zap.Logger) (*ferretdb.Se
 }
 
 // searchIndex provides a dataset's search index as port: in memory, or
-// kept on disk under the data directory's indexes folder when cfg names
-// one, so a restart resumes it instead of rebuilding it. One on disk is
-// closed on stop, after the use case that writes it has stopped.
+// kept on disk in the index directory when cfg names one (QUARRY_INDEX_DIR
+// or the data directory), so a restart resumes it from its checkpoint
+// instead of rebuilding it. One on disk is closed on stop, after the use
+// case that writes it has stopped.
 func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory func() (X, error), onDisk func(string) (X, error), port any) fx.Option {
-	if cfg.DataDir == "" {
+	if cfg.indexDir() == "" {
 		return fx.Provide(fx.Annotate(inMemory, fx.As(port)))
 	}
-	return fx.Provide(fx.Annotate(func(lc fx.Lifecycle, dir dataDir) (X, error) {
-		x, err := onDisk(filepath.Join(dir.file(dataDirIndexes), name))
+	return fx.Provide(fx.Annotate(func(lc fx.Lifecycle, dir indexDir) (X, error) {
+		x, err := onDisk(filepath.Join(dir.path, name))
 		if err != nil {
 			return x, err
 		}
@@ -162,7 +197,7 @@ func storage(cfg Config) httpadapter.Storage {
 	case cfg.embeddedDocuments():
 		s.Documents = "ferretdb-embedded"
 	}
-	if cfg.DataDir != "" {
+	if cfg.indexDir() != "" {
 		s.Search = "disk"
 	}
 	return s

@@ -72,7 +72,7 @@ func indiaJudgments() wiring {
 				fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, log *zap.Logger) {
 					lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
 					if cfg.OnMongo() {
-						periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
+						catchingUp(lc, cfg.MongoRefresh, func(ctx context.Context) {
 							n, err := u.Refresh(ctx)
 							switch {
 							case err != nil && ctx.Err() == nil:
@@ -103,15 +103,22 @@ func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, 
 			return fmt.Errorf("store India judgments sample: %w", err)
 		}
 	}
-	n, err := u.Refresh(ctx)
+	resumed, err := u.Resume(ctx)
 	if err != nil {
-		return fmt.Errorf("build the India judgment search index: %w", err)
+		return fmt.Errorf("resume the India judgment search index: %w", err)
+	}
+	n := 0
+	if !resumed {
+		// As for US filings: a first start builds the index before serving.
+		if n, err = u.Refresh(ctx); err != nil {
+			return fmt.Errorf("build the India judgment search index: %w", err)
+		}
 	}
 	held, err := u.Indexed(ctx)
 	if err != nil {
 		return fmt.Errorf("count the India judgment search index: %w", err)
 	}
-	log.Info("India judgment search index ready", zap.Int64("judgments", held), zap.Int("newly_indexed", n))
+	log.Info("India judgment search index ready", zap.Int64("judgments", held), zap.Int("newly_indexed", n), zap.Bool("resumed", resumed))
 	return nil
 }
 

@@ -30,6 +30,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		fx.Supply(cfg, log),
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
 		dataDirectory(cfg),
+		indexDirectory(cfg),
 		platformStores(cfg),
 		keyCache,
 		documentDatabase(cfg),

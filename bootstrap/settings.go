@@ -25,6 +25,7 @@ var Settings = []Setting{
 	{EnvAutoMigrate, "false", "apply the PostgreSQL migrations at start"},
 	{EnvMongoURI, "", "unset: memory or the data directory. Dataset documents on MongoDB (or a MongoDB-wire server)"},
 	{EnvMongoDB, "quarry", "MongoDB database name"},
+	{EnvIndexDir, "", "unset: the data directory's indexes folder, else memory (rebuilt at each start). With MongoDB or a data directory: the folder the search indexes are kept in, resumed at a restart; one per server"},
 	{EnvSampleData, "", "load the bundled samples at start; default true without MongoDB (with a data directory: at its first start only), else false"},
 	{EnvInitialCredits, "100000", "credits granted at sign-up"},
 	{EnvRateLimitRPS, "50", "requests per second per API key"},

@@ -22,13 +22,6 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// filingStores are the two ports of the US filings store.
-type filingStores struct {
-	fx.In
-	ports.FilingStore
-	ports.SectionStore
-}
-
 // usFilings is the US filing index and filing-text search slice: the
 // filing and section stores (memory, or MongoDB with the sections behind a
 // read cache), the bleve index, the use case, its probes and handlers, and
@@ -66,9 +59,9 @@ func usFilings() wiring {
 		},
 		// Filing folders are hashed file by file as they are read; they
 		// draw no bar.
-		ingester: ingester(func(s filingStores) func(context.Context, *ingest.Files) (int, error) {
+		ingester: ingester(func(s ports.FilingStore) func(context.Context, *ingest.Files) (int, error) {
 			return func(ctx context.Context, files *ingest.Files) (int, error) {
-				return ingest.IngestUSFilings(ctx, s.FilingStore, s.SectionStore, files.Given())
+				return ingest.IngestUSFilings(ctx, s, files.Given())
 			}
 		}),
 	}
@@ -76,11 +69,11 @@ func usFilings() wiring {
 
 // refreshSearch looks every period for sections that `quarry ingest` wrote
 // to the shared store since it last looked, and indexes those in the
-// background, from start until stop. The
+// background, from start (a first look at once) until stop. The
 // period is the one the document caches keep, so newly ingested data of
 // every kind is served within it.
 func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, log *zap.Logger) {
-	periodic(lc, every, func(ctx context.Context) {
+	catchingUp(lc, every, func(ctx context.Context) {
 		n, err := f.Refresh(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -109,14 +102,22 @@ func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, log *
 			return fmt.Errorf("store US filings sample: %w", err)
 		}
 	}
-	n, err := f.Refresh(ctx)
+	resumed, err := f.Resume(ctx)
 	if err != nil {
-		return fmt.Errorf("build the US filing search index: %w", err)
+		return fmt.Errorf("resume the US filing search index: %w", err)
+	}
+	n := 0
+	if !resumed {
+		// A first start builds the index before serving, so search never
+		// answers from part of it as though from all of it.
+		if n, err = f.Refresh(ctx); err != nil {
+			return fmt.Errorf("build the US filing search index: %w", err)
+		}
 	}
 	held, err := f.Indexed(ctx)
 	if err != nil {
 		return fmt.Errorf("count the US filing search index: %w", err)
 	}
-	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n))
+	log.Info("US filing search index ready", zap.Int64("sections", held), zap.Int("newly_indexed", n), zap.Bool("resumed", resumed))
 	return nil
 }

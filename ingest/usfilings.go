@@ -73,12 +73,14 @@ func loadFilingFolders(folders []filingFolder) ([]filing.Filing, []filing.Sectio
 	return filings, sections, nil
 }
 
-// ingestUSFilings loads filing folders (each holding index.json, the
+// IngestUSFilings loads filing folders (each holding index.json, the
 // company's submissions JSON, for a filing older than its recent list the
-// page of older filings that lists it, and the fetched files; a path to index.json
-// names its folder) or, without arguments, the bundled sample. Running
+// page of older filings that lists it, and the fetched files; a path to
+// index.json names its folder) or, without arguments, the bundled sample,
+// and writes the filings with their sections as one batch
+// (FilingStore.UpsertFilings). Running
 // servers pick the new sections up within Config.MongoRefresh.
-func IngestUSFilings(ctx context.Context, fs ports.FilingStore, ss ports.SectionStore, args []string) (int, error) {
+func IngestUSFilings(ctx context.Context, fs ports.FilingStore, args []string) (int, error) {
 	var filings []filing.Filing
 	var sections []filing.Section
 	var err error
@@ -90,10 +92,7 @@ func IngestUSFilings(ctx context.Context, fs ports.FilingStore, ss ports.Section
 	if err != nil {
 		return 0, err
 	}
-	if err := fs.UpsertFilings(ctx, filings); err != nil {
-		return 0, err
-	}
-	return len(filings) + len(sections), ss.UpsertSections(ctx, sections)
+	return len(filings) + len(sections), fs.UpsertFilings(ctx, filings, sections)
 }
 
 // loadFilingArgs reads filing folders from disk; a folder's retrieval time

@@ -12,9 +12,13 @@ import (
 type FilingStore interface {
 	// Filing returns the filing with that accession number, or ErrNotFound.
 	Filing(ctx context.Context, accession string) (filing.Filing, error)
-	// UpsertFilings inserts or replaces filings by accession number;
-	// applying the same batch twice leaves the store unchanged.
-	UpsertFilings(ctx context.Context, f []filing.Filing) error
+	// UpsertFilings inserts or replaces filings by accession number, with
+	// their item sections by section id, as one batch: a reader (Filing,
+	// and SectionsByID, which search results are read back with) sees each
+	// filing and its sections whole or not at all, even when the write
+	// stops part way; writing the batch again completes it. Applying the
+	// same batch twice leaves the store unchanged.
+	UpsertFilings(ctx context.Context, f []filing.Filing, s []filing.Section) error
 	// CountFilings returns how many filings are held.
 	CountFilings(ctx context.Context) (int64, error)
 }
@@ -22,8 +26,9 @@ type FilingStore interface {
 // SectionStore holds the item sections of filings, the document store that
 // a search index is built from.
 type SectionStore interface {
-	// UpsertSections inserts or replaces sections by id; applying the same
-	// batch twice leaves the store unchanged.
+	// UpsertSections inserts or replaces sections by id, as one batch seen
+	// whole or not at all; applying the same batch twice leaves the store
+	// unchanged. Sections of a filing are written with it (UpsertFilings).
 	UpsertSections(ctx context.Context, s []filing.Section) error
 	// SectionsSince returns the sections written after mark, ordered by id,
 	// and the mark to pass next time; mark 0 asks for every section. Every
@@ -35,7 +40,10 @@ type SectionStore interface {
 	// reads each section a bounded number of times.
 	SectionsSince(ctx context.Context, mark int64) ([]filing.Section, int64, error)
 	// SectionsByID returns the sections held under ids, ordered by id; an
-	// id that is not held is left out.
+	// id that is not held, or whose batch is not yet published, is left
+	// out. SectionsSince may return sections before their batch is
+	// published: an index built from it finds them, and a reader of its
+	// hits reads them back here.
 	SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error)
 }
 

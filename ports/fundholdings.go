@@ -18,7 +18,10 @@ type FundHoldingStore interface {
 	MasterSecurity(ctx context.Context, key holdings.Key) (holdings.Security, error)
 	// ReplaceThirteenFFilings stores each filing whole: rows a previous load of the
 	// same accession number held and this one lacks are removed, so loading
-	// the same filing twice changes nothing.
+	// the same filing twice changes nothing. The filings are one batch: a
+	// reader sees each of them in its version before the call or after it,
+	// whole, even when the write stops part way; loading them again
+	// completes it.
 	ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error
 	// FundHoldingsOf returns every row in the CUSIP whose report period lies in
 	// [from, to] (YYYY-MM-DD, inclusive; empty is unbounded), in no order,

@@ -2,10 +2,14 @@ package bleve_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/adapters/bleve"
+	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/ports/porttest"
@@ -80,5 +84,45 @@ func TestReopen(t *testing.T) {
 	}
 	if cp, err := other.Checkpoint(ctx); err != nil || cp != nil {
 		t.Fatalf("index under another mapping: checkpoint %q, %v; want none", cp, err)
+	}
+}
+
+// TestIndexInBatches indexes, in one call, sections whose texts together
+// pass the text one bleve batch takes: each is indexed and found, with
+// its passage, on disk and after a reopen.
+func TestIndexInBatches(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sections")
+	x, err := bleve.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := strings.Repeat("the registrant discussed its operating results for the period ", 30000)
+	var secs []filing.Section
+	for i := range 3 {
+		secs = append(secs, filing.Section{
+			ID: fmt.Sprintf("0000320193-24-00012%d-item7", i), CIK: "0000320193", Form: "10-K", ItemNumber: "7",
+			Filed: time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC), Text: filler + fmt.Sprintf("segment%d revenue", i),
+		})
+	}
+	if err := x.Index(ctx, secs); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := bleve.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	for i, s := range secs {
+		hits, total, err := again.Search(ctx, ports.SectionQuery{Text: fmt.Sprintf("segment%d", i), Limit: 10})
+		if err != nil || total != 1 || hits[0].ID != s.ID || s.Text[hits[0].Start:hits[0].End] != fmt.Sprintf("segment%d", i) {
+			t.Errorf("section %d of %d bytes: hits %+v, total %d, %v", i, len(s.Text), hits, total, err)
+		}
+	}
+	if n, err := again.Count(ctx); err != nil || n != int64(len(secs)) {
+		t.Errorf("count %d, %v; want %d", n, err, len(secs))
 	}
 }

@@ -116,14 +116,43 @@ func textMapping(filters ...string) mapping.IndexMapping {
 
 // Index adds or replaces sections by id.
 func (x *Index) Index(_ context.Context, sections []filing.Section) error {
-	b := x.idx.NewBatch()
-	for _, s := range sections {
-		d := doc{Text: s.Text, Ticker: s.Ticker, CIK: s.CIK, Form: s.Form, Item: s.ItemNumber, Filed: s.Filed.Format(time.DateOnly)}
-		if err := b.Index(s.ID, d); err != nil {
-			return fmt.Errorf("bleve: index %s: %w", s.ID, err)
+	return indexBatches(x.idx, sections, func(s filing.Section) (string, int, any) {
+		return s.ID, len(s.Text), doc{Text: s.Text, Ticker: s.Ticker, CIK: s.CIK, Form: s.Form, Item: s.ItemNumber, Filed: s.Filed.Format(time.DateOnly)}
+	})
+}
+
+// batchBytes bounds the text one bleve batch analyses. A batch's terms
+// and their locations are held whole until it becomes a segment, several
+// times its text: one batch of every section a first start read held over
+// a GiB at the end of the start (docs/capacity.md).
+const batchBytes = 4 << 20
+
+// indexBatches indexes items in batches of at most batchBytes of text (at
+// least one item each); doc gives an item's id, text length and document.
+func indexBatches[T any](idx blevesearch.Index, items []T, doc func(T) (string, int, any)) error {
+	b, held := idx.NewBatch(), 0
+	for _, it := range items {
+		id, n, d := doc(it)
+		if held > 0 && held+n > batchBytes {
+			if err := runBatch(idx, b); err != nil {
+				return err
+			}
+			b, held = idx.NewBatch(), 0
 		}
+		if err := b.Index(id, d); err != nil {
+			return fmt.Errorf("bleve: index %s: %w", id, err)
+		}
+		held += n
 	}
-	if err := x.idx.Batch(b); err != nil {
+	return runBatch(idx, b)
+}
+
+// runBatch applies b to idx.
+func runBatch(idx blevesearch.Index, b *blevesearch.Batch) error {
+	if b.Size() == 0 {
+		return nil
+	}
+	if err := idx.Batch(b); err != nil {
 		return fmt.Errorf("bleve: batch: %w: %v", ports.ErrUnavailable, err)
 	}
 	return nil

@@ -61,16 +61,9 @@ func judgmentMapping() mapping.IndexMapping { return textMapping(fieldCourt, fie
 
 // Index adds or replaces judgments by id.
 func (x *Judgments) Index(_ context.Context, js []judgment.Judgment) error {
-	b := x.idx.NewBatch()
-	for _, j := range js {
-		if err := b.Index(j.ID, judgmentDoc{Text: j.Text, Court: strings.ToLower(j.Court), Decided: j.DecisionDate}); err != nil {
-			return fmt.Errorf("bleve: index %s: %w", j.ID, err)
-		}
-	}
-	if err := x.idx.Batch(b); err != nil {
-		return fmt.Errorf("bleve: batch: %w: %v", ports.ErrUnavailable, err)
-	}
-	return nil
+	return indexBatches(x.idx, js, func(j judgment.Judgment) (string, int, any) {
+		return j.ID, len(j.Text), judgmentDoc{Text: j.Text, Court: strings.ToLower(j.Court), Decided: j.DecisionDate}
+	})
 }
 
 // Count returns how many judgments are indexed.

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -48,14 +49,20 @@ func (s *Filings) Filing(_ context.Context, accession string) (filing.Filing, er
 	return f, nil
 }
 
-// UpsertFilings inserts or replaces filings by accession number.
-func (s *Filings) UpsertFilings(_ context.Context, fs []filing.Filing) error {
+// UpsertFilings inserts or replaces filings by accession number and their
+// sections by id, under one lock, so a reader sees the batch whole; a
+// caller that gave up before the lock was taken writes nothing.
+func (s *Filings) UpsertFilings(ctx context.Context, fs []filing.Filing, secs []filing.Section) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memory: upsert filings: %w: %w", ports.ErrUnavailable, err)
+	}
 	for _, f := range fs {
 		f.Files = slices.Clone(f.Files)
 		s.byAcc[f.Accession] = f
 	}
+	s.putSections(secs)
 	return nil
 }
 
@@ -68,14 +75,23 @@ func (s *Filings) CountFilings(context.Context) (int64, error) {
 
 // UpsertSections inserts or replaces sections by id, stamping them with
 // the write's sequence number.
-func (s *Filings) UpsertSections(_ context.Context, secs []filing.Section) error {
+func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memory: upsert sections: %w: %w", ports.ErrUnavailable, err)
+	}
+	s.putSections(secs)
+	return nil
+}
+
+// putSections stamps secs with the next write's sequence number and holds
+// them; the caller holds the lock.
+func (s *Filings) putSections(secs []filing.Section) {
 	s.seq++
 	for _, sec := range secs {
 		s.sections[sec.ID] = stampedSection{Section: sec, seq: s.seq}
 	}
-	return nil
 }
 
 // SectionsSince returns the sections written after mark, ordered by id.

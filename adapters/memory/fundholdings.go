@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -57,10 +58,15 @@ func (s *FundHoldings) MasterSecurity(_ context.Context, key holdings.Key) (hold
 	return sec, nil
 }
 
-// ReplaceThirteenFFilings stores each filing whole, dropping its earlier rows.
-func (s *FundHoldings) ReplaceThirteenFFilings(_ context.Context, filings []holdings.Filing) error {
+// ReplaceThirteenFFilings stores each filing whole, dropping its earlier
+// rows, under one lock, so a reader sees the batch whole; a caller that
+// gave up before the lock was taken writes nothing.
+func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memory: replace 13F filings: %w: %w", ports.ErrUnavailable, err)
+	}
 	for _, f := range filings {
 		if old, ok := s.filings[f.Accession]; ok {
 			for _, c := range old.CUSIPs() {

@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -21,6 +22,9 @@ const (
 	// writesCollection numbers the writes of sections, one document a
 	// write (see writelog.go).
 	writesCollection = "us_filing_section_writes"
+	// filingPendingCollection holds the marks of the batches of filings
+	// and sections not yet published (see batches).
+	filingPendingCollection = "us_filing_pending"
 )
 
 type filingFileDoc struct {
@@ -41,13 +45,24 @@ type filingDoc struct {
 	PrimaryDocument string          `bson:"primary_document"`
 	Files           []filingFileDoc `bson:"files"`
 	RetrievedAt     time.Time       `bson:"retrieved_at"`
+	// Batch is the mark of the write that stored the filing: hidden while
+	// us_filing_pending holds it. Filings written before marks have none.
+	Batch string `bson:"b,omitempty"`
+	// Digest sums the filing and the sections written with it, so that
+	// writing them again unchanged writes nothing.
+	Digest string `bson:"digest,omitempty"`
+	// Prev is the version readers see until Batch is published.
+	Prev *filingDoc `bson:"prev,omitempty"`
 }
 
-// storedSection is a section as stored: its fields and the sequence number
-// of the write that last wrote it.
+// storedSection is a section as stored: its fields, the sequence number
+// of the write that last wrote it, that write's batch mark and the version
+// readers see until it is published.
 type storedSection struct {
-	Doc sectionDoc `bson:",inline"`
-	Seq int64      `bson:"seq"`
+	Doc   sectionDoc     `bson:",inline"`
+	Seq   int64          `bson:"seq"`
+	Batch string         `bson:"b,omitempty"`
+	Prev  *storedSection `bson:"prev,omitempty"`
 }
 
 // sectionDoc mirrors filing.Section field for field, so the two convert
@@ -66,9 +81,12 @@ type sectionDoc struct {
 }
 
 // Filings is the store of the US filing indexes and their item sections.
+// Each write is a batch (see batches): a filing and its sections carry the
+// write's mark and are hidden until it is published.
 type Filings struct {
 	filings, sections *mongodrv.Collection
 	writes            writeLog
+	batches           *batches
 }
 
 var (
@@ -82,63 +100,32 @@ func NewFilings(db *mongodrv.Database) *Filings {
 		filings:  db.Collection(filingsCollection),
 		sections: db.Collection(sectionsCollection),
 		writes:   writeLog{c: db.Collection(writesCollection), what: "section"},
+		batches:  newBatches(db.Collection(filingPendingCollection), "filing"),
 	}
 }
 
-// Filing returns the filing with that accession number, or ports.ErrNotFound.
+// Filing returns the filing with that accession number, or
+// ports.ErrNotFound, also while the batch writing it is not published.
 func (s *Filings) Filing(ctx context.Context, accession string) (filing.Filing, error) {
 	var d filingDoc
 	if err := s.filings.FindOne(ctx, bson.D{{Key: "_id", Value: accession}}).Decode(&d); err != nil {
 		return filing.Filing{}, translate("find filing "+accession, err)
 	}
-	return fromFilingDoc(d), nil
-}
-
-// UpsertFilings replaces filings by accession number with ordered bulk
-// writes; without transactions a failed batch may be partly applied, and
-// applying it again completes it.
-func (s *Filings) UpsertFilings(ctx context.Context, fs []filing.Filing) error {
-	models := make([]mongodrv.WriteModel, len(fs))
-	for i, f := range fs {
-		models[i] = mongodrv.NewReplaceOneModel().
-			SetFilter(bson.D{{Key: "_id", Value: f.Accession}}).
-			SetReplacement(toFilingDoc(f)).SetUpsert(true)
+	pending, err := s.batches.unpublished(ctx, marksOf(d))
+	if err != nil {
+		return filing.Filing{}, err
 	}
-	return bulkWrite(ctx, s.filings, "upsert filings", models)
+	seen, ok := seenVersion(d, pending)
+	if !ok {
+		return filing.Filing{}, fmt.Errorf("mongo: find filing %s: %w: its write is not published", accession, ports.ErrNotFound)
+	}
+	return fromFilingDoc(seen), nil
 }
 
 // CountFilings returns how many filings are held.
 func (s *Filings) CountFilings(ctx context.Context) (int64, error) {
 	n, err := s.filings.CountDocuments(ctx, bson.D{})
 	return n, translate("count filings", err)
-}
-
-// UpsertSections replaces sections by id, like UpsertFilings, stamping
-// them with a sequence number reserved for this write. The write is
-// registered as under way until it ends, and its registration is renewed
-// after every batch, so readers keep its sections coming until they are
-// all written (see SectionsSince).
-func (s *Filings) UpsertSections(ctx context.Context, secs []filing.Section) error {
-	seq, err := s.writes.begin(ctx)
-	if err != nil {
-		return err
-	}
-	for start := 0; start < len(secs); start += sectionsBatch {
-		batch := secs[start:min(start+sectionsBatch, len(secs))]
-		models := make([]mongodrv.WriteModel, len(batch))
-		for i, sec := range batch {
-			models[i] = mongodrv.NewReplaceOneModel().
-				SetFilter(bson.D{{Key: "_id", Value: sec.ID}}).
-				SetReplacement(storedSection{Doc: sectionDoc(sec), Seq: seq}).SetUpsert(true)
-		}
-		if err := bulkWrite(ctx, s.sections, "upsert sections", models); err != nil {
-			return err
-		}
-		if err := s.writes.renew(ctx, seq); err != nil {
-			return err
-		}
-	}
-	return s.writes.end(ctx, seq)
 }
 
 // sectionsBatch is how many sections are written between renewals of the
@@ -167,21 +154,37 @@ func (s *Filings) SectionsSince(ctx context.Context, mark int64) ([]filing.Secti
 	if mark > 0 {
 		filter = bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: mark}}}}
 	}
-	secs, err := s.findSections(ctx, filter)
-	return secs, next, err
+	docs, err := s.findSections(ctx, filter)
+	return fromStoredSections(docs), next, err
 }
 
-// SectionsByID returns the sections held under ids, ordered by id: the
-// sections of one page of search hits, each read by its _id (findByIDs).
+// SectionsByID returns the sections held under ids, ordered by id, without
+// those of batches not published: the sections of one page of search
+// hits, each read by its _id (findByIDs).
 func (s *Filings) SectionsByID(ctx context.Context, ids []string) ([]filing.Section, error) {
 	docs, err := findByIDs[storedSection](ctx, s.sections, "find section", ids)
 	if err != nil {
 		return nil, err
 	}
-	return fromStoredSections(docs), nil
+	return s.published(ctx, docs)
 }
 
-func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Section, error) {
+// published returns the versions of docs readers see (seenVersion).
+func (s *Filings) published(ctx context.Context, docs []storedSection) ([]filing.Section, error) {
+	pending, err := s.batches.unpublished(ctx, marksOf(docs...))
+	if err != nil {
+		return nil, err
+	}
+	seen := make([]storedSection, 0, len(docs))
+	for _, d := range docs {
+		if v, ok := seenVersion(d, pending); ok {
+			seen = append(seen, v)
+		}
+	}
+	return fromStoredSections(seen), nil
+}
+
+func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]storedSection, error) {
 	cur, err := s.sections.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, translate("find sections", err)
@@ -190,9 +193,10 @@ func (s *Filings) findSections(ctx context.Context, filter bson.D) ([]filing.Sec
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, translate("read sections", err)
 	}
-	return fromStoredSections(docs), nil
+	return docs, nil
 }
 
+// fromStoredSections returns the sections stored as docs.
 func fromStoredSections(docs []storedSection) []filing.Section {
 	out := make([]filing.Section, len(docs))
 	for i, d := range docs {

@@ -23,11 +23,15 @@ import (
 // with _id the ticker, naming the CIK. Neither needs a secondary index.
 // A third holds one small document per filer, _id its CIK, with its name's
 // key (financials.NameKey), so finding a company by name scans small
-// documents rather than the facts.
+// documents rather than the facts. A fourth holds each filer's statements
+// as known from its latest filing (financials.LatestOf), one document per
+// statement and period kind with _id "CIK/statement/period", so a request
+// for today's statements reads its answer, not the filer's facts.
 const (
 	financialsCollection = "us_financials"
 	tickersCollection    = "us_tickers"
 	namesCollection      = "us_company_names"
+	statementsCollection = "us_statements"
 )
 
 // Financials is the US financial statements store, on its two collections.
@@ -35,8 +39,10 @@ type Financials struct {
 	companies *mongodrv.Collection
 	tickers   *mongodrv.Collection
 	names     *mongodrv.Collection
-	// Which companies, tickers and names are stored, for UpsertCompanies.
-	companyIDs, tickerIDs, nameIDs readOnce
+	latest    *mongodrv.Collection
+	// Which companies, tickers, names and statements are stored, for
+	// UpsertCompanies.
+	companyIDs, tickerIDs, nameIDs, latestIDs readOnce
 	// reads holds a token for each company document being read: a real
 	// filer's read allocates about 25 MB on FerretDB over SQLite, so
 	// concurrent cold requests are bounded in memory by companyReads reads,
@@ -57,7 +63,8 @@ var _ ports.FinancialsStore = (*Financials)(nil)
 func NewFinancials(db *mongodrv.Database) *Financials {
 	return &Financials{
 		companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection),
-		names: db.Collection(namesCollection), reads: make(chan struct{}, companyReads),
+		names: db.Collection(namesCollection), latest: db.Collection(statementsCollection),
+		reads: make(chan struct{}, companyReads),
 	}
 }
 
@@ -161,6 +168,9 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 		return nil
 	}
 	if _, err := writeChanged(ctx, s.companies, "upsert companies", &s.companyIDs, ciks, docs); err != nil {
+		return err
+	}
+	if err := s.upsertLatest(ctx, companies); err != nil {
 		return err
 	}
 	if _, err := writeChanged(ctx, s.names, "upsert company names", &s.nameIDs, ciks, nameDocs); err != nil {

@@ -65,6 +65,12 @@ func TestFinancialsReadsTheEarlierLayout(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("earlier layout read as %+v, %v; want %+v", got, err, want)
 	}
+	// Written before statements were stored, it has none: they are
+	// computed from its facts.
+	_, l, err := store.LatestStatement(ctx, want.CIK, financials.Income, financials.Annual)
+	if err != nil || l.Through != "2024-11-01" || len(l.Rows) != 1 || l.Rows[0].Values["revenue"] != 391035000000 {
+		t.Fatalf("earlier layout's latest income statement = %+v, %v", l, err)
+	}
 	if err := store.UpsertCompanies(ctx, []financials.Company{want}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -38,19 +39,24 @@ const (
 	fundPeriodsCollection     = "us_fund_holding_periods"
 	thirteenFFilingCollection = "us_13f_filings"
 	fundReportsCollection     = "us_13f_fund_reports"
+	// fundPendingCollection holds the marks of the writes of 13F filings
+	// not yet published (see fundbatch.go).
+	fundPendingCollection = "us_13f_pending"
 )
 
 // FundHoldings is the funds-holding-a-security store, on the collections
 // above.
 type FundHoldings struct {
 	db *mongodrv.Database
+	// batches marks each write of filings, hidden until it is published.
+	batches *batches
 }
 
 var _ ports.FundHoldingStore = (*FundHoldings)(nil)
 
 // NewFundHoldings returns the funds-holding store of db.
 func NewFundHoldings(db *mongodrv.Database) *FundHoldings {
-	return &FundHoldings{db: db}
+	return &FundHoldings{db: db, batches: newBatches(db.Collection(fundPendingCollection), "13F filing")}
 }
 
 // fundCollection returns one of the dataset's collections.
@@ -86,11 +92,11 @@ type holdingDoc struct {
 }
 
 type holdingGroupDoc struct {
-	ID      string       `bson:"_id"`
-	CUSIP   string       `bson:"cusip"`
-	Period  string       `bson:"report_period"`
-	Rows    []holdingDoc `bson:"rows"`
-	Reports []reportDoc  `bson:"reports,omitempty"`
+	ID      string          `bson:"_id"`
+	CUSIP   string          `bson:"cusip"`
+	Period  string          `bson:"report_period"`
+	Rows    []storedHolding `bson:"rows"`
+	Reports []reportDoc     `bson:"reports,omitempty"`
 }
 
 // reportDoc is one filing among a fund's reports for a period; CUSIPs is
@@ -102,6 +108,8 @@ type reportDoc struct {
 	FilingDate string   `bson:"filing_date"`
 	Amendment  string   `bson:"amendment,omitempty"`
 	CUSIPs     []string `bson:"cusips,omitempty"`
+	// Marks bound when the report is seen (see fundbatch.go).
+	Marks marks `bson:",inline"`
 }
 
 func (r reportDoc) report() holdings.Report {
@@ -139,6 +147,12 @@ type thirteenFFilingDoc struct {
 	FilingDate   string   `bson:"filing_date"`
 	Amendment    string   `bson:"amendment,omitempty"`
 	CUSIPs       []string `bson:"cusips"`
+	// Batch is the mark of the write that stored the filing, Digest sums
+	// the filing as written, and Prev is the version readers see until
+	// Batch is published (see fundbatch.go).
+	Batch  string              `bson:"b,omitempty"`
+	Digest string              `bson:"digest,omitempty"`
+	Prev   *thirteenFFilingDoc `bson:"prev,omitempty"`
 }
 
 func fundGroupID(cusip, period string) string { return cusip + "|" + period }
@@ -164,20 +178,36 @@ func (s *FundHoldings) MasterSecurity(ctx context.Context, key holdings.Key) (ho
 	return holdings.Security{Ticker: d.Ticker, CIK: d.CIK, CUSIP: d.CUSIP, Name: d.Name}, nil
 }
 
-// ReplaceThirteenFFilings rewrites the (CUSIP, period) documents the filings
-// touch, then the period lists, the funds' report lists and the filings.
-// There is no transaction (FerretDB has none): an interrupted load may be
-// partly applied, and loading the same files again completes it.
+// ReplaceThirteenFFilings writes the filings as one batch (see
+// fundbatch.go), leaving out those held the same under a published mark:
+// it rewrites the (CUSIP, period) documents the filings touch, then the
+// period lists, the funds' report lists and the filings.
 func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
+	pending, err := s.batches.pendingMarks(ctx)
+	if err != nil {
+		return err
+	}
 	olds, err := s.previousFilings(ctx, filings)
 	if err != nil {
 		return err
 	}
-	groups, err := s.replacedGroups(ctx, filings, olds)
+	filings, digests := changedThirteenFs(filings, olds, pending)
+	if len(filings) == 0 {
+		return nil
+	}
+	return s.batches.publish(ctx, func(mark string) error {
+		w := fundWrite{mark: mark, pending: pending, olds: olds, digests: digests}
+		return s.replace(ctx, filings, w)
+	})
+}
+
+// replace writes the filings under w's mark.
+func (s *FundHoldings) replace(ctx context.Context, filings []holdings.Filing, w fundWrite) error {
+	groups, err := s.replacedGroups(ctx, filings, w)
 	if err != nil {
 		return err
 	}
-	funds, before, err := s.replacedReports(ctx, filings, olds)
+	funds, before, err := s.replacedReports(ctx, filings, w)
 	if err != nil {
 		return err
 	}
@@ -195,10 +225,15 @@ func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []ho
 	}
 	models := make([]mongodrv.WriteModel, len(filings))
 	for i, f := range filings {
-		models[i] = fundReplaceByID(f.Accession, thirteenFFilingDoc{
+		d := thirteenFFilingDoc{
 			Accession: f.Accession, FormType: f.FormType, FundCIK: f.FundCIK, FundName: f.FundName,
 			ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
-		})
+			Batch: w.mark, Digest: w.digests[f.Accession],
+		}
+		if old, ok := w.olds[f.Accession]; ok {
+			d.Prev = keptVersion(old, w.pending)
+		}
+		models[i] = fundReplaceByID(f.Accession, d)
 	}
 	return bulkWrite(ctx, s.fundCollection(thirteenFFilingCollection), "replace 13F filings", models)
 }
@@ -221,17 +256,18 @@ func (s *FundHoldings) previousFilings(ctx context.Context, filings []holdings.F
 }
 
 // replacedGroups loads every (CUSIP, period) document the filings touch,
-// now or in their previous load, without the filings' old rows and with
-// their new ones.
-func (s *FundHoldings) replacedGroups(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*holdingGroupDoc, error) {
+// now or in a version held before, with the filings' rows held marked
+// superseded by the write and their new ones added (w.rows).
+func (s *FundHoldings) replacedGroups(ctx context.Context, filings []holdings.Filing, w fundWrite) (map[string]*holdingGroupDoc, error) {
 	groups := map[string]*holdingGroupDoc{}
 	replaced := map[string]bool{}
 	for _, f := range filings {
 		replaced[f.Accession] = true
-		old := olds[f.Accession]
-		for _, c := range old.CUSIPs {
-			if err := s.loadGroup(ctx, groups, c, old.ReportPeriod); err != nil {
-				return nil, err
+		for _, old := range w.held(f.Accession) {
+			for _, c := range old.CUSIPs {
+				if err := s.loadGroup(ctx, groups, c, old.ReportPeriod); err != nil {
+					return nil, err
+				}
 			}
 		}
 		for _, h := range f.Holdings {
@@ -240,14 +276,15 @@ func (s *FundHoldings) replacedGroups(ctx context.Context, filings []holdings.Fi
 			}
 		}
 	}
-	for _, g := range groups {
-		g.Rows = slices.DeleteFunc(g.Rows, func(r holdingDoc) bool { return replaced[r.Accession] })
-	}
+	added := map[string][]holdings.Holding{}
 	for _, f := range filings {
 		for _, h := range f.Holdings {
-			g := groups[fundGroupID(h.CUSIP, h.ReportPeriod)]
-			g.Rows = append(g.Rows, holdingDoc(h))
+			id := fundGroupID(h.CUSIP, h.ReportPeriod)
+			added[id] = append(added[id], h)
 		}
+	}
+	for id, g := range groups {
+		g.Rows = w.rows(g.Rows, replaced, added[id])
 	}
 	return groups, nil
 }
@@ -269,7 +306,7 @@ func (s *FundHoldings) loadGroup(ctx context.Context, groups map[string]*holding
 // replacedReports loads the report list of every fund and period the
 // filings belong to, now or in their previous load, with the filings'
 // entries replaced; before holds each list's CUSIPs as loaded.
-func (s *FundHoldings) replacedReports(ctx context.Context, filings []holdings.Filing, olds map[string]thirteenFFilingDoc) (map[string]*fundReportsDoc, map[string][]string, error) {
+func (s *FundHoldings) replacedReports(ctx context.Context, filings []holdings.Filing, w fundWrite) (map[string]*fundReportsDoc, map[string][]string, error) {
 	docs, before := map[string]*fundReportsDoc{}, map[string][]string{}
 	load := func(fund, period string) (*fundReportsDoc, error) {
 		id := fund + "|" + period
@@ -285,22 +322,22 @@ func (s *FundHoldings) replacedReports(ctx context.Context, filings []holdings.F
 		return d, nil
 	}
 	for _, f := range filings {
-		if old, ok := olds[f.Accession]; ok {
+		replaced := map[string]bool{f.Accession: true}
+		for _, old := range w.held(f.Accession) {
 			d, err := load(old.FundCIK, old.ReportPeriod)
 			if err != nil {
 				return nil, nil, err
 			}
-			d.Reports = slices.DeleteFunc(d.Reports, func(r reportDoc) bool { return r.Accession == f.Accession })
+			d.Reports = w.reports(d.Reports, replaced, nil)
 		}
 		d, err := load(f.FundCIK, f.ReportPeriod)
 		if err != nil {
 			return nil, nil, err
 		}
-		d.Reports = slices.DeleteFunc(d.Reports, func(r reportDoc) bool { return r.Accession == f.Accession })
-		d.Reports = append(d.Reports, reportDoc{
+		d.Reports = w.reports(d.Reports, replaced, []reportDoc{{
 			Accession: f.Accession, FundCIK: f.FundCIK, Period: f.ReportPeriod, FilingDate: f.FilingDate,
 			Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
-		})
+		}})
 	}
 	return docs, before, nil
 }
@@ -397,8 +434,7 @@ func (s *FundHoldings) FundHoldingsOf(ctx context.Context, cusip, from, to strin
 	if err != nil {
 		return nil, nil, translate("find fund holding periods", err)
 	}
-	var out []holdings.Holding
-	var reports []holdings.Report
+	var groups []holdingGroupDoc
 	for _, p := range d.Periods {
 		if (from != "" && p < from) || (to != "" && p > to) {
 			continue
@@ -411,14 +447,9 @@ func (s *FundHoldings) FundHoldingsOf(ctx context.Context, cusip, from, to strin
 		if err != nil {
 			return nil, nil, translate("find fund holdings", err)
 		}
-		for _, r := range g.Rows {
-			out = append(out, holdings.Holding(r))
-		}
-		for _, r := range g.Reports {
-			reports = append(reports, r.report())
-		}
+		groups = append(groups, g)
 	}
-	return out, reports, nil
+	return s.seenHoldings(ctx, groups)
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.
@@ -427,7 +458,15 @@ func (s *FundHoldings) ThirteenFFilingCUSIPs(ctx context.Context, accession stri
 	if err := fundFindByID(ctx, s.fundCollection(thirteenFFilingCollection), accession, &d); err != nil {
 		return nil, translate("find 13F filing "+accession, err)
 	}
-	return d.CUSIPs, nil
+	pending, err := s.batches.unpublished(ctx, marksOf(d))
+	if err != nil {
+		return nil, err
+	}
+	seen, ok := seenVersion(d, pending)
+	if !ok {
+		return nil, fmt.Errorf("mongo: find 13F filing %s: %w: its write is not published", accession, ports.ErrNotFound)
+	}
+	return seen.CUSIPs, nil
 }
 
 // CountThirteenFFilings returns how many filings are held.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -92,7 +91,9 @@ const (
 // another process (quarry ingest) is seen once the entries' TTL has
 // passed.
 type IndiaPrices struct {
-	buckets, days, index, pending *mongodrv.Collection
+	buckets, days, index *mongodrv.Collection
+	// batches marks each write's versions, hidden until it is published.
+	batches *batches
 
 	// years, versions and holders cache reads (nil: none) by series
 	// "ISIN|SERIES", by bucket "ISIN|SERIES|YYYY" and by symbol.
@@ -124,7 +125,7 @@ func NewIndiaPrices(db *mongodrv.Database) *IndiaPrices {
 // it reads in cache (nothing when cache is nil).
 func NewCachedIndiaPrices(db *mongodrv.Database, cache *readcache.Cache) *IndiaPrices {
 	return &IndiaPrices{buckets: db.Collection(indiaBucketsCollection), days: db.Collection(indiaDaysCollection),
-		index: db.Collection(indiaIndexCollection), pending: db.Collection(indiaPendingCollection), years: readcache.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
+		index: db.Collection(indiaIndexCollection), batches: newBatches(db.Collection(indiaPendingCollection), "india price"), years: readcache.NewSlices(cache, func(indiaYearDoc) int { return 0 }),
 		versions: readcache.NewSlices(cache, indiaVersionBytes), holders: readcache.NewSlices(cache, indiaHolderBytes)}
 }
 
@@ -297,92 +298,20 @@ func (s *IndiaPrices) Add(ctx context.Context, rows []nse.Row) error {
 	return err
 }
 
-// publish runs write with a new batch mark recorded as pending, and
-// deletes the record once write succeeds.
-func (s *IndiaPrices) publish(ctx context.Context, write func(mark string) error) error {
-	mark, err := newBatchMark()
-	if err != nil {
-		return err
-	}
-	if _, err := s.pending.InsertOne(ctx, bson.D{{Key: "_id", Value: mark}, {Key: "at", Value: time.Now().UTC()}}); err != nil {
-		return translate("record a pending india price batch", err)
-	}
-	if err := write(mark); err != nil {
-		return err
-	}
-	if _, err := s.pending.DeleteOne(ctx, bson.D{{Key: "_id", Value: mark}}); err != nil {
-		return translate("publish an india price batch", err)
-	}
-	return nil
-}
-
-// newBatchMark returns a mark no other write has: the time and a random
-// part.
-func newBatchMark() (string, error) {
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%x-%x", time.Now().UnixNano(), b), nil
-}
-
-// unpublished returns the marks of writes not yet published, read from
-// india_price_pending only when one of versions carries a mark not known
-// published: versions read before it, so a mark it does not hold was
-// published. Nil when every mark is known published.
+// unpublished returns the marks of writes not yet published among those
+// of versions (see batches.unpublished).
 func (s *IndiaPrices) unpublished(ctx context.Context, versions []indiaVersionDoc) (map[string]bool, error) {
-	if !s.unknownMark(versions) {
-		return nil, nil
-	}
-	pending, err := s.pendingMarks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
-	if s.published == nil {
-		s.published = map[string]bool{}
-	}
-	for _, v := range versions {
-		if v.Batch != "" && !pending[v.Batch] {
-			s.published[v.Batch] = true
+	return s.batches.unpublished(ctx, func(yield func(string) bool) {
+		for _, v := range versions {
+			if !yield(v.Batch) {
+				return
+			}
 		}
-	}
-	return pending, nil
-}
-
-// unknownMark reports whether a version carries a batch mark not known
-// published.
-func (s *IndiaPrices) unknownMark(versions []indiaVersionDoc) bool {
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
-	last := ""
-	for _, v := range versions {
-		if v.Batch != "" && v.Batch != last && !s.published[v.Batch] {
-			return true
-		}
-		last = v.Batch
-	}
-	return false
-}
-
-// pendingMarks reads the marks of the writes not published.
-func (s *IndiaPrices) pendingMarks(ctx context.Context) (map[string]bool, error) {
-	docs, err := readAll[struct {
-		ID string `bson:"_id"`
-	}](ctx, s.pending)
-	if err != nil {
-		return nil, translate("read the pending india price batches", err)
-	}
-	out := make(map[string]bool, len(docs))
-	for _, d := range docs {
-		out[d.ID] = true
-	}
-	return out, nil
+	})
 }
 
 // add drops the versions the days hold and has published, and writes the
-// others, when there are any, as one batch (publish, write).
+// others, when there are any, as one batch (batches.publish, write).
 func (s *IndiaPrices) add(ctx context.Context, rows []nse.Row) error {
 	if len(rows) == 0 {
 		return nil
@@ -400,14 +329,14 @@ func (s *IndiaPrices) add(ctx context.Context, rows []nse.Row) error {
 	if err != nil {
 		return err
 	}
-	pending, err := s.pendingMarks(ctx)
+	pending, err := s.batches.pendingMarks(ctx)
 	if err != nil {
 		return err
 	}
 	if !dropPublished(days, stored, pending) {
 		return nil
 	}
-	return s.publish(ctx, func(mark string) error {
+	return s.batches.publish(ctx, func(mark string) error {
 		for _, add := range days {
 			for i := range add {
 				add[i].Batch = mark
@@ -806,7 +735,7 @@ func compareHolder(a, b indiaHolderDoc) int {
 // OnDate reads the day's document, without the versions of writes not
 // published: ingestion then adds them again.
 func (s *IndiaPrices) OnDate(ctx context.Context, date string) ([]nse.Row, error) {
-	pending, err := s.pendingMarks(ctx)
+	pending, err := s.batches.pendingMarks(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -41,11 +41,13 @@ type Service struct {
 	// each process, so the first Refresh compares every judgment's version
 	// with the checkpoint's.
 	mark int64
-	// held says a Refresh was told of a judgment in the store.
-	held bool
+	// stored says a Refresh was told of a judgment in the store.
+	stored bool
 	// resumed says whether the index's checkpoint was read: the first
 	// Refresh resumes from it.
-	resumed   bool
+	resumed bool
+	// held says whether the index held a checkpoint when it was resumed.
+	held      bool
 	retrieved time.Time
 	now       usecase.Clock
 }
@@ -123,7 +125,7 @@ func (u *Service) Refresh(ctx context.Context) (int, error) {
 	}
 	if len(versions) > 0 {
 		u.mu.Lock()
-		u.held = true
+		u.stored = true
 		u.mu.Unlock()
 	}
 	u.mu.RLock()
@@ -168,6 +170,21 @@ type judgmentCheckpoint struct {
 	Retrieved time.Time         `json:"retrieved"`
 }
 
+// Resume reads the checkpoint kept with the index, once, and says whether
+// there was one: an index kept on disk is resumed, not rebuilt, and
+// catching up with what the store took since may be left to the next
+// Refresh instead of holding up the first request.
+func (u *Service) Resume(ctx context.Context) (bool, error) {
+	u.refreshing.Lock()
+	defer u.refreshing.Unlock()
+	if err := u.resume(ctx); err != nil {
+		return false, err
+	}
+	u.mu.RLock()
+	defer u.mu.RUnlock()
+	return u.held, nil
+}
+
 // resume reads the index's checkpoint once, before the first Refresh.
 func (u *Service) resume(ctx context.Context) error {
 	if u.resumed {
@@ -180,7 +197,7 @@ func (u *Service) resume(ctx context.Context) error {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.resumed = true
+	u.resumed, u.held = true, found
 	if found {
 		maps.Copy(u.indexed, cp.Indexed)
 		if cp.Retrieved.After(u.retrieved) {
@@ -276,9 +293,9 @@ func (u *Service) Retrieve(ctx context.Context, q ports.RetrievalQuery) ([]ports
 func (u *Service) JudgmentsProbe() usecase.DatasetProbe {
 	return usecase.DatasetProbe{Dataset: dataset.IndiaJudgments, Probe: func(ctx context.Context) (bool, error) {
 		u.mu.RLock()
-		held := u.held
+		stored := u.stored
 		u.mu.RUnlock()
-		if held {
+		if stored {
 			return true, nil
 		}
 		v, _, err := u.store.JudgmentVersions(ctx, 0)

@@ -39,6 +39,8 @@ type Service struct {
 	// resumed says whether the index's checkpoint was read: the first
 	// Refresh resumes from it.
 	resumed bool
+	// held says whether the index held a checkpoint when it was resumed.
+	held bool
 	// mark is where the section store's changes were last read to: every
 	// section written before it is indexed.
 	mark int64
@@ -67,13 +69,10 @@ func (f *Service) Filing(ctx context.Context, accession string) (filing.Filing, 
 	return got, err
 }
 
-// Store writes filings and their sections and indexes the sections: the
-// filings first, so a section is never searchable before its filing exists.
+// Store writes filings and their sections as one batch, then indexes the
+// sections, so a section is never searchable before its filing is held.
 func (f *Service) Store(ctx context.Context, fs []filing.Filing, secs []filing.Section) error {
-	if err := f.filings.UpsertFilings(ctx, fs); err != nil {
-		return err
-	}
-	if err := f.sections.UpsertSections(ctx, secs); err != nil {
+	if err := f.filings.UpsertFilings(ctx, fs, secs); err != nil {
 		return err
 	}
 	return f.indexSections(ctx, secs)
@@ -123,6 +122,21 @@ type sectionCheckpoint struct {
 	Retrieved time.Time `json:"retrieved"`
 }
 
+// Resume reads the checkpoint kept with the index, once, and says whether
+// there was one: an index kept on disk is resumed, not rebuilt, and
+// catching up with what the store took since may be left to the next
+// Refresh instead of holding up the first request.
+func (f *Service) Resume(ctx context.Context) (bool, error) {
+	f.refreshing.Lock()
+	defer f.refreshing.Unlock()
+	if err := f.resume(ctx); err != nil {
+		return false, err
+	}
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.held, nil
+}
+
 // resume reads the index's checkpoint once, before the first Refresh.
 func (f *Service) resume(ctx context.Context) error {
 	if f.resumed {
@@ -135,7 +149,7 @@ func (f *Service) resume(ctx context.Context) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.resumed = true
+	f.resumed, f.held = true, found
 	if found {
 		f.mark = cp.Mark
 		if cp.Retrieved.After(f.retrieved) {

@@ -22,6 +22,14 @@ type Cache struct {
 	// names holds CIKsForName's answers by the name asked: Ask resolves
 	// a company name on every question that names one.
 	names *readcache.Space[[]string]
+	// latest holds LatestStatement's answers by "CIK/statement/period".
+	latest *readcache.Space[latestStatement]
+}
+
+// latestStatement is one answer of LatestStatement.
+type latestStatement struct {
+	company financials.Company
+	latest  financials.Latest
 }
 
 // NewFinancialsCache wraps store, keeping companies and tickers in shared.
@@ -31,6 +39,7 @@ func NewCache(store ports.FinancialsStore, shared *readcache.Cache) *Cache {
 		companies:       readcache.NewSpace(shared, companyWeight),
 		tickers:         readcache.NewSpace(shared, readcache.StringWeight),
 		names:           readcache.NewSpace(shared, readcache.StringsWeight),
+		latest:          readcache.NewSpace(shared, latestWeight),
 	}
 }
 
@@ -43,6 +52,19 @@ func (c *Cache) CIKsForName(ctx context.Context, name string) ([]string, error) 
 // Company returns the company, from the cache while it is fresh.
 func (c *Cache) Company(ctx context.Context, cik string) (financials.Company, error) {
 	return c.companies.Get(ctx, cik, c.FinancialsStore.Company)
+}
+
+// LatestStatement returns the statement, from the cache while it is fresh.
+func (c *Cache) LatestStatement(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.Latest, error) {
+	got, err := c.latest.Get(ctx, latestKey(cik, st, p), func(ctx context.Context, _ string) (latestStatement, error) {
+		co, l, err := c.FinancialsStore.LatestStatement(ctx, cik, st, p)
+		return latestStatement{co, l}, err
+	})
+	return got.company, got.latest, err
+}
+
+func latestKey(cik string, st financials.Statement, p financials.Period) string {
+	return cik + "/" + string(st) + "/" + string(p)
 }
 
 // CIKForTicker returns the ticker's CIK, from the cache while it is fresh.
@@ -58,6 +80,11 @@ func (c *Cache) UpsertCompanies(ctx context.Context, companies []financials.Comp
 	// Forgotten even when the write failed: it may have applied in part.
 	for _, co := range companies {
 		c.companies.Forget(co.CIK)
+		for _, st := range financials.Statements {
+			for _, p := range financials.Periods {
+				c.latest.Forget(latestKey(co.CIK, st, p))
+			}
+		}
 	}
 	c.tickers.Reset()
 	c.names.Reset()
@@ -70,6 +97,21 @@ func companyWeight(c financials.Company) int {
 	n += cap(c.Facts) * int(unsafe.Sizeof(f))
 	for _, f := range c.Facts {
 		n += readcache.StringBytes(f.Concept, f.Unit, f.Start, f.End, f.Accession, f.FiscalPeriod, f.Form, f.Filed)
+	}
+	return n
+}
+
+// latestWeight weighs a statement's rows: each value is a map entry of its
+// field's name and a float.
+func latestWeight(l latestStatement) int {
+	var r financials.Row
+	n := int(unsafe.Sizeof(l)) + readcache.StringBytes(l.company.CIK, l.company.Name, l.latest.Through) +
+		readcache.StringsWeight(l.company.Tickers) + cap(l.latest.Rows)*int(unsafe.Sizeof(r))
+	for _, r := range l.latest.Rows {
+		n += readcache.StringBytes(r.Start, r.End, r.FiscalPeriod, r.Currency, r.Accession, r.Filed)
+		for k := range r.Values {
+			n += readcache.StringWeight(k) + 16
+		}
 	}
 	return n
 }

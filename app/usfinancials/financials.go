@@ -129,45 +129,96 @@ type Statements struct {
 
 // Statements builds the requested statement collections of one company as
 // known at the query's as_of, newest report period first, and pages each.
-// An unknown ticker or CIK is ports.ErrNotFound.
+// An as_of on or after the company's latest filing date reads the
+// statements stored as known from then (ports.FinancialsStore's
+// LatestStatement): they are the rows the facts give at that as_of. An
+// earlier as_of builds them from the facts, and so do statements read
+// across a write of the company (their filing dates or retrieval times
+// differ), so that one answer never mixes two versions of the facts. An
+// unknown ticker or CIK is ports.ErrNotFound.
 func (f *Service) Statements(ctx context.Context, q Query, kinds ...financials.Statement) (Statements, error) {
-	c, err := f.company(ctx, q)
+	cik, err := f.cik(ctx, q)
+	if err != nil {
+		return Statements{}, err
+	}
+	out := Statements{CIK: cik, AsOf: q.AsOf, Pages: map[financials.Statement]Page{}}
+	through := ""
+	for i, k := range kinds {
+		c, l, err := f.store.LatestStatement(ctx, cik, k, q.Period)
+		if err != nil {
+			return Statements{}, notFound(cik, err)
+		}
+		if len(c.Tickers) == 0 {
+			return Statements{}, fmt.Errorf("company %s is stored without a ticker", cik)
+		}
+		if i == 0 {
+			out.Ticker, out.RetrievedAt, through = c.Tickers[0], c.RetrievedAt, l.Through
+		}
+		if !l.Covers(q.AsOf) || l.Through != through || !c.RetrievedAt.Equal(out.RetrievedAt) {
+			return f.fromFacts(ctx, q, cik, kinds)
+		}
+		out.Pages[k] = q.page(l.Rows)
+	}
+	return out, nil
+}
+
+// fromFacts builds the statements from the company's facts as known at the
+// query's as_of.
+func (f *Service) fromFacts(ctx context.Context, q Query, cik string, kinds []financials.Statement) (Statements, error) {
+	c, err := f.company(ctx, cik)
 	if err != nil {
 		return Statements{}, err
 	}
 	out := Statements{CIK: c.CIK, Ticker: c.Tickers[0], AsOf: q.AsOf, RetrievedAt: c.RetrievedAt, Pages: map[financials.Statement]Page{}}
 	known := f.memo.know(c, q.AsOf)
 	for _, k := range kinds {
-		var rows []financials.Row
-		for _, r := range known.statement(k, q.Period) {
-			if q.within(r.End) {
-				rows = append(rows, r)
-			}
-		}
-		from, to := min(q.Offset, len(rows)), min(q.Offset+q.Limit, len(rows))
-		out.Pages[k] = Page{Rows: rows[from:to], Total: len(rows)}
+		out.Pages[k] = q.page(known.statement(k, q.Period))
 	}
 	return out, nil
 }
 
-func (f *Service) company(ctx context.Context, q Query) (financials.Company, error) {
-	cik := q.CIK
-	if q.Ticker != "" {
-		var err error
-		if cik, err = f.store.CIKForTicker(ctx, q.Ticker); errors.Is(err, ports.ErrNotFound) {
-			return financials.Company{}, fmt.Errorf("%w: no company has ticker %s", ports.ErrNotFound, q.Ticker)
-		} else if err != nil {
-			return financials.Company{}, err
+// page keeps the rows within the query's report-period bounds and returns
+// the page of them the query asks for.
+func (q Query) page(all []financials.Row) Page {
+	var rows []financials.Row
+	for _, r := range all {
+		if q.within(r.End) {
+			rows = append(rows, r)
 		}
 	}
-	c, err := f.store.Company(ctx, cik)
-	if errors.Is(err, ports.ErrNotFound) {
-		return financials.Company{}, fmt.Errorf("%w: no company has CIK %s", ports.ErrNotFound, cik)
+	from, to := min(q.Offset, len(rows)), min(q.Offset+q.Limit, len(rows))
+	return Page{Rows: rows[from:to], Total: len(rows)}
+}
+
+// cik returns the CIK the query names, by its ticker when it gives one.
+func (f *Service) cik(ctx context.Context, q Query) (string, error) {
+	if q.Ticker == "" {
+		return q.CIK, nil
 	}
-	if err == nil && len(c.Tickers) == 0 {
+	cik, err := f.store.CIKForTicker(ctx, q.Ticker)
+	if errors.Is(err, ports.ErrNotFound) {
+		return "", fmt.Errorf("%w: no company has ticker %s", ports.ErrNotFound, q.Ticker)
+	}
+	return cik, err
+}
+
+// notFound names the CIK in a store's ports.ErrNotFound.
+func notFound(cik string, err error) error {
+	if errors.Is(err, ports.ErrNotFound) {
+		return fmt.Errorf("%w: no company has CIK %s", ports.ErrNotFound, cik)
+	}
+	return err
+}
+
+func (f *Service) company(ctx context.Context, cik string) (financials.Company, error) {
+	c, err := f.store.Company(ctx, cik)
+	if err != nil {
+		return financials.Company{}, notFound(cik, err)
+	}
+	if len(c.Tickers) == 0 {
 		return financials.Company{}, fmt.Errorf("company %s is stored without a ticker", cik)
 	}
-	return c, err
+	return c, nil
 }
 
 // Ingest writes companies read from source files (see adapters/companyfacts)

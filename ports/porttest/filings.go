@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -53,8 +54,8 @@ func RunFilings(t *testing.T, newStore NewFilingStore) {
 	t.Run("upsert is idempotent and replaces by accession number", func(t *testing.T) {
 		s := newStore(t)
 		f := aaplFiling()
-		must(t, "Upsert", s.UpsertFilings(ctx, []filingdomain.Filing{f}))
-		must(t, "Upsert again", s.UpsertFilings(ctx, []filingdomain.Filing{f}))
+		must(t, "Upsert", s.UpsertFilings(ctx, []filingdomain.Filing{f}, nil))
+		must(t, "Upsert again", s.UpsertFilings(ctx, []filingdomain.Filing{f}, nil))
 		n, err := s.CountFilings(ctx)
 		must(t, "CountFilings", err)
 		if n != 1 {
@@ -66,11 +67,118 @@ func RunFilings(t *testing.T, newStore NewFilingStore) {
 			t.Fatalf("Filing = %+v\nwant    %+v", got, f)
 		}
 		f.Files = f.Files[:1]
-		must(t, "Upsert fewer files", s.UpsertFilings(ctx, []filingdomain.Filing{f}))
+		must(t, "Upsert fewer files", s.UpsertFilings(ctx, []filingdomain.Filing{f}, nil))
 		got, err = s.Filing(ctx, f.Accession)
 		must(t, "Filing", err)
 		if len(got.Files) != 1 {
 			t.Fatalf("after replace: %d files, want 1", len(got.Files))
+		}
+	})
+	t.Run("a filing is written with its sections, whole or not at all", func(t *testing.T) {
+		s := newStore(t)
+		secs, ok := s.(ports.SectionStore)
+		if !ok {
+			t.Skip("the store keeps no sections")
+		}
+		filingsWhole(t, s, secs)
+	})
+}
+
+// filingVersion is a filing of AAPL under accession acc, and its sections,
+// as a write numbered v stores them: each write changes the retrieval time
+// and the sections' text.
+func filingVersion(acc string, v int) (filingdomain.Filing, []filingdomain.Section) {
+	f := aaplFiling()
+	f.Accession, f.RetrievedAt = acc, retrieved.Add(time.Duration(v)*time.Hour)
+	secs := aaplSections()
+	for i := range secs {
+		secs[i].ID, secs[i].Accession, secs[i].RetrievedAt = filingdomain.SectionID(acc, secs[i].ItemNumber), acc, f.RetrievedAt
+		secs[i].Text += fmt.Sprintf(" (version %d)", v)
+	}
+	return f, secs
+}
+
+// filingSeen returns the version (filingVersion) of the filing acc a
+// reader sees, 0 when none.
+func filingSeen(t *testing.T, s ports.FilingStore, acc string) int {
+	t.Helper()
+	got, err := s.Filing(context.Background(), acc)
+	if errors.Is(err, ports.ErrNotFound) {
+		return 0
+	}
+	must(t, "Filing", err)
+	for v := 1; v <= 2; v++ {
+		if f, _ := filingVersion(acc, v); reflect.DeepEqual(got, f) {
+			return v
+		}
+	}
+	t.Fatalf("filing %s is seen as %+v, no version written", acc, got)
+	return 0
+}
+
+// filingsWhole writes a batch of a filing held before (rewritten) and a
+// new one, stopping the write at each of its steps in turn: after each, a
+// reader sees each filing with all of its sections, in one version, or
+// (the new one) not at all, and both from the same write; writing the
+// batch again then publishes it.
+func filingsWhole(t *testing.T, s ports.FilingStore, secs ports.SectionStore) {
+	ctx := context.Background()
+	accs := func(step int) (held, added string) {
+		return fmt.Sprintf("0000320193-24-%06d", 2*step), fmt.Sprintf("0000320193-24-%06d", 2*step+1)
+	}
+	batch := func(step int) ([]filingdomain.Filing, []filingdomain.Section) {
+		held, added := accs(step)
+		f1, s1 := filingVersion(held, 2)
+		f2, s2 := filingVersion(added, 2)
+		return []filingdomain.Filing{f1, f2}, append(s1, s2...)
+	}
+	// seen returns the version of acc a reader sees, 0 for none, failing
+	// when the filing and its sections disagree. A write stopped may still
+	// publish after it returned (stopAtEachStep): what is read while the
+	// filing changes is read again.
+	seen := func(t *testing.T, acc string) int {
+		t.Helper()
+		for {
+			v := filingSeen(t, s, acc)
+			_, want := filingVersion(acc, v)
+			read, err := secs.SectionsByID(ctx, []string{want[0].ID, want[1].ID})
+			must(t, "SectionsByID", err)
+			if filingSeen(t, s, acc) != v {
+				continue
+			}
+			if v == 0 && len(read) != 0 || v > 0 && !reflect.DeepEqual(read, want) {
+				t.Fatalf("filing %s seen in version %d, its sections are: %+v", acc, v, read)
+			}
+			return v
+		}
+	}
+	// both returns the versions of the two filings a reader sees, read
+	// again while the first changed meanwhile.
+	both := func(t *testing.T, step int) (int, int) {
+		t.Helper()
+		held, added := accs(step)
+		for {
+			old, fresh := seen(t, held), seen(t, added)
+			if filingSeen(t, s, held) == old {
+				return old, fresh
+			}
+		}
+	}
+	stopAtEachStep(t, func(stop context.Context, step int) error {
+		held, _ := accs(step)
+		f, fsecs := filingVersion(held, 1)
+		must(t, "Upsert the filing held", s.UpsertFilings(ctx, []filingdomain.Filing{f}, fsecs))
+		fs, all := batch(step)
+		return s.UpsertFilings(stop, fs, all)
+	}, func(t *testing.T, step int) {
+		old, fresh := both(t, step)
+		if old == 0 || (fresh == 2) != (old == 2) {
+			t.Fatalf("stopped at step %d: the filing held is seen in version %d, the new one in %d", step, old, fresh)
+		}
+		fs, all := batch(step)
+		must(t, "Upsert again", s.UpsertFilings(ctx, fs, all))
+		if old, fresh := both(t, step); old != 2 || fresh != 2 {
+			t.Fatalf("written again after step %d: versions %d and %d are seen", step, old, fresh)
 		}
 	})
 }

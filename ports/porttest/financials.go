@@ -101,4 +101,37 @@ func RunFinancials(t *testing.T, newStore NewFinancialsStore) {
 			}
 		}
 	})
+	t.Run("latest statements are what the facts give from the latest filing on", func(t *testing.T) {
+		s := newStore(t)
+		_, _, err := s.LatestStatement(ctx, nvda.CIK, financials.Income, financials.Annual)
+		wantErr(t, "LatestStatement of no company", err, ports.ErrNotFound)
+		must(t, "Upsert", s.UpsertCompanies(ctx, []financials.Company{nvda}))
+		wantLatest(t, s, nvda, "2025-02-26")
+		older := nvda
+		older.Facts = nvda.Facts[:1]
+		must(t, "Upsert older facts", s.UpsertCompanies(ctx, []financials.Company{older}))
+		wantLatest(t, s, older, "2024-02-21")
+	})
+}
+
+// wantLatest checks every statement and period kind LatestStatement gives
+// for c against the rows financials.Build gives a century on.
+func wantLatest(t *testing.T, s ports.FinancialsStore, c financials.Company, through string) {
+	t.Helper()
+	later := t0.AddDate(100, 0, 0)
+	for _, st := range financials.Statements {
+		for _, p := range financials.Periods {
+			got, l, err := s.LatestStatement(context.Background(), c.CIK, st, p)
+			must(t, "LatestStatement", err)
+			want := c
+			want.Facts = nil
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("LatestStatement's company = %+v, want %+v", got, want)
+			}
+			rows := financials.Build(c, st, p, later)
+			if l.Statement != st || l.Period != p || l.Through != through || len(l.Rows) != len(rows) || (len(rows) > 0 && !reflect.DeepEqual(l.Rows, rows)) {
+				t.Fatalf("LatestStatement(%s, %s) = %+v, want through %s and %+v", st, p, l, through, rows)
+			}
+		}
+	}
 }

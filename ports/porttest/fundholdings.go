@@ -3,6 +3,9 @@ package porttest
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +44,163 @@ func RunFundHoldings(t *testing.T, newStore NewFundHoldingStore) {
 	t.Run("filings are replaced whole", func(t *testing.T) { fundHoldingsReplace(t, newStore(t)) })
 	t.Run("report period bounds", func(t *testing.T) { fundHoldingsPeriods(t, newStore(t)) })
 	t.Run("a fund's reports come with its rows in every CUSIP", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
+	t.Run("a write stopped at any step shows each filing whole", func(t *testing.T) { fundHoldingsWhole(t, newStore(t)) })
+}
+
+// fundVersions are the filings of one step of fundHoldingsWhole: a fund's
+// filing as first held (version 1: CUSIPs a and b) and as rewritten
+// (version 2: a and c, other values, filed a day later), and another
+// fund's filing (CUSIPs a and b) new in the rewrite's batch.
+type fundVersions struct {
+	held, rewritten, added holdings.Filing
+	cusips                 []string
+}
+
+func fundStep(step int) fundVersions {
+	const period = "2023-12-31"
+	a, b, c := fmt.Sprintf("%08dA", step), fmt.Sprintf("%08dB", step), fmt.Sprintf("%08dC", step)
+	acc, other := fmt.Sprintf("0000950123-24-%06d", step), fmt.Sprintf("0000102909-24-%06d", step)
+	held := thirteenF(acc, period, fundRow(acc, 1, a, period, 100), fundRow(acc, 2, b, period, 50))
+	rewritten := thirteenF(acc, period, fundRow(acc, 1, a, period, 120), fundRow(acc, 2, c, period, 70))
+	rewritten.FilingDate = "2024-02-15"
+	for i := range rewritten.Holdings {
+		rewritten.Holdings[i].FilingDate = rewritten.FilingDate
+	}
+	added := thirteenF(other, period, fundRow(other, 1, a, period, 300), fundRow(other, 2, b, period, 30))
+	// Funds of their own, so that no step's reports are another's.
+	held, rewritten = withFund(held, fmt.Sprintf("%010d", 2*step+1)), withFund(rewritten, fmt.Sprintf("%010d", 2*step+1))
+	added = withFund(added, fmt.Sprintf("%010d", 2*step+2))
+	return fundVersions{held: held, rewritten: rewritten, added: added, cusips: []string{a, b, c}}
+}
+
+// withFund returns f filed by the fund cik.
+func withFund(f holdings.Filing, cik string) holdings.Filing {
+	f.FundCIK, f.Holdings = cik, slices.Clone(f.Holdings)
+	for i := range f.Holdings {
+		f.Holdings[i].FundCIK = cik
+	}
+	return f
+}
+
+// fundSnapshot is what a reader sees of one step's CUSIPs and filings.
+type fundSnapshot struct {
+	rows    map[string][]holdings.Holding
+	reports map[string][]holdings.Report
+	cusips  map[string][]string
+}
+
+func readFundSnapshot(t *testing.T, s ports.FundHoldingStore, v fundVersions) fundSnapshot {
+	t.Helper()
+	ctx := context.Background()
+	snap := fundSnapshot{rows: map[string][]holdings.Holding{}, reports: map[string][]holdings.Report{}, cusips: map[string][]string{}}
+	for _, c := range v.cusips {
+		rows, reports, err := s.FundHoldingsOf(ctx, c, "", "")
+		must(t, "FundHoldingsOf", err)
+		sortHeld(rows, reports)
+		if len(rows) > 0 {
+			snap.rows[c] = rows
+		}
+		if len(reports) > 0 {
+			snap.reports[c] = reports
+		}
+	}
+	for _, f := range []holdings.Filing{v.held, v.added} {
+		cusips, err := s.ThirteenFFilingCUSIPs(ctx, f.Accession)
+		if errors.Is(err, ports.ErrNotFound) {
+			continue
+		}
+		must(t, "ThirteenFFilingCUSIPs", err)
+		snap.cusips[f.Accession] = cusips
+	}
+	return snap
+}
+
+// seenFundVersions returns what a reader sees: which version of the
+// rewritten filing (1 or 2) and whether the added one, failing unless
+// each is seen whole, rows, reports and CUSIPs agreeing. It reads until
+// two reads agree: a write stopped may still publish after it returned.
+func seenFundVersions(t *testing.T, s ports.FundHoldingStore, v fundVersions) (int, bool) {
+	t.Helper()
+	snap := readFundSnapshot(t, s, v)
+	for again := readFundSnapshot(t, s, v); !reflect.DeepEqual(snap, again); again = readFundSnapshot(t, s, v) {
+		snap = again
+	}
+	version := 1
+	if snap.reportsOf(v.held.Accession) != nil && snap.reportsOf(v.held.Accession)[0].FilingDate == v.rewritten.FilingDate {
+		version = 2
+	}
+	f := map[int]holdings.Filing{1: v.held, 2: v.rewritten}[version]
+	_, added := snap.cusips[v.added.Accession]
+	want := fundSnapshot{rows: map[string][]holdings.Holding{}, reports: map[string][]holdings.Report{}, cusips: map[string][]string{f.Accession: f.CUSIPs()}}
+	shown := []holdings.Filing{f}
+	if added {
+		shown = append(shown, v.added)
+		want.cusips[v.added.Accession] = v.added.CUSIPs()
+	}
+	for _, c := range v.cusips {
+		for _, x := range shown {
+			held := false
+			for _, h := range x.Holdings {
+				if h.CUSIP == c {
+					want.rows[c], held = append(want.rows[c], h), true
+				}
+			}
+			if held {
+				want.reports[c] = append(want.reports[c], x.Report())
+			}
+		}
+	}
+	for c := range want.rows {
+		sortHeld(want.rows[c], want.reports[c])
+	}
+	if !reflect.DeepEqual(snap, want) {
+		t.Fatalf("a reader sees %+v\nwant version %d (the added filing seen: %v) %+v", snap, version, added, want)
+	}
+	return version, added
+}
+
+// sortHeld orders rows and reports by accession number and row.
+func sortHeld(rows []holdings.Holding, reports []holdings.Report) {
+	slices.SortFunc(rows, func(a, b holdings.Holding) int {
+		return cmp.Or(strings.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
+	})
+	slices.SortFunc(reports, func(a, b holdings.Report) int { return strings.Compare(a.Accession, b.Accession) })
+}
+
+// reportsOf returns the reports of accession seen in any CUSIP.
+func (s fundSnapshot) reportsOf(accession string) []holdings.Report {
+	var out []holdings.Report
+	for _, rs := range s.reports {
+		for _, r := range rs {
+			if r.Accession == accession {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// fundHoldingsWhole rewrites a fund's filing in a batch with another
+// fund's new filing, stopping the write at each of its steps in turn:
+// after each, a reader sees the old version or the new one of the first,
+// whole, and the second whole or not at all, from the same write; writing
+// the batch again then publishes it.
+func fundHoldingsWhole(t *testing.T, s ports.FundHoldingStore) {
+	ctx := context.Background()
+	stopAtEachStep(t, func(stop context.Context, step int) error {
+		v := fundStep(step)
+		must(t, "Replace the filing held", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{v.held}))
+		return s.ReplaceThirteenFFilings(stop, []holdings.Filing{v.rewritten, v.added})
+	}, func(t *testing.T, step int) {
+		v := fundStep(step)
+		if version, added := seenFundVersions(t, s, v); (version == 2) != added {
+			t.Fatalf("stopped at step %d: version %d of the filing rewritten is seen, the added one: %v", step, version, added)
+		}
+		must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{v.rewritten, v.added}))
+		if version, added := seenFundVersions(t, s, v); version != 2 || !added {
+			t.Fatalf("written again after step %d: version %d, the added one seen: %v", step, version, added)
+		}
+	})
 }
 
 // fundHoldingsReports loads a fund's 13F-HR for a quarter and a
