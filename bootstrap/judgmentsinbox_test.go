@@ -147,7 +147,7 @@ func (r *inboxRig) take(t *testing.T) sourcesync.Outcome {
 // held returns every judgment stored, as JSON, by id.
 func (r *inboxRig) held(t *testing.T) map[string]string {
 	t.Helper()
-	versions, err := r.judgments.JudgmentVersions(t.Context())
+	versions, _, err := r.judgments.JudgmentVersions(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,7 +267,7 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 		if !ok {
 			return read, fmt.Errorf("no ingester for dataset %s", ds)
 		}
-		got, err := ing.Load(ctx, &ingest.Files{Names: byDataset[ds], MaxBytes: l.maxBytes})
+		got, err := ing.Load(ctx, &ingest.Files{Names: byDataset[ds], MaxBytes: l.maxBytes, OneBatch: true})
 		read += got.Read
 		if err != nil {
 			return read, fmt.Errorf("ingest %s: %w", ds, err)

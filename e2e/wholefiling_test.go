@@ -3,8 +3,10 @@ package e2e
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ingest"
 )
 
@@ -45,14 +47,15 @@ func TestMongoFilingBatchesCostOneReadOnce(t *testing.T) {
 		}
 		reader := mongo.NewFundHoldings(db)
 		const apple = "037833100"
-		rows, _, err := reader.FundHoldingsOf(ctx, apple, "", "")
+		q := holdings.Query{AsOf: time.Now(), Limit: 1000}
+		page, _, err := reader.FundHolders(ctx, apple, q)
 		must(t, err)
-		if len(rows) == 0 {
-			t.Fatal("no 13F row of Apple in the sample")
+		if len(page) == 0 {
+			t.Fatal("no 13F holder of Apple in the sample")
 		}
-		periods := w.take()["find"] - 1 // the pending batches, then the period list and each period's document
-		read := func() (int, error) { got, _, err := reader.FundHoldingsOf(ctx, apple, "", ""); return len(got), err }
-		wantFinds(t, w, periods, read, len(rows))
+		pages := w.take()["find"] - 1 // the pending batches, then the ladder and its pages
+		read := func() (int, error) { got, _, err := reader.FundHolders(ctx, apple, q); return len(got), err }
+		wantFinds(t, w, pages, read, len(page))
 	})
 }
 

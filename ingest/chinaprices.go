@@ -4,10 +4,13 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"iter"
+	"math"
 	"path"
 
 	"github.com/quarrydata/quarry/adapters/ashareprices"
 	"github.com/quarrydata/quarry/app/chinaprices"
+	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -30,7 +33,7 @@ func ingestChinaPricesSample(ctx context.Context, prices *chinaprices.Service) (
 		open := func() (io.ReadCloser, error) { return sampledata.ChinaPrices.Open(name) }
 		files = append(files, ashareprices.File{Name: name, Open: open, RetrievedAt: sampledata.ChinaPricesRetrievedAt})
 	}
-	return ingestBars(ctx, prices, files)
+	return ingestBars(ctx, prices, files, chinaprices.IngestBatchBytes)
 }
 
 // ingestChinaPrices loads bar files, or the bundled sample without files.
@@ -51,16 +54,31 @@ func IngestChinaPrices(ctx context.Context, prices *chinaprices.Service, given *
 		open := func() (io.ReadCloser, error) { return in.open(f.name) }
 		files = append(files, ashareprices.File{Name: f.name, Open: open, RetrievedAt: f.modTime.UTC()})
 	}
-	return ingestBars(ctx, prices, files)
+	batch := chinaprices.IngestBatchBytes
+	if given.OneBatch {
+		batch = math.MaxInt
+	}
+	return ingestBars(ctx, prices, files, batch)
 }
 
-// ingestBars reads every file before it writes anything, so a bad file
-// leaves the store as it was.
-func ingestBars(ctx context.Context, prices *chinaprices.Service, files []ashareprices.File) (Outcome, error) {
-	bars, err := ashareprices.Read(files)
-	if err != nil {
-		return Outcome{}, err
+// ingestBars reads the files one at a time and stores their bars in
+// batches of batchBytes (chinaprices.Service.IngestEach), so memory
+// holds one batch however many files the run has. The first bad file
+// stops the run after the batches before its own.
+func ingestBars(ctx context.Context, prices *chinaprices.Service, files []ashareprices.File, batchBytes int) (Outcome, error) {
+	res, err := prices.IngestEach(ctx, readBars(files), batchBytes)
+	return Outcome{Read: res.Added + res.Unchanged, Records: res.Added}, err
+}
+
+// readBars yields the bars of each file in turn, stopping at the first
+// bad one.
+func readBars(files []ashareprices.File) iter.Seq2[[]ashare.Bar, error] {
+	return func(yield func([]ashare.Bar, error) bool) {
+		for _, f := range files {
+			bars, err := ashareprices.ReadFile(f)
+			if !yield(bars, err) || err != nil {
+				return
+			}
+		}
 	}
-	res, err := prices.Ingest(ctx, bars)
-	return Outcome{Read: len(bars), Records: res.Added}, err
 }

@@ -28,6 +28,11 @@ type Files struct {
 	// (QUARRY_INGEST_MAX_FILE_BYTES); zero is DefaultMaxFileBytes.
 	MaxBytes int64
 	Progress *progress
+	// OneBatch has a dataset that writes a long run in batches bounded in
+	// bytes (india_prices, china_prices) write this run in one, after
+	// reading every file: `quarry sync` sets it, its runs being bounded in
+	// days already.
+	OneBatch bool
 }
 
 // MaxFileBytesSetting is the setting that bounds a file of a run, named
@@ -216,7 +221,26 @@ func (in *inputs) openQuiet(name string) (io.ReadCloser, error) {
 	return in.openInput(f, false)
 }
 
+// openHead opens a file for a look at its first lines, past the progress
+// display, which counts the bytes of the read that follows.
+func (in *inputs) openHead(name string) (io.ReadCloser, error) {
+	f, ok := in.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: not among the files of this run", name)
+	}
+	return in.openBounded(f)
+}
+
 func (in *inputs) openInput(f *input, lineAtClose bool) (io.ReadCloser, error) {
+	rc, err := in.openBounded(f)
+	if err != nil {
+		return nil, err
+	}
+	return in.progress.reader(f.name, rc, lineAtClose), nil
+}
+
+// openBounded opens a file through a boundedReader.
+func (in *inputs) openBounded(f *input) (io.ReadCloser, error) {
 	var rc io.ReadCloser
 	var err error
 	if f.entry != nil {
@@ -230,8 +254,7 @@ func (in *inputs) openInput(f *input, lineAtClose bool) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	bounded := &boundedReader{ReadCloser: rc, name: f.name, limit: in.maxBytes}
-	return in.progress.reader(f.name, bounded, lineAtClose), nil
+	return &boundedReader{ReadCloser: rc, name: f.name, limit: in.maxBytes}, nil
 }
 
 // close closes the archives.

@@ -7,8 +7,8 @@ import (
 )
 
 // FundHoldingStore holds the US securities master and the 13F filings that
-// report funds' positions. Rows are read per security, the only way the
-// funds lookup reads them; filtering, ordering and paging are the caller's.
+// report funds' positions. Rows are read per security, one page at a time,
+// the only way the funds lookup reads them.
 type FundHoldingStore interface {
 	// UpsertMasterSecurities inserts or replaces securities under every
 	// key of each (ticker, CUSIP, CIK). Later entries of the batch win a
@@ -23,13 +23,11 @@ type FundHoldingStore interface {
 	// whole, even when the write stops part way; loading them again
 	// completes it.
 	ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error
-	// FundHoldingsOf returns every row in the CUSIP whose report period lies in
-	// [from, to] (YYYY-MM-DD, inclusive; empty is unbounded), in no order,
-	// and the reports of every fund and period those rows belong to: each
-	// filing the fund made for the period, whether or not it reports the
-	// CUSIP (a restatement may drop a position), so the caller can tell
-	// which of them was current at an instant.
-	FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error)
+	// FundHolders returns one page of the CUSIP's holders and the number of
+	// positions matched, exactly as holdings.Select chooses them from every
+	// row in the CUSIP and every report of the funds and periods those rows
+	// belong to. A store reads what the page needs, not every holder ever.
+	FundHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error)
 	// ThirteenFFilingCUSIPs returns the CUSIPs the filing reports, sorted, or
 	// ErrNotFound for a filing that is not held.
 	ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error)

@@ -21,10 +21,16 @@ type JudgmentStore interface {
 	// many it inserted or changed: writing the same judgments again
 	// changes nothing and returns 0.
 	UpsertJudgments(ctx context.Context, js []judgment.Judgment) (int, error)
-	// JudgmentVersions returns, for every judgment held, a version that
-	// changes whenever the judgment does, so an index can tell what to
-	// read again without reading every text.
-	JudgmentVersions(ctx context.Context) (map[string]string, error)
+	// JudgmentVersions returns, for every judgment written after mark, a
+	// version that changes whenever the judgment does, and the mark to pass
+	// next time; mark 0 asks for every judgment held. Every
+	// UpsertJudgments call that completed before JudgmentVersions began is
+	// in what it returns or in what an earlier call with a smaller mark
+	// returned, in any process sharing the store; a write still under way
+	// may be returned in part, and comes again from the next call. So an
+	// index can tell what to read again without reading every text, and a
+	// look after which nothing was written reads no judgment.
+	JudgmentVersions(ctx context.Context, mark int64) (map[string]string, int64, error)
 	// JudgmentList yields the judgments q selects, ordered by decision
 	// date then id, without their text (Text is empty): an export lists
 	// their metadata. It streams: however many judgments match, it keeps

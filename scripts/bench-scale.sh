@@ -252,7 +252,16 @@ queries() {
 }
 
 echo "route (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses"
-load() { ./bin/loadgen -c 8 -d "$DURATION" -rate "$RATE" -header "X-API-KEY: $key" "$@"; }
+# load ARGS...: one loadgen run, then the server's CPU seconds during it
+# (user + system, from /proc: with BENCH_DURATION past QUARRY_MONGO_REFRESH
+# it spans a refresh of the search indexes).
+cpu() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+load() {
+  local before
+  before=$(cpu)
+  ./bin/loadgen -c 8 -d "$DURATION" -rate "$RATE" -header "X-API-KEY: $key" "$@"
+  awk -v a="$before" -v b="$(cpu)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "  server CPU %.1f s\n", (b - a) / hz }'
+}
 if ((filers > 0)); then
 urls fin "/us/financials?ticker=BENCH{i}"
 urls inc "/us/financials/income-statements?ticker=BENCH{i}&period=quarterly&limit=8"

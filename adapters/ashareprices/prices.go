@@ -40,7 +40,7 @@ import (
 // bars became known (ashare.KnownAt).
 type File struct {
 	Name string
-	// Open opens the file; Read keeps it open only while it reads it, so
+	// Open opens the file; ReadFile keeps it open only while it reads it, so
 	// a run over many files holds one open at a time.
 	Open        func() (io.ReadCloser, error)
 	RetrievedAt time.Time
@@ -52,27 +52,6 @@ var (
 	// akshareOldHeader is stock_zh_a_hist before it added 股票代码.
 	akshareOldHeader = slices.Delete(slices.Clone(akshareHeader), 1, 2)
 )
-
-// Read parses every file and returns their bars, ordered by code and date.
-// Nothing is returned unless every file is whole: the first bad file stops
-// the run with source.ErrBadInput.
-func Read(files []File) ([]ashare.Bar, error) {
-	var out []ashare.Bar
-	for _, f := range files {
-		bars, err := ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, bars...)
-	}
-	slices.SortStableFunc(out, func(a, b ashare.Bar) int {
-		if c := strings.Compare(a.Code, b.Code); c != 0 {
-			return c
-		}
-		return strings.Compare(a.TradeDate, b.TradeDate)
-	})
-	return out, nil
-}
 
 // ReadFile parses one file, detecting its layout by its header.
 func ReadFile(f File) ([]ashare.Bar, error) {

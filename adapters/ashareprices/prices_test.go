@@ -94,7 +94,7 @@ func TestRefusals(t *testing.T) {
 		{"index column not a number", "a.csv", "," + head + "x," + row, "index column"},
 	}
 	for _, c := range cases {
-		_, err := ashareprices.Read([]ashareprices.File{{Name: c.file, Open: text(c.body), RetrievedAt: retrieved}})
+		_, err := ashareprices.ReadFile(ashareprices.File{Name: c.file, Open: text(c.body), RetrievedAt: retrieved})
 		if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s: %v, want ErrBadInput saying %q", c.name, err, c.says)
 		}

@@ -45,7 +45,7 @@ func Start(dir string, log *slog.Logger) (*Server, error) {
 	sock := filepath.Join(sockDir, "mongodb.sock")
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{Unix: sock},
-		Logger:    log,
+		Logger:    slog.New(lazyAttrs{h: log.Handler()}),
 		Handler:   "sqlite",
 		SQLiteURL: (&url.URL{Scheme: "file", Path: abs + "/"}).String(),
 	})

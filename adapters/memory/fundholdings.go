@@ -91,17 +91,18 @@ func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []ho
 	return nil
 }
 
-// FundHoldingsOf returns the CUSIP's rows within the report-period bounds
-// and every report of the funds and periods they belong to.
-func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
+// FundHolders selects a page from the CUSIP's rows within the query's
+// report-period bounds and every report of the funds and periods they
+// belong to.
+func (s *FundHoldings) FundHolders(_ context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []holdings.Holding
+	var rows []holdings.Holding
 	held := map[fundPeriod]bool{}
-	for _, rows := range s.byCUSIP[cusip] {
-		for _, h := range rows {
-			if (from == "" || h.ReportPeriod >= from) && (to == "" || h.ReportPeriod <= to) {
-				out = append(out, h)
+	for _, filed := range s.byCUSIP[cusip] {
+		for _, h := range filed {
+			if (q.From == "" || h.ReportPeriod >= q.From) && (q.To == "" || h.ReportPeriod <= q.To) {
+				rows = append(rows, h)
 				held[fundPeriod{h.FundCIK, h.ReportPeriod}] = true
 			}
 		}
@@ -112,7 +113,8 @@ func (s *FundHoldings) FundHoldingsOf(_ context.Context, cusip, from, to string)
 			reports = append(reports, s.filings[acc].Report())
 		}
 	}
-	return out, reports, nil
+	page, total := holdings.Select(rows, reports, q)
+	return page, total, nil
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.

@@ -17,15 +17,19 @@ import (
 )
 
 // Judgments holds India court judgments, tokenized, by judgment id, each
-// with the digest of its contents as its version.
+// with the digest of its contents as its version and the number of the
+// write that last changed it.
 type Judgments struct {
 	mu   sync.RWMutex
 	byID map[string]versionedJudgment
+	// writes counts the writes that changed a judgment.
+	writes int64
 }
 
 type versionedJudgment struct {
 	j       judgment.Judgment
 	version string
+	write   int64
 }
 
 var _ ports.JudgmentStore = (*Judgments)(nil)
@@ -77,21 +81,30 @@ func (s *Judgments) UpsertJudgments(_ context.Context, js []judgment.Judgment) (
 		if held, ok := s.byID[j.ID]; ok && held.version == versions[i] {
 			continue
 		}
-		s.byID[j.ID] = versionedJudgment{j: cloneJudgment(j), version: versions[i]}
+		if len(changed) == 0 {
+			s.writes++
+		}
+		s.byID[j.ID] = versionedJudgment{j: cloneJudgment(j), version: versions[i], write: s.writes}
 		changed[j.ID] = true
 	}
 	return len(changed), nil
 }
 
-// JudgmentVersions returns every held judgment's version.
-func (s *Judgments) JudgmentVersions(context.Context) (map[string]string, error) {
+// JudgmentVersions returns the version of every judgment changed by a
+// write numbered above mark, and the number of the last write.
+func (s *Judgments) JudgmentVersions(_ context.Context, mark int64) (map[string]string, int64, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make(map[string]string, len(s.byID))
-	for id, v := range s.byID {
-		out[id] = v.version
+	out := map[string]string{}
+	if mark >= s.writes {
+		return out, s.writes, nil
 	}
-	return out, nil
+	for id, v := range s.byID {
+		if v.write > mark {
+			out[id] = v.version
+		}
+	}
+	return out, s.writes, nil
 }
 
 func cloneJudgment(j judgment.Judgment) judgment.Judgment {

@@ -69,9 +69,39 @@ type stepDoc struct {
 	KnownAt time.Time `bson:"k"`
 }
 
+// bucketDoc is a year's bars. A bucket is written packed (packed.go), about
+// 250 bar documents of 10 fields each in one binary field. Buckets written
+// before packing hold Bars and are read as they are until the listing is
+// next updated.
 type bucketDoc struct {
-	ID   string   `bson:"_id"`
+	ID     string   `bson:"_id"`
+	Bars   []barDoc `bson:"bars,omitempty"`
+	Packed []byte   `bson:"b,omitempty"`
+}
+
+type barsBody struct {
 	Bars []barDoc `bson:"bars"`
+}
+
+// packBucket returns the bucket of a year's bars, packed.
+func packBucket(id string, bars []barDoc) (bucketDoc, error) {
+	b, err := packBSON(barsBody{Bars: bars})
+	if err != nil {
+		return bucketDoc{}, fmt.Errorf("mongo: pack price bucket %s: %w", id, err)
+	}
+	return bucketDoc{ID: id, Packed: b}, nil
+}
+
+// bars returns the bucket's bars, packed or not.
+func (d bucketDoc) bars() ([]barDoc, error) {
+	if d.Packed == nil {
+		return d.Bars, nil
+	}
+	var body barsBody
+	if err := unpackBSON(d.Packed, &body); err != nil {
+		return nil, fmt.Errorf("mongo: unpack price bucket %s: %w", d.ID, err)
+	}
+	return body.Bars, nil
 }
 
 // barDoc is one stored bar version; the code is the bucket's.
@@ -136,17 +166,8 @@ func (s *ChinaPrices) bucket(ctx context.Context, code string, year int) ([]barD
 	if err != nil {
 		return nil, translate("find price bucket "+bucketID(code, year), err)
 	}
-	return d.Bars, nil
+	return d.bars()
 }
-
-// UpdateSeries reads every bucket of the code, runs change, and writes the
-// buckets it adds to with ordered bulk writes (32 buckets, several thousand
-// bars, per command: see bulkChunk), then the series document. Buckets go
-// first, so a reader never sees a year the series names without its
-// bucket. Updates of one code are serialised within this process only;
-// there is no transaction (FerretDB has none), so two processes ingesting
-// the same listing at once may lose one's versions, and a failed update
-// may leave buckets written and the steps stale until it is run again,
 
 // held reads the code's series document and every one of its year
 // buckets: the buckets by year, and every version in trade date then
@@ -177,6 +198,14 @@ func (s *ChinaPrices) Versions(ctx context.Context, code string) ([]ashare.Bar, 
 	return held, err
 }
 
+// UpdateSeries reads every bucket of the code, runs change, and writes the
+// buckets it adds to with ordered bulk writes (32 buckets, several thousand
+// bars, per command: see bulkChunk), then the series document. Buckets go
+// first, so a reader never sees a year the series names without its
+// bucket. Updates of one code are serialised within this process only;
+// there is no transaction (FerretDB has none), so two processes ingesting
+// the same listing at once may lose one's versions, and a failed update
+// may leave buckets written and the steps stale until it is run again,
 // which completes it.
 func (s *ChinaPrices) UpdateSeries(ctx context.Context, code string, change func([]ashare.Bar) ([]ashare.Bar, []ashare.Step, error)) error {
 	mu, _ := s.locks.LoadOrStore(code, &sync.Mutex{})
@@ -212,8 +241,12 @@ func (s *ChinaPrices) UpdateSeries(ctx context.Context, code string, change func
 			}
 		}
 	}) {
-		models = append(models, mongodrv.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: bucketID(code, y)}}).
-			SetReplacement(bucketDoc{ID: bucketID(code, y), Bars: buckets[y]}).SetUpsert(true))
+		d, err := packBucket(bucketID(code, y), buckets[y])
+		if err != nil {
+			return err
+		}
+		models = append(models, mongodrv.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: d.ID}}).
+			SetReplacement(d).SetUpsert(true))
 	}
 	if err := bulkWrite(ctx, s.buckets, "write price buckets of "+code, models); err != nil {
 		return err

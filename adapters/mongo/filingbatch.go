@@ -138,7 +138,7 @@ func (s *Filings) writeSections(ctx context.Context, secs []filing.Section, stor
 	if len(secs) == 0 {
 		return nil
 	}
-	seq, err := s.beginWrite(ctx)
+	seq, err := s.writes.begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -155,9 +155,9 @@ func (s *Filings) writeSections(ctx context.Context, secs []filing.Section, stor
 		if err := bulkWrite(ctx, s.sections, "upsert sections", models); err != nil {
 			return err
 		}
-		if err := s.renewWrite(ctx, seq); err != nil {
+		if err := s.writes.renew(ctx, seq); err != nil {
 			return err
 		}
 	}
-	return s.endWrite(ctx, seq)
+	return s.writes.end(ctx, seq)
 }

@@ -23,7 +23,7 @@ const (
 	filingsCollection  = "us_filings"
 	sectionsCollection = "us_filing_sections"
 	// writesCollection numbers the writes of sections, one document a
-	// write (see sectionseq.go).
+	// write (see writelog.go).
 	writesCollection = "us_filing_section_writes"
 	// filingPendingCollection holds the marks of the batches of filings
 	// and sections not yet published (see batches).
@@ -87,8 +87,9 @@ type sectionDoc struct {
 // Each write is a batch (see batches): a filing and its sections carry the
 // write's mark and are hidden until it is published.
 type Filings struct {
-	filings, sections, writes *mongodrv.Collection
-	batches                   *batches
+	filings, sections *mongodrv.Collection
+	writes            writeLog
+	batches           *batches
 }
 
 var (
@@ -101,7 +102,7 @@ func NewFilings(db *mongodrv.Database) *Filings {
 	return &Filings{
 		filings:  db.Collection(filingsCollection),
 		sections: db.Collection(sectionsCollection),
-		writes:   db.Collection(writesCollection),
+		writes:   writeLog{c: db.Collection(writesCollection), what: "section"},
 		batches:  newBatches(db.Collection(filingPendingCollection), "filing"),
 	}
 }
@@ -143,7 +144,7 @@ const sectionsBatch = 256
 // read, not one a page, and none when no write has settled since mark,
 // which a server's periodic refresh must not pay while nothing was written.
 func (s *Filings) SectionsSince(ctx context.Context, mark ports.SectionMark, limit int, page func([]filing.Section, ports.SectionMark) error) (ports.SectionMark, error) {
-	settled, err := s.settledSeq(ctx, time.Now())
+	settled, err := s.writes.settled(ctx, time.Now())
 	if err != nil {
 		return mark, err
 	}

@@ -1,8 +1,6 @@
 package mongo
 
 import (
-	"context"
-
 	"github.com/quarrydata/quarry/domain/holdings"
 )
 
@@ -51,14 +49,16 @@ type fundWrite struct {
 }
 
 // changedThirteenFs returns the filings not held the same under a
-// published mark, and the digest of each filing.
+// published mark, and the digest of each filing. A filing held without
+// its rows was written before the lookup layout (fundholderpages.go) and
+// is written again, so that loading the same files lays it out.
 func changedThirteenFs(filings []holdings.Filing, olds map[string]thirteenFFilingDoc, pending map[string]bool) ([]holdings.Filing, map[string]string) {
 	digests := map[string]string{}
 	var out []holdings.Filing
 	for _, f := range filings {
 		v, err := withDigest(f)
 		digests[f.Accession] = v.Digest
-		if old, ok := olds[f.Accession]; ok && err == nil && old.Digest == v.Digest && !pending[old.Batch] {
+		if old, ok := olds[f.Accession]; ok && err == nil && old.Digest == v.Digest && !pending[old.Batch] && old.Rows != nil {
 			continue
 		}
 		out = append(out, f)
@@ -129,43 +129,4 @@ func (w fundWrite) reports(reports []reportDoc, replaced map[string]bool, added 
 		out = append(out, r)
 	}
 	return out
-}
-
-// seenHoldings returns the rows of groups readers see, and the reports
-// seen of the funds with a row seen in the same group.
-func (s *FundHoldings) seenHoldings(ctx context.Context, groups []holdingGroupDoc) ([]holdings.Holding, []holdings.Report, error) {
-	pending, err := s.batches.unpublished(ctx, func(yield func(string) bool) {
-		for _, g := range groups {
-			for _, r := range g.Rows {
-				if !yield(r.Marks.Batch) || !yield(r.Marks.Until) {
-					return
-				}
-			}
-			for _, r := range g.Reports {
-				if !yield(r.Marks.Batch) || !yield(r.Marks.Until) {
-					return
-				}
-			}
-		}
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []holdings.Holding
-	var reports []holdings.Report
-	for _, g := range groups {
-		funds := map[string]bool{}
-		for _, r := range g.Rows {
-			if r.Marks.seen(pending) {
-				out = append(out, holdings.Holding(r.Doc))
-				funds[r.Doc.FundCIK] = true
-			}
-		}
-		for _, r := range g.Reports {
-			if r.Marks.seen(pending) && funds[r.FundCIK] {
-				reports = append(reports, r.report())
-			}
-		}
-	}
-	return out, reports, nil
 }

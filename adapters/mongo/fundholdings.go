@@ -15,28 +15,31 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// The funds-holding dataset keeps four collections, every document keyed by
-// a string _id, because FerretDB pushes down only {_id: <string>} filters
-// and scans the collection for anything else (see securityIndexes):
+// The funds-holding dataset keeps these collections, every document keyed
+// by a string _id, because FerretDB pushes down only {_id: <string>}
+// filters and scans the collection for anything else:
 //
 //   - us_security_master: one document per key of a security ("ticker:AAPL",
 //     "cusip:037833100", "cik:0000320193"), each holding the whole security;
 //   - us_fund_holdings: one document per (CUSIP, report period),
 //     "037833100|2023-12-31", holding every fund's rows in that security for
-//     that quarter, so a lookup reads one document per quarter;
-//   - us_fund_holding_periods: one document per CUSIP listing the report
-//     periods it has documents for;
+//     that quarter and the reports of every fund with rows in it: what a
+//     write rewrites, never read by a lookup;
+//   - us_fund_holder_ladders and us_fund_holder_pages: what a lookup reads,
+//     laid out from those documents by each write (see fundholderpages.go);
 //   - us_13f_filings: one document per filing (its accession number), with
-//     the CUSIPs it reports, so a reload can remove the rows it replaces;
+//     the CUSIPs it reports and its rows, packed, so that a reload can remove
+//     the rows it replaces and a lookup of one filing reads one document;
 //   - us_13f_fund_reports: one document per fund and period,
 //     "0001067983|2023-09-30", listing every filing the fund made for the
-//     period with the CUSIPs each reports. Each (CUSIP, period) document
-//     carries the reports of every fund with rows in it, so a lookup can
-//     tell a fund's current report without reading more documents.
+//     period with the CUSIPs each reports.
+//
+// A data directory written before the ladders (by a Quarry that read whole
+// us_fund_holdings documents) answers no holders until its 13F files are
+// loaded again: the reload lays out every (CUSIP, period) it touches.
 const (
 	masterCollection          = "us_security_master"
 	fundHoldingsCollection    = "us_fund_holdings"
-	fundPeriodsCollection     = "us_fund_holding_periods"
 	thirteenFFilingCollection = "us_13f_filings"
 	fundReportsCollection     = "us_13f_fund_reports"
 	// fundPendingCollection holds the marks of the writes of 13F filings
@@ -133,11 +136,6 @@ func (d *fundReportsDoc) cusips() []string {
 	return slices.Compact(out)
 }
 
-type periodsDoc struct {
-	CUSIP   string   `bson:"_id"`
-	Periods []string `bson:"periods"`
-}
-
 type thirteenFFilingDoc struct {
 	Accession    string   `bson:"_id"`
 	FormType     string   `bson:"form_type"`
@@ -147,6 +145,8 @@ type thirteenFFilingDoc struct {
 	FilingDate   string   `bson:"filing_date"`
 	Amendment    string   `bson:"amendment,omitempty"`
 	CUSIPs       []string `bson:"cusips"`
+	// Rows are the filing's rows, packed (see packRows).
+	Rows []byte `bson:"rows,omitempty"`
 	// Batch is the mark of the write that stored the filing, Digest sums
 	// the filing as written, and Prev is the version readers see until
 	// Batch is published (see fundbatch.go).
@@ -180,8 +180,8 @@ func (s *FundHoldings) MasterSecurity(ctx context.Context, key holdings.Key) (ho
 
 // ReplaceThirteenFFilings writes the filings as one batch (see
 // fundbatch.go), leaving out those held the same under a published mark:
-// it rewrites the (CUSIP, period) documents the filings touch, then the
-// period lists, the funds' report lists and the filings.
+// it rewrites the (CUSIP, period) documents the filings touch, lays them
+// out for lookups, then rewrites the funds' report lists and the filings.
 func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
 	pending, err := s.batches.pendingMarks(ctx)
 	if err != nil {
@@ -217,7 +217,7 @@ func (s *FundHoldings) replace(ctx context.Context, filings []holdings.Filing, w
 	if err := s.writeGroups(ctx, groups); err != nil {
 		return err
 	}
-	if err := s.writePeriods(ctx, groups); err != nil {
+	if err := s.writeLadders(ctx, groups, w); err != nil {
 		return err
 	}
 	if err := s.writeFundReports(ctx, funds); err != nil {
@@ -225,10 +225,14 @@ func (s *FundHoldings) replace(ctx context.Context, filings []holdings.Filing, w
 	}
 	models := make([]mongodrv.WriteModel, len(filings))
 	for i, f := range filings {
+		rows, err := packRows(f.Holdings)
+		if err != nil {
+			return err
+		}
 		d := thirteenFFilingDoc{
 			Accession: f.Accession, FormType: f.FormType, FundCIK: f.FundCIK, FundName: f.FundName,
 			ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
-			Batch: w.mark, Digest: w.digests[f.Accession],
+			Rows: rows, Batch: w.mark, Digest: w.digests[f.Accession],
 		}
 		if old, ok := w.olds[f.Accession]; ok {
 			d.Prev = keptVersion(old, w.pending)
@@ -396,60 +400,6 @@ func (s *FundHoldings) writeGroups(ctx context.Context, groups map[string]*holdi
 		models = append(models, fundReplaceByID(id, g))
 	}
 	return bulkWrite(ctx, s.fundCollection(fundHoldingsCollection), "replace fund holdings", models)
-}
-
-// writePeriods updates the period list of every CUSIP the groups belong to.
-func (s *FundHoldings) writePeriods(ctx context.Context, groups map[string]*holdingGroupDoc) error {
-	byCUSIP := map[string][]*holdingGroupDoc{}
-	for _, g := range groups {
-		byCUSIP[g.CUSIP] = append(byCUSIP[g.CUSIP], g)
-	}
-	var models []mongodrv.WriteModel
-	for _, cusip := range slices.Sorted(maps.Keys(byCUSIP)) {
-		d := periodsDoc{CUSIP: cusip}
-		err := fundFindByID(ctx, s.fundCollection(fundPeriodsCollection), cusip, &d)
-		if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
-			return translate("find fund holding periods", err)
-		}
-		for _, g := range byCUSIP[cusip] {
-			d.Periods = slices.DeleteFunc(d.Periods, func(p string) bool { return p == g.Period })
-			if len(g.Rows) > 0 {
-				d.Periods = append(d.Periods, g.Period)
-			}
-		}
-		slices.Sort(d.Periods)
-		models = append(models, fundReplaceByID(cusip, d))
-	}
-	return bulkWrite(ctx, s.fundCollection(fundPeriodsCollection), "replace fund holding periods", models)
-}
-
-// FundHoldingsOf reads the CUSIP's period list, then one document per period
-// within the bounds, with its rows and its funds' reports.
-func (s *FundHoldings) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
-	var d periodsDoc
-	err := fundFindByID(ctx, s.fundCollection(fundPeriodsCollection), cusip, &d)
-	if errors.Is(err, mongodrv.ErrNoDocuments) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, translate("find fund holding periods", err)
-	}
-	var groups []holdingGroupDoc
-	for _, p := range d.Periods {
-		if (from != "" && p < from) || (to != "" && p > to) {
-			continue
-		}
-		var g holdingGroupDoc
-		err := fundFindByID(ctx, s.fundCollection(fundHoldingsCollection), fundGroupID(cusip, p), &g)
-		if errors.Is(err, mongodrv.ErrNoDocuments) {
-			continue // an interrupted load left the list ahead of the documents
-		}
-		if err != nil {
-			return nil, nil, translate("find fund holdings", err)
-		}
-		groups = append(groups, g)
-	}
-	return s.seenHoldings(ctx, groups)
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.

@@ -451,25 +451,16 @@ type indiaParts struct {
 // how it left each bucket.
 func (s *IndiaPrices) writeBuckets(ctx context.Context, add map[string][]indiaVersionDoc) (map[string]indiaParts, error) {
 	out := map[string]indiaParts{}
-	stored := map[string]indiaRowsDoc{}
-	var ids []string
+	var appends, rewrites []string
 	for _, id := range slices.Sorted(maps.Keys(add)) {
 		isin, series, year := splitIndiaBucketID(id)
 		held := s.heldParts(indiaSeriesID(isin, series), year)
 		if held < indiaMaxParts {
-			ids = append(ids, indiaPartID(id, held))
+			appends = append(appends, indiaPartID(id, held))
 			out[id] = indiaParts{parts: held + 1}
 			continue
 		}
-		versions, err := s.year(ctx, isin, series, year, held)
-		if err != nil {
-			return nil, err
-		}
-		for i := range versions {
-			versions[i].ISIN, versions[i].Series = "", ""
-		}
-		ids = append(ids, id)
-		stored[id] = indiaRowsDoc{ID: id, Rows: versions}
+		rewrites = append(rewrites, id)
 		out[id] = indiaParts{parts: 1, stale: held - 1}
 	}
 	base := func(partID string) string {
@@ -482,7 +473,29 @@ func (s *IndiaPrices) writeBuckets(ctx context.Context, add map[string][]indiaVe
 		rows, added := mergeVersions(d.Rows, add[base(id)])
 		return indiaRowsDoc{ID: id, Rows: rows}, len(added) > 0
 	}
-	return out, mergeWrite(ctx, s.buckets, "write india price buckets", ids, stored, merge)
+	if err := mergeWrite(ctx, s.buckets, "write india price buckets", appends, nil, merge); err != nil {
+		return nil, err
+	}
+	// A rewrite holds its security's whole year: a few at a time, or a
+	// write touching every security would hold every year at once.
+	for chunk := range slices.Chunk(rewrites, bulkChunk) {
+		stored := make(map[string]indiaRowsDoc, len(chunk))
+		for _, id := range chunk {
+			isin, series, year := splitIndiaBucketID(id)
+			versions, err := s.year(ctx, isin, series, year, out[id].stale+1)
+			if err != nil {
+				return nil, err
+			}
+			for i := range versions {
+				versions[i].ISIN, versions[i].Series = "", ""
+			}
+			stored[id] = indiaRowsDoc{ID: id, Rows: versions}
+		}
+		if err := mergeWrite(ctx, s.buckets, "rewrite india price buckets", chunk, stored, merge); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // indiaPartID is the _id of part n of a bucket: the bucket's own for part

@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"regexp"
 	"slices"
@@ -20,14 +21,24 @@ import (
 // id, tokenized like everything Quarry stores of a judgment, with the
 // digest writeChanged keeps.
 //
-// Indexes: besides _id, {_id, digest} covers JudgmentVersions, so on
-// MongoDB the serving process's periodic look for changed judgments reads
-// that index alone, never the documents and their texts (FerretDB 1.x
-// ignores it and scans, as it does for every filter but _id equality), and
+// Writes of judgments are numbered (writeLog, in judgmentWritesCollection)
+// and each judgment carries the number of the write that last changed it
+// (seqField), so the serving process's periodic look for changed judgments
+// (JudgmentVersions) reads nothing while nothing was written, and after a
+// write reads what was written since its mark.
+//
+// Indexes: besides _id, {_id, digest} covers the reading of every
+// judgment's version, and {seq, _id, digest} the reading of those written
+// since a mark, so on MongoDB neither reads the documents and their texts
+// (FerretDB 1.x ignores both and scans, as it does for every filter but _id
+// equality: there a look after a write reads every judgment once), and
 // {parties.token} finds the judgments of one party, so following a token
 // across judgments is an index seek, and {decision_date, _id} orders an
 // export's listing (JudgmentList).
-const judgmentsCollection = "india_judgments"
+const (
+	judgmentsCollection      = "india_judgments"
+	judgmentWritesCollection = "india_judgment_writes"
+)
 
 type judgmentPartyDoc struct {
 	Token string `bson:"token"`
@@ -55,6 +66,7 @@ type judgmentDoc struct {
 // Judgments is the store of India court judgments.
 type Judgments struct {
 	c       *mongodrv.Collection
+	writes  writeLog
 	indexed sync.Once
 	err     error
 }
@@ -63,12 +75,16 @@ var _ ports.JudgmentStore = (*Judgments)(nil)
 
 // NewJudgments returns the judgment store of db.
 func NewJudgments(db *mongodrv.Database) *Judgments {
-	return &Judgments{c: db.Collection(judgmentsCollection)}
+	return &Judgments{
+		c:      db.Collection(judgmentsCollection),
+		writes: writeLog{c: db.Collection(judgmentWritesCollection), what: "judgment"},
+	}
 }
 
 // judgmentIndexes are the collection's indexes besides _id's, by name.
 var judgmentIndexes = map[string]bson.D{
 	"versions":     {{Key: "_id", Value: 1}, {Key: digestField, Value: 1}},
+	"written":      {{Key: seqField, Value: 1}, {Key: "_id", Value: 1}, {Key: digestField, Value: 1}},
 	"party_tokens": {{Key: "parties.token", Value: 1}},
 	"decided":      {{Key: "decision_date", Value: 1}, {Key: "_id", Value: 1}},
 }
@@ -122,7 +138,12 @@ func (s *Judgments) JudgmentsByID(ctx context.Context, ids []string) ([]judgment
 }
 
 // UpsertJudgments writes the judgments that are new or changed, and only
-// those (writeChanged), and says how many.
+// those (writeChanged), and says how many. Those it writes carry the
+// number of this write, taken when the first of them is written: writing
+// the same judgments again takes none. The write is registered as under
+// way until it ends, renewed after every batch, so readers keep its
+// judgments coming until they are all written (JudgmentVersions); a write
+// that fails ends too, so it does not hold readers back.
 func (s *Judgments) UpsertJudgments(ctx context.Context, js []judgment.Judgment) (int, error) {
 	if len(js) == 0 {
 		return 0, nil
@@ -130,19 +151,66 @@ func (s *Judgments) UpsertJudgments(ctx context.Context, js []judgment.Judgment)
 	if err := s.ensureIndexes(ctx); err != nil {
 		return 0, err
 	}
-	ids := make([]string, len(js))
-	docs := make([]judgmentDoc, len(js))
-	for i, j := range js {
-		ids[i], docs[i] = j.ID, toJudgmentDoc(j)
-	}
-	return writeChanged(ctx, s.c, "upsert judgments", wholeCollection{}, ids, docs)
+	w := &numberedWrite{log: s.writes}
+	n, err := s.writeBatches(ctx, w, js)
+	return n, errors.Join(err, w.end(context.WithoutCancel(ctx)))
 }
 
-// JudgmentVersions returns every held judgment's digest.
-func (s *Judgments) JudgmentVersions(ctx context.Context) (map[string]string, error) {
+// writeBatches writes js judgmentsBatch at a time, renewing w after each.
+// The stored digests are read once, then kept current by its own batches.
+func (s *Judgments) writeBatches(ctx context.Context, w *numberedWrite, js []judgment.Judgment) (int, error) {
+	lookup, n := &readOnce{}, 0
+	for start := 0; start < len(js); start += judgmentsBatch {
+		batch := js[start:min(start+judgmentsBatch, len(js))]
+		ids := make([]string, len(batch))
+		docs := make([]judgmentDoc, len(batch))
+		for i, j := range batch {
+			ids[i], docs[i] = j.ID, toJudgmentDoc(j)
+		}
+		wrote, err := writeNumbered(ctx, s.c, "upsert judgments", lookup, ids, docs, w.number)
+		if n += wrote; err != nil {
+			return n, err
+		}
+		if err := w.renew(ctx); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// judgmentsBatch is how many judgments are written between renewals of
+// the write's registration.
+const judgmentsBatch = 256
+
+// JudgmentVersions returns the digest of every judgment written after
+// mark (every judgment held for mark 0), and the mark to pass next time:
+// one above the highest write number below which no write is under way,
+// read before the judgments are. When no write has settled since mark,
+// no judgment is read: one written since comes from a write still under
+// way, and comes again once it has settled, and the filter on seq reads
+// every judgment, text included, on FerretDB, which the serving process's
+// look every QUARRY_MONGO_REFRESH must not do while nothing was written.
+// Judgments written before writes were numbered carry no number; they
+// come with mark 0.
+func (s *Judgments) JudgmentVersions(ctx context.Context, mark int64) (map[string]string, int64, error) {
+	settled, err := s.writes.settled(ctx, time.Now())
+	if err != nil {
+		return nil, 0, err
+	}
+	next := settled + 1
 	out := map[string]string{}
-	err := eachDigest(ctx, s.c, func(id, digest string) { out[id] = digest })
-	return out, translate("judgment versions", err)
+	if mark > 0 && next <= mark {
+		return out, mark, nil
+	}
+	filter := bson.D{}
+	if mark > 0 {
+		filter = bson.D{{Key: seqField, Value: bson.D{{Key: "$gte", Value: mark}}}}
+	}
+	err = eachDigest(ctx, s.c, filter, func(id, digest string) { out[id] = digest })
+	if err != nil {
+		return nil, 0, translate("judgment versions", err)
+	}
+	return out, next, nil
 }
 
 func toJudgmentDoc(j judgment.Judgment) judgmentDoc {

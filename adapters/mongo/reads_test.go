@@ -127,11 +127,7 @@ func TestHitsAreReadBackByIDEquality(t *testing.T) {
 	}
 	assertByIDEquality(t, "SectionsByID", log.take("us_filing_sections"), []string{secs[0].ID, secs[1].ID, missing})
 
-	at := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
-	js := []judgment.Judgment{
-		{ID: "inj_aaaaaaaaaaaaaaab", Court: "Supreme Court of India", Title: "A v B", DecisionDate: "2018-02-16", Text: "1. Leave granted.", RetrievedAt: at},
-		{ID: "inj_aaaaaaaaaaaaaaac", Court: "Supreme Court of India", Title: "C v D", DecisionDate: "2018-02-05", Text: "1. The question of law.", RetrievedAt: at},
-	}
+	js := twoJudgments()
 	judgments := mongoadapter.NewJudgments(db)
 	_, err = judgments.UpsertJudgments(ctx, js)
 	must(t, err)
@@ -209,6 +205,57 @@ func readAll(t *testing.T, s ports.SectionStore, mark ports.SectionMark, limit i
 	})
 	must(t, err)
 	return got, end
+}
+
+// A look for changed judgments that finds no write of judgments settled
+// since its mark reads no judgment: reading every judgment's version read
+// every judgment, text included, on FerretDB, every QUARRY_MONGO_REFRESH
+// while nothing changed. After a write it asks for what was written since
+// the mark, and is told of that alone.
+func TestJudgmentVersionsReadNoJudgmentWithoutAWrite(t *testing.T) {
+	ctx := context.Background()
+	db, log := loggedDB(t)
+	judgments := mongoadapter.NewJudgments(db)
+	js := twoJudgments()
+	_, err := judgments.UpsertJudgments(ctx, js[:1])
+	must(t, err)
+	_, mark, err := judgments.JudgmentVersions(ctx, 0)
+	must(t, err)
+	log.take("india_judgments")
+	none, same, err := judgments.JudgmentVersions(ctx, mark)
+	must(t, err)
+	if len(none) != 0 || same != mark {
+		t.Fatalf("without a write: %d versions, mark %d -> %d", len(none), mark, same)
+	}
+	_, err = judgments.UpsertJudgments(ctx, js[:1])
+	must(t, err)
+	log.take("india_judgments")
+	if _, _, err := judgments.JudgmentVersions(ctx, mark); err != nil {
+		t.Fatal(err)
+	}
+	if f := log.take("india_judgments"); len(f) != 0 {
+		t.Fatalf("without a write, or after one that changed nothing, the look read the judgments: %s", f)
+	}
+	_, err = judgments.UpsertJudgments(ctx, js[1:])
+	must(t, err)
+	log.take("india_judgments")
+	got, _, err := judgments.JudgmentVersions(ctx, mark)
+	must(t, err)
+	if len(got) != 1 || got[js[1].ID] == "" {
+		t.Fatalf("after a write: %v, want %s alone", got, js[1].ID)
+	}
+	if f := log.take("india_judgments"); len(f) != 1 || f[0].Lookup("seq").String() == "" {
+		t.Fatalf("after a write, the look sent %s, want one find of what was written since the mark", f)
+	}
+}
+
+// twoJudgments are two judgments of the Supreme Court of India.
+func twoJudgments() []judgment.Judgment {
+	at := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	return []judgment.Judgment{
+		{ID: "inj_aaaaaaaaaaaaaaab", Court: "Supreme Court of India", Title: "A v B", DecisionDate: "2018-02-16", Text: "1. Leave granted.", RetrievedAt: at},
+		{ID: "inj_aaaaaaaaaaaaaaac", Court: "Supreme Court of India", Title: "C v D", DecisionDate: "2018-02-05", Text: "1. The question of law.", RetrievedAt: at},
+	}
 }
 
 // sections are two sections of one 10-K.

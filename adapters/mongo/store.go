@@ -47,11 +47,18 @@ func bulkWrite(ctx context.Context, c *mongodrv.Collection, op string, models []
 // from a changed one by reading this field alone.
 const digestField = "digest"
 
+// seqField holds, in a document written by a numbered write (writeLog),
+// the number of the write that last changed it.
+const seqField = "seq"
+
 // versioned is a document to store under its _id, with the digest of its
-// contents. It is stored as Doc's fields plus digestField.
+// contents and, when its writes are numbered, the number of the write. It
+// is stored as Doc's fields plus digestField and seqField; the digest is of
+// Doc alone, so a document written again unchanged is still unchanged.
 type versioned[T any] struct {
 	Doc    T      `bson:",inline"`
 	Digest string `bson:"digest"`
+	Seq    int64  `bson:"seq,omitempty"`
 }
 
 // withDigest computes doc's digest: SHA-256 of its BSON, 128 bits kept.
@@ -81,15 +88,16 @@ type wholeCollection struct{}
 
 func (wholeCollection) digests(ctx context.Context, c *mongodrv.Collection, _ []string) (map[string]string, error) {
 	out := map[string]string{}
-	err := eachDigest(ctx, c, func(id, digest string) { out[id] = digest })
+	err := eachDigest(ctx, c, bson.D{}, func(id, digest string) { out[id] = digest })
 	return out, err
 }
 
 func (wholeCollection) wrote(string, string) {}
 
-// eachDigest reads the _id and digest of every document of c.
-func eachDigest(ctx context.Context, c *mongodrv.Collection, fn func(id, digest string)) error {
-	cur, err := c.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: digestField, Value: 1}}))
+// eachDigest reads the _id and digest of every document of c that filter
+// matches.
+func eachDigest(ctx context.Context, c *mongodrv.Collection, filter bson.D, fn func(id, digest string)) error {
+	cur, err := c.Find(ctx, filter, options.Find().SetProjection(bson.D{{Key: digestField, Value: 1}}))
 	if err != nil {
 		return err
 	}
@@ -133,7 +141,7 @@ func (l *readOnce) digests(ctx context.Context, c *mongodrv.Collection, ids []st
 	defer l.mu.Unlock()
 	if !l.loaded {
 		l.stored = map[string]string{}
-		if err := eachDigest(ctx, c, func(id, digest string) { l.stored[id] = digest }); err != nil {
+		if err := eachDigest(ctx, c, bson.D{}, func(id, digest string) { l.stored[id] = digest }); err != nil {
 			return nil, err
 		}
 		l.loaded = true
@@ -165,6 +173,56 @@ func (l *readOnce) wrote(id, digest string) {
 // Like bulkWrite it is not atomic: a failure leaves what came before it
 // applied. It returns how many documents it inserted or replaced.
 func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string, lookup digestLookup, ids []string, docs []T) (int, error) {
+	return writeNumbered(ctx, c, op, lookup, ids, docs, nil)
+}
+
+// numberer returns the number of the write under way (writeLog), taking
+// it on its first call.
+type numberer func(ctx context.Context) (int64, error)
+
+// writeNumbered is writeChanged stamping what it writes with the number
+// number returns, asked only when something differs: writing the same
+// documents again takes no number, so readers of what was written since
+// their mark (seqField) find nothing new and read nothing. A nil number
+// stamps nothing.
+func writeNumbered[T any](ctx context.Context, c *mongodrv.Collection, op string, lookup digestLookup, ids []string, docs []T, number numberer) (int, error) {
+	changedIDs, changed, stored, err := changedDocs(ctx, c, op, lookup, ids, docs)
+	if err != nil || len(changed) == 0 {
+		return 0, err
+	}
+	if number != nil {
+		seq, err := number(ctx)
+		if err != nil {
+			return 0, err
+		}
+		for i := range changed {
+			changed[i].Seq = seq
+		}
+	}
+	var inserts []any
+	var insertIDs []string
+	var replaces []mongodrv.WriteModel
+	for i, id := range changedIDs {
+		if _, ok := stored[id]; ok {
+			replaces = append(replaces, replaceModel(id, changed[i]))
+		} else {
+			inserts, insertIDs = append(inserts, changed[i]), append(insertIDs, id)
+		}
+	}
+	if err := insertOrReplace(ctx, c, op, inserts, insertIDs, replaces); err != nil {
+		return 0, err
+	}
+	for i, id := range changedIDs {
+		lookup.wrote(id, changed[i].Digest)
+	}
+	return len(changed), nil
+}
+
+// changedDocs returns the _ids and the documents, with their digests, of
+// the documents of docs whose digest differs from the one stored under
+// their _id (ids[i] is the _id of docs[i]; when an _id is given twice, the
+// last wins), and the digests stored.
+func changedDocs[T any](ctx context.Context, c *mongodrv.Collection, op string, lookup digestLookup, ids []string, docs []T) ([]string, []versioned[T], map[string]string, error) {
 	last := map[string]int{}
 	for i, id := range ids {
 		last[id] = i
@@ -177,26 +235,26 @@ func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string,
 	}
 	stored, err := lookup.digests(ctx, c, unique)
 	if err != nil {
-		return 0, translate(op, err)
+		return nil, nil, nil, translate(op, err)
 	}
-	var inserts []any
-	var insertIDs []string
-	var replaces []mongodrv.WriteModel
-	written := map[string]string{}
+	var changedIDs []string
+	var changed []versioned[T]
 	for _, id := range unique {
 		v, err := withDigest(docs[last[id]])
 		if err != nil {
-			return 0, fmt.Errorf("mongo: %s: %s: %w", op, id, err)
+			return nil, nil, nil, fmt.Errorf("mongo: %s: %s: %w", op, id, err)
 		}
-		switch digest, ok := stored[id]; {
-		case !ok:
-			inserts, insertIDs = append(inserts, v), append(insertIDs, id)
-			written[id] = v.Digest
-		case digest != v.Digest:
-			replaces = append(replaces, replaceModel(id, v))
-			written[id] = v.Digest
+		if digest, ok := stored[id]; !ok || digest != v.Digest {
+			changedIDs, changed = append(changedIDs, id), append(changed, v)
 		}
 	}
+	return changedIDs, changed, stored, nil
+}
+
+// insertOrReplace inserts inserts (insertIDs their _ids) in one unordered
+// InsertMany, replacing those another writer inserted meanwhile, then
+// applies replaces.
+func insertOrReplace(ctx context.Context, c *mongodrv.Collection, op string, inserts []any, insertIDs []string, replaces []mongodrv.WriteModel) error {
 	if len(inserts) > 0 {
 		_, err := c.InsertMany(ctx, inserts, options.InsertMany().SetOrdered(false))
 		var bwe mongodrv.BulkWriteException
@@ -207,16 +265,10 @@ func writeChanged[T any](ctx context.Context, c *mongodrv.Collection, op string,
 				replaces = append(replaces, replaceModel(insertIDs[we.Index], inserts[we.Index]))
 			}
 		default:
-			return 0, translate(op, err)
+			return translate(op, err)
 		}
 	}
-	if err := bulkWrite(ctx, c, op, replaces); err != nil {
-		return 0, err
-	}
-	for id, digest := range written {
-		lookup.wrote(id, digest)
-	}
-	return len(inserts) + len(replaces), nil
+	return bulkWrite(ctx, c, op, replaces)
 }
 
 func replaceModel(id string, doc any) mongodrv.WriteModel {

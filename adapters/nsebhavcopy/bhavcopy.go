@@ -85,12 +85,69 @@ type layout func(rec []string) (nse.Row, error)
 
 // ReadFile parses one file, detecting its layout by its header.
 func ReadFile(f File) (Set, error) {
-	rc, err := f.Open()
+	rc, cr, row, err := open(f)
 	if err != nil {
-		return Set{}, fmt.Errorf("open %s: %w", f.Name, err)
+		return Set{}, err
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(source.Lines(f.Name, rc, source.MaxLineBytes), 64<<10)
+	if row == nil {
+		return readEquityList(f.Name, cr)
+	}
+	rows, err := readRows(f, cr, row, 0)
+	return Set{Rows: rows}, err
+}
+
+// Head is what a file's header and first row say, read without the rest:
+// a run plans its order from them (a day's files together, days in order,
+// listings first) before it reads any file whole.
+type Head struct {
+	// Listing marks NSE's list of equities (EQUITY_L), which holds no
+	// rows.
+	Listing bool
+	// Date is the trading day of the file's first row; empty for a
+	// listing.
+	Date string
+	// Lakhs marks a full bhavcopy: its rows take their ISINs from the
+	// other files of their day, so they are read after them.
+	Lakhs bool
+}
+
+// ReadHead reads a file's header and first row, refusing them as ReadFile
+// does.
+func ReadHead(f File) (Head, error) {
+	rc, cr, row, err := open(f)
+	if err != nil {
+		return Head{}, err
+	}
+	defer rc.Close()
+	if row == nil {
+		return Head{Listing: true}, nil
+	}
+	rows, err := readRows(f, cr, row, 1)
+	if err != nil {
+		return Head{}, err
+	}
+	return Head{Date: rows[0].Date, Lakhs: rows[0].TurnoverInLakhs}, nil
+}
+
+// open opens a file and reads its header, returning the reader positioned
+// at the first record and the layout of its rows: nil for EQUITY_L.
+func open(f File) (io.Closer, *csv.Reader, layout, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("open %s: %w", f.Name, err)
+	}
+	cr, row, err := readHeader(f.Name, rc)
+	if err != nil {
+		rc.Close()
+		return nil, nil, nil, err
+	}
+	return rc, cr, row, nil
+}
+
+// readHeader reads the header and returns the layout it names.
+func readHeader(name string, r io.Reader) (*csv.Reader, layout, error) {
+	br := bufio.NewReaderSize(source.Lines(name, r, source.MaxLineBytes), 64<<10)
 	if bom, _ := br.Peek(3); string(bom) == "\uFEFF" {
 		_, _ = br.Discard(3)
 	}
@@ -99,40 +156,37 @@ func ReadFile(f File) (Set, error) {
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, source.ErrBadInput) {
-		return Set{}, err
+		return nil, nil, err
 	}
 	if err != nil {
-		return Set{}, source.AtLine(f.Name, 1, "reading header: %v", err)
+		return nil, nil, source.AtLine(name, 1, "reading header: %v", err)
 	}
 	header = trimAll(header)
-	var row layout
+	cr.FieldsPerRecord = len(header)
 	switch {
 	case slices.Equal(header, legacyHeader):
-		row = legacyRow
+		return cr, legacyRow, nil
 	case slices.Equal(header, udiffHeader):
-		row = udiffRow
+		return cr, udiffRow, nil
 	case slices.Equal(header, fullHeader):
-		row = fullRow
+		return cr, fullRow, nil
 	case slices.Equal(header, equityListHeader):
-		return readEquityList(f.Name, cr)
-	default:
-		return Set{}, source.AtLine(f.Name, 1, "header is none of NSE's legacy bhavcopy (%s), UDiFF bhavcopy (TradDt,BizDt,Sgmt,…), full bhavcopy (%s) or EQUITY_L (%s)",
-			strings.Join(legacyHeader, ","), strings.Join(fullHeader, ", "), strings.Join(equityListHeader, ","))
+		return cr, nil, nil
 	}
-	cr.FieldsPerRecord = len(header)
-	rows, err := readRows(f, cr, row)
-	return Set{Rows: rows}, err
+	return nil, nil, source.AtLine(name, 1, "header is none of NSE's legacy bhavcopy (%s), UDiFF bhavcopy (TradDt,BizDt,Sgmt,…), full bhavcopy (%s) or EQUITY_L (%s)",
+		strings.Join(legacyHeader, ","), strings.Join(fullHeader, ", "), strings.Join(equityListHeader, ","))
 }
 
-// readRows reads every record with row, checks it and dates it.
-func readRows(f File, cr *csv.Reader, row layout) ([]nse.Row, error) {
+// readRows reads every record with row, checks it and dates it; with
+// limit above zero, only that many.
+func readRows(f File, cr *csv.Reader, row layout, limit int) ([]nse.Row, error) {
 	name := path.Base(strings.ReplaceAll(f.Name, "\\", "/"))
 	if _, entry, ok := strings.Cut(name, ":"); ok {
 		name = path.Base(entry)
 	}
 	var out []nse.Row
 	seen := map[string]bool{}
-	for {
+	for limit <= 0 || len(out) < limit {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break

@@ -255,3 +255,31 @@ func FuzzReadFile(f *testing.F) {
 		}
 	})
 }
+
+// TestReadHead: a file's head names its layout's kind and its first
+// row's day, and a bad first row is refused as ReadFile refuses it.
+func TestReadHead(t *testing.T) {
+	cases := map[string]nsebhavcopy.Head{
+		"cm01JUN2021bhav.csv":                       {Date: "2021-06-01"},
+		"BhavCopy_NSE_CM_0_0_0_20260828_F_0000.csv": {Date: "2026-08-28"},
+		"sec_bhavdata_full_01062021.csv":            {Date: "2021-06-01", Lakhs: true},
+		"EQUITY_L.csv":                              {Listing: true},
+	}
+	for name, want := range cases {
+		open := func() (io.ReadCloser, error) { return os.Open("testdata/" + name) }
+		if got, err := nsebhavcopy.ReadHead(nsebhavcopy.File{Name: name, Open: open, RetrievedAt: retrieved}); err != nil || got != want {
+			t.Errorf("%s: %+v, %v; want %+v", name, got, err, want)
+		}
+	}
+	head, err := os.ReadFile("testdata/cm01JUN2021bhav.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(head), "\n", 3)
+	bad := lines[0] + "\n" + strings.Replace(lines[1], "INE", "XX", 1) + "\n"
+	_, headErr := nsebhavcopy.ReadHead(nsebhavcopy.File{Name: "day.csv", Open: text(bad), RetrievedAt: retrieved})
+	_, fileErr := nsebhavcopy.ReadFile(nsebhavcopy.File{Name: "day.csv", Open: text(bad), RetrievedAt: retrieved})
+	if !errors.Is(headErr, source.ErrBadInput) || fileErr == nil || headErr.Error() != fileErr.Error() {
+		t.Fatalf("bad first row: head %v, file %v; want the same refusal", headErr, fileErr)
+	}
+}

@@ -14,15 +14,10 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// countedChinaPrices counts the store's reads of versions and steps.
+// countedChinaPrices counts the store's reads of steps.
 type countedChinaPrices struct {
 	*memory.ChinaPrices
-	versions, steps atomic.Int64
-}
-
-func (s *countedChinaPrices) Versions(ctx context.Context, code string) ([]ashare.Bar, error) {
-	s.versions.Add(1)
-	return s.ChinaPrices.Versions(ctx, code)
+	steps atomic.Int64
 }
 
 func (s *countedChinaPrices) Steps(ctx context.Context, code string) ([]ashare.Step, error) {
@@ -44,52 +39,46 @@ func addBars(bars ...ashare.Bar) func([]ashare.Bar) ([]ashare.Bar, []ashare.Step
 	}
 }
 
-func TestChinaPriceCacheServesPagesFromMemoryUntilExpiry(t *testing.T) {
+// Steps are kept until the TTL; pages are read from the store each time.
+func TestChinaPriceCacheKeepsStepsUntilExpiry(t *testing.T) {
 	ctx := context.Background()
 	clock := readcachetest.NewClock(time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC))
 	backing := &countedChinaPrices{ChinaPrices: memory.NewChinaPrices()}
 	cache := chinaprices.NewCache(backing, readcachetest.New(t, 30*time.Second, clock.Now))
 	known := time.Date(2021, 5, 6, 7, 0, 0, 0, time.UTC)
-	page := func(asOf time.Time) []ashare.Bar {
+	steps := func() []ashare.Step {
 		t.Helper()
-		bars, _, err := cache.Bars(ctx, ports.BarQuery{Code: "SZSE.000001", AsOf: asOf, Limit: 10})
+		steps, err := cache.Steps(ctx, "SZSE.000001")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return bars
+		return steps
 	}
-	if got := page(clock.Now()); len(got) != 0 || backing.versions.Load() != 1 {
-		t.Fatalf("an unknown code = %v after %d reads", got, backing.versions.Load())
-	}
-	// A listing ingested by another process is served at once: an empty read is not cached.
 	if err := backing.UpdateSeries(ctx, "SZSE.000001", addBars(pingAn(known, 23.5))); err != nil {
 		t.Fatal(err)
 	}
-	if got := page(clock.Now()); len(got) != 1 || got[0].Close != 23.5 {
-		t.Fatalf("after ingest = %v", got)
-	}
-	// Pages at other as-of times and the steps are served from memory.
-	if got := page(known.Add(-time.Second)); len(got) != 0 {
-		t.Fatalf("before it was known = %v", got)
-	}
 	for range 2 {
-		if _, err := cache.Steps(ctx, "SZSE.000001"); err != nil {
-			t.Fatal(err)
+		if got := steps(); len(got) != 1 || !got[0].KnownAt.Equal(known) {
+			t.Fatalf("steps = %v", got)
 		}
 	}
-	if n, m := backing.versions.Load(), backing.steps.Load(); n != 2 || m != 1 {
-		t.Fatalf("the store was read %d times for versions and %d for steps, want 2 and 1", n, m)
+	if n := backing.steps.Load(); n != 1 {
+		t.Fatalf("the store was read %d times for steps, want 1", n)
 	}
-	// A correction by another process is served after the TTL.
+	// A correction by another process: its page at once, its steps after the TTL.
 	if err := backing.UpdateSeries(ctx, "SZSE.000001", addBars(pingAn(known.Add(time.Hour), 23.6))); err != nil {
 		t.Fatal(err)
 	}
+	bars, _, err := cache.Bars(ctx, ports.BarQuery{Code: "SZSE.000001", AsOf: clock.Now(), Limit: 10})
+	if err != nil || len(bars) != 1 || bars[0].Close != 23.6 {
+		t.Fatalf("page after another process's correction = %v, %v", bars, err)
+	}
 	clock.Advance(29 * time.Second)
-	if got := page(clock.Now()); got[0].Close != 23.5 {
-		t.Fatalf("within the TTL the cached bar is served, got %v", got)
+	if got := steps(); !got[0].KnownAt.Equal(known) {
+		t.Fatalf("within the TTL the cached steps are served, got %v", got)
 	}
 	clock.Advance(2 * time.Second)
-	if got := page(clock.Now()); got[0].Close != 23.6 {
+	if got := steps(); !got[0].KnownAt.Equal(known.Add(time.Hour)) {
 		t.Fatalf("after the TTL the store is read again, got %v", got)
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
+	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/quarrydata/quarry/app/usecase"
 
@@ -140,10 +143,58 @@ func (c *Service) Prices(ctx context.Context, q Query) (Page, error) {
 
 // IngestResult says what an ingestion changed.
 type IngestResult struct {
-	// Listings is how many codes were read; Added how many bar versions
-	// were stored; Unchanged how many bars repeated the version already in
-	// effect at their KnownAt and were not stored again.
+	// Listings is how many listings' histories were updated (by IngestEach,
+	// a code once for each batch holding its bars); Added how many bar
+	// versions were stored; Unchanged how many bars repeated the version
+	// already in effect at their KnownAt and were not stored again.
 	Listings, Added, Unchanged int
+}
+
+// IngestBatchBytes is the batchBytes of IngestEach for a run of files:
+// it bounds the bars one batch holds, as barBytes weighs them: about 50,000 bars, a few years of every code or
+// 20 years of a few codes, so memory stays flat however many files a run
+// reads.
+const IngestBatchBytes = 8 << 20
+
+// IngestEach stores the bars of each file files yields, a batch at a time:
+// once the bars gathered weigh batchBytes they are stored (Ingest)
+// and released, so a run holds one batch however many files it reads. A
+// code whose bars span the files of several batches (Tushare's daily
+// files hold every code of one day) is updated once in each. It stops at
+// the first error files yields, after storing the batches before it and
+// nothing of the one it stops in; since bars held already add nothing,
+// running it again once the file is fixed completes the run.
+func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]ashare.Bar, error], batchBytes int) (IngestResult, error) {
+	var res IngestResult
+	var batch []ashare.Bar
+	weight := 0
+	flush := func() error {
+		got, err := c.Ingest(ctx, batch)
+		res.Listings, res.Added, res.Unchanged = res.Listings+got.Listings, res.Added+got.Added, res.Unchanged+got.Unchanged
+		clear(batch) // the stored bars' strings are garbage now
+		batch, weight = batch[:0], 0
+		return err
+	}
+	for bars, err := range files {
+		if err != nil {
+			return res, err
+		}
+		batch = append(batch, bars...)
+		for _, b := range bars {
+			weight += barBytes(b)
+		}
+		if weight >= batchBytes {
+			if err := flush(); err != nil {
+				return res, err
+			}
+		}
+	}
+	return res, flush()
+}
+
+// barBytes weighs a bar as memory holds it.
+func barBytes(b ashare.Bar) int {
+	return int(unsafe.Sizeof(b)) + len(b.Code) + len(b.TradeDate) + len(b.Source)
 }
 
 // Ingest stores bars read from source files (see adapters/ashareprices),
@@ -166,6 +217,8 @@ func (c *Service) Ingest(ctx context.Context, bars []ashare.Bar) (IngestResult, 
 		}
 	}) {
 		incoming := byCode[code]
+		// In date order, a date's versions in the order read.
+		slices.SortStableFunc(incoming, func(a, b ashare.Bar) int { return strings.Compare(a.TradeDate, b.TradeDate) })
 		var added, same int
 		err := c.store.UpdateSeries(ctx, code, func(held []ashare.Bar) ([]ashare.Bar, []ashare.Step, error) {
 			added, same = 0, 0

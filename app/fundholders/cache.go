@@ -3,41 +3,43 @@ package fundholders
 import (
 	"context"
 	"errors"
-
-	"github.com/quarrydata/quarry/app/readcache"
-
+	"slices"
+	"strconv"
+	"strings"
 	"unsafe"
 
+	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
 )
 
 // FundHoldingsCache is a read-through cache in front of a
-// FundHoldingStore. 13F data only changes when filings are ingested, and a
-// lookup reads one document per quarter a security was held, so caching a
-// lookup's rows for a TTL takes the document store off the hot path. An
-// empty lookup is a miss and is never cached.
+// FundHoldingStore. 13F data only changes when filings are ingested, so
+// the securities master, filings' CUSIPs and pages of holders are kept for
+// a TTL. A page is kept under its query with the instant replaced by the
+// latest filing date known at it (holdings.KnownThrough): the default
+// as_of is the time of the request, and every instant of a day sees the
+// same filings. An empty page is a miss and is never cached.
 type Cache struct {
 	ports.FundHoldingStore
-	master  *readcache.Space[holdings.Security]
-	holders *readcache.Space[heldRows]
-	cusips  *readcache.Space[[]string]
+	master *readcache.Space[holdings.Security]
+	pages  *readcache.Space[heldPage]
+	cusips *readcache.Space[[]string]
 }
 
-// heldRows is one cached FundHoldingsOf answer.
-type heldRows struct {
-	rows    []holdings.Holding
-	reports []holdings.Report
+// heldPage is one cached FundHolders answer.
+type heldPage struct {
+	holders []holdings.Holding
+	total   int
 }
 
-// NewFundHoldingsCache wraps store, keeping securities, lookups and
-// filings' CUSIPs in shared. One lookup of a widely held security over many
-// quarters can hold hundreds of thousands of rows; it is weighed as such.
+// NewFundHoldingsCache wraps store, keeping securities, pages and filings'
+// CUSIPs in shared.
 func NewCache(store ports.FundHoldingStore, shared *readcache.Cache) *Cache {
 	return &Cache{
 		FundHoldingStore: store,
 		master:           readcache.NewSpace(shared, masterSecurityWeight),
-		holders:          readcache.NewSpace(shared, heldRowsWeight),
+		pages:            readcache.NewSpace(shared, heldPageWeight),
 		cusips:           readcache.NewSpace(shared, readcache.StringsWeight),
 	}
 }
@@ -49,20 +51,22 @@ func (c *Cache) MasterSecurity(ctx context.Context, key holdings.Key) (holdings.
 	})
 }
 
-// FundHoldingsOf returns the rows and reports of the lookup, from the cache
-// while they are fresh.
-func (c *Cache) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
-	got, err := c.holders.Get(ctx, cusip+"|"+from+"|"+to, func(ctx context.Context, _ string) (heldRows, error) {
-		rows, reports, err := c.FundHoldingStore.FundHoldingsOf(ctx, cusip, from, to)
-		if err == nil && len(rows) == 0 {
+// FundHolders returns the page the query asks for, from the cache while
+// it is fresh.
+func (c *Cache) FundHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
+	key := strings.Join([]string{cusip, q.Accession, q.From, q.To, holdings.KnownThrough(q.AsOf),
+		strconv.Itoa(q.Offset), strconv.Itoa(q.Limit)}, "|")
+	got, err := c.pages.Get(ctx, key, func(ctx context.Context, _ string) (heldPage, error) {
+		holders, total, err := c.FundHoldingStore.FundHolders(ctx, cusip, q)
+		if err == nil && total == 0 {
 			err = readcache.ErrNoRows
 		}
-		return heldRows{rows: rows, reports: reports}, err
+		return heldPage{holders: holders, total: total}, err
 	})
 	if errors.Is(err, readcache.ErrNoRows) {
-		return nil, nil, nil
+		return nil, 0, nil
 	}
-	return got.rows, got.reports, err
+	return slices.Clone(got.holders), got.total, err
 }
 
 // ThirteenFFilingCUSIPs returns the filing's CUSIPs, from the cache while
@@ -80,12 +84,12 @@ func (c *Cache) UpsertMasterSecurities(ctx context.Context, secs []holdings.Secu
 	return err
 }
 
-// ReplaceThirteenFFilings writes through, then forgets every cached lookup:
-// a filing may change the answer of any of them.
+// ReplaceThirteenFFilings writes through, then forgets every cached page
+// and filing's CUSIPs: a filing may change any of them.
 func (c *Cache) ReplaceThirteenFFilings(ctx context.Context, filings []holdings.Filing) error {
 	err := c.FundHoldingStore.ReplaceThirteenFFilings(ctx, filings)
 	// Forgotten even when the write failed: it may have applied in part.
-	c.holders.Reset()
+	c.pages.Reset()
 	c.cusips.Reset()
 	return err
 }
@@ -94,16 +98,12 @@ func masterSecurityWeight(s holdings.Security) int {
 	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Ticker, s.CIK, s.CUSIP, s.Name)
 }
 
-func heldRowsWeight(h heldRows) int {
+func heldPageWeight(p heldPage) int {
 	var row holdings.Holding
-	var rep holdings.Report
-	n := int(unsafe.Sizeof(h)) + cap(h.rows)*int(unsafe.Sizeof(row)) + cap(h.reports)*int(unsafe.Sizeof(rep))
-	for _, r := range h.rows {
+	n := int(unsafe.Sizeof(p)) + cap(p.holders)*int(unsafe.Sizeof(row))
+	for _, r := range p.holders {
 		n += readcache.StringBytes(r.Accession, r.FundCIK, r.FundName, r.ReportPeriod, r.FilingDate, r.CUSIP, r.Issuer,
 			r.Class, r.ShareType, r.PutCall, r.Discretion)
-	}
-	for _, r := range h.reports {
-		n += readcache.StringBytes(r.Accession, r.FundCIK, r.ReportPeriod, r.FilingDate, r.Amendment)
 	}
 	return n
 }

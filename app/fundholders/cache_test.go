@@ -2,6 +2,7 @@ package fundholders_test
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,24 +15,32 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-func nzsFiling(shares int64) holdings.Filing {
-	h := holdings.Holding{Accession: "0001816616-21-000007", Row: 1, FundCIK: "0001816616", FundName: "NZS Capital, LLC",
-		ReportPeriod: "2021-09-30", FilingDate: "2021-11-12", CUSIP: "037833100", Shares: shares, ShareType: "SH", Value: 29465000, Discretion: "SOLE"}
+const (
+	nzsAccession = "0001816616-21-000007"
+	apple        = "037833100"
+	microsoft    = "594918104"
+)
+
+// nzsFiling is one filing reporting one row in cusip.
+func nzsFiling(cusip string) holdings.Filing {
+	h := holdings.Holding{Accession: nzsAccession, Row: 1, FundCIK: "0001816616", FundName: "NZS Capital, LLC",
+		ReportPeriod: "2021-09-30", FilingDate: "2021-11-12", CUSIP: cusip, Shares: 208234, ShareType: "SH", Value: 29465000, Discretion: "SOLE"}
 	return holdings.Filing{Accession: h.Accession, FormType: "13F-HR", FundCIK: h.FundCIK, FundName: h.FundName,
 		ReportPeriod: h.ReportPeriod, FilingDate: h.FilingDate, Holdings: []holdings.Holding{h}}
 }
 
-// sharesHeld returns the shares of the one row FundHoldingsOf finds, or 0.
-func sharesHeld(t *testing.T, s ports.FundHoldingStore) int64 {
+// cusipHeld returns the one CUSIP the filing reports, or "" when the
+// filing is not held.
+func cusipHeld(t *testing.T, s ports.FundHoldingStore) string {
 	t.Helper()
-	rows, _, err := s.FundHoldingsOf(context.Background(), "037833100", "", "")
-	if err != nil || len(rows) > 1 {
-		t.Fatalf("rows = %+v, %v", rows, err)
+	cusips, err := s.ThirteenFFilingCUSIPs(context.Background(), nzsAccession)
+	if errors.Is(err, ports.ErrNotFound) {
+		return ""
 	}
-	if len(rows) == 0 {
-		return 0
+	if err != nil || len(cusips) != 1 {
+		t.Fatalf("cusips = %v, %v", cusips, err)
 	}
-	return rows[0].Shares
+	return cusips[0]
 }
 
 func TestFundHoldingsCacheServesUntilExpiry(t *testing.T) {
@@ -39,32 +48,32 @@ func TestFundHoldingsCacheServesUntilExpiry(t *testing.T) {
 	backing := memory.NewFundHoldings()
 	clock := readcachetest.NewClock(time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC))
 	cache := fundholders.NewCache(backing, readcachetest.New(t, 30*time.Second, clock.Now))
-	if got := sharesHeld(t, cache); got != 0 {
-		t.Fatalf("empty store: %d shares", got)
+	if got := cusipHeld(t, cache); got != "" {
+		t.Fatalf("empty store: %s", got)
 	}
-	// Another process ingests: an empty lookup was not cached.
-	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(208234)}); err != nil {
+	// Another process ingests: a filing not found was not cached.
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(apple)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := sharesHeld(t, cache); got != 208234 {
-		t.Fatalf("after ingest: %d shares", got)
+	if got := cusipHeld(t, cache); got != apple {
+		t.Fatalf("after ingest: %s", got)
 	}
-	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(1)}); err != nil {
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(microsoft)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := sharesHeld(t, cache); got != 208234 {
-		t.Fatalf("within the TTL the cached rows are served, got %d shares", got)
+	if got := cusipHeld(t, cache); got != apple {
+		t.Fatalf("within the TTL the cached CUSIPs are served, got %s", got)
 	}
 	clock.Advance(31 * time.Second)
-	if got := sharesHeld(t, cache); got != 1 {
-		t.Fatalf("after the TTL the store is read again, got %d shares", got)
+	if got := cusipHeld(t, cache); got != microsoft {
+		t.Fatalf("after the TTL the store is read again, got %s", got)
 	}
 	// A load through this instance shows at once.
-	if err := cache.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(2)}); err != nil {
+	if err := cache.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(apple)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := sharesHeld(t, cache); got != 2 {
-		t.Fatalf("after a load through the cache: %d shares", got)
+	if got := cusipHeld(t, cache); got != apple {
+		t.Fatalf("after a load through the cache: %s", got)
 	}
 }
 
@@ -75,39 +84,41 @@ type heldFundHoldings struct {
 	hold atomic.Pointer[gate]
 }
 
-func (s *heldFundHoldings) FundHoldingsOf(ctx context.Context, cusip, from, to string) ([]holdings.Holding, []holdings.Report, error) {
-	rows, reports, err := s.FundHoldings.FundHoldingsOf(ctx, cusip, from, to)
+func (s *heldFundHoldings) ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error) {
+	cusips, err := s.FundHoldings.ThirteenFFilingCUSIPs(ctx, accession)
 	if g := s.hold.Swap(nil); g != nil {
 		close(g.reached)
 		<-g.release
 	}
-	return rows, reports, err
+	return cusips, err
 }
 
-// A lookup cannot be named by the filings that change it, so a load forgets
-// them all; a lookup read before that must not be cached after it.
+// A load forgets every filing's CUSIPs; CUSIPs read before that must not be
+// cached after it.
 func TestFundHoldingsCacheDoesNotCacheALookupOverlappingALoad(t *testing.T) {
 	ctx := context.Background()
 	backing := &heldFundHoldings{FundHoldings: memory.NewFundHoldings()}
-	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(208234)}); err != nil {
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(apple)}); err != nil {
 		t.Fatal(err)
 	}
 	cache := fundholders.NewCache(backing, readcachetest.New(t, time.Hour, usecase.SystemClock))
 	g := newGate()
 	backing.hold.Store(g)
-	read := make(chan int64)
+	read := make(chan error)
 	go func() {
-		rows, _, _ := cache.FundHoldingsOf(ctx, "037833100", "", "")
-		read <- rows[0].Shares
+		_, err := cache.ThirteenFFilingCUSIPs(ctx, nzsAccession)
+		read <- err
 	}()
 	<-g.reached
-	if err := cache.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(2)}); err != nil {
+	if err := cache.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(microsoft)}); err != nil {
 		t.Fatal(err)
 	}
 	close(g.release)
-	<-read
-	if got := sharesHeld(t, cache); got != 2 {
-		t.Fatalf("after the load returned: %d shares, want 2", got)
+	if err := <-read; err != nil {
+		t.Fatal(err)
+	}
+	if got := cusipHeld(t, cache); got != microsoft {
+		t.Fatalf("after the load returned: %s, want %s", got, microsoft)
 	}
 }
 
@@ -116,3 +127,46 @@ type gate struct {
 }
 
 func newGate() *gate { return &gate{reached: make(chan struct{}), release: make(chan struct{})} }
+
+// countedFundHoldings counts the store's reads of pages.
+type countedFundHoldings struct {
+	*memory.FundHoldings
+	pages atomic.Int64
+}
+
+func (s *countedFundHoldings) FundHolders(ctx context.Context, cusip string, q holdings.Query) ([]holdings.Holding, int, error) {
+	s.pages.Add(1)
+	return s.FundHoldings.FundHolders(ctx, cusip, q)
+}
+
+// A page is kept for the filings known at its instant: later instants of
+// the same day read the store no more, another day reads it again, and an
+// empty page is never kept.
+func TestFundHoldingsCacheKeepsAPagePerKnownDay(t *testing.T) {
+	ctx := context.Background()
+	backing := &countedFundHoldings{FundHoldings: memory.NewFundHoldings()}
+	if err := backing.ReplaceThirteenFFilings(ctx, []holdings.Filing{nzsFiling(apple)}); err != nil {
+		t.Fatal(err)
+	}
+	cache := fundholders.NewCache(backing, readcachetest.New(t, time.Hour, usecase.SystemClock))
+	page := func(asOf time.Time, wantTotal int) {
+		t.Helper()
+		got, total, err := cache.FundHolders(ctx, apple, holdings.Query{AsOf: asOf, Limit: 10})
+		if err != nil || total != wantTotal || len(got) != wantTotal {
+			t.Fatalf("as of %s: %+v, total %d, %v; want %d", asOf, got, total, err, wantTotal)
+		}
+	}
+	day := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	page(day.Add(10*time.Hour), 1)
+	page(day.Add(11*time.Hour), 1)
+	if n := backing.pages.Load(); n != 1 {
+		t.Fatalf("two instants of one day read the store %d times, want 1", n)
+	}
+	page(day.Add(24*time.Hour), 1)
+	before := time.Date(2021, 11, 12, 10, 0, 0, 0, time.UTC) // the filing's day: not known yet
+	page(before, 0)
+	page(before, 0)
+	if n := backing.pages.Load(); n != 4 {
+		t.Fatalf("the store was read %d times, want 4", n)
+	}
+}

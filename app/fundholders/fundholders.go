@@ -102,11 +102,10 @@ func (f *Service) Holders(ctx context.Context, req Request) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	rows, reports, err := f.store.FundHoldingsOf(ctx, sec.CUSIP, req.Query.From, req.Query.To)
+	page, total, err := f.store.FundHolders(ctx, sec.CUSIP, req.Query)
 	if err != nil {
 		return Page{}, err
 	}
-	page, total := holdings.Select(rows, reports, req.Query)
 	return Page{Security: sec, Holders: page, Total: total}, nil
 }
 

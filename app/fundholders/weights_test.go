@@ -9,7 +9,7 @@ import (
 	"github.com/quarrydata/quarry/domain/holdings"
 )
 
-// The weights are estimates; this checks a lookup's, which grows large,
+// The weights are estimates; this checks a page's, the largest value kept,
 // is within a factor of what the value really holds.
 func TestWeightsApproximateTheHeldBytes(t *testing.T) {
 	fresh := func(s string) string { return strings.Clone(s) }
@@ -17,21 +17,19 @@ func TestWeightsApproximateTheHeldBytes(t *testing.T) {
 		build  func() any
 		weight func(any) int
 	}{
-		"a lookup of 5,000 rows": {
+		"a page of 1,000 holders": {
 			build: func() any {
-				var h heldRows
-				for i := range 5000 {
-					h.rows = append(h.rows, holdings.Holding{
+				var h heldPage
+				for i := range 1000 {
+					h.holders = append(h.holders, holdings.Holding{
 						Accession: fresh("0001816616-21-000007"), Row: int64(i), FundCIK: fresh("0001816616"), FundName: fresh("NZS Capital, LLC"),
 						ReportPeriod: fresh("2021-09-30"), FilingDate: fresh("2021-11-12"), CUSIP: fresh("037833100"), Issuer: fresh("APPLE INC"),
 						Class: fresh("COM"), Shares: 208234, ShareType: fresh("SH"), Value: 29465000, Discretion: fresh("SOLE"),
 					})
 				}
-				h.reports = append(h.reports, holdings.Report{Accession: fresh("0001816616-21-000007"), FundCIK: fresh("0001816616"),
-					ReportPeriod: fresh("2021-09-30"), FilingDate: fresh("2021-11-12")})
 				return h
 			},
-			weight: func(v any) int { return heldRowsWeight(v.(heldRows)) },
+			weight: func(v any) int { return heldPageWeight(v.(heldPage)) },
 		},
 	}
 	for name, tc := range cases {

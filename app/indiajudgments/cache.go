@@ -26,8 +26,9 @@ import (
 // another process (quarry ingest) is learnt from the versions the store
 // reports: every call of JudgmentVersions, which the serving process makes
 // each QUARRY_MONGO_REFRESH to bring its search index up to date, forgets
-// the judgments whose version changed since the last call, before the
-// index reads them again. The TTL bounds the rest.
+// the judgments it returns whose version is not the one last seen, before
+// the index reads them again, and a call for every judgment (mark 0) also
+// forgets those no longer held. The TTL bounds the rest.
 //
 // A listing (JudgmentList, an export's read) goes to the store: it reads
 // no text and each export reads it once.
@@ -35,7 +36,7 @@ type Cache struct {
 	ports.JudgmentStore
 	judgments *readcache.Space[judgment.Judgment]
 	mu        sync.Mutex
-	// versions are the versions the last JudgmentVersions returned.
+	// versions are the latest versions JudgmentVersions returned.
 	versions map[string]string
 }
 
@@ -78,26 +79,30 @@ func (c *Cache) UpsertJudgments(ctx context.Context, js []judgment.Judgment) (in
 }
 
 // JudgmentVersions returns the store's versions, and forgets every
-// judgment whose version is not the one the previous call returned.
-func (c *Cache) JudgmentVersions(ctx context.Context) (map[string]string, error) {
-	versions, err := c.JudgmentStore.JudgmentVersions(ctx)
+// judgment returned whose version is not the one last seen; for mark 0,
+// which returns every judgment held, also those no longer held.
+func (c *Cache) JudgmentVersions(ctx context.Context, mark int64) (map[string]string, int64, error) {
+	versions, next, err := c.JudgmentStore.JudgmentVersions(ctx, mark)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id, v := range versions {
 		if c.versions[id] != v {
 			c.judgments.Forget(id)
+			c.versions[id] = v
 		}
 	}
-	for id := range c.versions {
-		if _, ok := versions[id]; !ok {
-			c.judgments.Forget(id)
+	if mark == 0 {
+		for id := range c.versions {
+			if _, ok := versions[id]; !ok {
+				c.judgments.Forget(id)
+				delete(c.versions, id)
+			}
 		}
 	}
-	c.versions = versions
-	return versions, nil
+	return versions, next, nil
 }
 
 // RenderCache is a JudgmentRenderer that renders each version of a

@@ -57,7 +57,8 @@ func TestJudgmentCacheLearnsOfWritesFromVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := indiajudgments.NewCache(backing, readcachetest.New(t, time.Hour, usecase.SystemClock))
-	if _, err := cache.JudgmentVersions(ctx); err != nil {
+	_, mark, err := cache.JudgmentVersions(ctx, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -76,7 +77,7 @@ func TestJudgmentCacheLearnsOfWritesFromVersions(t *testing.T) {
 	if got, _ := cache.Judgment(ctx, changed.ID); got.Text != js[0].Text {
 		t.Fatal("the cache read the store again before it learnt of the write")
 	}
-	if _, err := cache.JudgmentVersions(ctx); err != nil {
+	if _, _, err := cache.JudgmentVersions(ctx, mark); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := cache.Judgment(ctx, changed.ID); err != nil || got.Text != changed.Text {

@@ -36,6 +36,13 @@ type Service struct {
 	refreshing sync.Mutex
 	// indexed holds the version of every judgment in the index.
 	indexed map[string]string
+	// mark is what the store's JudgmentVersions returned last: the next
+	// Refresh asks for the judgments written since. It starts at 0 in
+	// each process, so the first Refresh compares every judgment's version
+	// with the checkpoint's.
+	mark int64
+	// stored says a Refresh was told of a judgment in the store.
+	stored bool
 	// resumed says whether the index's checkpoint was read: the first
 	// Refresh resumes from it.
 	resumed bool
@@ -102,17 +109,24 @@ func (u *Service) Indexed(ctx context.Context) (int64, error) { return u.index.C
 
 // Refresh indexes the judgments that are new or changed in the store since
 // it last looked, in this process or another sharing the store (quarry
-// ingest), and says how many it indexed. It compares versions, so it reads
-// the text of changed judgments only. Calls are serialised.
+// ingest), and says how many it indexed. It asks the store for the
+// versions of the judgments written since its mark only, and compares
+// them, so it reads the text of changed judgments only, and nothing when
+// nothing was written. Calls are serialised.
 func (u *Service) Refresh(ctx context.Context) (int, error) {
 	u.refreshing.Lock()
 	defer u.refreshing.Unlock()
 	if err := u.resume(ctx); err != nil {
 		return 0, err
 	}
-	versions, err := u.store.JudgmentVersions(ctx)
+	versions, next, err := u.store.JudgmentVersions(ctx, u.mark)
 	if err != nil {
 		return 0, err
+	}
+	if len(versions) > 0 {
+		u.mu.Lock()
+		u.stored = true
+		u.mu.Unlock()
 	}
 	u.mu.RLock()
 	var changed []string
@@ -123,6 +137,7 @@ func (u *Service) Refresh(ctx context.Context) (int, error) {
 	}
 	u.mu.RUnlock()
 	if len(changed) == 0 {
+		u.mark = next
 		return 0, nil
 	}
 	js, err := u.store.JudgmentsByID(ctx, changed)
@@ -141,7 +156,11 @@ func (u *Service) Refresh(ctx context.Context) (int, error) {
 	}
 	cp := judgmentCheckpoint{Indexed: maps.Clone(u.indexed), Retrieved: u.retrieved}
 	u.mu.Unlock()
-	return len(js), usecase.SaveCheckpoint(ctx, u.index, cp)
+	if err := usecase.SaveCheckpoint(ctx, u.index, cp); err != nil {
+		return len(js), err
+	}
+	u.mark = next
+	return len(js), nil
 }
 
 // judgmentCheckpoint is what the judgment index keeps of Judgments: the
@@ -267,10 +286,19 @@ func (u *Service) Retrieve(ctx context.Context, q ports.RetrievalQuery) ([]ports
 }
 
 // JudgmentsProbe reports the judgments dataset available once a judgment
-// is held.
+// is held: at once when a Refresh was told of one, as the one at start is
+// of every judgment held; else by asking the store for every judgment's
+// version, which reads every judgment on FerretDB and is cheap only while
+// none is held: a cold server's first requests wait for the probe.
 func (u *Service) JudgmentsProbe() usecase.DatasetProbe {
 	return usecase.DatasetProbe{Dataset: dataset.IndiaJudgments, Probe: func(ctx context.Context) (bool, error) {
-		v, err := u.store.JudgmentVersions(ctx)
+		u.mu.RLock()
+		stored := u.stored
+		u.mu.RUnlock()
+		if stored {
+			return true, nil
+		}
+		v, _, err := u.store.JudgmentVersions(ctx, 0)
 		return len(v) > 0, err
 	}}
 }

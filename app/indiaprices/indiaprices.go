@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/quarrydata/quarry/app/usecase"
 
@@ -198,48 +199,83 @@ type IngestResult struct {
 	Added, Unchanged, NoISIN int
 }
 
-// indiaFlush is how many new versions ingestion gathers before it writes
-// them in one call, at the next change of calendar year: a store that
-// keeps a security's year together (MongoDB's buckets, spec-gaps B28) then
-// writes each year's documents once per run. A run holds its rows in
-// memory already; a year of NSE rows is about 750,000.
-const indiaFlush = 100_000
+// IngestBatchBytes is the batchBytes of IngestEach for a run of files: it
+// bounds the rows one write holds, as rowBytes weighs them. A day of NSE's
+// capital-market files is about 3,000 rows, some 760 kB, so a batch holds
+// about eleven days and memory stays flat however many days a run reads.
+// Each write adds a part to the year bucket of every security it touches
+// (spec-gaps B28), so fewer, larger batches write fewer documents; the
+// store's write holds a few copies of the batch in other forms (BSON, the
+// wire message), which this bounds too.
+const IngestBatchBytes = 8 << 20
 
-// Ingest stores rows read from NSE files, day by day. A full-bhavcopy row
-// (no ISIN) takes the ISIN of the legacy or UDiFF row of the same symbol,
-// series and day, in this run or already stored, else the ISIN listings
-// (EQUITY_L) of this run give for its symbol; with none it is skipped and
-// counted. A row that agrees with the version in effect at its KnownAt
-// (nse.Row.Agrees) adds nothing, so ingesting a file twice, or a copy
-// retrieved later, changes nothing; a row with other figures is a new
+// IngestEach stores the rows of each file files yields, a batch of whole
+// days at a time: the rows gathered are written (see ingestBatch) before a
+// file of another day once they weigh batchBytes, so a run holds one batch
+// however many days it reads. The files come in date order, a day's files
+// together, the day named by each file's first row; listings are the
+// run's EQUITY_L entries. It stops at the first error files yields, after
+// writing the batches before it and nothing of the one it stops in; since
+// rows held already add nothing, running it again once the file is fixed
+// completes the run.
+func (c *Service) IngestEach(ctx context.Context, files iter.Seq2[[]nse.Row, error], listings map[string]string, batchBytes int) (IngestResult, error) {
+	var res IngestResult
+	var batch []nse.Row
+	weight, day := 0, ""
+	for rows, err := range files {
+		if err != nil {
+			return res, err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		if rows[0].Date != day && weight >= batchBytes {
+			if err := c.ingestBatch(ctx, batch, listings, &res); err != nil {
+				return res, err
+			}
+			clear(batch) // the written rows' strings are garbage now
+			batch, weight = batch[:0], 0
+		}
+		day = rows[0].Date
+		batch = append(batch, rows...)
+		for _, r := range rows {
+			weight += rowBytes(r)
+		}
+	}
+	return res, c.ingestBatch(ctx, batch, listings, &res)
+}
+
+// rowBytes weighs a row as memory holds it.
+func rowBytes(r nse.Row) int {
+	return int(unsafe.Sizeof(r)) + len(r.Symbol) + len(r.Series) + len(r.ISIN) + len(r.Date) + len(r.Source)
+}
+
+// ingestBatch stores rows read from NSE files, day by day, in one write.
+// A full-bhavcopy row (no ISIN) takes the ISIN of the legacy or UDiFF row
+// of the same symbol, series and day, in the batch or already stored, else
+// the ISIN listings (EQUITY_L) give for its symbol; with none it is
+// skipped and counted. A row that agrees with the version in effect at its
+// KnownAt (nse.Row.Agrees) adds nothing, so ingesting a file twice, or a
+// copy retrieved later, changes nothing; a row with other figures is a new
 // version, served from its KnownAt on.
-func (c *Service) Ingest(ctx context.Context, rows []nse.Row, listings map[string]string) (IngestResult, error) {
+func (c *Service) ingestBatch(ctx context.Context, rows []nse.Row, listings map[string]string, res *IngestResult) error {
 	byDate := map[string][]nse.Row{}
 	for _, r := range rows {
 		byDate[r.Date] = append(byDate[r.Date], r)
 	}
-	var res IngestResult
-	var pending []nse.Row
-	dates := slices.Sorted(maps.Keys(byDate))
-	for i, date := range dates {
+	var add []nse.Row
+	for _, date := range slices.Sorted(maps.Keys(byDate)) {
 		held, err := c.store.OnDate(ctx, date)
 		if err != nil {
-			return res, err
+			return err
 		}
-		pending = append(pending, c.day(byDate[date], held, listings, &res)...)
-		if len(pending) >= indiaFlush && i+1 < len(dates) && dates[i+1][:4] != date[:4] {
-			if err := c.store.Add(ctx, pending); err != nil {
-				return res, err
-			}
-			res.Added += len(pending)
-			pending = pending[:0]
-		}
+		add = append(add, c.day(byDate[date], held, listings, res)...)
 	}
-	if err := c.store.Add(ctx, pending); err != nil {
-		return res, err
+	if err := c.store.Add(ctx, add); err != nil {
+		return err
 	}
-	res.Added += len(pending)
-	return res, nil
+	res.Added += len(add)
+	return nil
 }
 
 // day returns the rows of one day that are new, given the versions held.

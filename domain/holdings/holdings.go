@@ -129,6 +129,47 @@ func Current(reports []Report, t time.Time) map[string]bool {
 	return current
 }
 
+// SupersededOn returns, for each report a later complete report (a 13F-HR
+// or a restatement) of its fund and period supersedes, the filing date of
+// the first such report. It is Current laid out in time: a report is
+// current at t exactly when it is known at t (KnownOn its filing date) and
+// not KnownOn the date given here, so a store can keep each row's
+// interval and answer any instant without the reports.
+func SupersededOn(reports []Report) map[string]string {
+	byFund := map[fundPeriod][]Report{}
+	for _, r := range reports {
+		k := fundPeriod{r.FundCIK, r.ReportPeriod}
+		byFund[k] = append(byFund[k], r)
+	}
+	out := map[string]string{}
+	for _, rs := range byFund {
+		slices.SortFunc(rs, func(a, b Report) int {
+			return cmp.Or(cmp.Compare(a.FilingDate, b.FilingDate), cmp.Compare(a.Accession, b.Accession))
+		})
+		next := ""
+		for i := len(rs) - 1; i >= 0; i-- {
+			if next != "" {
+				out[rs[i].Accession] = next
+			}
+			if rs[i].Amendment != NewHoldings {
+				next = rs[i].FilingDate
+			}
+		}
+	}
+	return out
+}
+
+// KnownOn reports whether a filing of the given filing date was known at t
+// (see Holding.KnownAt).
+func KnownOn(filingDate string, t time.Time) bool { return knownAt(filingDate, t) }
+
+// KnownThrough returns the latest filing date (YYYY-MM-DD) known at t: a
+// filing is KnownOn t exactly when its date is not after it, so every
+// instant with the same KnownThrough sees the same filings.
+func KnownThrough(t time.Time) string {
+	return t.UTC().Add(-24*time.Hour + time.Microsecond).Format(time.DateOnly)
+}
+
 // CUSIPs returns the distinct CUSIPs the filing reports, sorted.
 func (f Filing) CUSIPs() []string {
 	out := make([]string, 0, len(f.Holdings))
@@ -280,14 +321,18 @@ func Select(rows []Holding, reports []Report, q Query) ([]Holding, int) {
 		}
 	}
 	kept = Combine(kept)
-	slices.SortFunc(kept, func(a, b Holding) int {
-		return cmp.Or(cmp.Compare(b.Value, a.Value), cmp.Compare(a.FundCIK, b.FundCIK),
-			cmp.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
-	})
+	slices.SortFunc(kept, ComparePositions)
 	total := len(kept)
 	start := min(q.Offset, total)
 	end := min(start+q.Limit, total)
 	return kept[start:end], total
+}
+
+// ComparePositions orders positions as a lookup pages them: largest value
+// first, then by fund CIK, accession number and row.
+func ComparePositions(a, b Holding) int {
+	return cmp.Or(cmp.Compare(b.Value, a.Value), cmp.Compare(a.FundCIK, b.FundCIK),
+		cmp.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
 }
 
 func (q Query) matches(h Holding) bool {

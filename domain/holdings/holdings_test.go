@@ -154,6 +154,42 @@ func TestCurrent(t *testing.T) {
 	}
 }
 
+// SupersededOn lays Current out in time: at every instant around the
+// reports' filing dates, a report is current exactly when it is known and
+// its superseding date is not.
+func TestSupersededOnAgreesWithCurrent(t *testing.T) {
+	reports := append(slices.Clone(berkshireQ3),
+		Report{Accession: "0000950123-23-010900", FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-15", Amendment: NewHoldings},
+		Report{Accession: "0000950123-23-010901", FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-16", Amendment: Restatement})
+	until := SupersededOn(reports)
+	if len(until) == 0 {
+		t.Fatal("no report superseded")
+	}
+	start := time.Date(2023, 11, 12, 0, 0, 0, 0, time.UTC)
+	for at := start; at.Before(start.AddDate(1, 0, 0)); at = at.Add(6 * time.Hour) {
+		current := Current(reports, at)
+		for _, r := range reports {
+			d, superseded := until[r.Accession]
+			visible := KnownOn(r.FilingDate, at) && !(superseded && KnownOn(d, at))
+			if visible != current[r.Accession] {
+				t.Fatalf("%s at %s: visible %v, Current %v", r.Accession, at, visible, current[r.Accession])
+			}
+		}
+	}
+}
+
+func TestKnownThrough(t *testing.T) {
+	day := time.Date(2023, 11, 14, 0, 0, 0, 0, time.UTC)
+	for _, at := range []time.Time{day, day.Add(12 * time.Hour), day.Add(24*time.Hour - 2*time.Microsecond),
+		day.Add(24*time.Hour - time.Microsecond), time.Date(2023, 11, 14, 9, 0, 0, 0, time.FixedZone("IST", 19800))} {
+		through := KnownThrough(at)
+		next, _ := time.Parse(time.DateOnly, through)
+		if !KnownOn(through, at) || KnownOn(next.AddDate(0, 0, 1).Format(time.DateOnly), at) {
+			t.Errorf("at %s: known through %s, but KnownOn disagrees", at, through)
+		}
+	}
+}
+
 func TestSelectServesTheCurrentReport(t *testing.T) {
 	rows := []Holding{
 		{Accession: "0000950123-23-010898", Row: 1, FundCIK: "0001067983", ReportPeriod: "2023-09-30", FilingDate: "2023-11-14", CUSIP: "037833100", Shares: 915560382, Value: 156753093002},

@@ -1,14 +1,13 @@
 package porttest
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/ports"
@@ -43,7 +42,8 @@ func RunFundHoldings(t *testing.T, newStore NewFundHoldingStore) {
 	t.Run("master keys", func(t *testing.T) { fundHoldingsMaster(t, newStore(t)) })
 	t.Run("filings are replaced whole", func(t *testing.T) { fundHoldingsReplace(t, newStore(t)) })
 	t.Run("report period bounds", func(t *testing.T) { fundHoldingsPeriods(t, newStore(t)) })
-	t.Run("a fund's reports come with its rows in every CUSIP", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
+	t.Run("a restatement supersedes the positions it drops", func(t *testing.T) { fundHoldingsReports(t, newStore(t)) })
+	t.Run("pages are holdings.Select's", func(t *testing.T) { fundHoldingsPages(t, newStore(t)) })
 	t.Run("a write stopped at any step shows each filing whole", func(t *testing.T) { fundHoldingsWhole(t, newStore(t)) })
 }
 
@@ -84,24 +84,19 @@ func withFund(f holdings.Filing, cik string) holdings.Filing {
 
 // fundSnapshot is what a reader sees of one step's CUSIPs and filings.
 type fundSnapshot struct {
-	rows    map[string][]holdings.Holding
-	reports map[string][]holdings.Report
+	holders map[string][]holdings.Holding
 	cusips  map[string][]string
 }
 
 func readFundSnapshot(t *testing.T, s ports.FundHoldingStore, v fundVersions) fundSnapshot {
 	t.Helper()
 	ctx := context.Background()
-	snap := fundSnapshot{rows: map[string][]holdings.Holding{}, reports: map[string][]holdings.Report{}, cusips: map[string][]string{}}
+	snap := fundSnapshot{holders: map[string][]holdings.Holding{}, cusips: map[string][]string{}}
 	for _, c := range v.cusips {
-		rows, reports, err := s.FundHoldingsOf(ctx, c, "", "")
-		must(t, "FundHoldingsOf", err)
-		sortHeld(rows, reports)
-		if len(rows) > 0 {
-			snap.rows[c] = rows
-		}
-		if len(reports) > 0 {
-			snap.reports[c] = reports
+		page, _, err := s.FundHolders(ctx, c, holdings.Query{AsOf: farFuture, Limit: 1000})
+		must(t, "FundHolders", err)
+		if len(page) > 0 {
+			snap.holders[c] = page
 		}
 	}
 	for _, f := range []holdings.Filing{v.held, v.added} {
@@ -117,8 +112,8 @@ func readFundSnapshot(t *testing.T, s ports.FundHoldingStore, v fundVersions) fu
 
 // seenFundVersions returns what a reader sees: which version of the
 // rewritten filing (1 or 2) and whether the added one, failing unless
-// each is seen whole, rows, reports and CUSIPs agreeing. It reads until
-// two reads agree: a write stopped may still publish after it returned.
+// each is seen whole, holders and CUSIPs agreeing. It reads until two
+// reads agree: a write stopped may still publish after it returned.
 func seenFundVersions(t *testing.T, s ports.FundHoldingStore, v fundVersions) (int, bool) {
 	t.Helper()
 	snap := readFundSnapshot(t, s, v)
@@ -126,12 +121,12 @@ func seenFundVersions(t *testing.T, s ports.FundHoldingStore, v fundVersions) (i
 		snap = again
 	}
 	version := 1
-	if snap.reportsOf(v.held.Accession) != nil && snap.reportsOf(v.held.Accession)[0].FilingDate == v.rewritten.FilingDate {
+	if slices.Equal(snap.cusips[v.held.Accession], v.rewritten.CUSIPs()) {
 		version = 2
 	}
 	f := map[int]holdings.Filing{1: v.held, 2: v.rewritten}[version]
 	_, added := snap.cusips[v.added.Accession]
-	want := fundSnapshot{rows: map[string][]holdings.Holding{}, reports: map[string][]holdings.Report{}, cusips: map[string][]string{f.Accession: f.CUSIPs()}}
+	want := fundSnapshot{holders: map[string][]holdings.Holding{}, cusips: map[string][]string{f.Accession: f.CUSIPs()}}
 	shown := []holdings.Filing{f}
 	if added {
 		shown = append(shown, v.added)
@@ -139,45 +134,23 @@ func seenFundVersions(t *testing.T, s ports.FundHoldingStore, v fundVersions) (i
 	}
 	for _, c := range v.cusips {
 		for _, x := range shown {
-			held := false
 			for _, h := range x.Holdings {
 				if h.CUSIP == c {
-					want.rows[c], held = append(want.rows[c], h), true
+					want.holders[c] = append(want.holders[c], h)
 				}
 			}
-			if held {
-				want.reports[c] = append(want.reports[c], x.Report())
-			}
 		}
+		slices.SortFunc(want.holders[c], holdings.ComparePositions)
 	}
-	for c := range want.rows {
-		sortHeld(want.rows[c], want.reports[c])
+	for c, hs := range want.holders {
+		if len(hs) == 0 {
+			delete(want.holders, c)
+		}
 	}
 	if !reflect.DeepEqual(snap, want) {
 		t.Fatalf("a reader sees %+v\nwant version %d (the added filing seen: %v) %+v", snap, version, added, want)
 	}
 	return version, added
-}
-
-// sortHeld orders rows and reports by accession number and row.
-func sortHeld(rows []holdings.Holding, reports []holdings.Report) {
-	slices.SortFunc(rows, func(a, b holdings.Holding) int {
-		return cmp.Or(strings.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
-	})
-	slices.SortFunc(reports, func(a, b holdings.Report) int { return strings.Compare(a.Accession, b.Accession) })
-}
-
-// reportsOf returns the reports of accession seen in any CUSIP.
-func (s fundSnapshot) reportsOf(accession string) []holdings.Report {
-	var out []holdings.Report
-	for _, rs := range s.reports {
-		for _, r := range rs {
-			if r.Accession == accession {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
 }
 
 // fundHoldingsWhole rewrites a fund's filing in a batch with another
@@ -204,49 +177,59 @@ func fundHoldingsWhole(t *testing.T, s ports.FundHoldingStore) {
 }
 
 // fundHoldingsReports loads a fund's 13F-HR for a quarter and a
-// restatement that drops one of its two positions: rows in either CUSIP
-// come with both reports, so the caller can tell the dropped position is
-// no longer current; another fund's reports stay its own.
+// restatement that drops one of its two positions: as of the restatement
+// the dropped position is no longer held, before it it is, and a query for
+// the original filing still shows it as filed; another fund's reports stay
+// its own.
 func fundHoldingsReports(t *testing.T, s ports.FundHoldingStore) {
 	ctx := context.Background()
 	const o, r, y = "0000950123-23-010898", "0000950123-23-011029", "0000102909-23-000001"
-	original := thirteenF(o, "2023-09-30", fundRow(o, 1, cusipA, "2023-09-30", 100), fundRow(o, 2, cusipB, "2023-09-30", 50))
-	original.FilingDate = "2023-11-14"
-	restated := thirteenF(r, "2023-09-30", fundRow(r, 1, cusipB, "2023-09-30", 60))
-	restated.FormType, restated.Amendment, restated.FilingDate = "13F-HR/A", holdings.Restatement, "2023-11-16"
-	other := thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7))
-	other.FundCIK = "0000102909"
-	other.Holdings[0].FundCIK = other.FundCIK
+	original := filedOn(thirteenF(o, "2023-09-30", fundRow(o, 1, cusipA, "2023-09-30", 100), fundRow(o, 2, cusipB, "2023-09-30", 50)), "2023-11-14")
+	restated := filedOn(thirteenF(r, "2023-09-30", fundRow(r, 1, cusipB, "2023-09-30", 60)), "2023-11-16")
+	restated.FormType, restated.Amendment = "13F-HR/A", holdings.Restatement
+	other := filedOn(withFund(thirteenF(y, "2023-09-30", fundRow(y, 1, cusipA, "2023-09-30", 7)), "0000102909"), "2023-11-14")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{original, restated, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
-	both := []holdings.Report{original.Report(), restated.Report()}
-	wantReports(t, s, cusipA, append(slices.Clone(both), other.Report()))
-	wantReports(t, s, cusipB, both)
-	wantRows(t, s, cusipA, "", "", original.Holdings[0], other.Holdings[0])
+	between := holdings.Query{AsOf: endOf("2023-11-15"), Limit: 1000}
+	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
+	wantHolders(t, s, cusipB, between, original.Holdings[1])
+	wantRows(t, s, cusipA, "", "", other.Holdings[0])
+	wantRows(t, s, cusipB, "", "", restated.Holdings[0])
+	wantHolders(t, s, cusipA, holdings.Query{Accession: o, AsOf: farFuture, Limit: 1000}, original.Holdings[0])
 
 	// Reloaded with a row in the first CUSIP too, then without it again.
-	withA := restated
-	withA.Holdings = append(slices.Clone(restated.Holdings), fundRow(r, 2, cusipA, "2023-09-30", 110))
+	withA := filedOn(thirteenF(r, "2023-09-30", restated.Holdings[0], fundRow(r, 2, cusipA, "2023-09-30", 110)), "2023-11-16")
+	withA.FormType, withA.Amendment = restated.FormType, restated.Amendment
 	must(t, "Replace with a new CUSIP", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{withA}))
-	wantRows(t, s, cusipA, "", "", original.Holdings[0], withA.Holdings[1], other.Holdings[0])
+	wantRows(t, s, cusipA, "", "", withA.Holdings[1], other.Holdings[0])
+	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
 	must(t, "Replace without it", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{restated}))
-	wantRows(t, s, cusipA, "", "", original.Holdings[0], other.Holdings[0])
-	wantReports(t, s, cusipA, append(slices.Clone(both), other.Report()))
-	wantReports(t, s, cusipA+"x", nil)
+	wantRows(t, s, cusipA, "", "", other.Holdings[0])
+	wantHolders(t, s, cusipA, between, original.Holdings[0], other.Holdings[0])
+	wantHolders(t, s, cusipA, holdings.Query{Accession: r, AsOf: farFuture, Limit: 1000})
+	wantRows(t, s, cusipA+"x", "", "")
 }
 
-// wantReports checks FundHoldingsOf returns exactly the want reports, in
-// any order.
-func wantReports(t *testing.T, s ports.FundHoldingStore, cusip string, want []holdings.Report) {
-	t.Helper()
-	_, got, err := s.FundHoldingsOf(context.Background(), cusip, "", "")
-	must(t, "FundHoldingsOf", err)
-	byAccession := func(a, b holdings.Report) int { return strings.Compare(a.Accession, b.Accession) }
-	slices.SortFunc(got, byAccession)
-	slices.SortFunc(want, byAccession)
-	if !slices.Equal(got, want) {
-		t.Fatalf("reports of %s = %+v, want %+v", cusip, got, want)
+// filedOn returns f filed on day, rows included.
+func filedOn(f holdings.Filing, day string) holdings.Filing {
+	f.FilingDate = day
+	f.Holdings = slices.Clone(f.Holdings)
+	for i := range f.Holdings {
+		f.Holdings[i].FilingDate = day
 	}
+	return f
+}
+
+// farFuture is an instant after every filing of the suite.
+var farFuture = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// endOf returns the last instant of a day given as YYYY-MM-DD.
+func endOf(day string) time.Time {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		panic(err)
+	}
+	return d.Add(24*time.Hour - time.Microsecond)
 }
 
 func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
@@ -260,11 +243,7 @@ func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
 	wantErr(t, "MasterSecurity", err, ports.ErrNotFound)
 	_, err = s.ThirteenFFilingCUSIPs(ctx, "0000950123-24-002518")
 	wantErr(t, "ThirteenFFilingCUSIPs", err, ports.ErrNotFound)
-	rows, reports, err := s.FundHoldingsOf(ctx, cusipA, "", "")
-	must(t, "FundHoldingsOf", err)
-	if len(rows) != 0 || len(reports) != 0 {
-		t.Fatalf("rows = %v, reports = %v", rows, reports)
-	}
+	wantRows(t, s, cusipA, "", "")
 }
 
 func fundHoldingsMaster(t *testing.T, s ports.FundHoldingStore) {
@@ -293,7 +272,7 @@ func fundHoldingsReplace(t *testing.T, s ports.FundHoldingStore) {
 	ctx := context.Background()
 	first := thirteenF("0000950123-24-002518", "2023-12-31",
 		fundRow("0000950123-24-002518", 1, cusipA, "2023-12-31", 100), fundRow("0000950123-24-002518", 2, cusipB, "2023-12-31", 50))
-	other := thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300))
+	other := withFund(thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300)), "0000102909")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	n, err := s.CountThirteenFFilings(ctx)
@@ -329,17 +308,23 @@ func fundHoldingsPeriods(t *testing.T, s ports.FundHoldingStore) {
 	wantRows(t, s, cusipA, "2024-01-01", "2024-12-31")
 }
 
-// wantRows checks FundHoldingsOf returns exactly want, in any order.
+// wantRows checks the holders of every period within [from, to], as of
+// an instant after every filing, are exactly want, each a position of its
+// own.
 func wantRows(t *testing.T, s ports.FundHoldingStore, cusip, from, to string, want ...holdings.Holding) {
 	t.Helper()
-	got, _, err := s.FundHoldingsOf(context.Background(), cusip, from, to)
-	must(t, "FundHoldingsOf", err)
-	byKey := func(a, b holdings.Holding) int {
-		return cmp.Or(strings.Compare(a.Accession, b.Accession), cmp.Compare(a.Row, b.Row))
-	}
-	slices.SortFunc(got, byKey)
-	slices.SortFunc(want, byKey)
-	if !slices.Equal(got, want) {
-		t.Fatalf("FundHoldingsOf(%s, %q, %q) = %+v, want %+v", cusip, from, to, got, want)
+	wantHolders(t, s, cusip, holdings.Query{From: from, To: to, AsOf: farFuture, Limit: 1000}, want...)
+}
+
+// wantHolders checks FundHolders answers q with exactly want, each a
+// position of its own, in the lookup's order.
+func wantHolders(t *testing.T, s ports.FundHoldingStore, cusip string, q holdings.Query, want ...holdings.Holding) {
+	t.Helper()
+	got, total, err := s.FundHolders(context.Background(), cusip, q)
+	must(t, "FundHolders", err)
+	want = slices.Clone(want)
+	slices.SortFunc(want, holdings.ComparePositions)
+	if !slices.Equal(got, want) || total != len(want) {
+		t.Fatalf("FundHolders(%s, %+v) = %+v (total %d), want %+v", cusip, q, got, total, want)
 	}
 }

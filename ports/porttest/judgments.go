@@ -76,7 +76,7 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 		s := newStore(t)
 		_, err := s.Judgment(ctx, judgment.NewID("Supreme Court of India", "Civil Appeal No. 1 of 2018", "2018-01-01"))
 		wantErr(t, "Judgment", err, ports.ErrNotFound)
-		v, err := s.JudgmentVersions(ctx)
+		v, _, err := s.JudgmentVersions(ctx, 0)
 		must(t, "JudgmentVersions", err)
 		got, err := s.JudgmentsByID(ctx, []string{"inj_aaaaaaaaaaaaaaaa"})
 		must(t, "JudgmentsByID", err)
@@ -92,7 +92,7 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 		if n != 2 {
 			t.Fatalf("wrote %d, want 2", n)
 		}
-		before, err := s.JudgmentVersions(ctx)
+		before, _, err := s.JudgmentVersions(ctx, 0)
 		must(t, "JudgmentVersions", err)
 		if n, err := s.UpsertJudgments(ctx, js); err != nil || n != 0 {
 			t.Fatalf("writing the same judgments again wrote %d, %v", n, err)
@@ -114,7 +114,7 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 		if n, err := s.UpsertJudgments(ctx, []judgment.Judgment{js[0], changed}); err != nil || n != 1 {
 			t.Fatalf("one judgment changed: wrote %d, %v", n, err)
 		}
-		after, err := s.JudgmentVersions(ctx)
+		after, _, err := s.JudgmentVersions(ctx, 0)
 		must(t, "JudgmentVersions", err)
 		if len(after) != 2 || after[js[0].ID] != before[js[0].ID] || after[js[1].ID] == before[js[1].ID] || after[js[1].ID] == "" {
 			t.Fatalf("versions before %v, after %v: only the changed judgment's may move", before, after)
@@ -122,6 +122,9 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 		if got, _ := s.Judgment(ctx, changed.ID); got.Text != changed.Text {
 			t.Fatalf("the change was not kept: %q", got.Text)
 		}
+	})
+	t.Run("versions since a mark: what was written since, nothing when nothing was", func(t *testing.T) {
+		runVersionsSince(t, newStore(t))
 	})
 	t.Run("listed by court and decision date, without text", func(t *testing.T) {
 		s := newStore(t)
@@ -191,12 +194,56 @@ func RunJudgments(t *testing.T, newStore NewJudgmentStore) {
 		for err := range errs {
 			t.Fatalf("a concurrent write failed: %v", err)
 		}
-		v, err := s.JudgmentVersions(ctx)
+		v, _, err := s.JudgmentVersions(ctx, 0)
 		must(t, "JudgmentVersions", err)
 		if len(v) != 2 {
 			t.Fatalf("%d judgments held, want 2", len(v))
 		}
 	})
+}
+
+// runVersionsSince checks that JudgmentVersions from a mark returns the
+// judgments written since, in their new version, and none when nothing
+// was written or the write changed nothing, while mark 0 still returns
+// every judgment.
+func runVersionsSince(t *testing.T, s ports.JudgmentStore) {
+	ctx := context.Background()
+	js := judgmentFixtures(t)
+	since := func(mark int64) (map[string]string, int64) {
+		t.Helper()
+		v, next, err := s.JudgmentVersions(ctx, mark)
+		must(t, "JudgmentVersions", err)
+		return v, next
+	}
+	if _, err := s.UpsertJudgments(ctx, js[:1]); err != nil {
+		t.Fatal(err)
+	}
+	first, mark := since(0)
+	if len(first) != 1 || first[js[0].ID] == "" || mark == 0 {
+		t.Fatalf("after one write: versions %v, mark %d; want the one judgment and a mark", first, mark)
+	}
+	if v, next := since(mark); len(v) != 0 || next < mark {
+		t.Fatalf("nothing written since the mark: versions %v, mark %d -> %d", v, mark, next)
+	}
+	if _, err := s.UpsertJudgments(ctx, js[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := since(mark); len(v) != 0 {
+		t.Fatalf("the same judgment written again, unchanged: versions %v", v)
+	}
+	changed := js[0]
+	changed.Text += "\n6. Appeal allowed."
+	if _, err := s.UpsertJudgments(ctx, []judgment.Judgment{changed, js[1]}); err != nil {
+		t.Fatal(err)
+	}
+	got, next := since(mark)
+	all, _ := since(0)
+	if len(got) != 2 || got[js[0].ID] == first[js[0].ID] || !reflect.DeepEqual(got, all) {
+		t.Fatalf("one judgment rewritten, one added: versions %v since the mark, %v in all, first %v", got, all, first)
+	}
+	if v, _ := since(next); len(v) != 0 {
+		t.Fatalf("nothing written since the next mark: versions %v", v)
+	}
 }
 
 // RunJudgmentIndex is the contract of JudgmentIndex.

@@ -1,0 +1,9 @@
+package mongo
+
+// SetHolderPageSize makes fund holder pages hold n positions, so that a
+// contract test reaches many pages with few rows, and returns the undo.
+func SetHolderPageSize(n int) (restore func()) {
+	was := holderPageSize
+	holderPageSize = n
+	return func() { holderPageSize = was }
+}
