@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/filing"
@@ -69,6 +70,27 @@ func (m SectionMark) Precedes(write int64, id string) bool {
 		return true
 	}
 	return write > m.Write || write == m.Write && m.After != "" && id > m.After
+}
+
+// SectionPages splits order, the sections written after mark in the order
+// of writes (at is where one stands), into pages of at most limit, each
+// with the mark that resumes after it: its last section's, or end, the
+// mark of the last write read, for the last page. It is how every adapter
+// of SectionStore pages SectionsSince.
+func SectionPages[T any](order []T, at func(T) SectionMark, end SectionMark, limit int) iter.Seq2[[]T, SectionMark] {
+	return func(yield func([]T, SectionMark) bool) {
+		limit = max(limit, 1)
+		for start := 0; start < len(order); start += limit {
+			chunk := order[start:min(start+limit, len(order))]
+			next := at(chunk[len(chunk)-1])
+			if start+len(chunk) == len(order) {
+				next = end
+			}
+			if !yield(chunk, next) {
+				return
+			}
+		}
+	}
 }
 
 // SectionQuery is a full-text query with its filters. Empty filters match

@@ -106,13 +106,8 @@ func (s *Filings) SectionsSince(_ context.Context, mark ports.SectionMark, limit
 	if last >= mark.Write {
 		end = ports.SectionMark{Write: last}
 	}
-	limit = max(limit, 1)
-	for start := 0; start < len(order); start += limit {
-		chunk := order[start:min(start+limit, len(order))]
-		next := ports.SectionMark{Write: chunk[len(chunk)-1].seq, After: chunk[len(chunk)-1].id}
-		if start+len(chunk) == len(order) {
-			next = end
-		}
+	at := func(w written) ports.SectionMark { return ports.SectionMark{Write: w.seq, After: w.id} }
+	for chunk, next := range ports.SectionPages(order, at, end, limit) {
 		if err := page(s.current(chunk), next); err != nil {
 			return mark, err
 		}

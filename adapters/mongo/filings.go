@@ -159,13 +159,8 @@ func (s *Filings) SectionsSince(ctx context.Context, mark ports.SectionMark, lim
 	if settled >= mark.Write {
 		end = ports.SectionMark{Write: settled}
 	}
-	limit = max(limit, 1)
-	for start := 0; start < len(order); start += limit {
-		chunk := order[start:min(start+limit, len(order))]
-		next := ports.SectionMark{Write: chunk[len(chunk)-1].Seq, After: chunk[len(chunk)-1].ID}
-		if start+len(chunk) == len(order) {
-			next = end
-		}
+	at := func(w sectionWrite) ports.SectionMark { return ports.SectionMark{Write: w.Seq, After: w.ID} }
+	for chunk, next := range ports.SectionPages(order, at, end, limit) {
 		if err := s.readPage(ctx, chunk, next, page); err != nil {
 			return mark, err
 		}
