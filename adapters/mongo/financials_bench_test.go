@@ -2,16 +2,11 @@ package mongo_test
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
 	"github.com/quarrydata/quarry/adapters/companyfacts"
-	"github.com/quarrydata/quarry/adapters/ferretdb"
 	"github.com/quarrydata/quarry/adapters/memory"
 	mongoadapter "github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app/usfinancials"
@@ -44,17 +39,7 @@ func BenchmarkColdStatements(b *testing.B) {
 func benchStores(b *testing.B, c financials.Company, now, asOf time.Time) {
 	b.Run("memory", func(b *testing.B) { benchStatements(b, memory.NewFinancials(), c, now, asOf) })
 	b.Run("datadir", func(b *testing.B) {
-		srv, err := ferretdb.Start(b.TempDir(), slog.New(slog.DiscardHandler))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer srv.Close()
-		client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer client.Disconnect(context.Background())
-		benchStatements(b, mongoadapter.NewFinancials(client.Database("bench")), c, now, asOf)
+		benchStatements(b, mongoadapter.NewFinancials(embeddedDB(b)), c, now, asOf)
 	})
 }
 

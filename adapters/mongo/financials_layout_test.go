@@ -20,18 +20,23 @@ import (
 
 // embeddedDB is a fresh database on FerretDB embedded over SQLite, as a data
 // directory serves documents.
-func embeddedDB(t *testing.T) *mongo.Database {
-	t.Helper()
-	srv, err := ferretdb.Start(t.TempDir(), slog.New(slog.DiscardHandler))
+func embeddedDB(tb testing.TB) *mongo.Database {
+	return embeddedDBWith(tb, options.Client())
+}
+
+// embeddedDBWith is embeddedDB with the client built from opts.
+func embeddedDBWith(tb testing.TB, opts *options.ClientOptions) *mongo.Database {
+	tb.Helper()
+	srv, err := ferretdb.Start(tb.TempDir(), slog.New(slog.DiscardHandler))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
+	client, err := mongo.Connect(opts.ApplyURI(srv.URI()))
 	if err != nil {
 		srv.Close()
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		_ = client.Disconnect(context.Background())
 		srv.Close()
 	})

@@ -2,7 +2,6 @@ package mongo_test
 
 import (
 	"context"
-	"log/slog"
 	"reflect"
 	"sync"
 	"testing"
@@ -13,7 +12,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/quarrydata/quarry/adapters/ferretdb"
 	mongoadapter "github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/domain/filing"
 	"github.com/quarrydata/quarry/domain/judgment"
@@ -66,21 +64,8 @@ func (l *findLog) take(coll string) []bson.Raw {
 // find commands are logged.
 func loggedDB(t *testing.T) (*mongo.Database, *findLog) {
 	t.Helper()
-	srv, err := ferretdb.Start(t.TempDir(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := &findLog{filters: map[string][]bson.Raw{}}
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetMonitor(&event.CommandMonitor{Started: log.started}))
-	if err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = client.Disconnect(context.Background())
-		srv.Close()
-	})
-	return client.Database("byid"), log
+	return embeddedDBWith(t, options.Client().SetMonitor(&event.CommandMonitor{Started: log.started})), log
 }
 
 // assertByIDEquality fails unless filters are one `{_id: <string>}` per id
