@@ -1518,7 +1518,7 @@ type Catalog struct {
 	Costs    []CostEntry      `json:"costs"`
 	Datasets []CatalogDataset `json:"datasets"`
 
-	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 	Storage Storage `json:"storage"`
 
 	// Version Interface version.
@@ -2408,7 +2408,7 @@ type NotReady struct {
 	Checks map[string]NotReadyChecks `json:"checks"`
 	Status NotReadyStatus            `json:"status"`
 
-	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 	Storage Storage `json:"storage"`
 }
 
@@ -2488,7 +2488,7 @@ type Ready struct {
 	Checks map[string]ReadyChecks `json:"checks"`
 	Status ReadyStatus            `json:"status"`
 
-	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 	Storage Storage `json:"storage"`
 }
 
@@ -2518,7 +2518,7 @@ type SourceOffsets struct {
 // StatementPeriod `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
 type StatementPeriod string
 
-// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI and QUARRY_DATA_DIR set it, each independently of the others (spec-gaps A60).
+// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 type Storage struct {
 	// Documents Every dataset's documents: in memory, on the MongoDB-wire server at QUARRY_MONGO_URI, or on FerretDB embedded over SQLite files in the data directory.
 	Documents StorageDocuments `json:"documents"`
@@ -2526,7 +2526,7 @@ type Storage struct {
 	// Platform Accounts, sessions, keys, the credit ledger, idempotency and rate limits: in memory (lost on stop), on PostgreSQL (QUARRY_POSTGRES_URL), or on SQLite in the data directory (QUARRY_DATA_DIR).
 	Platform StoragePlatform `json:"platform"`
 
-	// Search The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk in the data directory and resumed.
+	// Search The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk (in QUARRY_INDEX_DIR, else in the data directory) and resumed from their checkpoint.
 	Search StorageSearch `json:"search"`
 }
 
@@ -2536,7 +2536,7 @@ type StorageDocuments string
 // StoragePlatform Accounts, sessions, keys, the credit ledger, idempotency and rate limits: in memory (lost on stop), on PostgreSQL (QUARRY_POSTGRES_URL), or on SQLite in the data directory (QUARRY_DATA_DIR).
 type StoragePlatform string
 
-// StorageSearch The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk in the data directory and resumed.
+// StorageSearch The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk (in QUARRY_INDEX_DIR, else in the data directory) and resumed from their checkpoint.
 type StorageSearch string
 
 // UnauthorizedError An `ErrorResponse` whose `error` is `unauthorized`.
