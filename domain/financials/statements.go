@@ -41,12 +41,10 @@ const (
 
 // classify returns the period a duration fact covers, if any.
 func classify(start, end string) (Period, bool) {
-	s, err1 := time.Parse(time.DateOnly, start)
-	e, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
+	days, ok := daysBetween(start, end)
+	if !ok {
 		return "", false
 	}
-	days := int(e.Sub(s).Hours() / 24)
 	switch {
 	case days >= minYearDays && days <= maxYearDays:
 		return Annual, true
@@ -81,8 +79,9 @@ func Build(c Company, st Statement, p Period, asOf time.Time) []Row {
 // Known is a company's facts as known at an instant, selected once for
 // every statement built from them.
 type Known struct {
-	all, facts []Fact
-	byKey      map[factKey]Fact
+	facts  []Fact
+	labels labels
+	byKey  map[factKey]Fact
 	// periods classifies each duration of the known facts once.
 	periods  map[span]Period
 	currency string
@@ -100,7 +99,7 @@ func Know(c Company, asOf time.Time) Known {
 			periods[s], _ = classify(f.Start, f.End)
 		}
 	}
-	return Known{all: c.Facts, facts: known, byKey: byKey, periods: periods, currency: reportingCurrency(known)}
+	return Known{labels: labelsOf(c.Facts), facts: known, byKey: byKey, periods: periods, currency: reportingCurrency(known)}
 }
 
 // Statement returns one statement's rows of the period kind, newest first;
@@ -109,7 +108,7 @@ func (k Known) Statement(st Statement, p Period) []Row {
 	fields := FieldsOf(st)
 	var rows []Row
 	if p == TTM {
-		rows = trailingRows(k.all, k.facts, k.byKey, fields, st, k.currency)
+		rows = trailingRows(k.labels, k.facts, k.byKey, fields, st, k.currency)
 	} else {
 		rows = periodRows(k, fields, st, p)
 	}
@@ -122,7 +121,7 @@ func periodRows(k Known, fields []Field, st Statement, p Period) []Row {
 	var rows []Row
 	for _, span := range spans(k, fields, st, p) {
 		if row, ok := buildRow(k.byKey, fields, span, k.currency); ok {
-			row.FiscalYear, row.FiscalPeriod = label(k.all, row.Accession, row.End, p)
+			row.FiscalYear, row.FiscalPeriod = k.labels.label(row.Accession, row.End, p)
 			rows = append(rows, row)
 		}
 	}
@@ -199,23 +198,41 @@ func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, 
 	return row, true
 }
 
+// labels indexes a company's filings by accession number, to name rows'
+// fiscal years and periods after them (see label).
+type labels map[string]filingLabel
+
+// filingLabel is what names a filing's rows: the fiscal year and period
+// companyfacts gives its facts (those of its last fact), and its own
+// period end (its latest fact's end).
+type filingLabel struct {
+	year   int
+	period string
+	end    string
+}
+
+// labelsOf indexes every filing of the facts.
+func labelsOf(facts []Fact) labels {
+	out := labels{}
+	for _, f := range facts {
+		l := out[f.Accession]
+		l.year, l.period, l.end = f.FiscalYear, f.FiscalPeriod, max(l.end, f.End)
+		out[f.Accession] = l
+	}
+	return out
+}
+
 // label names a row's fiscal year and period after the filing its newest
 // value came from. companyfacts gives a fact the fiscal year of the filing
 // that reported it, so a comparative prior-year figure carries the later
 // year: the row's year is the filing's year less the whole years between the
 // filing's own period end (its latest fact) and the row's end.
-func label(facts []Fact, accession, end string, p Period) (int, string) {
-	var fy int
-	var fp, filingEnd string
-	for _, f := range facts {
-		if f.Accession == accession {
-			fy, fp = f.FiscalYear, f.FiscalPeriod
-			filingEnd = max(filingEnd, f.End)
-		}
-	}
-	e1, err1 := time.Parse(time.DateOnly, filingEnd)
-	e2, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
+func (ls labels) label(accession, end string, p Period) (int, string) {
+	l := ls[accession]
+	fy, fp := l.year, l.period
+	e1, ok1 := day(l.end)
+	e2, ok2 := day(end)
+	if !ok1 || !ok2 {
 		return fy, fp
 	}
 	years := yearsBefore(fiscalYearEnd(e1, fp), e2)

@@ -28,12 +28,10 @@ var quarterSpans = [5][2]int{{}, {minQuarterDays, maxQuarterDays}, {170, 200}, {
 // quarters returns how many fiscal quarters a period spans, or false when
 // its length is not that of one to four quarters.
 func quarters(start, end string) (int, bool) {
-	s, err1 := time.Parse(time.DateOnly, start)
-	e, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
+	days, ok := daysBetween(start, end)
+	if !ok {
 		return 0, false
 	}
-	days := int(e.Sub(s).Hours() / 24)
 	for n := 1; n <= 4; n++ {
 		if days >= quarterSpans[n][0] && days <= quarterSpans[n][1] {
 			return n, true
@@ -45,8 +43,8 @@ func quarters(start, end string) (int, bool) {
 // dayAfter returns the ISO date following d; a period ending on d and the
 // next one starting on dayAfter(d) share that boundary.
 func dayAfter(d string) string {
-	t, err := time.Parse(time.DateOnly, d)
-	if err != nil {
+	t, ok := day(d)
+	if !ok {
 		return ""
 	}
 	return t.AddDate(0, 0, 1).Format(time.DateOnly)
@@ -54,8 +52,8 @@ func dayAfter(d string) string {
 
 // daysBefore returns the ISO date n days before d.
 func daysBefore(d string, n int) string {
-	t, err := time.Parse(time.DateOnly, d)
-	if err != nil {
+	t, ok := day(d)
+	if !ok {
 		return ""
 	}
 	return t.AddDate(0, 0, -n).Format(time.DateOnly)
@@ -64,8 +62,8 @@ func daysBefore(d string, n int) string {
 // trailingRows returns one row per fiscal quarter end among the known
 // facts: flows over the four quarters ending there, balance sheets as at
 // that date. known are the facts known at the moment asked about, byKey the
-// same facts by key, and all every fact of the company (to label years).
-func trailingRows(all, known []Fact, byKey map[factKey]Fact, fields []Field, st Statement, cur string) []Row {
+// same facts by key, and labels the company's filings (to label years).
+func trailingRows(labels labels, known []Fact, byKey map[factKey]Fact, fields []Field, st Statement, cur string) []Row {
 	series := map[[2]string][]Fact{}
 	for _, f := range known {
 		k := [2]string{f.Concept, f.Unit}
@@ -81,7 +79,7 @@ func trailingRows(all, known []Fact, byKey map[factKey]Fact, fields []Field, st 
 			row, ok = trailingRow(series, fields, end, cur)
 		}
 		if ok {
-			row.FiscalYear, row.FiscalPeriod = fiscalYearAt(all, known, end), "TTM"
+			row.FiscalYear, row.FiscalPeriod = fiscalYearAt(labels, known, end), "TTM"
 			rows = append(rows, row)
 		}
 	}
@@ -159,7 +157,10 @@ type edge struct {
 func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 	if !derive {
 		for _, f := range facts {
-			if n, ok := quarters(f.Start, f.End); ok && n == 4 && f.End == end {
+			if f.End != end {
+				continue
+			}
+			if n, ok := quarters(f.Start, f.End); ok && n == 4 {
 				return sum{f.Value, f.Start, f}, true
 			}
 		}
@@ -188,7 +189,10 @@ func graph(facts []Fact, end string) map[string][]edge {
 	earliest := daysBefore(end, 2*(maxYearDays+1))
 	g := map[string][]edge{}
 	for _, f := range facts {
-		if _, ok := quarters(f.Start, f.End); !ok || f.End > end || f.Start < earliest {
+		if f.End > end || f.Start < earliest {
+			continue
+		}
+		if _, ok := quarters(f.Start, f.End); !ok {
 			continue
 		}
 		after := dayAfter(f.End)
@@ -227,7 +231,7 @@ func walk(g map[string][]edge, from string) map[string]sum {
 // fiscalYearAt is the fiscal year of the quarter ending at end, named by the
 // earliest filing known to report a figure for that date: normally the
 // quarter's own 10-Q or 10-K, whose fiscal year companyfacts gives.
-func fiscalYearAt(all, known []Fact, end string) int {
+func fiscalYearAt(labels labels, known []Fact, end string) int {
 	var first *Fact
 	for i, f := range known {
 		if f.End == end && (first == nil || later(*first, f)) {
@@ -237,6 +241,6 @@ func fiscalYearAt(all, known []Fact, end string) int {
 	if first == nil {
 		return 0
 	}
-	fy, _ := label(all, first.Accession, end, Quarterly)
+	fy, _ := labels.label(first.Accession, end, Quarterly)
 	return fy
 }
