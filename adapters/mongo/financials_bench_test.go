@@ -96,3 +96,16 @@ func benchCompany(b *testing.B) financials.Company {
 	b.Logf("%s: %d mapped facts", c.Name, len(c.Facts))
 	return c
 }
+
+// BenchmarkHistoryOf measures what ingestion computes per filer: every
+// statement's history through its filing dates (financials.HistoryOf) for
+// the companyfacts document named by QUARRY_BENCH_COMPANYFACTS.
+func BenchmarkHistoryOf(b *testing.B) {
+	c := benchCompany(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(financials.HistoryOf(c)[0].Versions) == 0 {
+			b.Fatal("no annual income statement")
+		}
+	}
+}

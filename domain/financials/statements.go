@@ -1,10 +1,8 @@
 package financials
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/source"
@@ -83,7 +81,7 @@ type Known struct {
 	labels labels
 	byKey  map[factKey]Fact
 	// periods classifies each duration of the known facts once.
-	periods  map[span]Period
+	periods  map[Span]Period
 	currency string
 }
 
@@ -91,10 +89,10 @@ type Known struct {
 func Know(c Company, asOf time.Time) Known {
 	known := KnownAt(c.Facts, asOf)
 	byKey := make(map[factKey]Fact, len(known))
-	periods := map[span]Period{}
+	periods := map[Span]Period{}
 	for _, f := range known {
 		byKey[factKey{f.Concept, f.Unit, f.Start, f.End}] = f
-		s := span{f.Start, f.End}
+		s := Span{f.Start, f.End}
 		if _, done := periods[s]; !done {
 			periods[s], _ = classify(f.Start, f.End)
 		}
@@ -112,7 +110,7 @@ func (k Known) Statement(st Statement, p Period) []Row {
 	} else {
 		rows = periodRows(k, fields, st, p)
 	}
-	slices.SortFunc(rows, func(a, b Row) int { return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start)) })
+	sortRows(rows)
 	return rows
 }
 
@@ -128,14 +126,11 @@ func periodRows(k Known, fields []Field, st Statement, p Period) []Row {
 	return rows
 }
 
-// span is the period of one row: start is empty for a balance sheet.
-type span struct{ start, end string }
-
 // spans lists the periods with at least one known fact of the statement.
 // Flow statements take every duration of the requested kind. Balance sheets
 // take the instants that close such a duration anywhere in the company's
 // facts: fiscal year ends for annual, quarter ends for quarterly.
-func spans(k Known, fields []Field, st Statement, p Period) []span {
+func spans(k Known, fields []Field, st Statement, p Period) []Span {
 	concepts := map[string]bool{}
 	for _, f := range fields {
 		for _, c := range f.Concepts {
@@ -145,16 +140,16 @@ func spans(k Known, fields []Field, st Statement, p Period) []span {
 	closes := map[string]bool{}
 	for s, kind := range k.periods {
 		if kind == p {
-			closes[s.end] = true
+			closes[s.End] = true
 		}
 	}
-	seen := map[span]bool{}
-	var out []span
+	seen := map[Span]bool{}
+	var out []Span
 	for _, f := range k.facts {
 		if !concepts[f.Concept] {
 			continue
 		}
-		s := span{f.Start, f.End}
+		s := Span{f.Start, f.End}
 		if st == Balance {
 			if f.Start != "" || !closes[f.End] {
 				continue
@@ -171,8 +166,8 @@ func spans(k Known, fields []Field, st Statement, p Period) []span {
 }
 
 // buildRow reads every field for one span through its concepts in order.
-func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, bool) {
-	row := Row{Start: s.start, End: s.end, Currency: cur, Values: map[string]float64{}}
+func buildRow(byKey map[factKey]Fact, fields []Field, s Span, cur string) (Row, bool) {
+	row := Row{Start: s.Start, End: s.End, Currency: cur, Values: map[string]float64{}}
 	var newest *Fact
 	for _, fd := range fields {
 		unit := cur
@@ -180,7 +175,7 @@ func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, 
 			unit = cur + "/shares"
 		}
 		for _, concept := range fd.Concepts {
-			f, ok := byKey[factKey{concept, unit, s.start, s.end}]
+			f, ok := byKey[factKey{concept, unit, s.Start, s.End}]
 			if !ok {
 				continue
 			}
@@ -272,6 +267,12 @@ func reportingCurrency(known []Fact) string {
 			counts[c]++
 		}
 	}
+	return mostUsed(counts)
+}
+
+// mostUsed is the currency counted most; ties go to the alphabetically
+// first code.
+func mostUsed(counts map[string]int) string {
 	best := ""
 	for c, n := range counts {
 		if best == "" || n > counts[best] || (n == counts[best] && c < best) {

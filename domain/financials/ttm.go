@@ -1,6 +1,11 @@
 package financials
 
-import "time"
+import (
+	"iter"
+	"slices"
+	"sort"
+	"time"
+)
 
 // Trailing twelve months.
 //
@@ -52,11 +57,16 @@ func dayAfter(d string) string {
 
 // daysBefore returns the ISO date n days before d.
 func daysBefore(d string, n int) string {
+	return daysAfter(d, -n)
+}
+
+// daysAfter returns the ISO date n days after d.
+func daysAfter(d string, n int) string {
 	t, ok := day(d)
 	if !ok {
 		return ""
 	}
-	return t.AddDate(0, 0, -n).Format(time.DateOnly)
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
 }
 
 // trailingRows returns one row per fiscal quarter end among the known
@@ -74,12 +84,12 @@ func trailingRows(labels labels, known []Fact, byKey map[factKey]Fact, fields []
 		var row Row
 		var ok bool
 		if st == Balance {
-			row, ok = buildRow(byKey, fields, span{"", end}, cur)
+			row, ok = buildRow(byKey, fields, Span{End: end}, cur)
 		} else {
 			row, ok = trailingRow(series, fields, end, cur)
 		}
 		if ok {
-			row.FiscalYear, row.FiscalPeriod = fiscalYearAt(labels, known, end), "TTM"
+			row.FiscalYear, row.FiscalPeriod = fiscalYearAt(labels, slices.Values(known), end), "TTM"
 			rows = append(rows, row)
 		}
 	}
@@ -120,8 +130,8 @@ func trailingRow(series map[[2]string][]Fact, fields []Field, end, cur string) (
 			if row.Start == "" {
 				row.Start = t.start
 			}
-			if newest == nil || later(t.newest, *newest) {
-				newest = &t.newest
+			if newest == nil || later(*t.newest, *newest) {
+				newest = t.newest
 			}
 			break
 		}
@@ -138,7 +148,7 @@ func trailingRow(series map[[2]string][]Fact, fields []Field, end, cur string) (
 type sum struct {
 	value  float64
 	start  string
-	newest Fact
+	newest *Fact
 }
 
 // edge is a reported period seen from one of its boundaries: value is what
@@ -146,22 +156,21 @@ type sum struct {
 type edge struct {
 	to    string
 	value float64
-	fact  Fact
+	fact  *Fact
 }
 
 // trailing finds the amount of one concept over the four quarters ending at
-// end. With derive false only a reported twelve-month figure counts: per-share
+// end, from the concept and unit's facts sorted by end then start (as
+// KnownAt orders them). With derive false only a reported twelve-month figure counts: per-share
 // amounts do not add up across quarters, because each quarter divides by its
 // own weighted share count (which changes with buybacks, issuance and
 // splits), so a ttm EPS is shown only when a filing reports it.
 func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 	if !derive {
-		for _, f := range facts {
-			if f.End != end {
-				continue
-			}
+		window := ending(facts, end, end)
+		for i, f := range window {
 			if n, ok := quarters(f.Start, f.End); ok && n == 4 {
-				return sum{f.Value, f.Start, f}, true
+				return sum{f.Value, f.Start, &window[i]}, true
 			}
 		}
 		return sum{}, false
@@ -188,8 +197,10 @@ func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 func graph(facts []Fact, end string) map[string][]edge {
 	earliest := daysBefore(end, 2*(maxYearDays+1))
 	g := map[string][]edge{}
-	for _, f := range facts {
-		if f.End > end || f.Start < earliest {
+	window := ending(facts, earliest, end)
+	for i := range window {
+		f := &window[i]
+		if f.Start < earliest {
 			continue
 		}
 		if _, ok := quarters(f.Start, f.End); !ok {
@@ -200,6 +211,14 @@ func graph(facts []Fact, end string) map[string][]edge {
 		g[f.Start] = append(g[f.Start], edge{after, -f.Value, f})
 	}
 	return g
+}
+
+// ending returns the facts, sorted by end, whose end is from first to last
+// inclusive.
+func ending(facts []Fact, first, last string) []Fact {
+	lo := sort.Search(len(facts), func(i int) bool { return facts[i].End >= first })
+	hi := sort.Search(len(facts), func(i int) bool { return facts[i].End > last })
+	return facts[lo:max(lo, hi)]
 }
 
 // walk visits the boundaries reachable from the one after E, breadth first
@@ -217,7 +236,7 @@ func walk(g map[string][]edge, from string) map[string]sum {
 				continue
 			}
 			next := sum{value: cur.value + e.value, start: e.to, newest: e.fact}
-			if cur.newest.Accession != "" && later(cur.newest, e.fact) {
+			if cur.newest != nil && later(*cur.newest, *e.fact) {
 				next.newest = cur.newest
 			}
 			reached[e.to] = next
@@ -231,14 +250,15 @@ func walk(g map[string][]edge, from string) map[string]sum {
 // fiscalYearAt is the fiscal year of the quarter ending at end, named by the
 // earliest filing known to report a figure for that date: normally the
 // quarter's own 10-Q or 10-K, whose fiscal year companyfacts gives.
-func fiscalYearAt(labels labels, known []Fact, end string) int {
-	var first *Fact
-	for i, f := range known {
-		if f.End == end && (first == nil || later(*first, f)) {
-			first = &known[i]
+func fiscalYearAt(labels labels, known iter.Seq[Fact], end string) int {
+	var first Fact
+	found := false
+	for f := range known {
+		if f.End == end && (!found || later(first, f)) {
+			first, found = f, true
 		}
 	}
-	if first == nil {
+	if !found {
 		return 0
 	}
 	fy, _ := labels.label(first.Accession, end, Quarterly)
