@@ -14,25 +14,30 @@ type Financials struct {
 	mu       sync.RWMutex
 	byCIK    map[string]financials.Company
 	byTicker map[string]string
-	// latest holds each company's financials.LatestOf, computed as it is
-	// written.
-	latest map[string][]financials.Latest
+	// histories holds each company's financials.HistoryOf, computed as it
+	// is written, and latest each history's Latest.
+	histories map[string][]financials.History
+	latest    map[string][]financials.Latest
 }
 
 var _ ports.FinancialsStore = (*Financials)(nil)
 
 // NewFinancials returns an empty store.
 func NewFinancials() *Financials {
-	return &Financials{byCIK: map[string]financials.Company{}, byTicker: map[string]string{}, latest: map[string][]financials.Latest{}}
+	return &Financials{byCIK: map[string]financials.Company{}, byTicker: map[string]string{}, histories: map[string][]financials.History{}, latest: map[string][]financials.Latest{}}
 }
 
 // UpsertCompanies replaces each company by CIK and maps its tickers to it.
 // Companies are copied in, so a caller's later changes do not leak into the
 // store.
 func (s *Financials) UpsertCompanies(_ context.Context, companies []financials.Company) error {
+	histories := make([][]financials.History, len(companies))
 	latest := make([][]financials.Latest, len(companies))
 	for i, c := range companies {
-		latest[i] = financials.LatestOf(c)
+		histories[i] = financials.HistoryOf(c)
+		for _, h := range histories[i] {
+			latest[i] = append(latest[i], h.Latest())
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -40,7 +45,7 @@ func (s *Financials) UpsertCompanies(_ context.Context, companies []financials.C
 		c.Tickers = slices.Clone(c.Tickers)
 		c.Facts = slices.Clone(c.Facts)
 		s.byCIK[c.CIK] = c
-		s.latest[c.CIK] = latest[i]
+		s.histories[c.CIK], s.latest[c.CIK] = histories[i], latest[i]
 		for _, t := range c.Tickers {
 			s.byTicker[t] = c.CIK
 		}
@@ -77,6 +82,25 @@ func (s *Financials) LatestStatement(_ context.Context, cik string, st financial
 		}
 	}
 	return c, financials.LatestStatement(s.byCIK[cik], st, p), nil
+}
+
+// StatementHistory returns the history computed when the company was
+// written. Its rows are shared with the store: callers must not modify
+// them.
+func (s *Financials) StatementHistory(_ context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.History, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c, ok := s.byCIK[cik]
+	if !ok {
+		return financials.Company{}, financials.History{}, ports.ErrNotFound
+	}
+	c.Tickers, c.Facts = slices.Clone(c.Tickers), nil
+	for _, h := range s.histories[cik] {
+		if h.Statement == st && h.Period == p {
+			return c, h, nil
+		}
+	}
+	return c, financials.HistoryStatement(s.byCIK[cik], st, p), nil
 }
 
 // CIKForTicker returns the CIK the ticker names.

@@ -56,25 +56,6 @@ func toLatestDoc(c financials.Company, l financials.Latest) (latestDoc, error) {
 		RetrievedAt: c.RetrievedAt.UTC(), Through: l.Through, RowsJSON: string(packed)}, nil
 }
 
-// upsertLatest writes the companies' statements as known from their latest
-// filing, those that changed. They are written after the companies: until
-// then a request reads the statements of the facts written before.
-func (s *Financials) upsertLatest(ctx context.Context, companies []financials.Company) error {
-	var ids []string
-	var docs []latestDoc
-	for _, c := range companies {
-		for _, l := range financials.LatestOf(c) {
-			d, err := toLatestDoc(c, l)
-			if err != nil {
-				return err
-			}
-			ids, docs = append(ids, d.ID), append(docs, d)
-		}
-	}
-	_, err := writeChanged(ctx, s.latest, "upsert latest statements", &s.latestIDs, ids, docs)
-	return err
-}
-
 // LatestStatement reads the statement's document by _id. A company written
 // before these documents existed has none: its statement is computed from
 // its facts, as the document would hold it.

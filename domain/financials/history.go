@@ -108,3 +108,14 @@ func HistoryOf(c Company) []History {
 	}
 	return out
 }
+
+// HistoryStatement returns the history of one statement and period kind of
+// HistoryOf; one it does not list has no version.
+func HistoryStatement(c Company, st Statement, p Period) History {
+	for _, h := range HistoryOf(c) {
+		if h.Statement == st && h.Period == p {
+			return h
+		}
+	}
+	return History{Statement: st, Period: p, Through: LastFiled(c.Facts)}
+}

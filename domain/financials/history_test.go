@@ -13,7 +13,7 @@ import (
 
 // A history applied up to any instant gives what Build gives then: at the
 // end of every filing date, the moment before it, before any filing and
-// long after the last; and applied whole it is LatestOf.
+// long after the last; and applied whole it is LatestStatement.
 func TestHistoryIsBuildAtEveryFilingDate(t *testing.T) {
 	checkHistory(t, nvidia())
 	for seed := range uint64(60) {
@@ -53,10 +53,9 @@ func TestHistoryKeepsOnlyChanges(t *testing.T) {
 func checkHistory(t *testing.T, c financials.Company) {
 	t.Helper()
 	histories := financials.HistoryOf(c)
-	latest := financials.LatestOf(c)
-	for i, h := range histories {
-		if got := h.Latest(); !reflect.DeepEqual(got, latest[i]) {
-			t.Fatalf("%s: %s %s Latest = %+v, want LatestOf's %+v", c.CIK, h.Period, h.Statement, got, latest[i])
+	for _, h := range histories {
+		if got, want := h.Latest(), financials.LatestStatement(c, h.Statement, h.Period); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %s %s Latest = %+v, want LatestStatement's %+v", c.CIK, h.Period, h.Statement, got, want)
 		}
 	}
 	for _, asOf := range instants(c) {
