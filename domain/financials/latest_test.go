@@ -44,7 +44,7 @@ func TestLatestIsBuildFromTheLatestFilingOn(t *testing.T) {
 }
 
 // A company with no fact has no rows, and they are its rows at any instant.
-func TestLatestOfNoFacts(t *testing.T) {
+func TestNoFactsNoLatestRows(t *testing.T) {
 	for _, h := range financials.HistoryOf(financials.Company{CIK: "0000000001"}) {
 		if l := h.Latest(); l.Through != "" || len(l.Rows) != 0 || !l.Covers(at("1990-01-01T00:00:00Z")) {
 			t.Fatalf("latest of no facts = %+v", l)

@@ -175,7 +175,11 @@ func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 		}
 		return sum{}, false
 	}
-	reached := walk(graph(facts, end), dayAfter(end))
+	g := graph(facts, end)
+	if len(g) == 0 {
+		return sum{}, false
+	}
+	reached := walk(g, dayAfter(end))
 	var found []sum
 	for b, s := range reached {
 		if n, ok := quarters(b, end); ok && n == 4 {
@@ -196,8 +200,11 @@ func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 // its quarters are the furthest any identity reaches).
 func graph(facts []Fact, end string) map[string][]edge {
 	earliest := daysBefore(end, 2*(maxYearDays+1))
-	g := map[string][]edge{}
 	window := ending(facts, earliest, end)
+	if len(window) == 0 {
+		return nil
+	}
+	g := map[string][]edge{}
 	for i := range window {
 		f := &window[i]
 		if f.Start < earliest {
