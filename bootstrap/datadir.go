@@ -78,12 +78,15 @@ func lockDir(env, path, hint string) (unlock func() error, err error) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		_ = lock.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s=%s is in use by another quarry process; stop it first (%s)", env, path, hint)
+			return nil, fmt.Errorf("%s=%s %w; stop it first (%s)", env, path, errDirInUse, hint)
 		}
 		return nil, fmt.Errorf("%s=%s: lock: %w", env, path, err)
 	}
 	return lock.Close, nil // closing the file releases the lock
 }
+
+// errDirInUse is the error of a directory whose lock another process holds.
+var errDirInUse = errors.New("is in use by another quarry process")
 
 // indexDir is the directory the search indexes are kept in on disk, held
 // by one process at a time: bleve's files are not shared, and a second

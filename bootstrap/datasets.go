@@ -268,6 +268,9 @@ func filesOnStart(cfg Config) fx.Option {
 type ingesterGroup struct {
 	fx.In
 	Ingesters []Ingester `group:"ingesters"`
+	// Searches are the search indexes `quarry ingest` and `quarry sync`
+	// keep on disk (ingestSearch); the service's graph has none.
+	Searches []searchRefresh `group:"searches"`
 }
 
 // sorted returns the ingesters in dataset order: a group's order is not

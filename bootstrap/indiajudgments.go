@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/readcache"
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/ports"
@@ -65,7 +66,7 @@ func indiaJudgments() wiring {
 		},
 		extra: func(cfg Config) fx.Option {
 			return fx.Options(
-				searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex)),
+				judgmentIndex(cfg),
 				renderCache(cfg, func(r ports.JudgmentRenderer, c *readcache.Cache) ports.JudgmentRenderer {
 					return indiajudgments.NewRenderCache(r, c)
 				}),
@@ -85,12 +86,27 @@ func indiaJudgments() wiring {
 				}),
 			)
 		},
+		search: func(name string, cfg Config) fx.Option {
+			return fx.Options(judgmentIndex(cfg), fx.Provide(indexingJudgments), searched(name, "judgments", (*indiajudgments.Service).Refresh))
+		},
 		ingester: skippingIngester(func(d judgmentIngestDeps) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
 			return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
 				return ingestJudgments(ctx, d.Config, d.Store, files.Given())
 			}
 		}),
 	}
+}
+
+// judgmentIndex provides the search index of the judgments, in memory or
+// kept on disk as "judgments".
+func judgmentIndex(cfg Config) fx.Option {
+	return searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex))
+}
+
+// indexingJudgments is the judgments' use case as `quarry ingest` needs
+// it: to refresh the search index only, so its clock is the system's.
+func indexingJudgments(s ports.JudgmentStore, x ports.JudgmentIndex) *indiajudgments.Service {
+	return indiajudgments.New(s, x, judgmentpdf.New(), usecase.SystemClock)
 }
 
 func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, log *zap.Logger) error {

@@ -60,6 +60,13 @@ type wiring struct {
 	// at start on the files Config.Files names. It is given the dataset's
 	// name, so the name is written once, in name. nil for a route.
 	ingester func(name string) fx.Option
+	// search wires, for `quarry ingest` and `quarry sync`, the dataset's
+	// search index kept on disk and its use case's Refresh (searched):
+	// after a load they bring the index up to date with what they wrote,
+	// so the first `quarry serve` resumes it instead of building it
+	// (B161). It is given the dataset's name; nil for a dataset that
+	// feeds no search index.
+	search func(name string, cfg Config) fx.Option
 	// fills lists the catalog datasets whose probes this one's ingest
 	// makes available: a 503 on one of them names the command.
 	fills []dataset.ID

@@ -230,11 +230,7 @@ type ingestLoader struct {
 // newIngestLoader builds the loader from every dataset's Ingester.
 func newIngestLoader(cfg Config) func(ingesterGroup) ports.SourceLoader {
 	return func(in ingesterGroup) ports.SourceLoader {
-		load := &ingestLoader{byName: map[string]Ingester{}, maxBytes: cfg.IngestMaxFileBytes}
-		for _, ing := range in.Ingesters {
-			load.byName[ing.Dataset] = ing
-		}
-		return load
+		return &ingestLoader{byName: in.byName(), maxBytes: cfg.IngestMaxFileBytes}
 	}
 }
 

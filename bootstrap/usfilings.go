@@ -47,7 +47,7 @@ func usFilings() wiring {
 		},
 		extra: func(cfg Config) fx.Option {
 			return fx.Options(
-				searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex)),
+				sectionIndex(cfg),
 				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
 					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
 					// A schedule writes sections in this process; on memory
@@ -57,6 +57,9 @@ func usFilings() wiring {
 					}
 				}))
 		},
+		search: func(name string, cfg Config) fx.Option {
+			return fx.Options(sectionIndex(cfg), fx.Provide(usfilings.New), searched(name, "sections", (*usfilings.Service).Refresh))
+		},
 		// Filing folders are hashed file by file as they are read; they
 		// draw no bar.
 		ingester: ingester(func(s ports.FilingStore) func(context.Context, *ingest.Files) (int, error) {
@@ -65,6 +68,12 @@ func usFilings() wiring {
 			}
 		}),
 	}
+}
+
+// sectionIndex provides the search index of the 10-K sections, in memory
+// or kept on disk as "sections".
+func sectionIndex(cfg Config) fx.Option {
+	return searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex))
 }
 
 // refreshSearch looks every period for sections that `quarry ingest` wrote

@@ -308,6 +308,9 @@ type Outcome struct {
 	// such as B-shares in a list of A-share listings; empty when a
 	// dataset's files hold nothing it leaves out.
 	Skipped string
+	// Indexed says what the run added to the dataset's search index kept
+	// on disk, and where; empty when no index is kept there.
+	Indexed string
 }
 
 // counts says what a run read and wrote, as `quarry ingest` reports it.

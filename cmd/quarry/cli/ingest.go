@@ -15,7 +15,8 @@ import (
 // It reports what it wrote on out and its progress on progressOut: a bar
 // when that is a terminal, else one line per file; nil shows none (quarry
 // ingest --quiet). A run that fails part way says how many records it
-// wrote before the failure.
+// wrote before the failure. On a data directory, or with QUARRY_INDEX_DIR,
+// it brings the search index of what it wrote up to date too.
 func Ingest(ctx context.Context, cfg bootstrap.Config, what string, files []string, out, progressOut io.Writer) error {
 	if !cfg.OnMongo() {
 		return errors.New("neither " + bootstrap.EnvMongoURI + " nor " + bootstrap.EnvDataDir + " is set: ingest writes to MongoDB or to the data directory")
@@ -36,14 +37,18 @@ func Ingest(ctx context.Context, cfg bootstrap.Config, what string, files []stri
 				}
 				return fmt.Errorf("ingest %s: %w", n, err)
 			}
-			skipped := ""
-			if got.Skipped != "" {
-				skipped = "; " + got.Skipped
-			}
-			fmt.Fprintf(out, "ingested %s into %s: %s%s\n", n, cfg.MongoDB, got.Counts(), skipped)
+			fmt.Fprintf(out, "ingested %s into %s: %s%s%s\n", n, cfg.MongoDB, got.Counts(), also(got.Indexed), also(got.Skipped))
 		}
 		return nil
 	})
+}
+
+// also is note after a semicolon, nothing when there is none.
+func also(note string) string {
+	if note == "" {
+		return ""
+	}
+	return "; " + note
 }
 
 // ingestNames checks the dataset named on the command line, before any
