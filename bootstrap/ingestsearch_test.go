@@ -95,3 +95,34 @@ func ingestSamples(t *testing.T, cfg bootstrap.Config, holds map[string]string) 
 		t.Fatal(err)
 	}
 }
+
+// TestIngestLeavesAServersIndexDirectory: with QUARRY_INDEX_DIR held by a
+// running server, `quarry ingest` writes as before and leaves the index
+// to that server, which catches up with what it wrote, instead of failing
+// on the directory's lock.
+func TestIngestLeavesAServersIndexDirectory(t *testing.T) {
+	indexes := filepath.Join(t.TempDir(), "indexes")
+	served, err := bootstrap.LoadConfig(func(k string) string {
+		return map[string]string{bootstrap.EnvDataDir: filepath.Join(t.TempDir(), "served"), bootstrap.EnvIndexDir: indexes, bootstrap.EnvHTTPAddr: "127.0.0.1:0"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, served)
+	cfg, err := bootstrap.LoadConfig(func(k string) string {
+		return map[string]string{bootstrap.EnvDataDir: t.TempDir(), bootstrap.EnvIndexDir: indexes}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bootstrap.WithIngesters(context.Background(), cfg, func(by map[string]bootstrap.Ingester) error {
+		got, err := by["us_filing_indexes"].Load(context.Background(), &ingest.Files{})
+		if got.Records == 0 || got.Indexed != "" {
+			t.Errorf("ingest beside a server: %+v; want records written and none indexed", got)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

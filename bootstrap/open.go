@@ -124,7 +124,8 @@ func WithPlatform(ctx context.Context, cfg Config, writes bool, fn func(Operator
 }
 
 // ingestion wires every dataset's ingester on the configured document
-// store.
+// store, and the search indexes they bring up to date when those are kept
+// on disk.
 func ingestion(cfg Config) fx.Option {
 	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg)}
 	for _, d := range datasets() {
@@ -133,7 +134,7 @@ func ingestion(cfg Config) fx.Option {
 		}
 		opts = append(opts, d.ingester(d.name))
 	}
-	return fx.Options(opts...)
+	return fx.Options(append(opts, ingestSearch(cfg))...)
 }
 
 // WithIngesters connects to MongoDB or the data directory, wires every
@@ -141,16 +142,11 @@ func ingestion(cfg Config) fx.Option {
 // directory's documents are indexed by id once the ingesters' stores have
 // made their collections (their start hooks run first), and again every
 // QUARRY_MONGO_REFRESH for collections a long run makes: without it every
-// upsert by id scans its collection.
+// upsert by id scans its collection. An ingester of a dataset whose search
+// index is kept on disk brings it up to date after each load (B161).
 func WithIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester) error) error {
 	var in ingesterGroup
-	return withApp(ctx, cfg, func() error {
-		byName := map[string]Ingester{}
-		for _, ing := range in.Ingesters {
-			byName[ing.Dataset] = ing
-		}
-		return fn(byName)
-	}, ingestion(cfg), fx.Populate(&in), indexDocumentIDs(cfg))
+	return withApp(ctx, cfg, func() error { return fn(in.byName()) }, ingestion(cfg), fx.Populate(&in), indexDocumentIDs(cfg))
 }
 
 // withApp starts an application of opts, with the configured logger, runs
