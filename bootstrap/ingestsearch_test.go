@@ -7,15 +7,18 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.uber.org/fx"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/quarrytest/replay"
 )
 
 // TestIngestIndexesSearchForTheFirstStart ingests the US filings and the
@@ -124,5 +127,39 @@ func TestIngestLeavesAServersIndexDirectory(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSyncIndexesSearchForTheFirstStart runs `quarry sync edgar` over the
+// day Microsoft filed its 10-K into a fresh data directory: the sync
+// indexes the filing's sections as it stores them, so the first start
+// indexes none, and search finds the filing.
+func TestSyncIndexesSearchForTheFirstStart(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	env := map[string]string{bootstrap.EnvDataDir: filepath.Join(t.TempDir(), "data"), bootstrap.EnvHTTPAddr: "127.0.0.1:0",
+		bootstrap.EnvSECUserAgent: "Quarry test ops@example.org", bootstrap.EnvSECBaseURL: srv.URL, bootstrap.EnvSECDataBaseURL: srv.URL}
+	cfg, err := bootstrap.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)
+	err = bootstrap.WithSyncer(t.Context(), cfg, func(s *sourcesync.Syncer) error {
+		_, err := s.Sync(t.Context(), []string{"edgar"}, sourcesync.Range{From: day, To: day})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SampleData, cfg.MongoRefresh = false, time.Hour
+	var sections atomic.Int64
+	var h *httpadapter.Server
+	start(t, cfg, fx.Decorate(func(x ports.SectionIndex) ports.SectionIndex { return countedSections{x, &sections} }), fx.Populate(&h))
+	if n := sections.Load(); n != 0 {
+		t.Errorf("the first start after the sync indexed %d sections; want none", n)
+	}
+	_, key := signIn(t, h)
+	if _, body := serveOnce(h, "POST", "/us/search", `{"query":"productivity and collaboration"}`, key); !strings.Contains(body, "0000950170-25-100235") {
+		t.Errorf("search does not find the synced filing: %s", body)
 	}
 }
