@@ -64,7 +64,7 @@ func usFilings() wiring {
 		// draw no bar.
 		ingester: ingester(func(s ports.FilingStore) func(context.Context, *ingest.Files) (int, error) {
 			return func(ctx context.Context, files *ingest.Files) (int, error) {
-				return ingest.IngestUSFilings(ctx, s, files.Given())
+				return ingest.IngestUSFilings(ctx, s, files)
 			}
 		}),
 	}

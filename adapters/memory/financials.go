@@ -69,38 +69,38 @@ func (s *Financials) Company(_ context.Context, cik string) (financials.Company,
 // LatestStatement returns the statement computed when the company was
 // written. Its rows are shared with the store: callers must not modify them.
 func (s *Financials) LatestStatement(_ context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.Latest, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c, ok := s.byCIK[cik]
-	if !ok {
-		return financials.Company{}, financials.Latest{}, ports.ErrNotFound
-	}
-	c.Tickers, c.Facts = slices.Clone(c.Tickers), nil
-	for _, l := range s.latest[cik] {
-		if l.Statement == st && l.Period == p {
-			return c, l, nil
-		}
-	}
-	return c, financials.LatestStatement(s.byCIK[cik], st, p), nil
+	return computed(s, cik, s.latest, func(l financials.Latest) bool { return l.Statement == st && l.Period == p },
+		func(c financials.Company) financials.Latest { return financials.LatestStatement(c, st, p) })
 }
 
 // StatementHistory returns the history computed when the company was
 // written. Its rows are shared with the store: callers must not modify
 // them.
 func (s *Financials) StatementHistory(_ context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.History, error) {
+	return computed(s, cik, s.histories, func(h financials.History) bool { return h.Statement == st && h.Period == p },
+		func(c financials.Company) financials.History { return financials.HistoryStatement(c, st, p) })
+}
+
+// computed returns the company with that CIK without its facts, and the
+// one of what was computed for it when it was written that is the one
+// asked for; for a statement or period kind none was computed for, what
+// compute gives from its facts.
+func computed[T any](s *Financials, cik string, held map[string][]T, asked func(T) bool, compute func(financials.Company) T) (financials.Company, T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	var none T
 	c, ok := s.byCIK[cik]
 	if !ok {
-		return financials.Company{}, financials.History{}, ports.ErrNotFound
+		return financials.Company{}, none, ports.ErrNotFound
 	}
-	c.Tickers, c.Facts = slices.Clone(c.Tickers), nil
-	for _, h := range s.histories[cik] {
-		if h.Statement == st && h.Period == p {
-			return c, h, nil
+	out := c
+	out.Tickers, out.Facts = slices.Clone(c.Tickers), nil
+	for _, v := range held[cik] {
+		if asked(v) {
+			return out, v, nil
 		}
 	}
-	return c, financials.HistoryStatement(s.byCIK[cik], st, p), nil
+	return out, compute(c), nil
 }
 
 // CIKForTicker returns the CIK the ticker names.

@@ -2,27 +2,18 @@ package mongo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
 )
 
 // historyDoc is one statement of one period kind of a filer through its
-// filing dates (financials.History), with the filer's tickers, name and
-// retrieval time so that a request needs no other document. Its versions
-// are packed (packJSON): Apple's nine histories hold about 1,700 rows.
+// filing dates (financials.History). Its versions are packed (packJSON):
+// Apple's nine histories hold about 1,700 rows.
 type historyDoc struct {
-	ID          string    `bson:"_id"`
-	Tickers     []string  `bson:"tickers"`
-	Name        string    `bson:"name"`
-	RetrievedAt time.Time `bson:"retrieved_at"`
-	Through     string    `bson:"through"`
-	Versions    []byte    `bson:"versions"`
+	Head     statementHead `bson:",inline"`
+	Versions []byte        `bson:"versions"`
 }
 
 // versionDoc mirrors financials.Version.
@@ -53,16 +44,15 @@ func toHistoryDoc(c financials.Company, h financials.History) (historyDoc, error
 	if err != nil {
 		return historyDoc{}, fmt.Errorf("mongo: pack the %s %s history of %s: %w", h.Period, h.Statement, c.CIK, err)
 	}
-	return historyDoc{ID: latestID(c.CIK, h.Statement, h.Period), Tickers: c.Tickers, Name: c.Name,
-		RetrievedAt: c.RetrievedAt.UTC(), Through: h.Through, Versions: packed}, nil
+	return historyDoc{Head: newStatementHead(c, h.Statement, h.Period, h.Through), Versions: packed}, nil
 }
 
 func (d historyDoc) history(st financials.Statement, p financials.Period) (financials.History, error) {
 	var versions []versionDoc
 	if err := unpackJSON(d.Versions, &versions); err != nil {
-		return financials.History{}, fmt.Errorf("%w: statement history %s: %w", ports.ErrUnavailable, d.ID, err)
+		return financials.History{}, fmt.Errorf("%w: statement history %s: %w", ports.ErrUnavailable, d.Head.ID, err)
 	}
-	h := financials.History{Statement: st, Period: p, Through: d.Through}
+	h := financials.History{Statement: st, Period: p, Through: d.Head.Through}
 	if len(versions) > 0 {
 		h.Versions = make([]financials.Version, len(versions))
 	}
@@ -99,7 +89,7 @@ func (s *Financials) upsertStatements(ctx context.Context, companies []financial
 			if err != nil {
 				return err
 			}
-			ids, histories, latest = append(ids, hd.ID), append(histories, hd), append(latest, ld)
+			ids, histories, latest = append(ids, hd.Head.ID), append(histories, hd), append(latest, ld)
 		}
 	}
 	if _, err := writeChanged(ctx, s.histories, "upsert statement histories", &s.historyIDs, ids, histories); err != nil {
@@ -113,23 +103,16 @@ func (s *Financials) upsertStatements(ctx context.Context, companies []financial
 // before these documents existed has none: its history is computed from
 // its facts, as the document would hold it.
 func (s *Financials) StatementHistory(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.History, error) {
-	var d historyDoc
-	err := s.histories.FindOne(ctx, bson.D{{Key: "_id", Value: latestID(cik, st, p)}}).Decode(&d)
+	d, found, err := statementDoc[historyDoc](ctx, s.histories, "statement history", cik, st, p)
 	if err != nil {
-		if err = translate("find statement history of "+cik, err); !errors.Is(err, ports.ErrNotFound) {
-			return financials.Company{}, financials.History{}, err
-		}
-		c, err := s.Company(ctx, cik)
-		if err != nil {
-			return financials.Company{}, financials.History{}, err
-		}
-		h := financials.HistoryStatement(c, st, p)
-		c.Facts = nil
-		return c, h, nil
+		return financials.Company{}, financials.History{}, err
+	}
+	if !found {
+		return fromFacts(ctx, s, cik, func(c financials.Company) financials.History { return financials.HistoryStatement(c, st, p) })
 	}
 	h, err := d.history(st, p)
 	if err != nil {
 		return financials.Company{}, financials.History{}, err
 	}
-	return financials.Company{CIK: cik, Tickers: d.Tickers, Name: d.Name, RetrievedAt: d.RetrievedAt.UTC()}, h, nil
+	return d.Head.company(cik), h, nil
 }

@@ -48,7 +48,7 @@ func TestGeneratedFilingsAreIngestedAndLabelled(t *testing.T) {
 	}
 	folders, _ := filepath.Glob(filepath.Join(dir, "us_filings", "*"))
 	store := memory.NewFilings()
-	n, err := ingest.IngestUSFilings(context.Background(), store, folders)
+	n, err := ingest.IngestUSFilings(context.Background(), store, &ingest.Files{Names: folders})
 	if err != nil || n != figure(t, c, "filings")+figure(t, c, "sections") || len(folders) != 2*filingYears {
 		t.Fatalf("ingested %d of %v from %d folders: %v", n, c, len(folders), err)
 	}

@@ -147,11 +147,7 @@ func wantHistories(t *testing.T, s ports.FinancialsStore, c financials.Company) 
 		for _, p := range financials.Periods {
 			got, h, err := s.StatementHistory(context.Background(), c.CIK, st, p)
 			must(t, "StatementHistory", err)
-			want := c
-			want.Facts = nil
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("StatementHistory's company = %+v, want %+v", got, want)
-			}
+			wantFactless(t, "StatementHistory", got, c)
 			if h.Statement != st || h.Period != p || h.Through != financials.LastFiled(c.Facts) {
 				t.Fatalf("StatementHistory(%s, %s) = %+v, want through %s", st, p, h, financials.LastFiled(c.Facts))
 			}
@@ -174,15 +170,21 @@ func wantLatest(t *testing.T, s ports.FinancialsStore, c financials.Company, thr
 		for _, p := range financials.Periods {
 			got, l, err := s.LatestStatement(context.Background(), c.CIK, st, p)
 			must(t, "LatestStatement", err)
-			want := c
-			want.Facts = nil
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("LatestStatement's company = %+v, want %+v", got, want)
-			}
+			wantFactless(t, "LatestStatement", got, c)
 			rows := financials.Build(c, st, p, later)
 			if l.Statement != st || l.Period != p || l.Through != through || len(l.Rows) != len(rows) || (len(rows) > 0 && !reflect.DeepEqual(l.Rows, rows)) {
 				t.Fatalf("LatestStatement(%s, %s) = %+v, want through %s and %+v", st, p, l, through, rows)
 			}
 		}
+	}
+}
+
+// wantFactless checks that a statement was read with its company, c
+// without its facts.
+func wantFactless(t *testing.T, what string, got, c financials.Company) {
+	t.Helper()
+	c.Facts = nil
+	if !reflect.DeepEqual(got, c) {
+		t.Fatalf("%s's company = %+v, want %+v", what, got, c)
 	}
 }
