@@ -11,15 +11,22 @@ import (
 // the millisecond, the precision of a BSON date.
 type FinancialsStore interface {
 	// UpsertCompanies replaces each company, facts and all, by CIK and points
-	// each of its tickers at it, and keeps its statements as known from its
-	// latest filing date (financials.LatestOf) for LatestStatement.
-	// Applying the same batch twice leaves the store unchanged.
+	// each of its tickers at it, and keeps its statements through its
+	// filing dates (financials.HistoryOf) for StatementHistory, and as known
+	// from its latest filing date for LatestStatement. Applying the same
+	// batch twice leaves the store unchanged.
 	UpsertCompanies(ctx context.Context, companies []financials.Company) error
 	// LatestStatement returns one statement of one period kind of the
-	// company with that 10-digit CIK as financials.LatestOf computes it from
+	// company with that 10-digit CIK as financials.LatestStatement computes it from
 	// the company's stored facts, and the company without its facts (CIK,
 	// tickers, name, RetrievedAt); ErrNotFound when no company has that CIK.
 	LatestStatement(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.Latest, error)
+	// StatementHistory returns one statement of one period kind of the
+	// company with that 10-digit CIK through its filing dates, as
+	// financials.HistoryOf computes it from the company's stored facts, and
+	// the company without its facts; ErrNotFound when no company has that
+	// CIK.
+	StatementHistory(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.History, error)
 	// Company returns the company with that 10-digit CIK, or ErrNotFound.
 	Company(ctx context.Context, cik string) (financials.Company, error)
 	// CIKForTicker returns the CIK an upper-case ticker names, or ErrNotFound.

@@ -272,6 +272,11 @@ load -label "GET /us/financials (random filer, cold then memo)" -urls "$work/fin
 load -label "GET /us/financials/income-statements (random, quarterly)" -urls "$work/inc"
 load -label "GET /us/financials/balance-sheets (random cik)" -urls "$work/bal"
 load -label "GET /us/financials/cash-flow-statements (random, ttm)" -urls "$work/cash"
+# An as_of before the filer's latest filing reads its statements' histories.
+for i in $(seq "$filers"); do
+  printf 'http://%s/us/financials?ticker=BENCH%d&as_of=%d-%02d-15\n' "$ADDR" "$i" $((2012 + RANDOM % 13)) $((1 + RANDOM % 12))
+done | shuf >"$work/past"
+load -label "GET /us/financials?as_of= (random filer, random month 2012-2024)" -urls "$work/past"
 fi
 if [[ -d $work/gen/us_filings ]]; then
   keyed filing us_filings "/us/filings/{1}/index"

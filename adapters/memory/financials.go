@@ -14,25 +14,30 @@ type Financials struct {
 	mu       sync.RWMutex
 	byCIK    map[string]financials.Company
 	byTicker map[string]string
-	// latest holds each company's financials.LatestOf, computed as it is
-	// written.
-	latest map[string][]financials.Latest
+	// histories holds each company's financials.HistoryOf, computed as it
+	// is written, and latest each history's Latest.
+	histories map[string][]financials.History
+	latest    map[string][]financials.Latest
 }
 
 var _ ports.FinancialsStore = (*Financials)(nil)
 
 // NewFinancials returns an empty store.
 func NewFinancials() *Financials {
-	return &Financials{byCIK: map[string]financials.Company{}, byTicker: map[string]string{}, latest: map[string][]financials.Latest{}}
+	return &Financials{byCIK: map[string]financials.Company{}, byTicker: map[string]string{}, histories: map[string][]financials.History{}, latest: map[string][]financials.Latest{}}
 }
 
 // UpsertCompanies replaces each company by CIK and maps its tickers to it.
 // Companies are copied in, so a caller's later changes do not leak into the
 // store.
 func (s *Financials) UpsertCompanies(_ context.Context, companies []financials.Company) error {
+	histories := make([][]financials.History, len(companies))
 	latest := make([][]financials.Latest, len(companies))
 	for i, c := range companies {
-		latest[i] = financials.LatestOf(c)
+		histories[i] = financials.HistoryOf(c)
+		for _, h := range histories[i] {
+			latest[i] = append(latest[i], h.Latest())
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -40,7 +45,7 @@ func (s *Financials) UpsertCompanies(_ context.Context, companies []financials.C
 		c.Tickers = slices.Clone(c.Tickers)
 		c.Facts = slices.Clone(c.Facts)
 		s.byCIK[c.CIK] = c
-		s.latest[c.CIK] = latest[i]
+		s.histories[c.CIK], s.latest[c.CIK] = histories[i], latest[i]
 		for _, t := range c.Tickers {
 			s.byTicker[t] = c.CIK
 		}
@@ -64,19 +69,38 @@ func (s *Financials) Company(_ context.Context, cik string) (financials.Company,
 // LatestStatement returns the statement computed when the company was
 // written. Its rows are shared with the store: callers must not modify them.
 func (s *Financials) LatestStatement(_ context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.Latest, error) {
+	return computed(s, cik, s.latest, func(l financials.Latest) bool { return l.Statement == st && l.Period == p },
+		func(c financials.Company) financials.Latest { return financials.LatestStatement(c, st, p) })
+}
+
+// StatementHistory returns the history computed when the company was
+// written. Its rows are shared with the store: callers must not modify
+// them.
+func (s *Financials) StatementHistory(_ context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.History, error) {
+	return computed(s, cik, s.histories, func(h financials.History) bool { return h.Statement == st && h.Period == p },
+		func(c financials.Company) financials.History { return financials.HistoryStatement(c, st, p) })
+}
+
+// computed returns the company with that CIK without its facts, and the
+// one of what was computed for it when it was written that is the one
+// asked for; for a statement or period kind none was computed for, what
+// compute gives from its facts.
+func computed[T any](s *Financials, cik string, held map[string][]T, asked func(T) bool, compute func(financials.Company) T) (financials.Company, T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	var none T
 	c, ok := s.byCIK[cik]
 	if !ok {
-		return financials.Company{}, financials.Latest{}, ports.ErrNotFound
+		return financials.Company{}, none, ports.ErrNotFound
 	}
-	c.Tickers, c.Facts = slices.Clone(c.Tickers), nil
-	for _, l := range s.latest[cik] {
-		if l.Statement == st && l.Period == p {
-			return c, l, nil
+	out := c
+	out.Tickers, out.Facts = slices.Clone(c.Tickers), nil
+	for _, v := range held[cik] {
+		if asked(v) {
+			return out, v, nil
 		}
 	}
-	return c, financials.LatestStatement(s.byCIK[cik], st, p), nil
+	return out, compute(c), nil
 }
 
 // CIKForTicker returns the CIK the ticker names.

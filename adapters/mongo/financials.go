@@ -24,14 +24,19 @@ import (
 // A third holds one small document per filer, _id its CIK, with its name's
 // key (financials.NameKey), so finding a company by name scans small
 // documents rather than the facts. A fourth holds each filer's statements
-// as known from its latest filing (financials.LatestOf), one document per
+// as known from its latest filing (financials.Latest), one document per
 // statement and period kind with _id "CIK/statement/period", so a request
-// for today's statements reads its answer, not the filer's facts.
+// for today's statements reads its answer, not the filer's facts. A fifth
+// holds each filer's statements through its filing dates
+// (financials.HistoryOf), one document per statement and period kind with
+// the same _id, so a request for an earlier as_of reads its statements'
+// versions, not the filer's facts.
 const (
 	financialsCollection = "us_financials"
 	tickersCollection    = "us_tickers"
 	namesCollection      = "us_company_names"
 	statementsCollection = "us_statements"
+	historiesCollection  = "us_statement_histories"
 )
 
 // Financials is the US financial statements store, on its two collections.
@@ -40,9 +45,10 @@ type Financials struct {
 	tickers   *mongodrv.Collection
 	names     *mongodrv.Collection
 	latest    *mongodrv.Collection
-	// Which companies, tickers, names and statements are stored, for
-	// UpsertCompanies.
-	companyIDs, tickerIDs, nameIDs, latestIDs readOnce
+	histories *mongodrv.Collection
+	// Which companies, tickers, names, statements and histories are
+	// stored, for UpsertCompanies.
+	companyIDs, tickerIDs, nameIDs, latestIDs, historyIDs readOnce
 	// reads holds a token for each company document being read: a real
 	// filer's read allocates about 25 MB on FerretDB over SQLite, so
 	// concurrent cold requests are bounded in memory by companyReads reads,
@@ -64,7 +70,8 @@ func NewFinancials(db *mongodrv.Database) *Financials {
 	return &Financials{
 		companies: db.Collection(financialsCollection), tickers: db.Collection(tickersCollection),
 		names: db.Collection(namesCollection), latest: db.Collection(statementsCollection),
-		reads: make(chan struct{}, companyReads),
+		histories: db.Collection(historiesCollection),
+		reads:     make(chan struct{}, companyReads),
 	}
 }
 
@@ -170,7 +177,7 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 	if _, err := writeChanged(ctx, s.companies, "upsert companies", &s.companyIDs, ciks, docs); err != nil {
 		return err
 	}
-	if err := s.upsertLatest(ctx, companies); err != nil {
+	if err := s.upsertStatements(ctx, companies); err != nil {
 		return err
 	}
 	if _, err := writeChanged(ctx, s.names, "upsert company names", &s.nameIDs, ciks, nameDocs); err != nil {

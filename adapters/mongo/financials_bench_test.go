@@ -63,19 +63,6 @@ func benchStatements(b *testing.B, store ports.FinancialsStore, c financials.Com
 	}
 }
 
-// BenchmarkLatestOf measures what ingestion adds per filer: computing the
-// statements as known from its latest filing (financials.LatestOf) for the
-// companyfacts document named by QUARRY_BENCH_COMPANYFACTS.
-func BenchmarkLatestOf(b *testing.B) {
-	c := benchCompany(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if len(financials.LatestOf(c)[0].Rows) == 0 {
-			b.Fatal("no annual income statement")
-		}
-	}
-}
-
 // benchCompany reads the companyfacts document QUARRY_BENCH_COMPANYFACTS
 // names, or skips: real-size documents are not committed (see
 // docs/capacity.md).
@@ -95,4 +82,17 @@ func benchCompany(b *testing.B) financials.Company {
 	c.Tickers = []string{"BENCH"}
 	b.Logf("%s: %d mapped facts", c.Name, len(c.Facts))
 	return c
+}
+
+// BenchmarkHistoryOf measures what ingestion computes per filer: every
+// statement's history through its filing dates (financials.HistoryOf) for
+// the companyfacts document named by QUARRY_BENCH_COMPANYFACTS.
+func BenchmarkHistoryOf(b *testing.B) {
+	c := benchCompany(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(financials.HistoryOf(c)[0].Versions) == 0 {
+			b.Fatal("no annual income statement")
+		}
+	}
 }

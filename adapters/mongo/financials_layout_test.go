@@ -76,6 +76,11 @@ func TestFinancialsReadsTheEarlierLayout(t *testing.T) {
 	if err != nil || l.Through != "2024-11-01" || len(l.Rows) != 1 || l.Rows[0].Values["revenue"] != 391035000000 {
 		t.Fatalf("earlier layout's latest income statement = %+v, %v", l, err)
 	}
+	co, h, err := store.StatementHistory(ctx, want.CIK, financials.Income, financials.Annual)
+	if before := h.At(time.Date(2024, 11, 1, 12, 0, 0, 0, time.UTC)); err != nil || co.Name != want.Name || len(before) != 0 ||
+		!reflect.DeepEqual(h.At(retrieved), l.Rows) {
+		t.Fatalf("earlier layout's income statement history = %+v, %+v, %v", co, h, err)
+	}
 	if err := store.UpsertCompanies(ctx, []financials.Company{want}); err != nil {
 		t.Fatal(err)
 	}

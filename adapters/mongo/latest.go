@@ -8,22 +8,38 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/domain/financials"
 	"github.com/quarrydata/quarry/ports"
 )
 
 // latestDoc is one statement of one period kind of a filer as known from
-// its latest filing (financials.Latest), with the filer's tickers, name and
-// retrieval time so that a request needs no other document. Its rows are
-// packed into one JSON string, as a company's facts are (see companyDoc).
+// its latest filing (financials.Latest). Its rows are packed into one JSON
+// string, as a company's facts are (see companyDoc).
 type latestDoc struct {
+	Head     statementHead `bson:",inline"`
+	RowsJSON string        `bson:"rows_json"`
+}
+
+// statementHead is what a statement document (latestDoc, historyDoc)
+// holds of its filer, its tickers, name and retrieval time, so that a
+// request needs no other document, and the filer's latest filing date.
+type statementHead struct {
 	ID          string    `bson:"_id"`
 	Tickers     []string  `bson:"tickers"`
 	Name        string    `bson:"name"`
 	RetrievedAt time.Time `bson:"retrieved_at"`
 	Through     string    `bson:"through"`
-	RowsJSON    string    `bson:"rows_json"`
+}
+
+func newStatementHead(c financials.Company, st financials.Statement, p financials.Period, through string) statementHead {
+	return statementHead{ID: latestID(c.CIK, st, p), Tickers: c.Tickers, Name: c.Name, RetrievedAt: c.RetrievedAt.UTC(), Through: through}
+}
+
+// company is the filer of cik as the document names it, without facts.
+func (h statementHead) company(cik string) financials.Company {
+	return financials.Company{CIK: cik, Tickers: h.Tickers, Name: h.Name, RetrievedAt: h.RetrievedAt.UTC()}
 }
 
 // rowDoc mirrors financials.Row field for field, so the two convert
@@ -52,59 +68,53 @@ func toLatestDoc(c financials.Company, l financials.Latest) (latestDoc, error) {
 	if err != nil {
 		return latestDoc{}, fmt.Errorf("mongo: pack the %s %s of %s: %w", l.Period, l.Statement, c.CIK, err)
 	}
-	return latestDoc{ID: latestID(c.CIK, l.Statement, l.Period), Tickers: c.Tickers, Name: c.Name,
-		RetrievedAt: c.RetrievedAt.UTC(), Through: l.Through, RowsJSON: string(packed)}, nil
-}
-
-// upsertLatest writes the companies' statements as known from their latest
-// filing, those that changed. They are written after the companies: until
-// then a request reads the statements of the facts written before.
-func (s *Financials) upsertLatest(ctx context.Context, companies []financials.Company) error {
-	var ids []string
-	var docs []latestDoc
-	for _, c := range companies {
-		for _, l := range financials.LatestOf(c) {
-			d, err := toLatestDoc(c, l)
-			if err != nil {
-				return err
-			}
-			ids, docs = append(ids, d.ID), append(docs, d)
-		}
-	}
-	_, err := writeChanged(ctx, s.latest, "upsert latest statements", &s.latestIDs, ids, docs)
-	return err
+	return latestDoc{Head: newStatementHead(c, l.Statement, l.Period, l.Through), RowsJSON: string(packed)}, nil
 }
 
 // LatestStatement reads the statement's document by _id. A company written
 // before these documents existed has none: its statement is computed from
 // its facts, as the document would hold it.
 func (s *Financials) LatestStatement(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.Latest, error) {
-	var d latestDoc
-	err := s.latest.FindOne(ctx, bson.D{{Key: "_id", Value: latestID(cik, st, p)}}).Decode(&d)
-	if err != nil {
-		if err = translate("find latest statement of "+cik, err); !errors.Is(err, ports.ErrNotFound) {
-			return financials.Company{}, financials.Latest{}, err
-		}
-		return s.latestFromFacts(ctx, cik, st, p)
-	}
-	var rows []rowDoc
-	if err := json.Unmarshal([]byte(d.RowsJSON), &rows); err != nil {
-		return financials.Company{}, financials.Latest{}, fmt.Errorf("%w: statement %s: packed rows: %w", ports.ErrUnavailable, d.ID, err)
-	}
-	l := financials.Latest{Statement: st, Period: p, Through: d.Through, Rows: make([]financials.Row, len(rows))}
-	for i, r := range rows {
-		l.Rows[i] = financials.Row(r)
-	}
-	return financials.Company{CIK: cik, Tickers: d.Tickers, Name: d.Name, RetrievedAt: d.RetrievedAt.UTC()}, l, nil
-}
-
-// latestFromFacts computes one statement from the company's facts.
-func (s *Financials) latestFromFacts(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.Latest, error) {
-	c, err := s.Company(ctx, cik)
+	d, found, err := statementDoc[latestDoc](ctx, s.latest, "latest statement", cik, st, p)
 	if err != nil {
 		return financials.Company{}, financials.Latest{}, err
 	}
-	l := financials.LatestStatement(c, st, p)
+	if !found {
+		return fromFacts(ctx, s, cik, func(c financials.Company) financials.Latest { return financials.LatestStatement(c, st, p) })
+	}
+	var rows []rowDoc
+	if err := json.Unmarshal([]byte(d.RowsJSON), &rows); err != nil {
+		return financials.Company{}, financials.Latest{}, fmt.Errorf("%w: statement %s: packed rows: %w", ports.ErrUnavailable, d.Head.ID, err)
+	}
+	l := financials.Latest{Statement: st, Period: p, Through: d.Head.Through, Rows: make([]financials.Row, len(rows))}
+	for i, r := range rows {
+		l.Rows[i] = financials.Row(r)
+	}
+	return d.Head.company(cik), l, nil
+}
+
+// statementDoc reads the document of one statement of a filer from c by
+// _id; found is false when there is none.
+func statementDoc[D any](ctx context.Context, c *mongodrv.Collection, what, cik string, st financials.Statement, p financials.Period) (d D, found bool, err error) {
+	err = c.FindOne(ctx, bson.D{{Key: "_id", Value: latestID(cik, st, p)}}).Decode(&d)
+	if err == nil {
+		return d, true, nil
+	}
+	if err = translate("find "+what+" of "+cik, err); errors.Is(err, ports.ErrNotFound) {
+		return d, false, nil
+	}
+	return d, false, err
+}
+
+// fromFacts computes from a company's facts what a statement document
+// would hold, for a company written before such documents existed.
+func fromFacts[T any](ctx context.Context, s *Financials, cik string, compute func(financials.Company) T) (financials.Company, T, error) {
+	var none T
+	c, err := s.Company(ctx, cik)
+	if err != nil {
+		return financials.Company{}, none, err
+	}
+	v := compute(c)
 	c.Facts = nil
-	return c, l, nil
+	return c, v, nil
 }

@@ -3,6 +3,7 @@ package mongo
 import (
 	"bytes"
 	"compress/flate"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -34,6 +35,22 @@ func packBSON(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return deflate(raw)
+}
+
+// packJSON marshals v to JSON and deflates it. JSON writes a map's keys in
+// order, so the same value packs to the same bytes, as writeChanged's
+// digests need; BSON writes them in Go's map order.
+func packJSON(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return deflate(raw)
+}
+
+// deflate compresses raw.
+func deflate(raw []byte) ([]byte, error) {
 	var b bytes.Buffer
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
@@ -49,9 +66,27 @@ func packBSON(v any) ([]byte, error) {
 
 // unpackBSON inflates b and unmarshals the BSON into out.
 func unpackBSON(b []byte, out any) error {
-	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(b)))
+	raw, err := inflate(b)
 	if err != nil {
-		return fmt.Errorf("inflate: %w", err)
+		return err
 	}
 	return bson.Unmarshal(raw, out)
+}
+
+// unpackJSON inflates b and unmarshals the JSON into out.
+func unpackJSON(b []byte, out any) error {
+	raw, err := inflate(b)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// inflate decompresses b.
+func inflate(b []byte) ([]byte, error) {
+	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(b)))
+	if err != nil {
+		return nil, fmt.Errorf("inflate: %w", err)
+	}
+	return raw, nil
 }

@@ -22,14 +22,22 @@ type Cache struct {
 	// names holds CIKsForName's answers by the name asked: Ask resolves
 	// a company name on every question that names one.
 	names *readcache.Space[[]string]
-	// latest holds LatestStatement's answers by "CIK/statement/period".
-	latest *readcache.Space[latestStatement]
+	// latest holds LatestStatement's answers by "CIK/statement/period",
+	// histories StatementHistory's.
+	latest    *readcache.Space[latestStatement]
+	histories *readcache.Space[statementHistory]
 }
 
 // latestStatement is one answer of LatestStatement.
 type latestStatement struct {
 	company financials.Company
 	latest  financials.Latest
+}
+
+// statementHistory is one answer of StatementHistory.
+type statementHistory struct {
+	company financials.Company
+	history financials.History
 }
 
 // NewFinancialsCache wraps store, keeping companies and tickers in shared.
@@ -40,6 +48,7 @@ func NewCache(store ports.FinancialsStore, shared *readcache.Cache) *Cache {
 		tickers:         readcache.NewSpace(shared, readcache.StringWeight),
 		names:           readcache.NewSpace(shared, readcache.StringsWeight),
 		latest:          readcache.NewSpace(shared, latestWeight),
+		histories:       readcache.NewSpace(shared, historyWeight),
 	}
 }
 
@@ -63,6 +72,15 @@ func (c *Cache) LatestStatement(ctx context.Context, cik string, st financials.S
 	return got.company, got.latest, err
 }
 
+// StatementHistory returns the history, from the cache while it is fresh.
+func (c *Cache) StatementHistory(ctx context.Context, cik string, st financials.Statement, p financials.Period) (financials.Company, financials.History, error) {
+	got, err := c.histories.Get(ctx, latestKey(cik, st, p), func(ctx context.Context, _ string) (statementHistory, error) {
+		co, h, err := c.FinancialsStore.StatementHistory(ctx, cik, st, p)
+		return statementHistory{co, h}, err
+	})
+	return got.company, got.history, err
+}
+
 func latestKey(cik string, st financials.Statement, p financials.Period) string {
 	return cik + "/" + string(st) + "/" + string(p)
 }
@@ -83,6 +101,7 @@ func (c *Cache) UpsertCompanies(ctx context.Context, companies []financials.Comp
 		for _, st := range financials.Statements {
 			for _, p := range financials.Periods {
 				c.latest.Forget(latestKey(co.CIK, st, p))
+				c.histories.Forget(latestKey(co.CIK, st, p))
 			}
 		}
 	}
@@ -101,13 +120,30 @@ func companyWeight(c financials.Company) int {
 	return n
 }
 
-// latestWeight weighs a statement's rows: each value is a map entry of its
-// field's name and a float.
+// latestWeight weighs a statement and its company.
 func latestWeight(l latestStatement) int {
+	return int(unsafe.Sizeof(l)) + readcache.StringBytes(l.company.CIK, l.company.Name, l.latest.Through) +
+		readcache.StringsWeight(l.company.Tickers) + rowsWeight(l.latest.Rows)
+}
+
+// historyWeight weighs a history, every version's rows, and its company.
+func historyWeight(h statementHistory) int {
+	var v financials.Version
+	var s financials.Span
+	n := int(unsafe.Sizeof(h)) + readcache.StringBytes(h.company.CIK, h.company.Name, h.history.Through) +
+		readcache.StringsWeight(h.company.Tickers) + cap(h.history.Versions)*int(unsafe.Sizeof(v))
+	for _, v := range h.history.Versions {
+		n += readcache.StringBytes(v.Filed) + rowsWeight(v.Rows) + cap(v.Gone)*int(unsafe.Sizeof(s))
+	}
+	return n
+}
+
+// rowsWeight weighs rows: each value is a map entry of its field's name
+// and a float.
+func rowsWeight(rows []financials.Row) int {
 	var r financials.Row
-	n := int(unsafe.Sizeof(l)) + readcache.StringBytes(l.company.CIK, l.company.Name, l.latest.Through) +
-		readcache.StringsWeight(l.company.Tickers) + cap(l.latest.Rows)*int(unsafe.Sizeof(r))
-	for _, r := range l.latest.Rows {
+	n := cap(rows) * int(unsafe.Sizeof(r))
+	for _, r := range rows {
 		n += readcache.StringBytes(r.Start, r.End, r.FiscalPeriod, r.Currency, r.Accession, r.Filed)
 		for k := range r.Values {
 			n += readcache.StringWeight(k) + 16

@@ -131,11 +131,12 @@ type Statements struct {
 // known at the query's as_of, newest report period first, and pages each.
 // An as_of on or after the company's latest filing date reads the
 // statements stored as known from then (ports.FinancialsStore's
-// LatestStatement): they are the rows the facts give at that as_of. An
-// earlier as_of builds them from the facts, and so do statements read
-// across a write of the company (their filing dates or retrieval times
-// differ), so that one answer never mixes two versions of the facts. An
-// unknown ticker or CIK is ports.ErrNotFound.
+// LatestStatement); an earlier one applies the versions of the statements'
+// histories filed by then (StatementHistory). Both are the rows the facts
+// give at that as_of. Statements read across a write of the company (their
+// filing dates or retrieval times differ) are built from the facts, so that
+// one answer never mixes two versions of the facts. An unknown ticker or
+// CIK is ports.ErrNotFound.
 func (f *Service) Statements(ctx context.Context, q Query, kinds ...financials.Statement) (Statements, error) {
 	cik, err := f.cik(ctx, q)
 	if err != nil {
@@ -148,18 +149,51 @@ func (f *Service) Statements(ctx context.Context, q Query, kinds ...financials.S
 		if err != nil {
 			return Statements{}, notFound(cik, err)
 		}
-		if len(c.Tickers) == 0 {
-			return Statements{}, fmt.Errorf("company %s is stored without a ticker", cik)
+		if err := out.from(c, l.Through, i, &through); err != nil {
+			return Statements{}, err
 		}
-		if i == 0 {
-			out.Ticker, out.RetrievedAt, through = c.Tickers[0], c.RetrievedAt, l.Through
+		if !l.Covers(q.AsOf) {
+			return f.past(ctx, q, cik, kinds)
 		}
-		if !l.Covers(q.AsOf) || l.Through != through || !c.RetrievedAt.Equal(out.RetrievedAt) {
+		if l.Through != through || !c.RetrievedAt.Equal(out.RetrievedAt) {
 			return f.fromFacts(ctx, q, cik, kinds)
 		}
 		out.Pages[k] = q.page(l.Rows)
 	}
 	return out, nil
+}
+
+// past builds the statements as known at an as_of before the company's
+// latest filing date from their histories.
+func (f *Service) past(ctx context.Context, q Query, cik string, kinds []financials.Statement) (Statements, error) {
+	out := Statements{CIK: cik, AsOf: q.AsOf, Pages: map[financials.Statement]Page{}}
+	through := ""
+	for i, k := range kinds {
+		c, h, err := f.store.StatementHistory(ctx, cik, k, q.Period)
+		if err != nil {
+			return Statements{}, notFound(cik, err)
+		}
+		if err := out.from(c, h.Through, i, &through); err != nil {
+			return Statements{}, err
+		}
+		if h.Through != through || !c.RetrievedAt.Equal(out.RetrievedAt) {
+			return f.fromFacts(ctx, q, cik, kinds)
+		}
+		out.Pages[k] = q.page(h.At(q.AsOf))
+	}
+	return out, nil
+}
+
+// from takes the answer's ticker, retrieval time and latest filing date
+// from the company its i-th statement was read with, the first.
+func (s *Statements) from(c financials.Company, filed string, i int, through *string) error {
+	if len(c.Tickers) == 0 {
+		return fmt.Errorf("company %s is stored without a ticker", c.CIK)
+	}
+	if i == 0 {
+		s.Ticker, s.RetrievedAt, *through = c.Tickers[0], c.RetrievedAt, filed
+	}
+	return nil
 }
 
 // fromFacts builds the statements from the company's facts as known at the

@@ -330,43 +330,37 @@ func (factless) Company(context.Context, string) (financials.Company, error) {
 	return financials.Company{}, errors.New("the company's facts were read")
 }
 
-// A request whose as_of is on or after the company's latest filing date
-// reads the statements stored as known from then, not the company's facts,
-// and gets the same pages as from the facts; an earlier as_of reads the
-// facts.
-func TestStatementsAfterTheLatestFilingReadNoFacts(t *testing.T) {
+// A request reads the statements stored as known from the latest filing
+// date, or, for an earlier as_of, their histories, never the company's
+// facts, and gets the same pages as from the facts.
+func TestStatementsReadNoFacts(t *testing.T) {
 	fin, store := newFinancials(t)
 	now := func() time.Time { return time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC) }
-	latestOnly := usfinancials.New(factless{store}, now, nil)
+	noFacts := usfinancials.New(factless{store}, now, nil)
 	kinds := []financials.Statement{financials.Income, financials.Balance, financials.CashFlow}
-	for _, period := range []string{"annual", "quarterly", "ttm"} {
-		q, err := fin.Query(usfinancials.Params{Ticker: "AAPL", Period: period, Limit: 5, Offset: 1, ReportGte: "2020-01-01"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := latestOnly.Statements(context.Background(), q, kinds...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := store.Company(context.Background(), got.CIK)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range kinds {
-			rows := financials.Build(c, k, q.Period, q.AsOf)
-			rows = slices.DeleteFunc(rows, func(r financials.Row) bool { return r.End < "2020-01-01" })
-			want := rows[min(1, len(rows)):min(6, len(rows))]
-			if page := got.Pages[k]; page.Total != len(rows) || len(page.Rows) != len(want) || (len(want) > 0 && !slices.EqualFunc(page.Rows, want, sameRow)) {
-				t.Fatalf("%s %s: %d of %d rows, want %d of %d", period, k, len(page.Rows), page.Total, len(want), len(rows))
+	for _, asOf := range []string{"", "2024-11-01", "2020-01-01", "2012-06-30"} {
+		for _, period := range []string{"annual", "quarterly", "ttm"} {
+			q, err := fin.Query(usfinancials.Params{Ticker: "AAPL", Period: period, Limit: 5, Offset: 1, ReportGte: "2010-01-01", AsOf: asOf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := noFacts.Statements(context.Background(), q, kinds...)
+			if err != nil {
+				t.Fatalf("as of %q: %v", asOf, err)
+			}
+			c, err := store.Company(context.Background(), got.CIK)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range kinds {
+				rows := financials.Build(c, k, q.Period, q.AsOf)
+				rows = slices.DeleteFunc(rows, func(r financials.Row) bool { return r.End < "2010-01-01" })
+				want := rows[min(1, len(rows)):min(6, len(rows))]
+				if page := got.Pages[k]; page.Total != len(rows) || len(page.Rows) != len(want) || (len(want) > 0 && !slices.EqualFunc(page.Rows, want, sameRow)) {
+					t.Fatalf("as of %q, %s %s: %d of %d rows, want %d of %d", asOf, period, k, len(page.Rows), page.Total, len(want), len(rows))
+				}
 			}
 		}
-	}
-	q, err := fin.Query(usfinancials.Params{Ticker: "AAPL", AsOf: "2020-01-01", Limit: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := latestOnly.Statements(context.Background(), q, financials.Income); err == nil {
-		t.Fatal("an as_of before the latest filing read no facts")
 	}
 }
 

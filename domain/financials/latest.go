@@ -24,23 +24,8 @@ var Periods = []Period{Annual, Quarterly, TTM}
 // Statements lists the statement collections of the interface.
 var Statements = []Statement{Income, Balance, CashFlow}
 
-// LatestOf returns every statement of every period kind of the company as
-// known from its latest filing date on, statements in the order of
-// Statements and, within each, periods in the order of Periods.
-func LatestOf(c Company) []Latest {
-	through := LastFiled(c.Facts)
-	known := Know(c, latestInstant(through))
-	out := make([]Latest, 0, len(Statements)*len(Periods))
-	for _, st := range Statements {
-		for _, p := range Periods {
-			out = append(out, Latest{Statement: st, Period: p, Through: through, Rows: known.Statement(st, p)})
-		}
-	}
-	return out
-}
-
-// LatestStatement returns the one statement of LatestOf of that statement
-// and period kind.
+// LatestStatement returns one statement of one period kind of the company
+// as known from its latest filing date on.
 func LatestStatement(c Company, st Statement, p Period) Latest {
 	through := LastFiled(c.Facts)
 	return Latest{Statement: st, Period: p, Through: through, Rows: Know(c, latestInstant(through)).Statement(st, p)}

@@ -12,9 +12,12 @@ import (
 // before it, when the restatement filed that day was not yet known.
 func TestLatestIsBuildFromTheLatestFilingOn(t *testing.T) {
 	c := nvidia()
-	latest := financials.LatestOf(c)
+	var latest []financials.Latest
+	for _, h := range financials.HistoryOf(c) {
+		latest = append(latest, h.Latest())
+	}
 	if len(latest) != len(financials.Statements)*len(financials.Periods) {
-		t.Fatalf("LatestOf gives %d statements", len(latest))
+		t.Fatalf("HistoryOf gives %d statements", len(latest))
 	}
 	for _, l := range latest {
 		if l.Through != "2025-02-26" {
@@ -41,9 +44,9 @@ func TestLatestIsBuildFromTheLatestFilingOn(t *testing.T) {
 }
 
 // A company with no fact has no rows, and they are its rows at any instant.
-func TestLatestOfNoFacts(t *testing.T) {
-	for _, l := range financials.LatestOf(financials.Company{CIK: "0000000001"}) {
-		if l.Through != "" || len(l.Rows) != 0 || !l.Covers(at("1990-01-01T00:00:00Z")) {
+func TestNoFactsNoLatestRows(t *testing.T) {
+	for _, h := range financials.HistoryOf(financials.Company{CIK: "0000000001"}) {
+		if l := h.Latest(); l.Through != "" || len(l.Rows) != 0 || !l.Covers(at("1990-01-01T00:00:00Z")) {
 			t.Fatalf("latest of no facts = %+v", l)
 		}
 	}

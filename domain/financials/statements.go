@@ -1,10 +1,8 @@
 package financials
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/quarrydata/quarry/domain/source"
@@ -41,12 +39,10 @@ const (
 
 // classify returns the period a duration fact covers, if any.
 func classify(start, end string) (Period, bool) {
-	s, err1 := time.Parse(time.DateOnly, start)
-	e, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
+	days, ok := daysBetween(start, end)
+	if !ok {
 		return "", false
 	}
-	days := int(e.Sub(s).Hours() / 24)
 	switch {
 	case days >= minYearDays && days <= maxYearDays:
 		return Annual, true
@@ -81,10 +77,11 @@ func Build(c Company, st Statement, p Period, asOf time.Time) []Row {
 // Known is a company's facts as known at an instant, selected once for
 // every statement built from them.
 type Known struct {
-	all, facts []Fact
-	byKey      map[factKey]Fact
+	facts  []Fact
+	labels labels
+	byKey  map[factKey]Fact
 	// periods classifies each duration of the known facts once.
-	periods  map[span]Period
+	periods  map[Span]Period
 	currency string
 }
 
@@ -92,15 +89,15 @@ type Known struct {
 func Know(c Company, asOf time.Time) Known {
 	known := KnownAt(c.Facts, asOf)
 	byKey := make(map[factKey]Fact, len(known))
-	periods := map[span]Period{}
+	periods := map[Span]Period{}
 	for _, f := range known {
 		byKey[factKey{f.Concept, f.Unit, f.Start, f.End}] = f
-		s := span{f.Start, f.End}
+		s := Span{f.Start, f.End}
 		if _, done := periods[s]; !done {
 			periods[s], _ = classify(f.Start, f.End)
 		}
 	}
-	return Known{all: c.Facts, facts: known, byKey: byKey, periods: periods, currency: reportingCurrency(known)}
+	return Known{labels: labelsOf(c.Facts), facts: known, byKey: byKey, periods: periods, currency: reportingCurrency(known)}
 }
 
 // Statement returns one statement's rows of the period kind, newest first;
@@ -109,11 +106,11 @@ func (k Known) Statement(st Statement, p Period) []Row {
 	fields := FieldsOf(st)
 	var rows []Row
 	if p == TTM {
-		rows = trailingRows(k.all, k.facts, k.byKey, fields, st, k.currency)
+		rows = trailingRows(k.labels, k.facts, k.byKey, fields, st, k.currency)
 	} else {
 		rows = periodRows(k, fields, st, p)
 	}
-	slices.SortFunc(rows, func(a, b Row) int { return cmp.Or(cmp.Compare(b.End, a.End), cmp.Compare(b.Start, a.Start)) })
+	sortRows(rows)
 	return rows
 }
 
@@ -122,21 +119,18 @@ func periodRows(k Known, fields []Field, st Statement, p Period) []Row {
 	var rows []Row
 	for _, span := range spans(k, fields, st, p) {
 		if row, ok := buildRow(k.byKey, fields, span, k.currency); ok {
-			row.FiscalYear, row.FiscalPeriod = label(k.all, row.Accession, row.End, p)
+			row.FiscalYear, row.FiscalPeriod = k.labels.label(row.Accession, row.End, p)
 			rows = append(rows, row)
 		}
 	}
 	return rows
 }
 
-// span is the period of one row: start is empty for a balance sheet.
-type span struct{ start, end string }
-
 // spans lists the periods with at least one known fact of the statement.
 // Flow statements take every duration of the requested kind. Balance sheets
 // take the instants that close such a duration anywhere in the company's
 // facts: fiscal year ends for annual, quarter ends for quarterly.
-func spans(k Known, fields []Field, st Statement, p Period) []span {
+func spans(k Known, fields []Field, st Statement, p Period) []Span {
 	concepts := map[string]bool{}
 	for _, f := range fields {
 		for _, c := range f.Concepts {
@@ -146,16 +140,16 @@ func spans(k Known, fields []Field, st Statement, p Period) []span {
 	closes := map[string]bool{}
 	for s, kind := range k.periods {
 		if kind == p {
-			closes[s.end] = true
+			closes[s.End] = true
 		}
 	}
-	seen := map[span]bool{}
-	var out []span
+	seen := map[Span]bool{}
+	var out []Span
 	for _, f := range k.facts {
 		if !concepts[f.Concept] {
 			continue
 		}
-		s := span{f.Start, f.End}
+		s := Span{f.Start, f.End}
 		if st == Balance {
 			if f.Start != "" || !closes[f.End] {
 				continue
@@ -172,8 +166,8 @@ func spans(k Known, fields []Field, st Statement, p Period) []span {
 }
 
 // buildRow reads every field for one span through its concepts in order.
-func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, bool) {
-	row := Row{Start: s.start, End: s.end, Currency: cur, Values: map[string]float64{}}
+func buildRow(byKey map[factKey]Fact, fields []Field, s Span, cur string) (Row, bool) {
+	row := Row{Start: s.Start, End: s.End, Currency: cur, Values: map[string]float64{}}
 	var newest *Fact
 	for _, fd := range fields {
 		unit := cur
@@ -181,7 +175,7 @@ func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, 
 			unit = cur + "/shares"
 		}
 		for _, concept := range fd.Concepts {
-			f, ok := byKey[factKey{concept, unit, s.start, s.end}]
+			f, ok := byKey[factKey{concept, unit, s.Start, s.End}]
 			if !ok {
 				continue
 			}
@@ -199,23 +193,41 @@ func buildRow(byKey map[factKey]Fact, fields []Field, s span, cur string) (Row, 
 	return row, true
 }
 
+// labels indexes a company's filings by accession number, to name rows'
+// fiscal years and periods after them (see label).
+type labels map[string]filingLabel
+
+// filingLabel is what names a filing's rows: the fiscal year and period
+// companyfacts gives its facts (those of its last fact), and its own
+// period end (its latest fact's end).
+type filingLabel struct {
+	year   int
+	period string
+	end    string
+}
+
+// labelsOf indexes every filing of the facts.
+func labelsOf(facts []Fact) labels {
+	out := labels{}
+	for _, f := range facts {
+		l := out[f.Accession]
+		l.year, l.period, l.end = f.FiscalYear, f.FiscalPeriod, max(l.end, f.End)
+		out[f.Accession] = l
+	}
+	return out
+}
+
 // label names a row's fiscal year and period after the filing its newest
 // value came from. companyfacts gives a fact the fiscal year of the filing
 // that reported it, so a comparative prior-year figure carries the later
 // year: the row's year is the filing's year less the whole years between the
 // filing's own period end (its latest fact) and the row's end.
-func label(facts []Fact, accession, end string, p Period) (int, string) {
-	var fy int
-	var fp, filingEnd string
-	for _, f := range facts {
-		if f.Accession == accession {
-			fy, fp = f.FiscalYear, f.FiscalPeriod
-			filingEnd = max(filingEnd, f.End)
-		}
-	}
-	e1, err1 := time.Parse(time.DateOnly, filingEnd)
-	e2, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
+func (ls labels) label(accession, end string, p Period) (int, string) {
+	l := ls[accession]
+	fy, fp := l.year, l.period
+	e1, ok1 := day(l.end)
+	e2, ok2 := day(end)
+	if !ok1 || !ok2 {
 		return fy, fp
 	}
 	years := yearsBefore(fiscalYearEnd(e1, fp), e2)
@@ -255,6 +267,12 @@ func reportingCurrency(known []Fact) string {
 			counts[c]++
 		}
 	}
+	return mostUsed(counts)
+}
+
+// mostUsed is the currency counted most; ties go to the alphabetically
+// first code.
+func mostUsed(counts map[string]int) string {
 	best := ""
 	for c, n := range counts {
 		if best == "" || n > counts[best] || (n == counts[best] && c < best) {

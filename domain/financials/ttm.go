@@ -1,6 +1,11 @@
 package financials
 
-import "time"
+import (
+	"iter"
+	"slices"
+	"sort"
+	"time"
+)
 
 // Trailing twelve months.
 //
@@ -28,12 +33,10 @@ var quarterSpans = [5][2]int{{}, {minQuarterDays, maxQuarterDays}, {170, 200}, {
 // quarters returns how many fiscal quarters a period spans, or false when
 // its length is not that of one to four quarters.
 func quarters(start, end string) (int, bool) {
-	s, err1 := time.Parse(time.DateOnly, start)
-	e, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
+	days, ok := daysBetween(start, end)
+	if !ok {
 		return 0, false
 	}
-	days := int(e.Sub(s).Hours() / 24)
 	for n := 1; n <= 4; n++ {
 		if days >= quarterSpans[n][0] && days <= quarterSpans[n][1] {
 			return n, true
@@ -45,8 +48,8 @@ func quarters(start, end string) (int, bool) {
 // dayAfter returns the ISO date following d; a period ending on d and the
 // next one starting on dayAfter(d) share that boundary.
 func dayAfter(d string) string {
-	t, err := time.Parse(time.DateOnly, d)
-	if err != nil {
+	t, ok := day(d)
+	if !ok {
 		return ""
 	}
 	return t.AddDate(0, 0, 1).Format(time.DateOnly)
@@ -54,18 +57,23 @@ func dayAfter(d string) string {
 
 // daysBefore returns the ISO date n days before d.
 func daysBefore(d string, n int) string {
-	t, err := time.Parse(time.DateOnly, d)
-	if err != nil {
+	return daysAfter(d, -n)
+}
+
+// daysAfter returns the ISO date n days after d.
+func daysAfter(d string, n int) string {
+	t, ok := day(d)
+	if !ok {
 		return ""
 	}
-	return t.AddDate(0, 0, -n).Format(time.DateOnly)
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
 }
 
 // trailingRows returns one row per fiscal quarter end among the known
 // facts: flows over the four quarters ending there, balance sheets as at
 // that date. known are the facts known at the moment asked about, byKey the
-// same facts by key, and all every fact of the company (to label years).
-func trailingRows(all, known []Fact, byKey map[factKey]Fact, fields []Field, st Statement, cur string) []Row {
+// same facts by key, and labels the company's filings (to label years).
+func trailingRows(labels labels, known []Fact, byKey map[factKey]Fact, fields []Field, st Statement, cur string) []Row {
 	series := map[[2]string][]Fact{}
 	for _, f := range known {
 		k := [2]string{f.Concept, f.Unit}
@@ -76,12 +84,12 @@ func trailingRows(all, known []Fact, byKey map[factKey]Fact, fields []Field, st 
 		var row Row
 		var ok bool
 		if st == Balance {
-			row, ok = buildRow(byKey, fields, span{"", end}, cur)
+			row, ok = buildRow(byKey, fields, Span{End: end}, cur)
 		} else {
 			row, ok = trailingRow(series, fields, end, cur)
 		}
 		if ok {
-			row.FiscalYear, row.FiscalPeriod = fiscalYearAt(all, known, end), "TTM"
+			row.FiscalYear, row.FiscalPeriod = fiscalYearAt(labels, slices.Values(known), end), "TTM"
 			rows = append(rows, row)
 		}
 	}
@@ -122,8 +130,8 @@ func trailingRow(series map[[2]string][]Fact, fields []Field, end, cur string) (
 			if row.Start == "" {
 				row.Start = t.start
 			}
-			if newest == nil || later(t.newest, *newest) {
-				newest = &t.newest
+			if newest == nil || later(*t.newest, *newest) {
+				newest = t.newest
 			}
 			break
 		}
@@ -140,7 +148,7 @@ func trailingRow(series map[[2]string][]Fact, fields []Field, end, cur string) (
 type sum struct {
 	value  float64
 	start  string
-	newest Fact
+	newest *Fact
 }
 
 // edge is a reported period seen from one of its boundaries: value is what
@@ -148,24 +156,30 @@ type sum struct {
 type edge struct {
 	to    string
 	value float64
-	fact  Fact
+	fact  *Fact
 }
 
 // trailing finds the amount of one concept over the four quarters ending at
-// end. With derive false only a reported twelve-month figure counts: per-share
+// end, from the concept and unit's facts sorted by end then start (as
+// KnownAt orders them). With derive false only a reported twelve-month figure counts: per-share
 // amounts do not add up across quarters, because each quarter divides by its
 // own weighted share count (which changes with buybacks, issuance and
 // splits), so a ttm EPS is shown only when a filing reports it.
 func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 	if !derive {
-		for _, f := range facts {
-			if n, ok := quarters(f.Start, f.End); ok && n == 4 && f.End == end {
-				return sum{f.Value, f.Start, f}, true
+		window := ending(facts, end, end)
+		for i, f := range window {
+			if n, ok := quarters(f.Start, f.End); ok && n == 4 {
+				return sum{f.Value, f.Start, &window[i]}, true
 			}
 		}
 		return sum{}, false
 	}
-	reached := walk(graph(facts, end), dayAfter(end))
+	g := graph(facts, end)
+	if len(g) == 0 {
+		return sum{}, false
+	}
+	reached := walk(g, dayAfter(end))
 	var found []sum
 	for b, s := range reached {
 		if n, ok := quarters(b, end); ok && n == 4 {
@@ -186,9 +200,17 @@ func trailing(facts []Fact, end string, derive bool) (sum, bool) {
 // its quarters are the furthest any identity reaches).
 func graph(facts []Fact, end string) map[string][]edge {
 	earliest := daysBefore(end, 2*(maxYearDays+1))
+	window := ending(facts, earliest, end)
+	if len(window) == 0 {
+		return nil
+	}
 	g := map[string][]edge{}
-	for _, f := range facts {
-		if _, ok := quarters(f.Start, f.End); !ok || f.End > end || f.Start < earliest {
+	for i := range window {
+		f := &window[i]
+		if f.Start < earliest {
+			continue
+		}
+		if _, ok := quarters(f.Start, f.End); !ok {
 			continue
 		}
 		after := dayAfter(f.End)
@@ -196,6 +218,14 @@ func graph(facts []Fact, end string) map[string][]edge {
 		g[f.Start] = append(g[f.Start], edge{after, -f.Value, f})
 	}
 	return g
+}
+
+// ending returns the facts, sorted by end, whose end is from first to last
+// inclusive.
+func ending(facts []Fact, first, last string) []Fact {
+	lo := sort.Search(len(facts), func(i int) bool { return facts[i].End >= first })
+	hi := sort.Search(len(facts), func(i int) bool { return facts[i].End > last })
+	return facts[lo:max(lo, hi)]
 }
 
 // walk visits the boundaries reachable from the one after E, breadth first
@@ -213,7 +243,7 @@ func walk(g map[string][]edge, from string) map[string]sum {
 				continue
 			}
 			next := sum{value: cur.value + e.value, start: e.to, newest: e.fact}
-			if cur.newest.Accession != "" && later(cur.newest, e.fact) {
+			if cur.newest != nil && later(*cur.newest, *e.fact) {
 				next.newest = cur.newest
 			}
 			reached[e.to] = next
@@ -227,16 +257,17 @@ func walk(g map[string][]edge, from string) map[string]sum {
 // fiscalYearAt is the fiscal year of the quarter ending at end, named by the
 // earliest filing known to report a figure for that date: normally the
 // quarter's own 10-Q or 10-K, whose fiscal year companyfacts gives.
-func fiscalYearAt(all, known []Fact, end string) int {
-	var first *Fact
-	for i, f := range known {
-		if f.End == end && (first == nil || later(*first, f)) {
-			first = &known[i]
+func fiscalYearAt(labels labels, known iter.Seq[Fact], end string) int {
+	var first Fact
+	found := false
+	for f := range known {
+		if f.End == end && (!found || later(first, f)) {
+			first, found = f, true
 		}
 	}
-	if first == nil {
+	if !found {
 		return 0
 	}
-	fy, _ := label(all, first.Accession, end, Quarterly)
+	fy, _ := labels.label(first.Accession, end, Quarterly)
 	return fy
 }

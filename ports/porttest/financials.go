@@ -3,6 +3,7 @@ package porttest
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -112,6 +113,52 @@ func RunFinancials(t *testing.T, newStore NewFinancialsStore) {
 		must(t, "Upsert older facts", s.UpsertCompanies(ctx, []financials.Company{older}))
 		wantLatest(t, s, older, "2024-02-21")
 	})
+	t.Run("statement histories give what the facts give at every filing date", func(t *testing.T) {
+		s := newStore(t)
+		_, _, err := s.StatementHistory(ctx, nvda.CIK, financials.Income, financials.Annual)
+		wantErr(t, "StatementHistory of no company", err, ports.ErrNotFound)
+		quarters := nvda
+		quarters.Facts = append(slices.Clone(nvda.Facts),
+			financials.Fact{Concept: "Revenues", Unit: "USD", Start: "2024-01-29", End: "2024-04-28", Value: 26044000000,
+				Accession: "0001045810-24-000124", FiscalYear: 2025, FiscalPeriod: "Q1", Form: "10-Q", Filed: "2024-05-29"},
+			financials.Fact{Concept: "Revenues", Unit: "USD", Start: "2024-01-29", End: "2025-01-26", Value: 130497000000,
+				Accession: "0001045810-25-000023", FiscalYear: 2025, FiscalPeriod: "FY", Form: "10-K", Filed: "2025-02-26"})
+		must(t, "Upsert", s.UpsertCompanies(ctx, []financials.Company{quarters}))
+		wantHistories(t, s, quarters)
+		older := nvda
+		older.Facts = nvda.Facts[:1]
+		must(t, "Upsert older facts", s.UpsertCompanies(ctx, []financials.Company{older}))
+		wantHistories(t, s, older)
+	})
+}
+
+// wantHistories checks every statement and period kind StatementHistory
+// gives for c against the rows financials.Build gives before the first
+// filing, at the end of each filing date, and a century on.
+func wantHistories(t *testing.T, s ports.FinancialsStore, c financials.Company) {
+	t.Helper()
+	instants := []time.Time{t0.AddDate(-30, 0, 0), t0.AddDate(100, 0, 0)}
+	for _, f := range c.Facts {
+		known, err := financials.KnownFrom(f.Filed)
+		must(t, "KnownFrom", err)
+		instants = append(instants, known, known.Add(-time.Microsecond))
+	}
+	for _, st := range financials.Statements {
+		for _, p := range financials.Periods {
+			got, h, err := s.StatementHistory(context.Background(), c.CIK, st, p)
+			must(t, "StatementHistory", err)
+			wantFactless(t, "StatementHistory", got, c)
+			if h.Statement != st || h.Period != p || h.Through != financials.LastFiled(c.Facts) {
+				t.Fatalf("StatementHistory(%s, %s) = %+v, want through %s", st, p, h, financials.LastFiled(c.Facts))
+			}
+			for _, asOf := range instants {
+				rows, at := financials.Build(c, st, p, asOf), h.At(asOf)
+				if len(at) != len(rows) || (len(rows) > 0 && !reflect.DeepEqual(at, rows)) {
+					t.Fatalf("StatementHistory(%s, %s) at %s = %+v, want %+v", st, p, asOf, at, rows)
+				}
+			}
+		}
+	}
 }
 
 // wantLatest checks every statement and period kind LatestStatement gives
@@ -123,15 +170,21 @@ func wantLatest(t *testing.T, s ports.FinancialsStore, c financials.Company, thr
 		for _, p := range financials.Periods {
 			got, l, err := s.LatestStatement(context.Background(), c.CIK, st, p)
 			must(t, "LatestStatement", err)
-			want := c
-			want.Facts = nil
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("LatestStatement's company = %+v, want %+v", got, want)
-			}
+			wantFactless(t, "LatestStatement", got, c)
 			rows := financials.Build(c, st, p, later)
 			if l.Statement != st || l.Period != p || l.Through != through || len(l.Rows) != len(rows) || (len(rows) > 0 && !reflect.DeepEqual(l.Rows, rows)) {
 				t.Fatalf("LatestStatement(%s, %s) = %+v, want through %s and %+v", st, p, l, through, rows)
 			}
 		}
+	}
+}
+
+// wantFactless checks that a statement was read with its company, c
+// without its facts.
+func wantFactless(t *testing.T, what string, got, c financials.Company) {
+	t.Helper()
+	c.Facts = nil
+	if !reflect.DeepEqual(got, c) {
+		t.Fatalf("%s's company = %+v, want %+v", what, got, c)
 	}
 }
