@@ -55,10 +55,10 @@ import (
 // A row is thus stored twice, in its security's year and in its day, each
 // packed (see indiaRowsDoc). The index is sharded rather than a document
 // per security so that a write replaces few small documents besides the
-// days it adds to: FerretDB 1.x
-// takes tens to hundreds of milliseconds per replacement, which made a
-// document per security and per symbol cost about 70 s for the sample's
-// second year, and replacing the buckets a correction touches minutes.
+// days it adds to: FerretDB 1.x takes tens to hundreds of milliseconds per
+// replacement, which made a document per security and per symbol cost
+// about 70 s for the sample's second year, and replacing the buckets a
+// correction touches minutes.
 const (
 	indiaBucketsCollection = "india_price_years"
 	indiaDaysCollection    = "india_price_days"
