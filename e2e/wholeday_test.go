@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"io"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/domain/nse"
@@ -33,16 +37,11 @@ func TestMongoHidesADayWhoseWriteStoppedPartWay(t *testing.T) {
 	}
 	must(t, s.Add(ctx, rows[:1]))
 	must(t, s.Add(ctx, rows[1:]))
-	var day struct {
-		Rows []struct {
-			Batch string `bson:"b"`
-		} `bson:"rows"`
+	marks := dayMarks(t, db, "2025-04-08")
+	if len(marks) != 1 || marks[0] == "" {
+		t.Fatalf("the day's versions carry no batch mark: %q", marks)
 	}
-	must(t, db.Collection("india_price_days").FindOne(ctx, bson.D{{Key: "_id", Value: "2025-04-08"}}).Decode(&day))
-	if len(day.Rows) != 1 || day.Rows[0].Batch == "" {
-		t.Fatalf("the day's versions carry no batch mark: %+v", day)
-	}
-	_, err := db.Collection("india_price_pending").InsertOne(ctx, bson.D{{Key: "_id", Value: day.Rows[0].Batch}})
+	_, err := db.Collection("india_price_pending").InsertOne(ctx, bson.D{{Key: "_id", Value: marks[0]}})
 	must(t, err)
 
 	q := ports.IndiaRowQuery{ISIN: "INE758T01015", Series: "EQ", AsOf: at.Add(time.Hour)}
@@ -59,6 +58,29 @@ func TestMongoHidesADayWhoseWriteStoppedPartWay(t *testing.T) {
 	if got := dates(t, mongo.NewIndiaPrices(db), q); len(got) != 2 {
 		t.Fatalf("after the next run: %v", got)
 	}
+}
+
+// dayMarks returns the batch marks of the versions a day's document
+// holds, packed as the store writes it (deflated BSON of its rows).
+func dayMarks(t *testing.T, db *mongodrv.Database, date string) []string {
+	t.Helper()
+	var day struct {
+		Packed []byte `bson:"packed"`
+	}
+	must(t, db.Collection("india_price_days").FindOne(context.Background(), bson.D{{Key: "_id", Value: date}}).Decode(&day))
+	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(day.Packed)))
+	must(t, err)
+	var body struct {
+		Rows []struct {
+			Batch string `bson:"b"`
+		} `bson:"rows"`
+	}
+	must(t, bson.Unmarshal(raw, &body))
+	marks := make([]string, len(body.Rows))
+	for i, r := range body.Rows {
+		marks[i] = r.Batch
+	}
+	return marks
 }
 
 func dates(t *testing.T, s ports.IndiaPriceStore, q ports.IndiaRowQuery) []string {

@@ -7,3 +7,6 @@ func SetHolderPageSize(n int) (restore func()) {
 	holderPageSize = n
 	return func() { holderPageSize = was }
 }
+
+// IndiaMaxParts is how many part documents a year bucket has at most.
+const IndiaMaxParts = indiaMaxParts

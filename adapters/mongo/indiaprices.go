@@ -32,14 +32,14 @@ import (
 //
 //   - india_price_years: a bucket per security, series and calendar year,
 //     _id "INE002A01018|EQ|2021", holding every version of that year in
-//     date then KnownAt order (about 250 trading days, some 46 kB), in up
-//     to indiaMaxParts part documents ("…|2021", "…|2021|1", …): a write
+//     date then KnownAt order (about 250 trading days), in up to
+//     indiaMaxParts part documents ("…|2021", "…|2021|1", …): a write
 //     adding to a year inserts a part rather than replacing the bucket. A
 //     page or a CSV stream reads the years its range touches one at a time.
 //   - india_price_days: a document per trading day, _id "2021-06-04",
 //     holding every version of that day of every security (about 3,000
-//     rows, some 640 kB): OnDate, which ingestion compares a file with,
-//     and what a write merges into first to learn which versions are new.
+//     rows): OnDate, which ingestion compares a file with, and what a
+//     write merges into first to learn which versions are new.
 //   - india_price_index: 256 "series|xx" documents, each naming, for the
 //     securities and series whose "ISIN|SERIES" hashes to xx, the years
 //     held and their parts (Rows reads one before the buckets, Holds reads
@@ -52,12 +52,13 @@ import (
 //     batch mark (see Add). Readers hide the versions carrying a mark it
 //     holds, so a write is seen whole or not at all.
 //
-// A row is thus stored twice, in its security's year and in its day. The
-// index is sharded rather than a document per security so that a write
-// replaces few small documents besides the days it adds to: FerretDB 1.x
-// takes tens to hundreds of milliseconds per replacement, which made a
-// document per security and per symbol cost about 70 s for the sample's
-// second year, and replacing the buckets a correction touches minutes.
+// A row is thus stored twice, in its security's year and in its day, each
+// packed (see indiaRowsDoc). The index is sharded rather than a document
+// per security so that a write replaces few small documents besides the
+// days it adds to: FerretDB 1.x takes tens to hundreds of milliseconds per
+// replacement, which made a document per security and per symbol cost
+// about 70 s for the sample's second year, and replacing the buckets a
+// correction touches minutes.
 const (
 	indiaBucketsCollection = "india_price_years"
 	indiaDaysCollection    = "india_price_days"
@@ -161,10 +162,54 @@ type indiaVersionDoc struct {
 	Batch string `bson:"b,omitempty"`
 }
 
-// indiaRowsDoc is a bucket or a day: versions under one _id.
+// indiaRowsDoc is a bucket part or a day: versions under one _id. It is
+// stored packed (packed.go): its versions, each of 16 fields, in one
+// deflated binary field, "packed", which MarshalBSON writes. Documents
+// written before packing hold a "rows" array instead; UnmarshalBSON reads
+// either, so such a document is read as it is until it is next written.
 type indiaRowsDoc struct {
-	ID   string            `bson:"_id"`
+	ID   string
+	Rows []indiaVersionDoc
+}
+
+// indiaStoredRows is an indiaRowsDoc as stored, packed or not.
+type indiaStoredRows struct {
+	ID     string            `bson:"_id"`
+	Rows   []indiaVersionDoc `bson:"rows,omitempty"`
+	Packed []byte            `bson:"packed,omitempty"`
+}
+
+// indiaRowsBody is what the packed field of an indiaRowsDoc holds.
+type indiaRowsBody struct {
 	Rows []indiaVersionDoc `bson:"rows"`
+}
+
+// MarshalBSON returns the document packed.
+func (d indiaRowsDoc) MarshalBSON() ([]byte, error) {
+	b, err := packBSON(indiaRowsBody{Rows: d.Rows})
+	if err != nil {
+		return nil, fmt.Errorf("mongo: pack india price rows %s: %w", d.ID, err)
+	}
+	return bson.Marshal(indiaStoredRows{ID: d.ID, Packed: b})
+}
+
+// UnmarshalBSON reads a document packed or, as written before packing,
+// not.
+func (d *indiaRowsDoc) UnmarshalBSON(raw []byte) error {
+	var stored indiaStoredRows
+	if err := bson.Unmarshal(raw, &stored); err != nil {
+		return err
+	}
+	d.ID, d.Rows = stored.ID, stored.Rows
+	if stored.Packed == nil {
+		return nil
+	}
+	var body indiaRowsBody
+	if err := unpackBSON(stored.Packed, &body); err != nil {
+		return fmt.Errorf("mongo: unpack india price rows %s: %w", stored.ID, err)
+	}
+	d.Rows = body.Rows
+	return nil
 }
 
 // indiaIndexDoc is one document of the index: a series shard or a
