@@ -226,3 +226,44 @@ func TestForm13FDataSetZip(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A run of full submission text files is written a batch at a time; a
+// filing given again in a later batch is refused as one batch refuses it,
+// after the batches before it are written.
+func TestSubmissionTextsAreWrittenInBatches(t *testing.T) {
+	raw, err := fs.ReadFile(sampledata.FundHolders, "fundholders/0001816616-21-000007.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var names []string
+	for _, n := range []string{"a.txt", "b.txt"} {
+		names = append(names, filepath.Join(dir, n))
+		if err := os.WriteFile(names[len(names)-1], raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := (&Files{Names: names}).expand(form13fEntry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.close()
+	if !submissionTexts(in.files) {
+		t.Fatal("two .txt files are not a run of submission texts")
+	}
+	store := memory.NewFundHoldings()
+	n, err := ingestSubmissionTexts(context.Background(), store, in, 1)
+	if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "given twice") || n != 1 {
+		t.Fatalf("%d filings written, err = %v; want the first, then the second refused", n, err)
+	}
+	if held, err := store.CountThirteenFFilings(context.Background()); err != nil || held != 1 {
+		t.Fatalf("%d filings held, %v", held, err)
+	}
+	var sizes []int
+	for b := range batchesOf([]input{{name: "a", size: 5}, {name: "b", size: 5}, {name: "c", size: 20}, {name: "d", size: 1}}, 10) {
+		sizes = append(sizes, len(b))
+	}
+	if !slices.Equal(sizes, []int{2, 1, 1}) {
+		t.Fatalf("batches of %v files, want [2 1 1]", sizes)
+	}
+}
