@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -92,75 +91,7 @@ func IngestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *File
 		return 0, err
 	}
 	defer in.close()
-	if files.OneBatch || !submissionTexts(in.files) {
-		return ingestHoldings(ctx, s, in.open, in.names())
-	}
-	return ingestSubmissionTexts(ctx, s, in, HoldingsBatchBytes)
-}
-
-// HoldingsBatchBytes bounds the files one write of a run of full
-// submission text files reads: 32,000 of them held 1.2 GiB at once.
-const HoldingsBatchBytes = 32 << 20
-
-// submissionTexts reports whether every file is a filing's full
-// submission text file: each holds a whole filing, so a run of them can be
-// written in batches. Other forms depend on files given beside them (a
-// data set's tables, an information table's submissions JSON) and are
-// read as one batch.
-func submissionTexts(files []input) bool {
-	for _, f := range files {
-		if !strings.EqualFold(path.Ext(f.name), ".txt") {
-			return false
-		}
-	}
-	return true
-}
-
-// ingestSubmissionTexts reads the files in batches of limit bytes, each
-// parsed and written (ReplaceThirteenFFilings) before the next is read. A
-// bad file stops the run after the batches before its own; a filing given
-// twice is refused as one batch refuses it, the batches before written.
-func ingestSubmissionTexts(ctx context.Context, s ports.FundHoldingStore, in *inputs, limit int64) (int, error) {
-	n := 0
-	seen := map[string]bool{}
-	for batch := range batchesOf(in.files, limit) {
-		filings, err := form13f.ParseFiles(in.open, batch, edgarfiling.ParseSubmissions)
-		if err != nil {
-			return n, err
-		}
-		for _, f := range filings {
-			if seen[f.Accession] {
-				return n, fmt.Errorf("%w: filing %s is given twice", source.ErrBadInput, f.Accession)
-			}
-			seen[f.Accession] = true
-		}
-		if err := s.ReplaceThirteenFFilings(ctx, filings); err != nil {
-			return n, err
-		}
-		n += len(filings)
-	}
-	return n, nil
-}
-
-// batchesOf yields the files' names in order, in batches of at most limit
-// bytes (a larger file alone).
-func batchesOf(files []input, limit int64) iter.Seq[[]string] {
-	return func(yield func([]string) bool) {
-		var batch []string
-		var held int64
-		for _, f := range files {
-			if len(batch) > 0 && held+f.size > limit {
-				if !yield(batch) {
-					return
-				}
-				batch, held = nil, 0
-			}
-			batch, held = append(batch, f.name), held+f.size
-		}
-		if len(batch) > 0 {
-			yield(batch)
-		}
-	}
+	return ingestHoldings(ctx, s, in.open, in.names())
 }
 
 func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, files []string) (int, error) {
