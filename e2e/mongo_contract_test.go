@@ -128,16 +128,17 @@ func TestMongoBulkWritesOnlyChanges(t *testing.T) {
 		alphabet := financials.Company{CIK: "0001652044", Tickers: []string{"GOOGL", "GOOG"}, Name: "Alphabet Inc.", RetrievedAt: retrieved}
 		batch := []financials.Company{nvda, alphabet}
 		must(t, s.UpsertCompanies(ctx, batch))
-		// One insert each for the companies, their latest statements, their
-		// names and their tickers.
-		wantWrites(t, w.take(), map[string]int{"insert": 4})
+		// One insert each for the companies, their statements' histories,
+		// their latest statements, their names and their tickers.
+		wantWrites(t, w.take(), map[string]int{"insert": 5})
 		must(t, s.UpsertCompanies(ctx, batch))
 		wantWrites(t, w.take(), map[string]int{})
 		later := nvda
 		later.RetrievedAt = retrieved.Add(24 * time.Hour)
 		must(t, s.UpsertCompanies(ctx, []financials.Company{later, alphabet}))
-		// The company and its statements, which carry its retrieval time.
-		wantWrites(t, w.take(), map[string]int{"update": 2})
+		// The company, its histories and its statements, which carry its
+		// retrieval time.
+		wantWrites(t, w.take(), map[string]int{"update": 3})
 		got, err := s.Company(ctx, nvda.CIK)
 		must(t, err)
 		if !got.RetrievedAt.Equal(later.RetrievedAt) || len(got.Facts) != 1 {
