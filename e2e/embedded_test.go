@@ -230,6 +230,9 @@ func TestMixedBackends(t *testing.T) {
 // against the MongoDB adapters on FerretDB embedded over SQLite in a data
 // directory, as QUARRY_DATA_DIR serves them, a fresh database per test.
 func TestEmbeddedDocumentContracts(t *testing.T) {
+	// The contract suites touch only stores of their own: they run beside
+	// each other once the other tests are done, on the second core.
+	t.Parallel()
 	server, err := ferretdb.Start(filepath.Join(t.TempDir(), "documents"), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

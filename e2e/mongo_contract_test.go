@@ -21,6 +21,9 @@ import (
 // TestMongoContracts runs the document ports' contracts against the
 // MongoDB adapters on FerretDB, a fresh database per test.
 func TestMongoContracts(t *testing.T) {
+	// The contract suites touch only stores of their own: they run beside
+	// each other once the other tests are done, on the second core.
+	t.Parallel()
 	porttest.RunAll(t, mongoStores(mongoDatabase))
 }
 

@@ -17,6 +17,9 @@ import (
 // PostgreSQL adapter, and the Vault's against the vault's adapter as the
 // vault role, and the sources' leases, a fresh migrated database per test.
 func TestPostgresContracts(t *testing.T) {
+	// The contract suites touch only stores of their own: they run beside
+	// each other once the other tests are done, on the second core.
+	t.Parallel()
 	porttest.RunAll(t, porttest.Stores{Platform: postgresPlatform, Vault: postgresVault, SourceLeases: postgresLeases})
 }
 
