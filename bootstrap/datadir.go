@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
@@ -165,25 +166,34 @@ func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory
 // indexDocumentIDs has the embedded FerretDB's collections indexed by the
 // expression its reads by `_id` filter on (ferretdb.Server.IndexIDs): once
 // the datasets' start hooks have made their collections and loaded their
-// samples, then every QUARRY_MONGO_REFRESH for collections made later, and
-// at stop for those this process made. `quarry ingest` and `quarry sync`
-// run it too: without it, a run into a data directory that only ingestion
-// had written found no index, and each replacement by `_id` read the whole
-// collection (one more NSE day took 184 s, 18 s with it; docs/capacity.md).
-func indexDocumentIDs(cfg Config) fx.Option {
+// samples, then every interval for collections made later, and at stop
+// for those this process made. A server looks every QUARRY_MONGO_REFRESH;
+// `quarry ingest` and `quarry sync` every writerIndexEvery, since the
+// collections they make are written at once: without the index a run into
+// a data directory that only ingestion had written read the whole
+// collection for each replacement by `_id` (one more NSE day took 184 s,
+// 18 s with it; docs/capacity.md), and a first 13F run into a directory
+// without its collections did so until the next look (3,200 filings: 60 s
+// against 10 s).
+func indexDocumentIDs(cfg Config, every time.Duration) fx.Option {
 	if !cfg.embeddedDocuments() {
 		return fx.Options()
 	}
 	return fx.Invoke(func(lc fx.Lifecycle, s *ferretdb.Server, log *zap.Logger) {
 		index := func(ctx context.Context) error { return s.IndexIDs(ctx, cfg.MongoDB) }
 		lc.Append(fx.Hook{OnStart: index, OnStop: index})
-		periodic(lc, cfg.MongoRefresh, func(ctx context.Context) {
+		periodic(lc, every, func(ctx context.Context) {
 			if err := s.IndexIDs(ctx, cfg.MongoDB); err != nil && ctx.Err() == nil {
 				log.Warn("documents not indexed by id", zap.Error(err))
 			}
 		})
 	})
 }
+
+// writerIndexEvery is how often `quarry ingest` and `quarry sync` index
+// the collections they made; a look that finds none new only reads the
+// schema (ferretdb.IndexIDsIn).
+const writerIndexEvery = time.Second
 
 // storage names the backend cfg gives each kind of store.
 func storage(cfg Config) httpadapter.Storage {

@@ -40,7 +40,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		// Sample data loads before the server listens, so no request sees
 		// an empty store.
 		servedDatasets(cfg),
-		indexDocumentIDs(cfg),
+		indexDocumentIDs(cfg, cfg.MongoRefresh),
 		fx.Supply(httpadapter.Config{Addr: cfg.HTTPAddr, Listener: cfg.Listener}, storage(cfg)),
 		httpadapter.Module,
 		httpadapter.Run,

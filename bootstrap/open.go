@@ -141,12 +141,12 @@ func ingestion(cfg Config) fx.Option {
 // dataset's ingester and runs fn with them by dataset name. The data
 // directory's documents are indexed by id once the ingesters' stores have
 // made their collections (their start hooks run first), and again every
-// QUARRY_MONGO_REFRESH for collections a long run makes: without it every
-// upsert by id scans its collection. An ingester of a dataset whose search
+// second for collections the run makes: without it every upsert by id
+// scans its collection. An ingester of a dataset whose search
 // index is kept on disk brings it up to date after each load (B161).
 func WithIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester) error) error {
 	var in ingesterGroup
-	return withApp(ctx, cfg, func() error { return fn(in.byName()) }, ingestion(cfg), fx.Populate(&in), indexDocumentIDs(cfg))
+	return withApp(ctx, cfg, func() error { return fn(in.byName()) }, ingestion(cfg), fx.Populate(&in), indexDocumentIDs(cfg, writerIndexEvery))
 }
 
 // withApp starts an application of opts, with the configured logger, runs

@@ -377,5 +377,5 @@ func WithSyncer(ctx context.Context, cfg Config, fn func(*sourcesync.Syncer) err
 // their leases, populating s, with the data directory's documents indexed
 // by id as for `quarry ingest`.
 func syncCommand(cfg Config, s **sourcesync.Syncer) fx.Option {
-	return fx.Options(ingestion(cfg), syncGraph(cfg), postgresLeases(cfg), fx.Populate(s), indexDocumentIDs(cfg))
+	return fx.Options(ingestion(cfg), syncGraph(cfg), postgresLeases(cfg), fx.Populate(s), indexDocumentIDs(cfg, writerIndexEvery))
 }

@@ -47,10 +47,15 @@ var embedded = stack{dataDir: true}
 func startApp(t *testing.T, s stack) (*client, bootstrap.Config) {
 	t.Helper()
 	cfg := appConfig(t, s)
-	if s.mongo {
+	switch {
+	case s.mongo && s.dataDir:
+		// The ingestion builds the search indexes in the data directory
+		// too, which a copy of the documents would not.
 		if err := cli.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil); err != nil {
 			t.Fatalf("ingest: %v", err)
 		}
+	case s.mongo:
+		copyMongoTemplate(t, cfg.MongoDB)
 	}
 	return serveApp(t, cfg), cfg
 }

@@ -77,11 +77,24 @@ func form13fEntry(entry string) (bool, error) {
 	return false, errors.New("not a file of a Form 13F data set (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv and the tables, metadata and readme beside them)")
 }
 
-// ingestUSHoldings is `quarry ingest us_security_fund_holders FILE...` (see
+// HoldingsBatchBytes bounds the full submission text files one write of
+// IngestUSHoldings reads: a generated 13F-HR of the benchmark is about
+// 5 KiB, so a batch is some six thousand filings, and a run of any size
+// holds one batch's rows, not every file it was given.
+const HoldingsBatchBytes = 32 << 20
+
+// IngestUSHoldings is `quarry ingest us_security_fund_holders FILE...` (see
 // form13f.ParseFiles for the forms); a Form 13F data set may be given as
 // the SEC's zip, read entry by entry without unpacking (form13fEntry).
-// Without files it loads the bundled sample filings; their securities come
-// from us_securities.
+// A run of full submission text files (*.txt) alone is written in batches
+// of files weighing HoldingsBatchBytes, in the order given, each batch one
+// FundHoldingStore.ReplaceThirteenFFilings (each filing seen whole): a bad
+// file stops the run after the batches before its own, its own not
+// written, and running it again once the file is fixed completes it. Any
+// other run (a data set, information tables, submissions JSON, or
+// files.OneBatch, as `quarry sync` asks) is read whole, then written as
+// one batch, so a bad file writes nothing. Without files it loads the
+// bundled sample filings; their securities come from us_securities.
 func IngestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *Files) (int, error) {
 	if files.none() {
 		return LoadSampleHoldings(ctx, s)
@@ -91,7 +104,64 @@ func IngestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *File
 		return 0, err
 	}
 	defer in.close()
-	return ingestHoldings(ctx, s, in.open, in.names())
+	if files.OneBatch || !fullSubmissionsOnly(in.files) {
+		return ingestHoldings(ctx, s, in.open, in.names())
+	}
+	return writeHoldingBatches(ctx, s, in.open, holdingBatches(in.files, HoldingsBatchBytes))
+}
+
+// fullSubmissionsOnly reports whether every file is a full submission text
+// file, which alone gives a whole filing.
+func fullSubmissionsOnly(files []input) bool {
+	for _, f := range files {
+		if !strings.EqualFold(path.Ext(f.name), ".txt") {
+			return false
+		}
+	}
+	return true
+}
+
+// holdingBatches splits the files, in order, into batches that each reach
+// limit bytes (the last may weigh less).
+func holdingBatches(files []input, limit int64) [][]string {
+	var out [][]string
+	var batch []string
+	var held int64
+	for _, f := range files {
+		batch, held = append(batch, f.name), held+f.size
+		if held >= limit {
+			out, batch, held = append(out, batch), nil, 0
+		}
+	}
+	if len(batch) > 0 {
+		out = append(out, batch)
+	}
+	return out
+}
+
+// writeHoldingBatches parses and writes each batch of files in turn,
+// stopping at the first that cannot be read; a filing given in two
+// batches refuses the second.
+func writeHoldingBatches(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, batches [][]string) (int, error) {
+	n := 0
+	seen := map[string]bool{}
+	for _, names := range batches {
+		filings, err := form13f.ParseFiles(open, names, edgarfiling.ParseSubmissions)
+		if err != nil {
+			return n, err
+		}
+		for _, f := range filings {
+			if seen[f.Accession] {
+				return n, fmt.Errorf("%w: filing %s is given twice", source.ErrBadInput, f.Accession)
+			}
+			seen[f.Accession] = true
+		}
+		if err := s.ReplaceThirteenFFilings(ctx, filings); err != nil {
+			return n, err
+		}
+		n += len(filings)
+	}
+	return n, nil
 }
 
 func ingestSecuritiesMaster(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, files []string) (int, error) {

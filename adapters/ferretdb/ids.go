@@ -50,10 +50,14 @@ func IndexIDsIn(ctx context.Context, dir, db string) error {
 	return nil
 }
 
-// collectionTables lists the tables of the database's collections; none
-// when the database has not been created yet.
+// collectionTables lists the tables of the database's collections that
+// lack the index; none when the database has not been created yet. A
+// look that finds every table indexed only reads the schema, so it can
+// run every second.
 func collectionTables(ctx context.Context, conn *sql.DB) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT table_name FROM _ferretdb_collections`)
+	rows, err := conn.QueryContext(ctx, `SELECT c.table_name FROM _ferretdb_collections c
+		LEFT JOIN sqlite_master i ON i.type = 'index' AND i.name = c.table_name || '_quarry_id'
+		WHERE i.name IS NULL`)
 	if err != nil {
 		var n int
 		if conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = '_ferretdb_collections'`).Scan(&n) == nil && n == 0 {

@@ -10,3 +10,11 @@ func SetHolderPageSize(n int) (restore func()) {
 
 // IndiaMaxParts is how many part documents a year bucket has at most.
 const IndiaMaxParts = indiaMaxParts
+
+// SetHolderWriteBytes makes a write of 13F filings send what it has
+// rewritten once it weighs n bytes, and returns the undo.
+func SetHolderWriteBytes(n int) (restore func()) {
+	was := holderWriteBytes
+	holderWriteBytes = n
+	return func() { holderWriteBytes = was }
+}

@@ -100,7 +100,7 @@ func (w fundWrite) next(accession string, m marks, replaced map[string]bool) (ma
 
 // rows returns a group's rows as the write leaves them (next), with added
 // stored under the write's mark.
-func (w fundWrite) rows(rows []storedHolding, replaced map[string]bool, added []holdings.Holding) []storedHolding {
+func (w fundWrite) rows(rows []storedHolding, replaced map[string]bool, added []*holdings.Holding) []storedHolding {
 	out := make([]storedHolding, 0, len(rows)+len(added))
 	for _, r := range rows {
 		if m, ok := w.next(r.Doc.Accession, r.Marks, replaced); ok {
@@ -109,7 +109,7 @@ func (w fundWrite) rows(rows []storedHolding, replaced map[string]bool, added []
 		}
 	}
 	for _, h := range added {
-		out = append(out, storedHolding{Doc: holdingDoc(h), Marks: marks{Batch: w.mark}})
+		out = append(out, storedHolding{Doc: holdingDoc(*h), Marks: marks{Batch: w.mark}})
 	}
 	return out
 }

@@ -203,50 +203,6 @@ func (s *FundHoldings) ladderOf(ctx context.Context, cusip string) (ladderDoc, e
 	return l, err
 }
 
-// writeLadders lays out every (CUSIP, period) the write rewrote as the
-// period's next version (see above): the pages first, then the ladders,
-// then the pages no reader will use again are deleted.
-func (s *FundHoldings) writeLadders(ctx context.Context, groups map[string]*holdingGroupDoc, w fundWrite) error {
-	byCUSIP := map[string][]*holdingGroupDoc{}
-	for _, g := range groups {
-		byCUSIP[g.CUSIP] = append(byCUSIP[g.CUSIP], g)
-	}
-	var pages, ladders, stale []mongodrv.WriteModel
-	for _, cusip := range slices.Sorted(maps.Keys(byCUSIP)) {
-		l, err := s.ladderOf(ctx, cusip)
-		if err != nil {
-			return err
-		}
-		for _, g := range byCUSIP[cusip] {
-			v, dead := l.period(g.Period).settled(w.pending)
-			for _, id := range dead.pageIDs(cusip, g.Period) {
-				stale = append(stale, deleteByID(id))
-			}
-			next, docs, err := layOut(g, w)
-			if err != nil {
-				return err
-			}
-			v.Next = &next
-			l.set(v)
-			for _, d := range docs {
-				pages = append(pages, fundReplaceByID(d.ID, d))
-			}
-		}
-		d, err := pack(cusip, l)
-		if err != nil {
-			return err
-		}
-		ladders = append(ladders, fundReplaceByID(cusip, d))
-	}
-	if err := bulkWrite(ctx, s.fundCollection(holderPagesCollection), "write fund holder pages", pages); err != nil {
-		return err
-	}
-	if err := bulkWrite(ctx, s.fundCollection(holderLaddersCollection), "write fund holder ladders", ladders); err != nil {
-		return err
-	}
-	return bulkWrite(ctx, s.fundCollection(holderPagesCollection), "delete fund holder pages", stale)
-}
-
 // settled returns the period as a new write finds it, the next version
 // published made the one seen or the one a stopped write left dropped, and
 // the layout no reader will use again.

@@ -1,7 +1,6 @@
 package mongo
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -92,14 +91,6 @@ type holdingDoc struct {
 	Value        int64  `bson:"value"`
 	PutCall      string `bson:"put_call"`
 	Discretion   string `bson:"discretion"`
-}
-
-type holdingGroupDoc struct {
-	ID      string          `bson:"_id"`
-	CUSIP   string          `bson:"cusip"`
-	Period  string          `bson:"report_period"`
-	Rows    []storedHolding `bson:"rows"`
-	Reports []reportDoc     `bson:"reports,omitempty"`
 }
 
 // reportDoc is one filing among a fund's reports for a period; CUSIPs is
@@ -201,45 +192,49 @@ func (s *FundHoldings) ReplaceThirteenFFilings(ctx context.Context, filings []ho
 	})
 }
 
-// replace writes the filings under w's mark.
+// replace writes the filings under w's mark: the funds' report lists are
+// worked out first, so that the (CUSIP, period) documents can then be
+// rewritten and laid out a few at a time (rewriteGroups), then the report
+// lists and the filings are written.
 func (s *FundHoldings) replace(ctx context.Context, filings []holdings.Filing, w fundWrite) error {
-	groups, err := s.replacedGroups(ctx, filings, w)
-	if err != nil {
-		return err
-	}
 	funds, before, err := s.replacedReports(ctx, filings, w)
 	if err != nil {
 		return err
 	}
-	if err := s.attachReports(ctx, groups, funds, before); err != nil {
-		return err
-	}
-	if err := s.writeGroups(ctx, groups); err != nil {
-		return err
-	}
-	if err := s.writeLadders(ctx, groups, w); err != nil {
+	if err := s.rewriteGroups(ctx, filings, w, funds, before); err != nil {
 		return err
 	}
 	if err := s.writeFundReports(ctx, funds); err != nil {
 		return err
 	}
-	models := make([]mongodrv.WriteModel, len(filings))
-	for i, f := range filings {
-		rows, err := packRows(f.Holdings)
-		if err != nil {
+	return s.writeFilings(ctx, filings, w)
+}
+
+// writeFilings writes the filing documents, bulkChunk at a time, so that
+// their packed rows are not all held at once.
+func (s *FundHoldings) writeFilings(ctx context.Context, filings []holdings.Filing, w fundWrite) error {
+	for start := 0; start < len(filings); start += bulkChunk {
+		var models []mongodrv.WriteModel
+		for _, f := range filings[start:min(start+bulkChunk, len(filings))] {
+			rows, err := packRows(f.Holdings)
+			if err != nil {
+				return err
+			}
+			d := thirteenFFilingDoc{
+				Accession: f.Accession, FormType: f.FormType, FundCIK: f.FundCIK, FundName: f.FundName,
+				ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
+				Rows: rows, Batch: w.mark, Digest: w.digests[f.Accession],
+			}
+			if old, ok := w.olds[f.Accession]; ok {
+				d.Prev = keptVersion(old, w.pending)
+			}
+			models = append(models, fundReplaceByID(f.Accession, d))
+		}
+		if err := bulkWrite(ctx, s.fundCollection(thirteenFFilingCollection), "replace 13F filings", models); err != nil {
 			return err
 		}
-		d := thirteenFFilingDoc{
-			Accession: f.Accession, FormType: f.FormType, FundCIK: f.FundCIK, FundName: f.FundName,
-			ReportPeriod: f.ReportPeriod, FilingDate: f.FilingDate, Amendment: f.Amendment, CUSIPs: f.CUSIPs(),
-			Rows: rows, Batch: w.mark, Digest: w.digests[f.Accession],
-		}
-		if old, ok := w.olds[f.Accession]; ok {
-			d.Prev = keptVersion(old, w.pending)
-		}
-		models[i] = fundReplaceByID(f.Accession, d)
 	}
-	return bulkWrite(ctx, s.fundCollection(thirteenFFilingCollection), "replace 13F filings", models)
+	return nil
 }
 
 // previousFilings reads the stored documents of the filings loaded before.
@@ -257,54 +252,6 @@ func (s *FundHoldings) previousFilings(ctx context.Context, filings []holdings.F
 		olds[f.Accession] = old
 	}
 	return olds, nil
-}
-
-// replacedGroups loads every (CUSIP, period) document the filings touch,
-// now or in a version held before, with the filings' rows held marked
-// superseded by the write and their new ones added (w.rows).
-func (s *FundHoldings) replacedGroups(ctx context.Context, filings []holdings.Filing, w fundWrite) (map[string]*holdingGroupDoc, error) {
-	groups := map[string]*holdingGroupDoc{}
-	replaced := map[string]bool{}
-	for _, f := range filings {
-		replaced[f.Accession] = true
-		for _, old := range w.held(f.Accession) {
-			for _, c := range old.CUSIPs {
-				if err := s.loadGroup(ctx, groups, c, old.ReportPeriod); err != nil {
-					return nil, err
-				}
-			}
-		}
-		for _, h := range f.Holdings {
-			if err := s.loadGroup(ctx, groups, h.CUSIP, h.ReportPeriod); err != nil {
-				return nil, err
-			}
-		}
-	}
-	added := map[string][]holdings.Holding{}
-	for _, f := range filings {
-		for _, h := range f.Holdings {
-			id := fundGroupID(h.CUSIP, h.ReportPeriod)
-			added[id] = append(added[id], h)
-		}
-	}
-	for id, g := range groups {
-		g.Rows = w.rows(g.Rows, replaced, added[id])
-	}
-	return groups, nil
-}
-
-func (s *FundHoldings) loadGroup(ctx context.Context, groups map[string]*holdingGroupDoc, cusip, period string) error {
-	id := fundGroupID(cusip, period)
-	if groups[id] != nil {
-		return nil
-	}
-	g := &holdingGroupDoc{ID: id, CUSIP: cusip, Period: period}
-	err := fundFindByID(ctx, s.fundCollection(fundHoldingsCollection), id, g)
-	if err != nil && !errors.Is(err, mongodrv.ErrNoDocuments) {
-		return translate("find fund holdings "+id, err)
-	}
-	groups[id] = g
-	return nil
 }
 
 // replacedReports loads the report list of every fund and period the
@@ -346,35 +293,6 @@ func (s *FundHoldings) replacedReports(ctx context.Context, filings []holdings.F
 	return docs, before, nil
 }
 
-// attachReports copies each fund's report list into the (CUSIP, period)
-// documents of every CUSIP it reported for the period, and out of those it
-// no longer reports.
-func (s *FundHoldings) attachReports(ctx context.Context, groups map[string]*holdingGroupDoc, funds map[string]*fundReportsDoc, before map[string][]string) error {
-	for _, id := range slices.Sorted(maps.Keys(funds)) {
-		d := funds[id]
-		now := d.cusips()
-		touched := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(before[id]), now...))))
-		for _, c := range touched {
-			if err := s.loadGroup(ctx, groups, c, d.Period); err != nil {
-				return err
-			}
-			g := groups[fundGroupID(c, d.Period)]
-			g.Reports = slices.DeleteFunc(g.Reports, func(r reportDoc) bool { return r.FundCIK == d.FundCIK })
-			if !slices.Contains(now, c) {
-				continue
-			}
-			for _, r := range d.Reports {
-				r.CUSIPs = nil
-				g.Reports = append(g.Reports, r)
-			}
-			slices.SortFunc(g.Reports, func(a, b reportDoc) int {
-				return cmp.Or(cmp.Compare(a.FundCIK, b.FundCIK), cmp.Compare(a.FilingDate, b.FilingDate), cmp.Compare(a.Accession, b.Accession))
-			})
-		}
-	}
-	return nil
-}
-
 // writeFundReports replaces each fund's report list, deleting empty ones.
 func (s *FundHoldings) writeFundReports(ctx context.Context, funds map[string]*fundReportsDoc) error {
 	var models []mongodrv.WriteModel
@@ -386,20 +304,6 @@ func (s *FundHoldings) writeFundReports(ctx context.Context, funds map[string]*f
 		models = append(models, mongodrv.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}))
 	}
 	return bulkWrite(ctx, s.fundCollection(fundReportsCollection), "replace 13F fund reports", models)
-}
-
-// writeGroups replaces each group, deleting the ones left empty.
-func (s *FundHoldings) writeGroups(ctx context.Context, groups map[string]*holdingGroupDoc) error {
-	var models []mongodrv.WriteModel
-	for _, id := range slices.Sorted(maps.Keys(groups)) {
-		g := groups[id]
-		if len(g.Rows) == 0 {
-			models = append(models, mongodrv.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}))
-			continue
-		}
-		models = append(models, fundReplaceByID(id, g))
-	}
-	return bulkWrite(ctx, s.fundCollection(fundHoldingsCollection), "replace fund holdings", models)
 }
 
 // ThirteenFFilingCUSIPs returns the CUSIPs the filing reports.
