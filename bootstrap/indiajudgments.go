@@ -144,11 +144,12 @@ var errNoVaultKey = fmt.Errorf("%s is not set: judgments are tokenized with the 
 
 // ingestJudgments loads metadata files and their text files, or, without
 // arguments, the bundled tokenized sample. Every file is read and every
-// judgment tokenized before anything is written, so a bad file writes
-// nothing; then the token mapping goes to the vault (when
-// QUARRY_VAULT_POSTGRES_URL is set) before the documents, so every token
-// served can be revealed. Running servers pick the judgments up within
-// Config.MongoRefresh.
+// judgment checked before anything is written, so a bad file writes
+// nothing; then the judgments are tokenized and written in batches
+// (ingest.IngestJudgmentFiles), each batch's token mapping going to the
+// vault (when QUARRY_VAULT_POSTGRES_URL is set) before its documents, so
+// every token served can be revealed. Running servers pick the judgments
+// up within Config.MongoRefresh.
 func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore, args []string) (ingest.Outcome, error) {
 	if len(args) == 0 {
 		js, err := ingest.LoadJudgmentsSample()
@@ -165,18 +166,15 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 	if err != nil {
 		return ingest.Outcome{}, err
 	}
-	js, entries, err := ingest.TokenizeJudgmentFiles(key, args)
-	if err != nil {
-		return ingest.Outcome{}, err
+	var got ingest.JudgmentCounts
+	if cfg.VaultPostgresURL == "" {
+		got, err = ingest.IngestJudgmentFiles(ctx, key, store, nil, args)
+		note := fmt.Sprintf("%d tokens not kept: %s is not set, so no vault holds what they replaced", got.Tokens, EnvVaultURL)
+		return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: note}, err
 	}
-	note := fmt.Sprintf("%d tokens not kept: %s is not set, so no vault holds what they replaced", len(entries), EnvVaultURL)
-	if cfg.VaultPostgresURL != "" {
-		err := withVault(ctx, cfg, func(pool *pgxpool.Pool) error { return vault.New(pool).Put(ctx, entries) })
-		if err != nil {
-			return ingest.Outcome{}, fmt.Errorf("write the vault: %w", err)
-		}
-		note = fmt.Sprintf("%d tokens in the vault", len(entries))
-	}
-	n, err := store.UpsertJudgments(ctx, js)
-	return ingest.Outcome{Read: len(js), Records: n, Skipped: note}, err
+	err = withVault(ctx, cfg, func(pool *pgxpool.Pool) error {
+		got, err = ingest.IngestJudgmentFiles(ctx, key, store, vault.New(pool), args)
+		return err
+	})
+	return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: fmt.Sprintf("%d tokens in the vault", got.Tokens)}, err
 }

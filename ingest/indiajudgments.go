@@ -2,12 +2,15 @@ package ingest
 
 import (
 	"archive/zip"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/domain/source"
+	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
 )
 
@@ -29,60 +33,161 @@ func LoadJudgmentsSample() ([]judgment.Judgment, error) {
 	return judgmentfiles.ParseTokenized(sampledata.IndiaJudgmentsFile, data)
 }
 
-// TokenizeJudgmentFiles reads every metadata file, or .zip archive of
-// metadata files and their texts, and tokenizes every judgment, returning
-// the judgments and the vault entries of all their tokens. A file's
-// retrieval time is its modification time (an archive's, for every
-// judgment in it).
-func TokenizeJudgmentFiles(key pii.Key, metaFiles []string) ([]judgment.Judgment, []pii.Entry, error) {
-	var js []judgment.Judgment
-	byToken := map[string]pii.Entry{}
-	for _, name := range metaFiles {
-		srcs, err := judgmentSources(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, s := range srcs {
-			j, entries, err := judgment.Tokenize(key, s)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %s %s: %w", name, s.Court, s.CaseNumber, err)
-			}
-			js = append(js, j)
-			for _, e := range entries {
-				byToken[e.Token] = e
-			}
-		}
-	}
-	entries := make([]pii.Entry, 0, len(byToken))
-	for _, e := range byToken {
-		entries = append(entries, e)
-	}
-	return js, entries, nil
+// JudgmentBatchBytes bounds the judgment text one write of
+// IngestJudgmentFiles holds: a judgment's text is some 12 KiB, so a batch
+// is some seven hundred judgments, and a run of any size holds one batch,
+// not every text it was given (20,000 judgments held 928 MiB at once).
+const JudgmentBatchBytes = 8 << 20
+
+// JudgmentCounts is what a run of IngestJudgmentFiles read and wrote.
+type JudgmentCounts struct {
+	// Read is how many judgments the files held.
+	Read int
+	// Records is how many of them the store inserted or changed.
+	Records int
+	// Tokens is how many distinct tokens the judgments read hold: the
+	// vault entries written, when there is a vault and the run completes.
+	Tokens int
 }
 
-// judgmentSources reads one file named: a metadata file and the text
-// files beside it, or a .zip archive of them.
-func judgmentSources(name string) ([]judgment.Source, error) {
-	st, err := os.Stat(name)
+// IngestJudgmentFiles reads metadata files, or .zip archives of metadata
+// files and their texts, and writes their judgments tokenized with key.
+// It reads them twice. First every file is parsed and every text read
+// and its judgment checked, keeping no text, so a bad file writes
+// nothing. Then each text is read again as its judgment is tokenized, and
+// the judgments are written in batches whose texts weigh
+// JudgmentBatchBytes: for each batch the vault entries of its tokens
+// (when vault is not nil) before its judgments (UpsertJudgments), so
+// every token served can be revealed. A failed write stops the run after
+// the batches before it; writing a judgment again changes nothing, so
+// running it again completes it. A file's retrieval time is its
+// modification time (an archive's, for every judgment in it).
+func IngestJudgmentFiles(ctx context.Context, key pii.Key, store ports.JudgmentStore, vault ports.Vault, names []string) (JudgmentCounts, error) {
+	return writeJudgmentBatches(ctx, &judgmentBatch{key: key, store: store, vault: vault}, names, JudgmentBatchBytes)
+}
+
+// writeJudgmentBatches checks every file named, then writes their
+// judgments through b in batches whose texts weigh limit bytes.
+func writeJudgmentBatches(ctx context.Context, b *judgmentBatch, names []string, limit int) (JudgmentCounts, error) {
+	err := eachJudgmentFile(names, func(f *judgmentfiles.File, _ time.Time) error { return f.Check() })
 	if err != nil {
-		return nil, err
+		return JudgmentCounts{}, err
 	}
-	at := st.ModTime().UTC().Truncate(time.Millisecond)
-	if strings.EqualFold(path.Ext(name), ".zip") {
-		return archivedJudgments(name, at)
+	err = eachJudgmentFile(names, func(f *judgmentfiles.File, at time.Time) error {
+		for s, err := range f.Judgments(at) {
+			if err != nil {
+				return err
+			}
+			if err := b.add(s); err != nil {
+				return fmt.Errorf("%s: %s %s: %w", f.Name(), s.Court, s.CaseNumber, err)
+			}
+			if b.held >= limit {
+				if err := b.write(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		err = b.write(ctx)
 	}
-	return judgmentfiles.Load(filepath.ToSlash(name), at, readBounded)
+	return b.counts(), err
 }
 
-// archivedJudgments reads every metadata file (.jsonl, .ndjson, .csv) of a
-// zip archive, each with the text files it names from the archive's same
-// folder, in place: nothing is unpacked to disk. An archive that cannot
-// be read whole (cut short, an entry failing its checksum), holds an
-// unsafe or repeated entry name, or no metadata file, is refused.
-func archivedJudgments(name string, at time.Time) ([]judgment.Source, error) {
+// judgmentBatch gathers tokenized judgments and their vault entries, and
+// writes them.
+type judgmentBatch struct {
+	key     pii.Key
+	store   ports.JudgmentStore
+	vault   ports.Vault
+	js      []judgment.Judgment
+	entries map[string]pii.Entry // the batch's, by token
+	held    int                  // bytes of text in the batch
+	read    int
+	written int
+	tokens  map[string]struct{} // every token of the run
+}
+
+// add tokenizes s into the batch.
+func (b *judgmentBatch) add(s judgment.Source) error {
+	j, entries, err := judgment.Tokenize(b.key, s)
+	if err != nil {
+		return err
+	}
+	if b.entries == nil {
+		b.entries, b.tokens = map[string]pii.Entry{}, map[string]struct{}{}
+	}
+	b.js, b.held, b.read = append(b.js, j), b.held+len(s.Text), b.read+1
+	for _, e := range entries {
+		b.entries[e.Token], b.tokens[e.Token] = e, struct{}{}
+	}
+	return nil
+}
+
+// write writes the batch, the vault's entries first, and empties it.
+func (b *judgmentBatch) write(ctx context.Context) error {
+	if len(b.js) == 0 {
+		return nil
+	}
+	if b.vault != nil {
+		if err := b.vault.Put(ctx, slices.Collect(maps.Values(b.entries))); err != nil {
+			return fmt.Errorf("write the vault: %w", err)
+		}
+	}
+	n, err := b.store.UpsertJudgments(ctx, b.js)
+	b.written += n
+	b.js, b.held = nil, 0
+	clear(b.entries)
+	return err
+}
+
+func (b *judgmentBatch) counts() JudgmentCounts {
+	return JudgmentCounts{Read: b.read, Records: b.written, Tokens: len(b.tokens)}
+}
+
+// eachJudgmentFile calls fn with every metadata file named, or in a .zip
+// archive named, in turn, and its retrieval time; an archive is open
+// while fn reads its files, and closed after.
+func eachJudgmentFile(names []string, fn func(*judgmentfiles.File, time.Time) error) error {
+	for _, name := range names {
+		st, err := os.Stat(name)
+		if err != nil {
+			return err
+		}
+		at := st.ModTime().UTC().Truncate(time.Millisecond)
+		if strings.EqualFold(path.Ext(name), ".zip") {
+			err = eachArchivedFile(name, at, fn)
+		} else {
+			err = eachMetadataFile(filepath.ToSlash(name), at, fn)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachMetadataFile calls fn with the metadata file on disk at name, its
+// texts beside it.
+func eachMetadataFile(name string, at time.Time, fn func(*judgmentfiles.File, time.Time) error) error {
+	f, err := judgmentfiles.Open(name, readBounded)
+	if err != nil {
+		return err
+	}
+	return fn(f, at)
+}
+
+// eachArchivedFile calls fn with every metadata file (.jsonl, .ndjson,
+// .csv) of a zip archive, each reading the text files it names from the
+// archive's same folder, in place: nothing is unpacked to disk. An
+// archive that cannot be read whole (cut short, an entry failing its
+// checksum), holds an unsafe or repeated entry name, or no metadata file,
+// is refused.
+func eachArchivedFile(name string, at time.Time, fn func(*judgmentfiles.File, time.Time) error) error {
 	zr, err := zip.OpenReader(name)
 	if err != nil {
-		return nil, source.Whole(name, "not a readable zip archive: %v", err)
+		return source.Whole(name, "not a readable zip archive: %v", err)
 	}
 	defer zr.Close()
 	entries := map[string]*zip.File{}
@@ -99,21 +204,22 @@ func archivedJudgments(name string, at time.Time) ([]judgment.Source, error) {
 		}
 	}
 	if err := source.EntryNames(name, names); err != nil {
-		return nil, err
+		return err
 	}
 	if len(metas) == 0 {
-		return nil, source.Whole(name, "no metadata file (.jsonl, .ndjson or .csv) in the archive")
+		return source.Whole(name, "no metadata file (.jsonl, .ndjson or .csv) in the archive")
 	}
 	read := func(entry string) ([]byte, error) { return readEntry(name, entries, entry) }
-	var out []judgment.Source
 	for _, m := range metas {
-		srcs, err := judgmentfiles.Load(m, at, read)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		f, err := judgmentfiles.Open(m, read)
+		if err == nil {
+			err = fn(f, at)
 		}
-		out = append(out, srcs...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // readEntry reads an archive's entry whole, bounded as a file on disk is.

@@ -3,15 +3,21 @@ package ingest_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/adapters/memory"
+	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/pii"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ingest"
+	"github.com/quarrydata/quarry/ports"
 )
 
 // kalawatiZip is a delivery of one real Supreme Court judgment's metadata
@@ -41,9 +47,23 @@ func kalawatiZipNamed(t testing.TB, text string) []byte {
 	return buf.Bytes()
 }
 
+// storedJudgments returns every judgment store holds.
+func storedJudgments(t *testing.T, store ports.JudgmentStore) []judgment.Judgment {
+	t.Helper()
+	versions, _, err := store.JudgmentVersions(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := store.JudgmentsByID(context.Background(), slices.Collect(maps.Keys(versions)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
 // FuzzJudgmentArchive reads arbitrary bytes as a delivery zip: it is
-// tokenized whole or refused with source.ErrBadInput naming the archive,
-// never a panic; what it yields names no party in clear.
+// written whole or refused with source.ErrBadInput naming the archive,
+// writing nothing, never a panic; what it writes names no party in clear.
 func FuzzJudgmentArchive(f *testing.F) {
 	valid := kalawatiZip(f)
 	f.Add(valid)
@@ -57,8 +77,13 @@ func FuzzJudgmentArchive(f *testing.F) {
 		if err := os.WriteFile(name, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		js, _, err := ingest.TokenizeJudgmentFiles(key, []string{name})
+		store := memory.NewJudgments()
+		_, err := ingest.IngestJudgmentFiles(context.Background(), key, store, memory.NewVault(), []string{name})
+		js := storedJudgments(t, store)
 		if err != nil {
+			if len(js) != 0 {
+				t.Fatalf("a refused archive wrote %d judgments", len(js))
+			}
 			if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "delivery.zip") {
 				t.Fatalf("refusal %v is not ErrBadInput naming the archive", err)
 			}
@@ -90,20 +115,26 @@ func TestAJudgmentArchiveIsReadInPlace(t *testing.T) {
 		}
 		return p
 	}
-	js, entries, err := ingest.TokenizeJudgmentFiles(key, []string{write("k.zip", kalawatiZip(t))})
-	if err != nil || len(js) != 1 || len(entries) < 2 || strings.Contains(js[0].Text+js[0].Title, "Kalawati") {
-		t.Fatalf("%+v, %d entries, %v", js, len(entries), err)
+	ctx, store, vault := context.Background(), memory.NewJudgments(), memory.NewVault()
+	got, err := ingest.IngestJudgmentFiles(ctx, key, store, vault, []string{write("k.zip", kalawatiZip(t))})
+	js := storedJudgments(t, store)
+	if err != nil || got != (ingest.JudgmentCounts{Read: 1, Records: 1, Tokens: got.Tokens}) || got.Tokens < 2 || len(js) != 1 ||
+		strings.Contains(js[0].Text+js[0].Title, "Kalawati") {
+		t.Fatalf("%+v, %+v, %v", js, got, err)
+	}
+	if e, err := vault.Reveal(ctx, js[0].Parties[0].Token); err != nil || e.Original != "Kalawati" {
+		t.Fatalf("vault: %+v, %v", e, err)
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	w, _ := zw.Create("2018-02/kalawati.txt")
 	_, _ = w.Write([]byte("text\n"))
 	_ = zw.Close()
-	if _, _, err := ingest.TokenizeJudgmentFiles(key, []string{write("texts.zip", buf.Bytes())}); err == nil || !strings.Contains(err.Error(), "no metadata file") {
+	if _, err := ingest.IngestJudgmentFiles(ctx, key, store, nil, []string{write("texts.zip", buf.Bytes())}); err == nil || !strings.Contains(err.Error(), "no metadata file") {
 		t.Fatalf("an archive of texts only: %v", err)
 	}
 	missing := kalawatiZipNamed(t, "other.txt")
-	if _, _, err := ingest.TokenizeJudgmentFiles(key, []string{write("missing.zip", missing)}); !errors.Is(err, source.ErrBadInput) ||
+	if _, err := ingest.IngestJudgmentFiles(ctx, key, store, nil, []string{write("missing.zip", missing)}); !errors.Is(err, source.ErrBadInput) ||
 		!strings.Contains(err.Error(), "text_file kalawati.txt: not in the archive") {
 		t.Fatalf("a text not in the archive: %v", err)
 	}

@@ -1,9 +1,11 @@
 // Package judgmentfiles reads Indian court judgments as public corpora
 // publish them: a metadata file, JSON lines or CSV, one judgment a line,
-// naming each judgment's text file, which lies beside it. It returns the
-// judgments as published (judgment.Source), names in clear; tokenizing
-// them is the domain's (judgment.Tokenize). A file that cannot be read
-// whole is refused with its name, line and reason (source.ErrBadInput).
+// naming each judgment's text file, which lies beside it. It yields the
+// judgments as published (judgment.Source), names in clear, each text read
+// only when its judgment is reached (File.Judgments), so a run holds one
+// text however many a file names; tokenizing them is the domain's
+// (judgment.Tokenize). A file that cannot be read whole is refused with
+// its name, line and reason (source.ErrBadInput).
 package judgmentfiles
 
 import (
@@ -13,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"path"
 	"slices"
 	"strconv"
@@ -62,7 +65,7 @@ var errNoPDF = errors.New("pdf_file: original PDFs are not read (no pure-Go extr
 
 // ParseMetadata reads a metadata file: JSON lines when its name ends in
 // .jsonl or .ndjson, CSV when it ends in .csv. Every line is checked except
-// for its text, which Load reads.
+// for its text, which File.Judgments reads.
 func ParseMetadata(name string, data []byte) ([]Entry, error) {
 	if len(data) > MaxMetadataBytes {
 		return nil, source.Whole(name, "larger than %d bytes", MaxMetadataBytes)
@@ -295,11 +298,18 @@ func checkEntries(name string, entries []Entry) ([]Entry, error) {
 // ReadFile reads a file by name, as os.ReadFile does.
 type ReadFile func(name string) ([]byte, error)
 
-// Load reads the metadata file at metaPath and every text file it names,
-// from the same directory, and returns the judgments as published,
-// retrieved at retrievedAt. It reads everything before returning, so a
-// bad line or text file refuses the whole file.
-func Load(metaPath string, retrievedAt time.Time, read ReadFile) ([]judgment.Source, error) {
+// File is a metadata file read and parsed, whose text files are read one
+// at a time, as its judgments are reached: however many it names, it
+// holds one text.
+type File struct {
+	path    string
+	entries []Entry
+	read    ReadFile
+}
+
+// Open reads the metadata file at metaPath and parses it (ParseMetadata);
+// read reads it, and its text files from the same directory later.
+func Open(metaPath string, read ReadFile) (*File, error) {
 	data, err := read(metaPath)
 	if err != nil {
 		return nil, source.Whole(metaPath, "%v", err)
@@ -308,19 +318,48 @@ func Load(metaPath string, retrievedAt time.Time, read ReadFile) ([]judgment.Sou
 	if err != nil {
 		return nil, err
 	}
-	out := make([]judgment.Source, len(entries))
-	for i, e := range entries {
-		textPath := path.Join(path.Dir(metaPath), e.TextFile)
-		text, err := read(textPath)
-		if err != nil {
-			return nil, source.AtLine(metaPath, e.Line, "text_file %s: %v", e.TextFile, err)
+	return &File{path: metaPath, entries: entries, read: read}, nil
+}
+
+// Name is the metadata file's path, as given to Open.
+func (f *File) Name() string { return f.path }
+
+// Judgments yields the file's judgments as published, retrieved at
+// retrievedAt, in the file's order, each with its text, read when it is
+// reached. A text that cannot be read or fails its checks is yielded as
+// an error naming the file, line and text file, and ends the sequence.
+func (f *File) Judgments(retrievedAt time.Time) iter.Seq2[judgment.Source, error] {
+	return func(yield func(judgment.Source, error) bool) {
+		for _, e := range f.entries {
+			s, err := f.judgment(e, retrievedAt)
+			if !yield(s, err) || err != nil {
+				return
+			}
 		}
-		s := e.Source
-		s.Text, s.RetrievedAt = strings.TrimPrefix(string(text), "\ufeff"), retrievedAt
-		if err := s.Check(); err != nil {
-			return nil, source.AtLine(metaPath, e.Line, "text_file %s: %v", e.TextFile, err)
-		}
-		out[i] = s
 	}
-	return out, nil
+}
+
+// Check reads every text file and checks its judgment, keeping no text,
+// and returns the first refusal, as Judgments would yield it.
+func (f *File) Check() error {
+	for _, err := range f.Judgments(time.Time{}) {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// judgment reads the text of e and checks the judgment it completes.
+func (f *File) judgment(e Entry, retrievedAt time.Time) (judgment.Source, error) {
+	text, err := f.read(path.Join(path.Dir(f.path), e.TextFile))
+	if err != nil {
+		return judgment.Source{}, source.AtLine(f.path, e.Line, "text_file %s: %v", e.TextFile, err)
+	}
+	s := e.Source
+	s.Text, s.RetrievedAt = strings.TrimPrefix(string(text), "\ufeff"), retrievedAt
+	if err := s.Check(); err != nil {
+		return judgment.Source{}, source.AtLine(f.path, e.Line, "text_file %s: %v", e.TextFile, err)
+	}
+	return s, nil
 }

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/judgmentfiles"
+	"github.com/quarrydata/quarry/domain/judgment"
 	"github.com/quarrydata/quarry/domain/source"
 )
 
@@ -31,6 +33,22 @@ func files(meta string, name string) fstest.MapFS {
 	}
 }
 
+// load opens the metadata file name of fsys and reads its judgments.
+func load(fsys fs.FS, name string, at time.Time) ([]judgment.Source, error) {
+	f, err := judgmentfiles.Open(name, func(n string) ([]byte, error) { return fs.ReadFile(fsys, n) })
+	if err != nil {
+		return nil, err
+	}
+	var out []judgment.Source
+	for s, err := range f.Judgments(at) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 func TestLoadJSONLinesAndCSV(t *testing.T) {
 	at := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
 	for name, meta := range map[string]string{
@@ -38,8 +56,7 @@ func TestLoadJSONLinesAndCSV(t *testing.T) {
 		"meta.csv":   csvHeader + kalawatiCSV,
 	} {
 		t.Run(name, func(t *testing.T) {
-			fsys := files(meta, name)
-			got, err := judgmentfiles.Load(name, at, func(n string) ([]byte, error) { return fs.ReadFile(fsys, n) })
+			got, err := load(files(meta, name), name, at)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,11 +98,54 @@ func TestRefusals(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			fsys := files(c.meta, c.file)
-			_, err := judgmentfiles.Load(c.file, time.Now(), func(n string) ([]byte, error) { return fs.ReadFile(fsys, n) })
+			_, err := load(fsys, c.file, time.Now())
 			if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want ErrBadInput naming %q", err, c.want)
 			}
+			if f, err := judgmentfiles.Open(c.file, func(n string) ([]byte, error) { return fs.ReadFile(fsys, n) }); err == nil {
+				if err := f.Check(); !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("Check: %v, want ErrBadInput naming %q", err, c.want)
+				}
+			}
 		})
+	}
+}
+
+// TestTextsAreReadAsTheirJudgmentsAreReached: opening a metadata file
+// reads it alone; each text is read when its judgment is reached, so
+// stopping early reads no more, and a bad text further on is found by
+// Check, which reads them all, and by Judgments only once it is reached.
+func TestTextsAreReadAsTheirJudgmentsAreReached(t *testing.T) {
+	fsys := files(kalawatiJSON+"\n"+andhraJSON+"\n", "meta.jsonl")
+	var read []string
+	f, err := judgmentfiles.Open("meta.jsonl", func(n string) ([]byte, error) {
+		read = append(read, n)
+		return fs.ReadFile(fsys, n)
+	})
+	if err != nil || len(read) != 1 {
+		t.Fatalf("Open read %v: %v", read, err)
+	}
+	for s, err := range f.Judgments(time.Now()) {
+		if err != nil || !strings.Contains(s.Text, "buzzwords") {
+			t.Fatalf("first judgment %+v, %v", s, err)
+		}
+		break
+	}
+	if !slices.Equal(read, []string{"meta.jsonl", "kalawati.txt"}) {
+		t.Fatalf("read %v, want the metadata and the first text only", read)
+	}
+	fsys["andhra.txt"] = &fstest.MapFile{Data: []byte("\xff\n")}
+	if err := f.Check(); !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "meta.jsonl:2: text_file andhra.txt") {
+		t.Fatalf("Check with a bad second text: %v", err)
+	}
+	n := 0
+	for _, err := range f.Judgments(time.Now()) {
+		if n++; (n == 1) != (err == nil) {
+			t.Fatalf("judgment %d: %v", n, err)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d judgments yielded, want the first and the refusal of the second", n)
 	}
 }
 

@@ -69,6 +69,12 @@ type Judgments struct {
 	writes  writeLog
 	indexed sync.Once
 	err     error
+	// stored holds which judgments are stored, with their digests, read
+	// at the first UpsertJudgments (see readOnce): an ingestion run
+	// writes its judgments a batch at a time, and reading every stored
+	// digest at each, which on FerretDB reads every judgment's text, made
+	// the run quadratic in its size.
+	stored readOnce
 }
 
 var _ ports.JudgmentStore = (*Judgments)(nil)
@@ -138,7 +144,9 @@ func (s *Judgments) JudgmentsByID(ctx context.Context, ids []string) ([]judgment
 }
 
 // UpsertJudgments writes the judgments that are new or changed, and only
-// those (writeChanged), and says how many. Those it writes carry the
+// those (writeChanged), and says how many: they are compared with the
+// digests read at the store's first write, kept current by its own
+// writes (readOnce). Those it writes carry the
 // number of this write, taken when the first of them is written: writing
 // the same judgments again takes none. The write is registered as under
 // way until it ends, renewed after every batch, so readers keep its
@@ -157,9 +165,10 @@ func (s *Judgments) UpsertJudgments(ctx context.Context, js []judgment.Judgment)
 }
 
 // writeBatches writes js judgmentsBatch at a time, renewing w after each.
-// The stored digests are read once, then kept current by its own batches.
+// The stored digests are read at the store's first write, then kept
+// current by its own.
 func (s *Judgments) writeBatches(ctx context.Context, w *numberedWrite, js []judgment.Judgment) (int, error) {
-	lookup, n := &readOnce{}, 0
+	n := 0
 	for start := 0; start < len(js); start += judgmentsBatch {
 		batch := js[start:min(start+judgmentsBatch, len(js))]
 		ids := make([]string, len(batch))
@@ -167,7 +176,7 @@ func (s *Judgments) writeBatches(ctx context.Context, w *numberedWrite, js []jud
 		for i, j := range batch {
 			ids[i], docs[i] = j.ID, toJudgmentDoc(j)
 		}
-		wrote, err := writeNumbered(ctx, s.c, "upsert judgments", lookup, ids, docs, w.number)
+		wrote, err := writeNumbered(ctx, s.c, "upsert judgments", &s.stored, ids, docs, w.number)
 		if n += wrote; err != nil {
 			return n, err
 		}

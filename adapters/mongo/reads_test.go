@@ -234,6 +234,38 @@ func TestJudgmentVersionsReadNoJudgmentWithoutAWrite(t *testing.T) {
 	}
 }
 
+// A store's writes of judgments read the stored digests, which on FerretDB
+// reads every judgment, text included, once, at the first: an ingestion
+// run writes a batch at a time, and reading them at each made it quadratic
+// in its size. What it wrote since is known: writing it again writes
+// nothing, and a changed judgment is written.
+func TestJudgmentWritesReadTheStoredDigestsOnce(t *testing.T) {
+	ctx := context.Background()
+	db, log := loggedDB(t)
+	judgments := mongoadapter.NewJudgments(db)
+	js := twoJudgments()
+	for i, batch := range [][]judgment.Judgment{js[:1], js[1:], js} {
+		n, err := judgments.UpsertJudgments(ctx, batch)
+		if want := []int{1, 1, 0}[i]; err != nil || n != want {
+			t.Fatalf("write %d: %d written, %v; want %d", i, n, err, want)
+		}
+	}
+	changed := js[0]
+	changed.Text += "\n2. Appeal allowed."
+	if n, err := judgments.UpsertJudgments(ctx, []judgment.Judgment{changed}); err != nil || n != 1 {
+		t.Fatalf("a changed judgment: %d written, %v", n, err)
+	}
+	var whole int
+	for _, f := range log.take("india_judgments") {
+		if elems, _ := f.Elements(); len(elems) == 0 {
+			whole++
+		}
+	}
+	if whole != 1 {
+		t.Fatalf("four writes read the whole collection %d times, want once", whole)
+	}
+}
+
 // twoJudgments are two judgments of the Supreme Court of India.
 func twoJudgments() []judgment.Judgment {
 	at := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)

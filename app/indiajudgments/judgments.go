@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -112,7 +113,8 @@ func (u *Service) Indexed(ctx context.Context) (int64, error) { return u.index.C
 // ingest), and says how many it indexed. It asks the store for the
 // versions of the judgments written since its mark only, and compares
 // them, so it reads the text of changed judgments only, and nothing when
-// nothing was written. Calls are serialised.
+// nothing was written; it reads and indexes them RefreshPage at a time.
+// Calls are serialised.
 func (u *Service) Refresh(ctx context.Context) (int, error) {
 	u.refreshing.Lock()
 	defer u.refreshing.Unlock()
@@ -140,7 +142,35 @@ func (u *Service) Refresh(ctx context.Context) (int, error) {
 		u.mark = next
 		return 0, nil
 	}
-	js, err := u.store.JudgmentsByID(ctx, changed)
+	n := 0
+	for page := range slices.Chunk(changed, RefreshPage) {
+		indexed, err := u.indexPage(ctx, page, versions)
+		n += indexed
+		if err != nil {
+			return n, err
+		}
+	}
+	u.mu.Lock()
+	cp := judgmentCheckpoint{Indexed: maps.Clone(u.indexed), Retrieved: u.retrieved}
+	u.mu.Unlock()
+	if err := usecase.SaveCheckpoint(ctx, u.index, cp); err != nil {
+		return n, err
+	}
+	u.mark = next
+	return n, nil
+}
+
+// RefreshPage is how many judgments Refresh reads and indexes at a time, so
+// that it holds one page of texts however many judgments changed (20,000
+// generated ones, about 240 MB of text, were read at once). Pages of 500
+// made more and smaller index segments, and the index's build a quarter
+// slower.
+const RefreshPage = 1000
+
+// indexPage reads the judgments of ids and indexes them at the versions
+// given.
+func (u *Service) indexPage(ctx context.Context, ids []string, versions map[string]string) (int, error) {
+	js, err := u.store.JudgmentsByID(ctx, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -148,18 +178,13 @@ func (u *Service) Refresh(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	u.mu.Lock()
+	defer u.mu.Unlock()
 	for _, j := range js {
 		u.indexed[j.ID] = versions[j.ID]
 		if j.RetrievedAt.After(u.retrieved) {
 			u.retrieved = j.RetrievedAt
 		}
 	}
-	cp := judgmentCheckpoint{Indexed: maps.Clone(u.indexed), Retrieved: u.retrieved}
-	u.mu.Unlock()
-	if err := usecase.SaveCheckpoint(ctx, u.index, cp); err != nil {
-		return len(js), err
-	}
-	u.mark = next
 	return len(js), nil
 }
 

@@ -2,6 +2,8 @@ package indiajudgments_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -87,5 +89,54 @@ func TestJudgmentsProbeAsksTheStoreUntilARefreshSawAJudgment(t *testing.T) {
 	}
 	if held, err := probe(ctx); err != nil || !held {
 		t.Fatalf("written by another process: held %v, %v", held, err)
+	}
+}
+
+// pagesCounted records how many judgments each JudgmentsByID asks for.
+type pagesCounted struct {
+	*memory.Judgments
+	pages []int
+}
+
+func (s *pagesCounted) JudgmentsByID(ctx context.Context, ids []string) ([]judgment.Judgment, error) {
+	s.pages = append(s.pages, len(ids))
+	return s.Judgments.JudgmentsByID(ctx, ids)
+}
+
+// TestRefreshReadsAPageAtATime: judgments written by another process, more
+// than a page of them, are read and indexed RefreshPage at a time, every
+// one indexed and searchable. They are copies of a sample judgment under
+// case numbers of their own.
+func TestRefreshReadsAPageAtATime(t *testing.T) {
+	ctx := context.Background()
+	store := &pagesCounted{Judgments: memory.NewJudgments()}
+	idx, err := bleveadapter.NewJudgments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := indiajudgments.New(store, idx, textRenderer{}, usecase.SystemClock)
+	src := sampleJudgments(t)[0]
+	total := 2*indiajudgments.RefreshPage + 7
+	copies := make([]judgment.Judgment, total)
+	for i := range copies {
+		c := src
+		c.CaseNumber = fmt.Sprintf("%s (copy %d)", src.CaseNumber, i)
+		c.ID = judgment.NewID(c.Court, c.CaseNumber, c.DecisionDate)
+		copies[i] = c
+	}
+	copies[total-1].Text += "\nZygomorphic addendum."
+	if _, err := store.UpsertJudgments(ctx, copies); err != nil {
+		t.Fatal(err)
+	}
+	n, err := u.Refresh(ctx)
+	if err != nil || n != total || !slices.Equal(store.pages, []int{indiajudgments.RefreshPage, indiajudgments.RefreshPage, 7}) {
+		t.Fatalf("Refresh = %d, %v, reading pages of %v; want %d in pages of %d", n, err, store.pages, total, indiajudgments.RefreshPage)
+	}
+	if held, err := u.Indexed(ctx); err != nil || held != int64(total) {
+		t.Fatalf("index holds %d, %v; want %d", held, err, total)
+	}
+	hits, _, err := u.Search(ctx, ports.JudgmentQuery{Text: "zygomorphic", Limit: 10})
+	if err != nil || len(hits) != 1 || hits[0].Judgment.ID != copies[total-1].ID {
+		t.Fatalf("search for the last copy's word: %+v, %v", hits, err)
 	}
 }

@@ -129,14 +129,18 @@ func TestGeneratedJudgmentsAreTokenizedAndLabelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, entries, err := ingest.TokenizeJudgmentFiles(key, []string{filepath.Join(dir, "india_judgments", "meta-0000.jsonl")})
-	if err != nil || len(js) != 25 || len(entries) == 0 {
-		t.Fatalf("%d judgments, %d tokens: %v", len(js), len(entries), err)
+	store := memory.NewJudgments()
+	got, err := ingest.IngestJudgmentFiles(context.Background(), key, store, nil, []string{filepath.Join(dir, "india_judgments", "meta-0000.jsonl")})
+	if err != nil || got.Read != 25 || got.Records != 25 || got.Tokens == 0 {
+		t.Fatalf("%+v: %v", got, err)
 	}
-	ids := keys(t, dir, "india_judgments")
-	for i, j := range js {
-		if j.ID != ids[i] || !strings.HasPrefix(j.Title, "benchmark copy of ") || !strings.Contains(j.CaseNumber, "(benchmark copy ") {
-			t.Fatalf("judgment %d: %s %q %q, key %s", i, j.ID, j.Title, j.CaseNumber, ids[i])
+	js, err := store.JudgmentsByID(context.Background(), keys(t, dir, "india_judgments"))
+	if err != nil || len(js) != 25 {
+		t.Fatalf("%d judgments stored under the keys written: %v", len(js), err)
+	}
+	for _, j := range js {
+		if !strings.HasPrefix(j.Title, "benchmark copy of ") || !strings.Contains(j.CaseNumber, "(benchmark copy ") {
+			t.Fatalf("judgment %s: %q %q", j.ID, j.Title, j.CaseNumber)
 		}
 	}
 }

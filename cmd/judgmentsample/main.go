@@ -68,11 +68,14 @@ func run(out, retrieved string, metaFiles []string) error {
 	}
 	var js []judgment.Judgment
 	for _, meta := range metaFiles {
-		srcs, err := judgmentfiles.Load(meta, at, os.ReadFile)
+		f, err := judgmentfiles.Open(meta, os.ReadFile)
 		if err != nil {
 			return err
 		}
-		for _, s := range srcs {
+		for s, err := range f.Judgments(at) {
+			if err != nil {
+				return err
+			}
 			j, _, err := judgment.Tokenize(key, s)
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", meta, s.CaseNumber, err)
