@@ -20,8 +20,9 @@ type FilingStore interface {
 	// stops part way; writing the batch again completes it. Applying the
 	// same batch twice leaves the store unchanged.
 	UpsertFilings(ctx context.Context, f []filing.Filing, s []filing.Section) error
-	// CountFilings returns how many filings are held.
-	CountFilings(ctx context.Context) (int64, error)
+	// HoldsFilings reports whether any filing is held. It reads one:
+	// a count read every filing on FerretDB, seconds at real sizes.
+	HoldsFilings(ctx context.Context) (bool, error)
 }
 
 // SectionStore holds the item sections of filings, the document store that

@@ -31,6 +31,7 @@ type FundHoldingStore interface {
 	// ThirteenFFilingCUSIPs returns the CUSIPs the filing reports, sorted, or
 	// ErrNotFound for a filing that is not held.
 	ThirteenFFilingCUSIPs(ctx context.Context, accession string) ([]string, error)
-	// CountThirteenFFilings returns how many filings are held.
-	CountThirteenFFilings(ctx context.Context) (int64, error)
+	// HoldsThirteenFFilings reports whether any filing is held, reading
+	// one, as FilingStore.HoldsFilings does.
+	HoldsThirteenFFilings(ctx context.Context) (bool, error)
 }

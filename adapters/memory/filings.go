@@ -67,11 +67,11 @@ func (s *Filings) UpsertFilings(ctx context.Context, fs []filing.Filing, secs []
 	return nil
 }
 
-// CountFilings returns how many filings are held.
-func (s *Filings) CountFilings(context.Context) (int64, error) {
+// HoldsFilings reports whether any filing is held.
+func (s *Filings) HoldsFilings(context.Context) (bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return int64(len(s.byAcc)), nil
+	return len(s.byAcc) > 0, nil
 }
 
 // UpsertSections inserts or replaces sections by id, stamping them with

@@ -128,9 +128,9 @@ func (s *FundHoldings) ThirteenFFilingCUSIPs(_ context.Context, accession string
 	return f.CUSIPs(), nil
 }
 
-// CountThirteenFFilings returns how many filings are held.
-func (s *FundHoldings) CountThirteenFFilings(context.Context) (int64, error) {
+// HoldsThirteenFFilings reports whether any filing is held.
+func (s *FundHoldings) HoldsThirteenFFilings(context.Context) (bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return int64(len(s.filings)), nil
+	return len(s.filings) > 0, nil
 }

@@ -125,10 +125,9 @@ func (s *Filings) Filing(ctx context.Context, accession string) (filing.Filing, 
 	return fromFilingDoc(seen), nil
 }
 
-// CountFilings returns how many filings are held.
-func (s *Filings) CountFilings(ctx context.Context) (int64, error) {
-	n, err := s.filings.CountDocuments(ctx, bson.D{})
-	return n, translate("count filings", err)
+// HoldsFilings reports whether any filing is held.
+func (s *Filings) HoldsFilings(ctx context.Context) (bool, error) {
+	return holdsAny(ctx, s.filings, "filings")
 }
 
 // sectionsBatch is how many sections are written between renewals of the

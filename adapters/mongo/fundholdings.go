@@ -323,13 +323,9 @@ func (s *FundHoldings) ThirteenFFilingCUSIPs(ctx context.Context, accession stri
 	return seen.CUSIPs, nil
 }
 
-// CountThirteenFFilings returns how many filings are held.
-func (s *FundHoldings) CountThirteenFFilings(ctx context.Context) (int64, error) {
-	n, err := s.fundCollection(thirteenFFilingCollection).CountDocuments(ctx, bson.D{})
-	if err != nil {
-		return 0, translate("count 13F filings", err)
-	}
-	return n, nil
+// HoldsThirteenFFilings reports whether any filing is held.
+func (s *FundHoldings) HoldsThirteenFFilings(ctx context.Context) (bool, error) {
+	return holdsAny(ctx, s.fundCollection(thirteenFFilingCollection), "13F filings")
 }
 
 func fundFindByID(ctx context.Context, c *mongodrv.Collection, id string, out any) error {

@@ -151,7 +151,6 @@ func (f *Service) lookup(ctx context.Context, keys []holdings.Key) (holdings.Sec
 // Probe reports whether any 13F filing is held.
 func (f *Service) Probe() usecase.DatasetProbe {
 	return usecase.DatasetProbe{Dataset: dataset.USFundHolders, Probe: func(ctx context.Context) (bool, error) {
-		n, err := f.store.CountThirteenFFilings(ctx)
-		return n > 0, err
+		return f.store.HoldsThirteenFFilings(ctx)
 	}}
 }

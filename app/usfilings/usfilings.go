@@ -289,8 +289,7 @@ func (f *Service) Search(ctx context.Context, q ports.SectionQuery) ([]ports.Sec
 // IndexProbe reports the filing index dataset available once a filing is held.
 func (f *Service) IndexProbe() usecase.DatasetProbe {
 	return usecase.DatasetProbe{Dataset: dataset.USFilingIndexes, Probe: func(ctx context.Context) (bool, error) {
-		n, err := f.filings.CountFilings(ctx)
-		return n > 0, err
+		return f.filings.HoldsFilings(ctx)
 	}}
 }
 

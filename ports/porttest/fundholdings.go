@@ -234,10 +234,10 @@ func endOf(day string) time.Time {
 
 func fundHoldingsEmpty(t *testing.T, s ports.FundHoldingStore) {
 	ctx := context.Background()
-	n, err := s.CountThirteenFFilings(ctx)
-	must(t, "CountThirteenFFilings", err)
-	if n != 0 {
-		t.Fatalf("count = %d, want 0", n)
+	held, err := s.HoldsThirteenFFilings(ctx)
+	must(t, "HoldsThirteenFFilings", err)
+	if held {
+		t.Fatal("an empty store holds 13F filings")
 	}
 	_, err = s.MasterSecurity(ctx, holdings.Key{Kind: holdings.KeyTicker, Value: "AAPL"})
 	wantErr(t, "MasterSecurity", err, ports.ErrNotFound)
@@ -275,10 +275,10 @@ func fundHoldingsReplace(t *testing.T, s ports.FundHoldingStore) {
 	other := withFund(thirteenF("0000102909-24-000001", "2023-12-31", fundRow("0000102909-24-000001", 7, cusipA, "2023-12-31", 300)), "0000102909")
 	must(t, "Replace", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
 	must(t, "Replace again", s.ReplaceThirteenFFilings(ctx, []holdings.Filing{first, other}))
-	n, err := s.CountThirteenFFilings(ctx)
-	must(t, "CountThirteenFFilings", err)
-	if n != 2 {
-		t.Fatalf("count = %d, want 2", n)
+	held, err := s.HoldsThirteenFFilings(ctx)
+	must(t, "HoldsThirteenFFilings", err)
+	if !held {
+		t.Fatal("a store holding two 13F filings holds none")
 	}
 	wantRows(t, s, cusipA, "", "", first.Holdings[0], other.Holdings[0])
 	wantRows(t, s, cusipB, "", "", first.Holdings[1])
