@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/form13f"
 	"github.com/quarrydata/quarry/adapters/securitymaster"
 	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/domain/holdings"
 	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/sampledata"
@@ -77,10 +78,11 @@ func form13fEntry(entry string) (bool, error) {
 	return false, errors.New("not a file of a Form 13F data set (SUBMISSION.tsv, COVERPAGE.tsv, INFOTABLE.tsv and the tables, metadata and readme beside them)")
 }
 
-// HoldingsBatchBytes bounds the full submission text files one write of
-// IngestUSHoldings reads: a generated 13F-HR of the benchmark is about
-// 5 KiB, so a batch is some six thousand filings, and a run of any size
-// holds one batch's rows, not every file it was given.
+// HoldingsBatchBytes bounds the full submission text files, or the
+// INFOTABLE.tsv rows of a Form 13F data set, one write of IngestUSHoldings
+// reads: a generated 13F-HR of the benchmark is about 5 KiB, so a batch is
+// some six thousand filings, and a run of any size holds one batch's rows,
+// not every file it was given.
 const HoldingsBatchBytes = 32 << 20
 
 // IngestUSHoldings is `quarry ingest us_security_fund_holders FILE...` (see
@@ -90,11 +92,15 @@ const HoldingsBatchBytes = 32 << 20
 // of files weighing HoldingsBatchBytes, in the order given, each batch one
 // FundHoldingStore.ReplaceThirteenFFilings (each filing seen whole): a bad
 // file stops the run after the batches before its own, its own not
-// written, and running it again once the file is fixed completes it. Any
-// other run (a data set, information tables, submissions JSON, or
-// files.OneBatch, as `quarry sync` asks) is read whole, then written as
-// one batch, so a bad file writes nothing. Without files it loads the
-// bundled sample filings; their securities come from us_securities.
+// written, and running it again once the file is fixed completes it. A
+// Form 13F data set alone (its SUBMISSION.tsv, COVERPAGE.tsv and
+// INFOTABLE.tsv, or its zip) is checked whole first, so a bad row writes
+// nothing, then written in batches of HoldingsBatchBytes of INFOTABLE.tsv
+// rows (writeDataSet). Any other run (a data set with information tables,
+// submissions JSON, or files.OneBatch, as `quarry sync` asks) is read
+// whole, then written as one batch, so a bad file writes nothing. Without
+// files it loads the bundled sample filings; their securities come from
+// us_securities.
 func IngestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *Files) (int, error) {
 	if files.none() {
 		return LoadSampleHoldings(ctx, s)
@@ -104,10 +110,35 @@ func IngestUSHoldings(ctx context.Context, s ports.FundHoldingStore, files *File
 		return 0, err
 	}
 	defer in.close()
-	if files.OneBatch || !fullSubmissionsOnly(in.files) {
+	switch {
+	case files.OneBatch:
+		return ingestHoldings(ctx, s, in.open, in.names())
+	case form13f.IsDataSet(in.names()):
+		return writeDataSet(ctx, s, in.open, in.names(), HoldingsBatchBytes)
+	case !fullSubmissionsOnly(in.files):
 		return ingestHoldings(ctx, s, in.open, in.names())
 	}
 	return writeHoldingBatches(ctx, s, in.open, holdingBatches(in.files, HoldingsBatchBytes))
+}
+
+// writeDataSet checks a Form 13F data set whole, reading INFOTABLE.tsv
+// once keeping only each filing's row count and prices, so a bad row
+// writes nothing; then reads it again and writes its filings, each whole,
+// in batches of limit bytes of rows (form13f.DataSet.WriteBatches).
+func writeDataSet(ctx context.Context, s ports.FundHoldingStore, open usecase.OpenFile, names []string, limit int64) (int, error) {
+	set, err := form13f.CheckDataSet(open, names)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = set.WriteBatches(limit, func(filings []holdings.Filing) error {
+		if err := s.ReplaceThirteenFFilings(ctx, filings); err != nil {
+			return err
+		}
+		n += len(filings)
+		return nil
+	})
+	return n, err
 }
 
 // fullSubmissionsOnly reports whether every file is a full submission text

@@ -57,7 +57,7 @@ func ParseFiles(open OpenFile, names []string, submissions SubmissionsReader) ([
 	}
 	p := holdingsFiles{open: open, byAcc: map[string]holdings.Filing{}, fromTSV: set.InfoTable != ""}
 	if set.Submission != "" {
-		fs, err := parseDataSetFiles(open, set)
+		fs, err := parseDataSetFiles(open, set.list())
 		if err != nil {
 			return nil, err
 		}
@@ -121,24 +121,15 @@ func splitDataSet(names []string) (dataSetNames, []string, error) {
 	return set, rest, nil
 }
 
-func parseDataSetFiles(open OpenFile, set dataSetNames) ([]holdings.Filing, error) {
-	var files DataSetFiles
-	for _, p := range []struct {
-		name string
-		dst  *NamedReader
-	}{{set.Submission, &files.Submission}, {set.CoverPage, &files.CoverPage}, {set.InfoTable, &files.InfoTable}} {
-		if p.name == "" {
-			*p.dst = NamedReader{Name: "INFOTABLE.tsv", R: strings.NewReader(strings.Join(infoTableColumns, "\t") + "\n")}
-			continue
+// list is the tables given, in the order SUBMISSION, COVERPAGE, INFOTABLE.
+func (set dataSetNames) list() []string {
+	var out []string
+	for _, n := range []string{set.Submission, set.CoverPage, set.InfoTable} {
+		if n != "" {
+			out = append(out, n)
 		}
-		rc, err := open(p.name)
-		if err != nil {
-			return nil, err
-		}
-		defer rc.Close()
-		*p.dst = NamedReader{Name: p.name, R: rc}
 	}
-	return ParseDataSet(files)
+	return out
 }
 
 // add parses one .txt or .xml filing file.

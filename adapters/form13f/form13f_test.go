@@ -34,16 +34,24 @@ const (
 		"0000000002-23-000001\t21\tAPPLE INC\tCOM\t037833100\t\t7000000\t200\tPRN\tCall\tOTR\t1\t0\t200\t0\n"
 )
 
-func dataSet(sub, cover, info string) form13f.DataSetFiles {
-	return form13f.DataSetFiles{
-		Submission: form13f.NamedReader{Name: "SUBMISSION.tsv", R: strings.NewReader(sub)},
-		CoverPage:  form13f.NamedReader{Name: "COVERPAGE.tsv", R: strings.NewReader(cover)},
-		InfoTable:  form13f.NamedReader{Name: "INFOTABLE.tsv", R: strings.NewReader(info)},
-	}
+// dataSetFS holds the three tables of a data set under their names.
+func dataSetFS(sub, cover, info string) fstest.MapFS {
+	return fstest.MapFS{"SUBMISSION.tsv": {Data: []byte(sub)}, "COVERPAGE.tsv": {Data: []byte(cover)}, "INFOTABLE.tsv": {Data: []byte(info)}}
+}
+
+var dataSetNames = []string{"SUBMISSION.tsv", "COVERPAGE.tsv", "INFOTABLE.tsv"}
+
+func opener(fsys fs.FS) form13f.OpenFile {
+	return func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
+}
+
+// parseDataSet reads a data set of these tables as ParseFiles does.
+func parseDataSet(sub, cover, info string) ([]holdings.Filing, error) {
+	return form13f.ParseFiles(opener(dataSetFS(sub, cover, info)), dataSetNames, nil)
 }
 
 func TestParseThirteenFDataSet(t *testing.T) {
-	fs, err := form13f.ParseDataSet(dataSet(submissionTSV, coverPageTSV, infoTableTSV))
+	fs, err := parseDataSet(submissionTSV, coverPageTSV, infoTableTSV)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +95,7 @@ func TestParseThirteenFDataSetRefuses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := form13f.ParseDataSet(dataSet(tc.sub, tc.cover, tc.info))
+			_, err := parseDataSet(tc.sub, tc.cover, tc.info)
 			if !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), tc.says) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.says)
 			}
@@ -236,7 +244,7 @@ func FuzzParseThirteenFDataSet(f *testing.F) {
 	f.Add(infoTableTSV, coverPageTSV)
 	f.Add(infoTableTSV[:len(infoTableTSV)/2], coverPageTSV[:len(coverPageTSV)/2])
 	f.Fuzz(func(t *testing.T, info, cover string) {
-		fs, err := form13f.ParseDataSet(dataSet(submissionTSV, cover, info))
+		fs, err := parseDataSet(submissionTSV, cover, info)
 		if err != nil && !errors.Is(err, source.ErrBadInput) {
 			t.Fatalf("error outside ErrBadInput: %v", err)
 		}
@@ -401,7 +409,7 @@ func readSubmissions(file string, r io.Reader) (map[string]edgar.Submission, err
 func TestImplausiblePricesRefuseTheFiling(t *testing.T) {
 	t.Run("data set", func(t *testing.T) {
 		dollars := strings.Replace(infoTableTSV, "\t5000\t100000\t", "\t5000000\t100000\t", 1)
-		_, err := form13f.ParseDataSet(dataSet(submissionTSV, coverPageTSV, dollars))
+		_, err := parseDataSet(submissionTSV, coverPageTSV, dollars)
 		if !errors.Is(err, source.ErrBadInput) || !errors.Is(err, holdings.ErrImplausibleValues) ||
 			!strings.Contains(err.Error(), "SUBMISSION.tsv:2: values per share are implausible: filing 0000000001-22-000001") ||
 			!strings.Contains(err.Error(), "$50000.00") {

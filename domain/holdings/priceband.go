@@ -34,10 +34,27 @@ var ErrImplausibleValues = errors.New("values per share are implausible")
 func CheckPriceBand(f Filing) error {
 	var prices []float64
 	for _, h := range f.Holdings {
-		if h.ShareType == "SH" && h.Shares > 0 && h.Value > 0 {
-			prices = append(prices, float64(h.Value)/float64(h.Shares))
+		if p, ok := SharePrice(h); ok {
+			prices = append(prices, p)
 		}
 	}
+	return CheckPrices(f, prices)
+}
+
+// SharePrice is the price per share a row implies, for CheckPriceBand: its
+// value in dollars divided by its shares, for a row counted in shares with
+// shares and value above zero; other rows imply none.
+func SharePrice(h Holding) (float64, bool) {
+	if h.ShareType == "SH" && h.Shares > 0 && h.Value > 0 {
+		return float64(h.Value) / float64(h.Shares), true
+	}
+	return 0, false
+}
+
+// CheckPrices is CheckPriceBand for a reader that keeps only the prices
+// (SharePrice) of filing f's rows, not the rows: f's accession number and
+// filing date name it in the refusal. It sorts prices.
+func CheckPrices(f Filing, prices []float64) error {
 	if len(prices) == 0 {
 		return nil
 	}
