@@ -9,10 +9,13 @@ import (
 )
 
 // viewRune is one rune of a text as PANs are looked for in it, with the
-// bytes of the original text it came from: the text is seen in NFKC (so a
-// full-width Ａ is an A) with its format characters (Unicode Cf, such as a
-// zero-width space) left out, so a PAN disguised by either is still found,
-// and replaced in the original text, format characters and all.
+// bytes of the original text it came from. The text is seen in NFKC (a
+// full-width Ａ or a mathematical 𝐀 is an A), with its format characters
+// (Unicode Cf, such as a zero-width space) left out, every decimal digit
+// of any script read as its ASCII digit (Devanagari ४ is 4), and the
+// Greek and Cyrillic look-alikes of Latin letters read as those letters
+// (confusable). A PAN disguised by any of these is still found, and
+// replaced in the original text, disguise and all.
 type viewRune struct {
 	r          rune
 	start, end int
@@ -26,17 +29,44 @@ func panView(text string) []viewRune {
 		if r == utf8.RuneError {
 			_, size = utf8.DecodeRuneInString(text[i:])
 		}
-		switch {
-		case r < utf8.RuneSelf:
+		if r < utf8.RuneSelf {
 			v = append(v, viewRune{r, i, i + size})
-		case unicode.Is(unicode.Cf, r):
-		default:
-			for _, n := range norm.NFKC.String(string(r)) {
-				v = append(v, viewRune{n, i, i + size})
+			continue
+		}
+		for _, n := range norm.NFKC.String(string(r)) {
+			if !unicode.Is(unicode.Cf, n) {
+				v = append(v, viewRune{seen(n), i, i + size})
 			}
 		}
 	}
 	return v
+}
+
+// seen is how r is read in a PAN's view: a decimal digit as its ASCII
+// digit, a look-alike letter as the Latin letter or digit it looks like.
+func seen(r rune) rune {
+	if d, ok := digitValue(r); ok {
+		return '0' + d
+	}
+	if c, ok := confusable[r]; ok {
+		return c
+	}
+	return r
+}
+
+// digitValue returns the value of a decimal digit of any script. Unicode
+// keeps each script's digits 0 to 9 in consecutive code points, so the
+// value is the distance from the first digit of r's run, modulo ten (the
+// mathematical digits run in five sets of ten).
+func digitValue(r rune) (rune, bool) {
+	if r < utf8.RuneSelf || !unicode.IsDigit(r) {
+		return 0, false
+	}
+	zero := r
+	for unicode.IsDigit(zero-1) && r-zero < 60 {
+		zero--
+	}
+	return (r - zero) % 10, true
 }
 
 // panSpan is a PAN found in a text: the original bytes [start, end) it
@@ -47,19 +77,21 @@ type panSpan struct {
 }
 
 // findPANs returns the PANs of text, in order, never overlapping, and none
-// inside a token. A PAN is found in two ways:
+// inside a token. A PAN's ten characters are five letters, four digits and
+// a letter in the view of the text (panView), and separators may part any
+// two of them (gap). It is a PAN:
 //
-//   - as a word of its own (no ASCII letter, digit or underscore on either
-//     side), five letters, four digits and a letter in any case, whatever
-//     its fourth letter: the rule from before, for which an over-eager
-//     replacement costs nothing;
-//   - glued to other text or split by separators (white space within a
-//     line, a dash, a dot, a slash or an underscore, up to three between
-//     the letters and the digits and between the digits and the last
-//     letter): then its six letters must be upper case, its fourth a
-//     holder type and its first five no month, so an ordinary word, a
-//     lower-case code or a date does not match. Five letters are the last
-//     five before the digits, so PANABCPK1234Z holds ABCPK1234Z.
+//   - when the ten are written together as a word of their own, in any
+//     case, whatever its fourth letter: the rule from before, for which an
+//     over-eager replacement costs nothing;
+//   - otherwise its fourth letter must be a holder type and its first five
+//     no month. Glued to a word before it or to letters after it, the ten
+//     must be written together in upper case (PANABCPK1234Z holds
+//     ABCPK1234Z, "SCHEDULE 2019 A" none). Standing apart, its five
+//     letters must be written together or each apart ("A B C P K"), and
+//     either the word "PAN" or "Permanent Account Number" stands shortly
+//     before it, or its five letters are no English word, in any case:
+//     "abcpk 1234 z" is a PAN, "ORDER 2019 A" and "dated 2015 e" are not.
 func findPANs(text string) []panSpan {
 	v := panView(text)
 	var out []panSpan
@@ -78,82 +110,178 @@ func findPANs(text string) []panSpan {
 	return out
 }
 
-// panAt reports whether a PAN starts at v[i], and where it ends.
-func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
-	var b strings.Builder
-	j := i
-	take := func(n int, want func(rune) bool) bool {
-		for range n {
-			if j >= len(v) || !want(v[j].r) {
-				return false
-			}
-			b.WriteRune(unicode.ToUpper(v[j].r))
-			j++
-		}
-		return true
-	}
-	if !take(5, isASCIILetter) {
-		return 0, "", false
-	}
-	sep1 := skipSeparators(v, &j)
-	if !take(4, isASCIIDigit) {
-		return 0, "", false
-	}
-	sep2 := skipSeparators(v, &j)
-	if !take(1, isASCIILetter) {
-		return 0, "", false
-	}
-	pan = b.String()
-	alone := !sep1 && !sep2 && (i == 0 || !asciiWord(v[i-1].r)) && (j == len(v) || !asciiWord(v[j].r))
-	if alone || standsOut(v[i:j]) && strings.IndexByte(panHolderTypes, pan[3]) >= 0 && !months[pan[:5]] {
-		return j, pan, true
-	}
-	return 0, "", false
+// panShape is a PAN-shaped run of a view: where its ten characters are,
+// and whether separators part any of them.
+type panShape struct {
+	at     [10]int
+	end    int
+	parted bool
 }
 
-// standsOut reports whether the letters of a glued or separated PAN are
-// upper case, as a PAN is written and an ordinary word is not.
-func standsOut(run []viewRune) bool {
-	for _, c := range run {
-		if isASCIILetter(c.r) && !unicode.IsUpper(c.r) {
+// shapeAt reads a PAN-shaped run starting at v[i].
+func shapeAt(v []viewRune, i int) (panShape, bool) {
+	var s panShape
+	j := i
+	for k := range 10 {
+		if k > 0 {
+			g := gap(v, j)
+			s.parted = s.parted || g > 0
+			j += g
+		}
+		if j >= len(v) {
+			return s, false
+		}
+		digit := k >= 5 && k <= 8
+		if digit && !isASCIIDigit(v[j].r) || !digit && !isASCIILetter(v[j].r) {
+			return s, false
+		}
+		s.at[k] = j
+		j++
+	}
+	s.end = j
+	return s, true
+}
+
+// panAt reports whether a PAN starts at v[i], and where it ends.
+func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
+	if !isASCIILetter(v[i].r) {
+		return 0, "", false
+	}
+	s, ok := shapeAt(v, i)
+	if !ok {
+		return 0, "", false
+	}
+	var b strings.Builder
+	for _, k := range s.at {
+		b.WriteRune(unicode.ToUpper(v[k].r))
+	}
+	pan = b.String()
+	gluedBefore := i > 0 && asciiWord(v[i-1].r)
+	gluedAfter := s.end < len(v) && asciiWord(v[s.end].r)
+	if !s.parted && !gluedBefore && !gluedAfter {
+		return s.end, pan, true
+	}
+	if strings.IndexByte(panHolderTypes, pan[3]) < 0 || months[pan[:5]] {
+		return 0, "", false
+	}
+	if gluedBefore || gluedAfter && isASCIILetter(v[s.end].r) {
+		return s.end, pan, !s.parted && upper(v, s)
+	}
+	if !evenlyParted(s) {
+		return 0, "", false
+	}
+	return s.end, pan, labelled(v, i) || !englishLetters(v, s)
+}
+
+// evenlyParted reports whether the five letters of a run are written
+// together or each apart ("A B C P K"), as a PAN is written or spread; a
+// run whose letters come from words of prose ("re Act 1961 a") is
+// neither.
+func evenlyParted(s panShape) bool {
+	span := s.at[4] - s.at[0]
+	if span == 4 {
+		return true
+	}
+	for k := 1; k < 5; k++ {
+		if s.at[k]-s.at[k-1] == 1 {
 			return false
 		}
 	}
 	return true
 }
 
+// upper reports whether the letters of a PAN-shaped run are upper case,
+// as a PAN is written and an ordinary word is not.
+func upper(v []viewRune, s panShape) bool {
+	for _, k := range []int{0, 1, 2, 3, 4, 9} {
+		if !unicode.IsUpper(v[s.at[k]].r) {
+			return false
+		}
+	}
+	return true
+}
+
+// englishLetters reports whether the five letters of a run are written
+// together as one English word ("ORDER 2019 A", "dated 2015 e"), which a
+// PAN's letters are not: they are three of a series, the holder's type and
+// an initial.
+func englishLetters(v []viewRune, s panShape) bool {
+	if s.at[4]-s.at[0] != 4 {
+		return false
+	}
+	var b strings.Builder
+	for k := s.at[0]; k <= s.at[4]; k++ {
+		b.WriteRune(v[k].r)
+	}
+	return isEnglish(b.String())
+}
+
+// labelled reports whether "PAN" or "Permanent Account Number" stands
+// shortly before v[i].
+func labelled(v []viewRune, i int) bool {
+	var b strings.Builder
+	for _, c := range v[max(0, i-40):i] {
+		b.WriteRune(unicode.ToUpper(c.r))
+	}
+	before := b.String()
+	if strings.Contains(before, "PERMANENT ACCOUNT") {
+		return true
+	}
+	for k := strings.Index(before, "PAN"); k >= 0; {
+		end := k + 3
+		if (k == 0 || !asciiWord(rune(before[k-1]))) && (end == len(before) || !asciiWord(rune(before[end]))) {
+			return true
+		}
+		next := strings.Index(before[end:], "PAN")
+		if next < 0 {
+			break
+		}
+		k = end + next
+	}
+	return false
+}
+
 // months are the five-letter months: "31ST MARCH 2005 P.C." is a date
 // and an abbreviation, no PAN split by spaces.
 var months = map[string]bool{"MARCH": true, "APRIL": true}
 
-// maxSeparators is how many separators may stand between a PAN's letters
-// and digits, or its digits and last letter: "ABCPK - 1234 - Z".
-const maxSeparators = 3
+// maxGap is how many runes may part two characters of a PAN: "ABCPK - 1234
+// - Z", a double space, a tab, a line break and its indent.
+const maxGap = 4
 
-// skipSeparators moves *j past up to maxSeparators separators, and
-// reports whether it moved.
-func skipSeparators(v []viewRune, j *int) bool {
-	start := *j
-	for *j < len(v) && *j-start < maxSeparators && isPANSeparator(v[*j].r) {
-		*j++
+// gap returns how many runes of separators start at v[j]: up to maxGap
+// of them, with at most one line break, or 0 when more part the next
+// character.
+func gap(v []viewRune, j int) int {
+	n, breaks := 0, 0
+	for j+n < len(v) && isPANSeparator(v[j+n].r) {
+		if isLineBreak(v[j+n].r) {
+			breaks++
+		}
+		n++
 	}
-	return *j > start
+	if n > maxGap || breaks > 1 {
+		return maxGap + len(v) // too wide: no character follows within reach
+	}
+	return n
 }
 
-// isPANSeparator reports whether r may split a PAN: white space within a
-// line, a dash, a dot, a slash or an underscore. A line break may not: a
-// heading's date over the next line's first letter is no PAN.
+// isPANSeparator reports whether r may part a PAN's characters: any
+// white space, dash or punctuation, none of which is a letter or digit.
 func isPANSeparator(r rune) bool {
-	return unicode.IsSpace(r) && r != '\n' && r != '\r' && r != '\v' && r != '\f' && r != '\u0085' && r != '\u2028' && r != '\u2029' ||
-		unicode.Is(unicode.Pd, r) || r == '.' || r == '_' || r == '/'
+	return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r)
+}
+
+func isLineBreak(r rune) bool {
+	return r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == '\u0085' || r == '\u2028' || r == '\u2029'
 }
 
 // tokenAt returns the length of the token starting at v[i], or 0: what
 // was replaced once is never looked into again, so redacting is
 // idempotent even when a token's base32 happens to hold a PAN's shape.
 func tokenAt(v []viewRune, i int) int {
-	if v[i].r != 'P' {
-		return 0 // every prefix starts with P; most runes end here
+	if v[i].r != 'P' && v[i].r != 'A' {
+		return 0 // every prefix starts with P or A; most runes end here
 	}
 	for _, p := range prefixes {
 		n := len(p) + tokenEncoding.EncodedLen(tokenBytes)

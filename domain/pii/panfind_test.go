@@ -28,6 +28,26 @@ func TestRedactFindsDisguisedPANs(t *testing.T) {
 		{"zero-width space inside", "PAN ABCPK\u200b1234Z.", "PAN " + tok + "."},
 		{"soft hyphen and word joiner inside", "PAN AB\u00adCPK12\u206034Z", "PAN " + tok},
 		{"lower case, standing alone", "pan abcpk1234z", "pan " + tok},
+		{"four spaces", "PAN ABCPK    1234Z", "PAN " + tok},
+		{"separated, lower case", "no. abcpk-1234-z", "no. " + tok},
+		{"broken across a line", "PAN ABCPK 1234\nZ", "PAN " + tok},
+		{"broken inside the digits", "PAN ABCPK12\n   34Z", "PAN " + tok},
+		{"slash", "ABCPK/1234/Z", tok},
+		{"underscore", "ABCPK_1234_Z", tok},
+		{"tab", "ABCPK\t1234\tZ", tok},
+		{"double space", "ABCPK  1234  Z", tok},
+		{"en dash", "ABCPK – 1234 – Z", tok},
+		{"no-break space", "ABCPK 1234 Z", tok},
+		{"thin space", "ABCPK 1234 Z", tok},
+		{"spread one by one", "A B C P K 1 2 3 4 Z", tok},
+		{"spread by dots", "A.B.C.P.K.1.2.3.4.Z.", tok + "."},
+		{"Greek look-alikes", "PAN ΑΒCPK1234Z", "PAN " + tok},
+		{"Cyrillic look-alikes", "PAN АВСРК1234Z", "PAN " + tok},
+		{"mathematical letters", "PAN 𝐀𝐁𝐂𝐏𝐊𝟏𝟐𝟑𝟒𝐙", "PAN " + tok},
+		{"Devanagari digits", "PAN ABCPK१२३४Z", "PAN " + tok},
+		{"Arabic-Indic digits", "PAN ABCPK١٢٣٤Z", "PAN " + tok},
+		{"lower case with spaces", "his pan abcpk 1234 z", "his pan " + tok},
+		{"lower case spread, no label", "it reads a b c p k 1 2 3 4 z", "it reads " + tok},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -38,25 +58,31 @@ func TestRedactFindsDisguisedPANs(t *testing.T) {
 	}
 }
 
-// TestRedactLeavesOrdinaryRunsAlone: inside a word or across separators a
-// run is a PAN only when its letters are upper case and its fourth letter
-// is a holder type, so ordinary words and codes stay as they are.
+// TestRedactLeavesOrdinaryRunsAlone: a run glued to a word is a PAN only
+// written together in upper case, a parted one only when its letters are
+// no English word (or a label precedes it), and either needs a holder type
+// for its fourth letter, so ordinary words, dates and codes stay as they
+// are.
 func TestRedactLeavesOrdinaryRunsAlone(t *testing.T) {
 	r, err := testKey(t, 0).NewRedactor(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []string{
-		"panabcpk1234z",  // glued, lower case
-		"PANABCXK1234Z",  // glued, X is no holder type
-		"ABCPK 12345 Z",  // five digits
-		"ABCPK    1234Z", // four separators
-		"abcpk-1234-z",   // separated, lower case
+		"panabcpk1234z",   // glued, lower case
+		"PANABCXK1234Z",   // glued, X is no holder type
+		"ABCPK 12345 Z",   // five digits
+		"ABCPK     1234Z", // five separators
+		"ORDER 2019 A",    // an English word, a year and a letter
+		"it was dated 2015 e.g. in",
+		"in re Act 1961 a", // letters from words of prose
+		"SCHEDULE 2019 A",  // five letters glued to others, then parted
+		"ABCPK 1234 Zebra", // parted, the last letter glued to a word
 		"Civil Appeal No. 1234 of 2018, WPL126.15.sxw, 2015:BHC-OS:12420-DB",
 		"ABCDE12345F is no PAN",
 		"DATE : 31ST MARCH 2005\nPPP...CCC... :", // a heading's date, then the next line
 		"DATED : 31ST MARCH 2005 P.C.",
-		"ABCPK 1234\nZ",
+		"ABCPK\n\n1234Z", // two line breaks
 	} {
 		if got := r.Redact(in); got != in {
 			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
