@@ -176,3 +176,45 @@ func TestTokenizeFindsLitigantsInTheText(t *testing.T) {
 		t.Fatalf("retokenizing a tokenized judgment changed it: %v, %+v", err, more)
 	}
 }
+
+// TestTokenizeFindsEveryPerson: the families of persons the third
+// hardening round found served in clear are tokenized: a minor victim
+// named with her age, a minor through his guardian and next friend,
+// relatives by kinship phrases, heirs substituted, aliases, witnesses, a
+// listed party's name in capitals, re-ordered or by initials, and an
+// address after "r/o"; judges and counsel stay. The cause and the people
+// are made up.
+func TestTokenizeFindsEveryPerson(t *testing.T) {
+	src := judgment.Source{
+		Court: "High Court of Judicature at Allahabad", CaseNumber: "Criminal Appeal No. 12 of 2020",
+		Title:   "Rajesh Kumar Sharma v. State of U.P.",
+		Parties: []judgment.SourceParty{{Name: "Rajesh Kumar Sharma", Role: "appellant"}, {Name: "State of U.P.", Role: "respondent"}},
+		Judges:  []string{"Anand Prakash Verma"}, DecisionDate: "2020-03-02", Language: "en",
+		Text: "Heard Mr. Vikram Seth, learned counsel for the appellant.\n" +
+			"The prosecutrix, Kumari Pinki, aged about 14 years, was living with her mother Smt. Rameshwari w/o Late Hariram. " +
+			"Master Chhotu, a minor, through his guardian and next friend Bhagwati Prasad, filed the revision. " +
+			"Her brother-in-law Suresh Chandra and her husband Mahesh deposed. The respondent No. 3 having died, his son Dinesh was substituted as LRs. " +
+			"The accused Raju alias Rambo and Sonu @ Golu were named. PW-2 Kallu stated that the appellant, " +
+			"SHARMA RAJESH KUMAR, also called R.K. Sharma, lived r/o House No. 14, Gandhi Nagar, Mohalla Qazi, Bareilly; " +
+			"this was confirmed by Ramprasad (PW-4). (Delivered by Anand Prakash Verma, J.)",
+	}
+	j, _, err := judgment.Tokenize(testKey(t), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := j.Title + "\n" + j.Text
+	for _, name := range []string{"Pinki", "Rameshwari", "Hariram", "Chhotu", "Bhagwati", "Suresh", "Mahesh", "Dinesh", "Raju", "Rambo",
+		"Sonu", "Golu", "Kallu", "SHARMA", "RAJESH", "R.K. Sharma", "Gandhi Nagar", "House No. 14", "Ramprasad"} {
+		if strings.Contains(all, name) {
+			t.Errorf("%q survives: %s", name, all)
+		}
+	}
+	for _, stays := range []string{"Mr. Vikram Seth, learned counsel", "Anand Prakash Verma, J."} {
+		if !strings.Contains(j.Text, stays) {
+			t.Errorf("%q was tokenized: %s", stays, j.Text)
+		}
+	}
+	if !strings.Contains(j.Text, "ADR_") {
+		t.Errorf("no address token: %s", j.Text)
+	}
+}

@@ -150,8 +150,7 @@ func Tokenize(key pii.Key, s Source) (Judgment, []pii.Entry, error) {
 	for i, p := range s.Parties {
 		names[i] = p.Name
 	}
-	names = append(names, pii.Litigants(searched(s.Title, s.CaseNumber, s.Bench, s.Citations, s.Text), s.Judges)...)
-	r, err := key.NewRedactor(names)
+	r, err := key.PeopleRedactor(pii.FindPeople(searched(s.Title, s.CaseNumber, s.Bench, s.Citations, s.Text), s.Judges, names))
 	if err != nil {
 		return Judgment{}, nil, err
 	}
@@ -186,7 +185,7 @@ func Retokenize(key pii.Key, j Judgment) (Judgment, []pii.Entry, error) {
 	if _, err := key.Token(pii.KindPAN, "AAAPA1234A"); err != nil {
 		return Judgment{}, nil, err
 	}
-	r, err := key.NewRedactor(pii.Litigants(searched(j.Title, j.CaseNumber, j.Bench, j.Citations, j.Text), j.Judges))
+	r, err := key.PeopleRedactor(pii.FindPeople(searched(j.Title, j.CaseNumber, j.Bench, j.Citations, j.Text), j.Judges, nil))
 	if err != nil {
 		return Judgment{}, nil, err
 	}

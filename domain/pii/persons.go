@@ -37,8 +37,20 @@ import (
 // ("Mr. Khambata" after "Mr. Darius Khambata, Senior Advocate"). Names
 // found in other ways are litigants whatever else the text says of them:
 // when unsure, a name is tokenized.
+//
+// Beyond these, a person is found by a relation to the case or to another
+// person ("her brother-in-law Suresh", "the prosecutrix Kumari X", "his
+// guardian and next friend Y", "PW-3 Z"), before what follows only a
+// person's name ("X (PW-1)", "Y, aged 14 years", "Z (minor)"), on both
+// sides of an alias ("A alias B", "C @ D"), and, by no context, as two to
+// five capitalised words one of which is no English word (generic).
 func Litigants(text string, judges []string) []string {
-	d := detector{text: text, clear: map[string]bool{}, seen: map[string]bool{}}
+	return detect(text, judges).found
+}
+
+// detect runs every rule of Litigants over text.
+func detect(text string, judges []string) *detector {
+	d := &detector{text: text, clear: map[string]bool{}, seen: map[string]bool{}}
 	for _, j := range judges {
 		d.keep(strings.Fields(j))
 	}
@@ -47,7 +59,10 @@ func Litigants(text string, judges []string) []string {
 	d.kinship()
 	d.roles()
 	d.businessRoles()
-	return d.found
+	d.relations()
+	d.markedNames()
+	d.generic() // last: it passes over every counsel and judge met
+	return d
 }
 
 // detector holds one text's detection: the names of counsel and judges
@@ -62,7 +77,7 @@ type detector struct {
 const nameWordMax = 5
 
 var (
-	honorificPattern = regexp.MustCompile(`(?i)^(?:shri|sri|shrimati|srimati|smt|sushri|kumari|mr|mrs|ms|miss|dr|sarvasri|sarvashri)\b\.?[ \t]*\n?[ \t]*`)
+	honorificPattern = regexp.MustCompile(`(?i)^(?:shri|sri|shrimati|srimati|smt|sushri|kumari|kum|km|mr|mrs|ms|miss|dr|sarvasri|sarvashri|master|mst|thiru|tmt|selvi|sh|janab|begum|sardar|sardarni|baby)\b\.?[ \t]*\n?[ \t]*`)
 	kinshipPattern   = regexp.MustCompile(`(?i)^(?:[sdwh]\s?/\s?o|son\s+of|daughter\s+of|wife\s+of|husband\s+of|widow\s+of)\b\.?\s*(?:late\s+)?`)
 	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
 	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
@@ -79,7 +94,7 @@ var (
 
 // The words each pattern starts with, lower case.
 var (
-	honorificWords = setOf(`shri sri shrimati srimati smt sushri kumari mr mrs ms miss dr sarvasri sarvashri`)
+	honorificWords = setOf(`shri sri shrimati srimati smt sushri kumari kum km mr mrs ms miss dr sarvasri sarvashri master mst thiru tmt selvi sh janab begum sardar sardarni baby`)
 	kinshipWords   = setOf(`s d w h son daughter wife husband widow`)
 	roleWords      = setOf(`first second third fourth fifth sixth sole original petitioner respondent appellant accused
 		complainant plaintiff defendant applicant claimant opposite deceased victim informant partner proprietor
@@ -291,6 +306,7 @@ func (d *detector) addParty(words []string) {
 }
 
 func (d *detector) add(words []string) {
+	words = withoutPossessive(words)
 	name := strings.Join(words, " ")
 	if key := strings.ToLower(name); !d.seen[key] {
 		d.seen[key] = true
@@ -492,7 +508,29 @@ secretary director manager chairman president member authority department
 ministry police station village tehsil taluka city road dist
 his her their who which whose is was has had are were be this that it he she
 ors anr others another etc lrs dead since late through alias
-sir madam hon ble retd retired pan`)
+sir madam hon ble retd retired pan
+india hindustan maharashtra gujarat karnataka kerala tamil nadu andhra pradesh telangana uttar
+madhya himachal arunachal bihar jharkhand odisha orissa punjab haryana rajasthan assam meghalaya
+manipur mizoram nagaland tripura sikkim uttarakhand uttaranchal chhattisgarh bengal ladakh puducherry
+pondicherry lakshadweep andaman nicobar dadra haveli daman diu goa jammu kashmir delhi mumbai bombay
+kolkata calcutta chennai madras bengaluru bangalore hyderabad pune ahmedabad surat jaipur lucknow kanpur
+nagpur indore thane bhopal patna vadodara baroda ghaziabad ludhiana agra nashik faridabad meerut rajkot
+varanasi srinagar aurangabad amritsar allahabad prayagraj ranchi howrah coimbatore jabalpur gwalior
+vijayawada jodhpur madurai raipur kota guwahati chandigarh mysore mysuru gurgaon gurugram noida panaji
+shimla dehradun cuttack bhubaneswar thiruvananthapuram trivandrum kochi cochin ernakulam kozhikode
+calicut thrissur mangalore mangaluru hubli dharwad belgaum solapur kolhapur satara ahmednagar nanded
+latur jalgaon amravati ratnagiri raigad palghar navi
+nagar colony vihar enclave puram ganj bagh chowk bazar bazaar mohalla gali sector marg bhawan bhavan
+tehsildar taluk mandal zilla parishad panchayat gram nigam samiti sangh sabha vidhan lok adalat thana
+kotwali sadar mofussil vakalatnama panchnama mahazar roznamcha khasra khatauni jamabandi benami
+stridhan nikah talaq hiba wakf dargah gurudwara mandir masjid ashram
+hindu muslim sikh christian parsi buddhist
+prima facie bona fide res judicata suo motu mens rea actus reus ratio decidendi obiter dicta
+ipso facto inter alia per incuriam locus standi habeas corpus certiorari mandamus quo warranto
+novo pendente lite status quo sine qua non
+ipc crpc cpc ndps pocso fir chargesheet vide
+indlaw scc scr air online cestat itat cat nclt nclat ngt sat cce cit kar ker del mp bom mad cal guj raj
+pat ori utt hp jk ap sc hc lj crlj cri mh manu ilr`)
 
 // organisationWords make a name an organisation's.
 var organisationWords = setOf(`ltd limited pvt private company co corporation
@@ -508,4 +546,16 @@ func setOf(words string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// withoutPossessive returns words without the "'s" of their last: "Ved
+// Lal's letter" names Ved Lal.
+func withoutPossessive(words []string) []string {
+	last := words[len(words)-1]
+	for _, s := range []string{"'s", "’s", "'S", "’S"} {
+		if w, ok := strings.CutSuffix(last, s); ok && w != "" {
+			return append(append([]string(nil), words[:len(words)-1]...), w)
+		}
+	}
+	return words
 }

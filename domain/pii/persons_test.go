@@ -28,7 +28,7 @@ func TestLitigantsByRule(t *testing.T) {
 		{"petitioner", "The petitioner Harbans Kaur submits", nil, []string{"Harbans Kaur"}},
 		{"second respondent", "The second respondent Bhola Nath has made an affidavit", nil, []string{"Bhola Nath"}},
 		{"appellant No.", "appellant No. 2 Jagdish Prasad died", nil, []string{"Jagdish Prasad"}},
-		{"accused", "the accused Rajbir @ Raju was arrested", nil, []string{"Rajbir"}},
+		{"accused, alias", "the accused Rajbir @ Raju was arrested", nil, []string{"Rajbir", "Raju"}},
 		{"complainant", "the complainant Sushila Bai lodged the FIR", nil, []string{"Sushila Bai"}},
 		{"plaintiff", "the plaintiff, Mohd. Yusuf, sued", nil, []string{"Mohd. Yusuf"}},
 		{"defendant Nos., list in parentheses", "defendant Nos.2 to 4 (Arjun Dev, Kiran Dev and Mahesh Dev)", nil, []string{"Arjun Dev", "Kiran Dev", "Mahesh Dev"}},

@@ -8,16 +8,22 @@ import (
 	"unicode/utf8"
 )
 
-// Redactor replaces the parties' names and every PAN in the texts of one
-// judgment by their tokens, and remembers which tokens it used. It is not
-// safe for concurrent use.
+// Redactor replaces the parties' names, the addresses and every PAN in
+// the texts of one judgment by their tokens, and remembers which tokens it
+// used. It is not safe for concurrent use.
 type Redactor struct {
-	key     Key
-	names   []name // longest first
+	key Key
+	// names holds every name and form, by the lower case of its first
+	// letter, longest first.
+	names   map[rune][]name
 	entries map[string]Entry
+	// unused holds the entries of names found in a text, which are
+	// entries only once a text uses them.
+	unused map[string]Entry
 }
 
-// name is a party name split into its words, with its token.
+// name is a party name, one of its forms or an address, split into its
+// words, with its token.
 type name struct {
 	words []string
 	runes int
@@ -29,22 +35,67 @@ type name struct {
 // words, and longest first, so "State Bank of India" is replaced before
 // "State" could be.
 func (k Key) NewRedactor(parties []string) (*Redactor, error) {
-	r := &Redactor{key: k, entries: map[string]Entry{}}
-	for _, p := range parties {
-		original := strings.Join(strings.Fields(p), " ")
-		tok, err := k.Token(KindParty, original)
-		if err != nil {
-			return nil, fmt.Errorf("party %q: %w", p, err)
-		}
-		if _, seen := r.entries[tok]; seen {
-			continue
-		}
-		r.entries[tok] = Entry{Token: tok, Kind: KindParty, Original: original}
-		words := strings.Fields(nfc(original))
-		r.names = append(r.names, name{words: words, runes: utf8.RuneCountInString(strings.Join(words, " ")), token: tok})
+	p := People{Persons: make([]Person, len(parties))}
+	for i, n := range parties {
+		p.Persons[i] = Person{Name: n, Listed: true}
 	}
-	slices.SortStableFunc(r.names, func(a, b name) int { return b.runes - a.runes })
+	return k.PeopleRedactor(p)
+}
+
+// PeopleRedactor returns a Redactor for people: each person's name and
+// every form of it get the token of the name, each address its own. A
+// listed person's entry is one from the start, the others' once a text
+// uses their token.
+func (k Key) PeopleRedactor(p People) (*Redactor, error) {
+	r := &Redactor{key: k, names: map[rune][]name{}, entries: map[string]Entry{}, unused: map[string]Entry{}}
+	for _, person := range p.Persons {
+		tok, err := r.add(KindParty, person.Name, "", person.Listed)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range person.Forms {
+			if _, err := r.add(KindParty, f, tok, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, a := range p.Addresses {
+		if _, err := r.add(KindAddress, a, "", false); err != nil {
+			return nil, err
+		}
+	}
+	for c := range r.names {
+		slices.SortStableFunc(r.names[c], func(a, b name) int { return b.runes - a.runes })
+	}
 	return r, nil
+}
+
+// add makes original matched: by its own token, or by tok when it is a
+// form of the name tok stands for. It returns the token.
+func (r *Redactor) add(kind Kind, original, tok string, listed bool) (string, error) {
+	original = strings.Join(strings.Fields(original), " ")
+	if tok == "" {
+		t, err := r.key.Token(kind, original)
+		if err != nil {
+			return "", fmt.Errorf("%s %q: %w", kind, original, err)
+		}
+		tok = t
+		e := Entry{Token: tok, Kind: kind, Original: original}
+		if _, seen := r.entries[tok]; !seen && listed {
+			r.entries[tok] = e
+			delete(r.unused, tok)
+		} else if !seen {
+			r.unused[tok] = e
+		}
+	}
+	words := strings.Fields(nfc(original))
+	if len(words) == 0 {
+		return tok, nil
+	}
+	first, _ := utf8.DecodeRuneInString(words[0])
+	c := unicode.ToLower(first)
+	r.names[c] = append(r.names[c], name{words: words, runes: utf8.RuneCountInString(strings.Join(words, " ")), token: tok})
+	return tok, nil
 }
 
 // Redact returns text with every PAN and every occurrence of a party's name
@@ -61,6 +112,7 @@ func (r *Redactor) Redact(text string) string {
 		c, size := utf8.DecodeRuneInString(text[i:])
 		if !prevWord {
 			if n, tok := r.matchAt(text, i); n > 0 {
+				r.use(tok)
 				b.WriteString(text[last:i])
 				b.WriteString(tok)
 				i += n
@@ -103,7 +155,8 @@ func (r *Redactor) redactPANs(text string) string {
 // matchAt returns the length in bytes of the longest party name that
 // starts at text[i:] and ends at a word boundary, and its token.
 func (r *Redactor) matchAt(text string, i int) (int, string) {
-	for _, n := range r.names {
+	c, _ := utf8.DecodeRuneInString(text[i:])
+	for _, n := range r.names[unicode.ToLower(c)] {
 		if end := matchWords(text, i, n.words); end > 0 {
 			return end - i, n.token
 		}
@@ -148,6 +201,14 @@ func matchWords(text string, i int, words []string) int {
 	return pos
 }
 
+// use makes the entry of tok one of the entries, if it is not yet.
+func (r *Redactor) use(tok string) {
+	if e, ok := r.unused[tok]; ok {
+		r.entries[tok] = e
+		delete(r.unused, tok)
+	}
+}
+
 // Entries returns the vault entries of the tokens used so far, every party
 // given and every PAN met, ordered by token.
 func (r *Redactor) Entries() []Entry {
@@ -159,9 +220,14 @@ func (r *Redactor) Entries() []Entry {
 	return out
 }
 
-// Token returns the token that replaces party's name.
+// Token returns the token that replaces party's name, whose entry it
+// makes one of the entries.
 func (r *Redactor) Token(party string) (string, error) {
-	return r.key.Token(KindParty, party)
+	tok, err := r.key.Token(KindParty, strings.Join(strings.Fields(party), " "))
+	if err == nil {
+		r.use(tok)
+	}
+	return tok, err
 }
 
 // wordRune reports whether c continues a word: a letter, a digit, a

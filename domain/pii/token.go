@@ -25,11 +25,13 @@ type Kind string
 const (
 	KindParty Kind = "party"
 	KindPAN   Kind = "pan"
+	// KindAddress is a postal address a judgment gives for a person.
+	KindAddress Kind = "address"
 )
 
 // prefixes start each kind's tokens, so a reader of the tokenized text
 // sees what was replaced without learning what it was.
-var prefixes = map[Kind]string{KindParty: "PTY_", KindPAN: "PAN_"}
+var prefixes = map[Kind]string{KindParty: "PTY_", KindPAN: "PAN_", KindAddress: "ADR_"}
 
 // MinKeyBytes is the shortest vault key accepted: HMAC-SHA256's own block
 // of strength, 256 bits.
@@ -67,7 +69,7 @@ type Entry struct {
 var tokenEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
 // Normalize is the form of original that a token is derived from: for a
-// PAN its upper-case form; for a party name the NFC form, case-folded, with
+// PAN its upper-case form; for a party name or an address the NFC form, case-folded, with
 // every run of white space made one space and the ends trimmed. So
 // "Ram  Kumar" and "RAM KUMAR" are one party, while "Ram Kumar" and
 // "Ramkumar" stay two.

@@ -1,0 +1,208 @@
+package pii
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The rules by which a person is found without a role of the parties':
+// by a relation, a witness's number, an age, an alias, or by a name that
+// is no English word (generic).
+var (
+	// relationPattern is a word for a relative, a person a case touches
+	// (a victim, a witness, an officer) or a legal heir, perhaps after a
+	// possessive and before "namely" or "of", after which a name follows:
+	// "her brother-in-law Suresh", "the prosecutrix, namely, Kumari X",
+	// "his guardian and next friend Y", "LRs Z", "PW-3 Dr. A".
+	relationPattern = regexp.MustCompile(`(?i)^(?:(?:his|her|their|its|the|whose|said|elder|younger|eldest|youngest|real|own|minor|natural|legal|step|deceased's|victim's)[ \t]+)*(?:` + relationWords +
+		`)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?(?:s|es)?\b\.?(?:[ \t]+and[ \t]+next[ \t]+friend)?(?:[ \t]*(?:nos?\.?[ \t]*)?-?[ \t]*\d+)?(?:[ \t]*,)?(?:[ \t]*(?:namely|viz\.?|i\.e\.?|by[ \t]+name|named|called)\b[ \t]*,?)?(?:[ \t]+of(?:[ \t]+the)?(?:[ \t]+late)?\b)?[ \t]*[:-]?[ \t]*\n?[ \t]*`)
+	witnessPattern = regexp.MustCompile(`(?i)^(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|r\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b[ \t]*[,:-]?[ \t]*\n?[ \t]*`)
+	// afterNamePattern follows a person's name: a witness's number, an
+	// age, "(minor)", an alias, or ", the husband of".
+	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:` + kinWords + `)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?\b)`)
+	aliasPattern     = regexp.MustCompile(`(?i)(?:^|[ \t])(?:alias|urf|a\.k\.a\.?|aka|@)[ \t]*|@`)
+	precedentAround  = regexp.MustCompile(`(?i)^[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]`)
+	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
+	relationFirst    = setOf(`his her their its the whose said elder younger eldest youngest real own minor natural legal step ` + strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
+	witnessFirst     = setOf(`p pw d dw c cw r rw a`)
+)
+
+// kinWords name a person by kinship, after a name and a comma: "Ramesh,
+// the husband of".
+const kinWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|widow|widower|guardian|heir|stepmother|stepfather|stepson|stepdaughter`
+
+// relationWords name a person by a relation to the case or to another
+// person: kin, heirs, a victim, a witness, an officer who acted in it.
+const relationWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|clerk|manager|substituted by|substituted`
+
+// relations adds the names after a relation or a witness's number.
+func (d *detector) relations() {
+	for _, re := range []struct {
+		p     *regexp.Regexp
+		first map[string]bool
+	}{{relationPattern, relationFirst}, {witnessPattern, witnessFirst}} {
+		for _, m := range d.findAll(re.p, re.first) {
+			if forBefore.MatchString(d.text[max(0, m[0]-12):m[0]]) {
+				continue // "counsel for the victim"
+			}
+			d.personListAt(m[1])
+		}
+	}
+}
+
+// personListAt adds the names listed at i, each perhaps after an
+// honorific, as listAt does, and also a name of initials only: a person a
+// judgment names by a relation is no counsel.
+func (d *detector) personListAt(i int) {
+	for range 8 {
+		start := i
+		if m := honorificPattern.FindStringIndex(d.text[i:min(len(d.text), i+14)]); m != nil {
+			i += m[1]
+		}
+		n, end := d.nameAt(i)
+		if n == nil || d.counselOrJudge(start, end) {
+			return
+		}
+		if len(n) > 1 || i > start || !isEnglish(strings.TrimSuffix(n[0], ".")) {
+			d.addParty(n) // "her husband Mohan", not "the owner Company"
+		}
+		glue := listGlue.FindStringIndex(d.text[end:min(len(d.text), end+12)])
+		if glue == nil {
+			return
+		}
+		i = end + glue[1]
+	}
+}
+
+// markedNames adds the names before what follows only a person's name (a
+// witness's number, an age, "(minor)", a relation) and the names on both
+// sides of an alias.
+func (d *detector) markedNames() {
+	for i := 0; i < len(d.text); i++ {
+		c := d.text[i]
+		if c != ' ' && c != '\t' && c != ',' && c != '(' && c != '@' || i > 0 && !nameRune(rune(d.text[i-1])) && c != '@' && d.text[i-1] != ')' || !markerNext(d.text, i) {
+			continue
+		}
+		window := d.text[i:min(len(d.text), i+60)]
+		if m := aliasPattern.FindStringIndex(window); m != nil && m[0] == 0 {
+			if n := d.nameBefore(i); n != nil {
+				d.addParty(n)
+			}
+			if n, _ := d.nameAt(i + m[1]); n != nil {
+				d.addParty(n)
+			} else if w := aliasWord(d.text, i+m[1]); w != "" {
+				d.add([]string{w})
+			}
+			i += m[1] - 1
+			continue
+		}
+		if afterNamePattern.MatchString(window) {
+			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) {
+				d.addParty(n)
+			}
+		}
+	}
+}
+
+// aliasWord reads the one word of an alias that nameAt takes for no name,
+// such as a nickname in lower case: "Suresh @ sonu".
+func aliasWord(text string, i int) string {
+	w, _, _ := wordAt(text, skipSpace(text, i))
+	w = strings.TrimRight(w, ".'’-")
+	if len(w) < 2 || notNameWords[strings.ToLower(w)] || isEnglish(w) {
+		return ""
+	}
+	return w
+}
+
+// generic adds the names that no rule of context finds: two to five
+// capitalised words (or initials and a word), at least one of them no
+// English word and none a word of courts, places or procedure, that are
+// no counsel's, judge's or cited precedent's. When unsure, a name is
+// tokenized.
+func (d *detector) generic() {
+	for i := 0; i < len(d.text); {
+		if !startsCapital(d.text, i) {
+			i++
+			continue
+		}
+		n, end := d.nameAt(i)
+		if n == nil {
+			i = nextWord(d.text, i)
+			continue
+		}
+		if name := trimEnglish(n); name != nil && !d.known(name) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
+			d.add(name)
+		}
+		i = end
+	}
+}
+
+// startsCapital reports whether a capitalised word starts at text[i].
+func startsCapital(text string, i int) bool {
+	if i > 0 && nameRune(rune(text[i-1])) || text[i] < 'A' || text[i] > 'Z' {
+		return false
+	}
+	return i == 0 || text[i-1] < 0x80
+}
+
+// nextWord returns where the word after the one at text[i] may start.
+func nextWord(text string, i int) int {
+	for i < len(text) && text[i] != ' ' && text[i] != '\n' && text[i] != '\t' {
+		i++
+	}
+	return i + 1
+}
+
+// trimEnglish returns a generic name without the English words it starts
+// or ends with ("Thereafter Ramesh Kumar"), or nil when what is left is
+// not two words or more with one no English word, or initials and a word.
+func trimEnglish(words []string) []string {
+	for len(words) > 0 && !isInitials(words[0]) && isEnglish(strings.TrimSuffix(words[0], ".")) {
+		words = words[1:]
+	}
+	for len(words) > 0 && !isInitials(words[len(words)-1]) && isEnglish(strings.TrimSuffix(words[len(words)-1], ".")) {
+		words = words[:len(words)-1]
+	}
+	foreign := 0
+	for _, w := range words {
+		if !isInitials(w) && !isEnglish(strings.TrimSuffix(w, ".")) {
+			foreign++
+		}
+	}
+	if len(words) < 2 || foreign == 0 {
+		return nil
+	}
+	return words
+}
+
+// precedent reports whether the name at text[start:end] is a party's of
+// a cited case: "v." or "versus" next to it.
+func (d *detector) precedent(start, end int) bool {
+	return precedentAround.MatchString(d.text[end:min(len(d.text), end+10)]) ||
+		precedentBefore.MatchString(d.text[max(0, start-10):start])
+}
+
+// markerFirst are the first words of what follows only a person's name.
+var markerFirst = setOf(`alias urf aka a aged age minor since deceased dead prosecutrix victim the his her their pw p dw d cw c ` + strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
+
+// markerNext reports whether a marker of a person's name may start at
+// text[i]: "@", or, after spaces, a comma and a parenthesis, a digit or
+// one of markerFirst. It spares the patterns most of a text's spaces.
+func markerNext(text string, i int) bool {
+	j := i
+	for j < len(text) && j-i < 4 && strings.IndexByte(" \t,(", text[j]) >= 0 {
+		j++
+	}
+	if j >= len(text) {
+		return false
+	}
+	if text[j] == '@' || text[j] >= '0' && text[j] <= '9' {
+		return true
+	}
+	k := j
+	for k < len(text) && k-j < 14 && isASCIILetter(rune(text[k])) {
+		k++
+	}
+	return k > j && markerFirst[strings.ToLower(text[j:k])]
+}
