@@ -15,7 +15,7 @@ var (
 	// cause title's dots, "versus", an age, a clause's verb, or a full stop
 	// that ends a sentence (one after a lone letter or an abbreviation of
 	// an address's words does not).
-	addressEnd = regexp.MustCompile(`(?i);|\n[ \t]*\n|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|\.\s+\p{Lu}[\p{Ll}]`)
+	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|\.\s+\p{Lu}[\p{Ll}]`)
 	addressAbbrev = setOf(`no nos dist distt tq tal teh tah p.o po p.s ps st rd nr opp sec vill vpo h.no hno ph e.g near`)
 	addressFirst  = setOf(`both all each presently permanently now at r resident residents residing resides permanent present address addressed house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
 )
