@@ -26,6 +26,7 @@ func RunVault(t *testing.T, newVault NewVault) {
 	party := entry(pii.KindParty, "Meera Devi")
 	hindi := entry(pii.KindParty, "सुनीता शर्मा")
 	pan := entry(pii.KindPAN, "AAAPJ1234K")
+	address := entry(pii.KindAddress, "House No. 14, Gandhi Nagar, Bareilly")
 
 	t.Run("empty vault", func(t *testing.T) {
 		v := newVault(t)
@@ -35,8 +36,8 @@ func RunVault(t *testing.T, newVault NewVault) {
 	})
 	t.Run("put then reveal", func(t *testing.T) {
 		v := newVault(t)
-		must(t, "Put", v.Put(ctx, []pii.Entry{party, hindi, pan}))
-		for _, want := range []pii.Entry{party, hindi, pan} {
+		must(t, "Put", v.Put(ctx, []pii.Entry{party, hindi, pan, address}))
+		for _, want := range []pii.Entry{party, hindi, pan, address} {
 			got, err := v.Reveal(ctx, want.Token)
 			must(t, "Reveal", err)
 			if got != want {

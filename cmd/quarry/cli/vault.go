@@ -41,7 +41,7 @@ type revealAudit struct {
 // (who and when) as one JSON line on audit, before anything is printed.
 func VaultReveal(ctx context.Context, cfg bootstrap.Config, token string, out, audit io.Writer) error {
 	if !pii.IsToken(token) {
-		return fmt.Errorf("vault reveal: %q is not a token (PTY_ or PAN_ and 16 base32 characters)", token)
+		return fmt.Errorf("vault reveal: %q is not a token (PTY_, PAN_ or ADR_ and 16 base32 characters)", token)
 	}
 	return bootstrap.WithVault(ctx, cfg, func(v ports.Vault, role string) error {
 		e, err := v.Reveal(ctx, token)
