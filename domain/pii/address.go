@@ -9,15 +9,16 @@ import (
 // "residing at", "address:") or where it starts itself ("House No.",
 // "Flat No.", "Village"), and runs to the first thing that ends it.
 var (
-	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address(?:ed)?[ \t]*:|address[ \t]+(?:at|being|is))\b\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
+	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
 	addressStart = regexp.MustCompile(`(?i)^(?:house|h|flat|plot|door|d|shop|room|quarter|qtr|khasra|survey|gat|ward|building|bldg)[ \t]*\.?[ \t]*(?:no|number)\b\.?`)
-	// addressEnd ends an address: a semicolon, a blank line, a role or a
+	// addressEnd ends an address: a semicolon, a blank line, a page's
+	// number alone on a line, "(for short", a role or a
 	// cause title's dots, "versus", an age, a clause's verb, or a full stop
 	// that ends a sentence (one after a lone letter or an abbreviation of
 	// an address's words does not).
-	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|\.\s+\p{Lu}[\p{Ll}]`)
+	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\n[ \t]*\d+[ \t]*\n|\(\s*(?:for\s+short|hereinafter)|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|(?-i:\.\s+\p{Lu}\p{Ll})`)
 	addressAbbrev = setOf(`no nos dist distt tq tal teh tah p.o po p.s ps st rd nr opp sec vill vpo h.no hno ph e.g near`)
-	addressFirst  = setOf(`both all each presently permanently now at r resident residents residing resides permanent present address addressed house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
+	addressFirst  = setOf(`both all each presently permanently now at r resident residents residing resides permanent present address house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
 )
 
 // maxAddress bounds what one address takes: a full Indian address with

@@ -142,9 +142,10 @@ func firstLetter(w string) string {
 	return ""
 }
 
-// parts returns, as persons of their own, the words of persons' names
-// that stand alone in a text as the person ("Sunita said"): each no
-// English word, at least three letters, no word of courts or procedure,
+// parts returns, as persons of their own, the given names of persons'
+// names, which stand alone in a text as the person ("Sunita said"): each
+// word but the last (a surname such as Singh alone names nobody, and is
+// in many a cited case's name), no English word, at least three letters,
 // and none of a counsel's or judge's name.
 func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 	var out []Person
@@ -153,7 +154,7 @@ func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 		if !personal(words) {
 			continue
 		}
-		for _, w := range words {
+		for _, w := range words[:len(words)-1] {
 			w = strings.TrimSuffix(w, ".")
 			key := strings.ToLower(w)
 			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) || d.clear[key] || d.judgeWord(key) || seen[key] {

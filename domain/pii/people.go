@@ -21,7 +21,7 @@ var (
 	// age, "(minor)", an alias, or ", the husband of".
 	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:` + kinWords + `)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?\b)`)
 	aliasPattern     = regexp.MustCompile(`(?i)(?:^|[ \t])(?:alias|urf|a\.k\.a\.?|aka|@)[ \t]*|@`)
-	precedentAround  = regexp.MustCompile(`(?i)^[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]`)
+	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case\b|^[ \t]*\(supra\)`)
 	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
 	relationFirst    = setOf(`his her their its the whose said elder younger eldest youngest real own minor natural legal step ` + strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
 	witnessFirst     = setOf(`p pw d dw c cw r rw a`)
@@ -179,7 +179,7 @@ func trimEnglish(words []string) []string {
 // precedent reports whether the name at text[start:end] is a party's of
 // a cited case: "v." or "versus" next to it.
 func (d *detector) precedent(start, end int) bool {
-	return precedentAround.MatchString(d.text[end:min(len(d.text), end+10)]) ||
+	return precedentAround.MatchString(d.text[end:min(len(d.text), end+24)]) ||
 		precedentBefore.MatchString(d.text[max(0, start-10):start])
 }
 
