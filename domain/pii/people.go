@@ -15,11 +15,11 @@ var (
 	// "her brother-in-law Suresh", "the prosecutrix, namely, Kumari X",
 	// "his guardian and next friend Y", "LRs Z", "PW-3 Dr. A".
 	relationPattern = regexp.MustCompile(`(?i)^(?:(?:his|her|their|its|the|whose|said|elder|younger|eldest|youngest|real|own|minor|natural|legal|step|deceased's|victim's)[ \t]+)*(?:` + relationWords +
-		`)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?(?:s|es)?\b\.?(?:[ \t]+and[ \t]+next[ \t]+friend)?(?:[ \t]*(?:nos?\.?[ \t]*)?-?[ \t]*\d+)?(?:[ \t]*,)?(?:[ \t]*(?:namely|viz\.?|i\.e\.?|by[ \t]+name|named|called)\b[ \t]*,?)?(?:[ \t]+of(?:[ \t]+the)?(?:[ \t]+late)?\b)?[ \t]*[:-]?[ \t]*\n?[ \t]*`)
+		`)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?(?:s|es)?\b\.?(?:[ \t]+and[ \t]+next[ \t]+friend)?(?:[ \t]*(?:nos?\.?[ \t]*)?-?[ \t]*\d+)?(?:[ \t]*,)?(?:[ \t]*(?:namely|viz\.?|i\.e\.?|by[ \t]+name|named|called)\b[ \t]*,?)?(?:[ \t]+of(?:[ \t]+the)?(?:[ \t]+late)?\b)?[ \t]*[:-]?[ \t]*\(?\n?[ \t]*`)
 	witnessPattern = regexp.MustCompile(`(?i)^(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|r\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b[ \t]*[,:-]?[ \t]*\n?[ \t]*`)
 	// afterNamePattern follows a person's name: a witness's number, an
 	// age, "(minor)", an alias, or ", the husband of".
-	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:` + kinWords + `)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?\b)`)
+	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:` + kinWords + `)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?\b|[ \t]*,[ \t]*(?:the[ \t]+)?(?:` + officialWords + `)\b|[ \t]*(?:,|\.{2,}|…)?[ \t]*(?:petitioner|respondent|appellant|complainant|plaintiff|defendant|applicant|claimant|opposite[ \t]+party)s?\b(?:[ \t]*no)?)`)
 	aliasPattern     = regexp.MustCompile(`(?i)(?:^|[ \t])(?:alias|urf|a\.k\.a\.?|aka|@)[ \t]*|@`)
 	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case\b|^[ \t]*\(supra\)`)
 	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
@@ -31,9 +31,13 @@ var (
 // the husband of".
 const kinWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|widow|widower|guardian|heir|stepmother|stepfather|stepson|stepdaughter`
 
+// officialWords name a person by the office in which a case met them,
+// after the name and a comma: "Ram Lal, Patwari".
+const officialWords = `patwari|lekhpal|kanungo|tehsildar|naib[ \t]+tehsildar|sarpanch|mukhiya|pradhan|stenographer|typist|scribe|peon|clerk|cashier|accountant|nurse|compounder|conductor|watchman|chowkidar|guard|constable|head[ \t]+constable|sub-inspector|inspector|investigating[ \t]+officer|station[ \t]+house[ \t]+officer|medical[ \t]+officer|doctor|manager|branch[ \t]+manager|agent|broker|contractor|supervisor|driver|owner|notary|oath[ \t]+commissioner|process[ \t]+server|bailiff|postman`
+
 // relationWords name a person by a relation to the case or to another
 // person: kin, heirs, a victim, a witness, an officer who acted in it.
-const relationWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|clerk|manager|substituted by|substituted`
+const relationWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|substituted by|substituted`
 
 // relations adds the names after a relation or a witness's number.
 func (d *detector) relations() {
@@ -60,6 +64,9 @@ func (d *detector) personListAt(i int) {
 			i += m[1]
 		}
 		n, end := d.nameAt(i)
+		if n == nil {
+			n, end = initialsAt(d.text, i)
+		}
 		if n == nil || d.counselOrJudge(start, end) {
 			return
 		}
@@ -100,9 +107,91 @@ func (d *detector) markedNames() {
 			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) {
 				d.addParty(n)
 			}
+		} else if testimonyAfter.MatchString(window) {
+			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) && (len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], "."))) {
+				d.addParty(n) // "Sat Pal, to the same effect"
+			}
 		}
 	}
 }
+
+// testimonyAfter follows a person's name in what a witness said or did:
+// "X deposed", "Y, to the same effect".
+var testimonyAfter = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:deposed|stated|testified|admitted|denied|identified|supported|narrated|to[ \t]+the[ \t]+same[ \t]+effect|was[ \t]+examined|was[ \t]+cross-examined)\b`)
+
+// lines adds the names that stand alone on a line, or after a list's
+// number at its start ("2. Priyanka Kumari"): a cause title's parties, a
+// signature, a stenographer's name under an order. A name there that is
+// one English word, such as a heading, is passed over.
+func (d *detector) lines() {
+	for start := 0; start < len(d.text); {
+		end := strings.IndexByte(d.text[start:], '\n')
+		if end < 0 {
+			end = len(d.text) - start
+		}
+		d.lineName(start, start+end)
+		start += end + 1
+	}
+}
+
+// lineNumber is a list's number at a line's start.
+var lineNumber = regexp.MustCompile(`^[ \t]*(?:\(?\d{1,3}[.)]|\(?[ivx]{1,4}\))[ \t]+`)
+
+// lineName adds the name of the line text[start:end], if it holds one.
+func (d *detector) lineName(start, end int) {
+	line := d.text[start:end]
+	i := start
+	if m := lineNumber.FindStringIndex(line); m != nil {
+		i += m[1]
+	}
+	i = skipBlanks(d.text, i, end)
+	if i >= end {
+		return
+	}
+	n, e := d.nameAt(i)
+	if n == nil || e > end || strings.TrimSpace(strings.Trim(d.text[e:end], ".,;:-… \t")) != "" && i == start {
+		return
+	}
+	if e < end && i == start || d.known(n) || d.counselOrJudge(i, e) {
+		return
+	}
+	if name := foreign(n); name != nil {
+		d.add(name)
+	}
+}
+
+// skipBlanks moves i past spaces and tabs, up to end.
+func skipBlanks(text string, i, end int) int {
+	for i < end && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// foreign returns words when one of them is no English word, else nil.
+func foreign(words []string) []string {
+	for _, w := range words {
+		if !isInitials(w) && !isEnglish(strings.TrimSuffix(w, ".")) {
+			return words
+		}
+	}
+	return nil
+}
+
+// initialled adds the initials a text says someone signed with:
+// 'initialled "P.V.R."', "signed as R.K.".
+func (d *detector) initialled() {
+	for _, m := range d.findAll(initialledPattern, initialledFirst) {
+		if n, _ := initialsAt(d.text, m[1]); n != nil {
+			d.add(n)
+		}
+	}
+}
+
+var (
+	initialledPattern = regexp.MustCompile(`(?i)^(?:initialled|initialed|initials|initial|signed|signature)\b(?:[ \t]+(?:as|by|of|reads|reading))?[ \t]*["“'‘]?`)
+	initialledFirst   = setOf(`initialled initialed initials initial signed signature`)
+)
 
 // aliasWord reads the one word of an alias that nameAt takes for no name,
 // such as a nickname in lower case: "Suresh @ sonu".
@@ -184,14 +273,16 @@ func (d *detector) precedent(start, end int) bool {
 }
 
 // markerFirst are the first words of what follows only a person's name.
-var markerFirst = setOf(`alias urf aka a aged age minor since deceased dead prosecutrix victim the his her their pw p dw d cw c ` + strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
+var markerFirst = setOf(`alias urf aka a aged age minor since deceased dead prosecutrix victim the his her their pw p dw d cw c
+	petitioner petitioners respondent respondents appellant appellants complainant plaintiff plaintiffs defendant defendants applicant applicants claimant claimants opposite ` +
+	strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "", `[ \t]+`, " ").Replace(relationWords+"|"+officialWords))
 
 // markerNext reports whether a marker of a person's name may start at
 // text[i]: "@", or, after spaces, a comma and a parenthesis, a digit or
 // one of markerFirst. It spares the patterns most of a text's spaces.
 func markerNext(text string, i int) bool {
 	j := i
-	for j < len(text) && j-i < 4 && strings.IndexByte(" \t,(", text[j]) >= 0 {
+	for j < len(text) && j-i < 12 && strings.IndexByte(" \t,(.", text[j]) >= 0 {
 		j++
 	}
 	if j >= len(text) {
@@ -205,4 +296,16 @@ func markerNext(text string, i int) bool {
 		k++
 	}
 	return k > j && markerFirst[strings.ToLower(text[j:k])]
+}
+
+// initialsAt reads a name of initials only at text[i], such as a victim
+// named "A.B." or "X.Y.Z.", which nameAt takes for no name: two letters
+// or more.
+func initialsAt(text string, i int) ([]string, int) {
+	i = skipSpace(text, i)
+	w, _, _ := wordAt(text, i)
+	if !isInitials(w) || strings.Count(w, ".") < 2 {
+		return nil, 0
+	}
+	return []string{w}, i + len(w)
 }

@@ -61,6 +61,8 @@ func detect(text string, judges []string) *detector {
 	d.businessRoles()
 	d.relations()
 	d.markedNames()
+	d.initialled()
+	d.lines()
 	d.generic() // last: it passes over every counsel and judge met
 	return d
 }
@@ -82,7 +84,7 @@ var (
 	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
 	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
 	forBefore        = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+)?$`)
-	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
+	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
 	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:?|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
@@ -508,7 +510,7 @@ secretary director manager chairman president member authority department
 ministry police station village tehsil taluka city road dist
 his her their who which whose is was has had are were be this that it he she
 ors anr others another etc lrs dead since late through alias
-sir madam hon ble retd retired pan
+sir madam hon ble retd retired pan sh km kum mst thiru tmt selvi janab begum sardarni sushri
 india hindustan maharashtra gujarat karnataka kerala tamil nadu andhra pradesh telangana uttar
 madhya himachal arunachal bihar jharkhand odisha orissa punjab haryana rajasthan assam meghalaya
 manipur mizoram nagaland tripura sikkim uttarakhand uttaranchal chhattisgarh bengal ladakh puducherry
@@ -529,8 +531,8 @@ prima facie bona fide res judicata suo motu mens rea actus reus ratio decidendi 
 ipso facto inter alia per incuriam locus standi habeas corpus certiorari mandamus quo warranto
 novo pendente lite status quo sine qua non
 ipc crpc cpc ndps pocso fir chargesheet vide
-indlaw scc scr air online cestat itat cat nclt nclat ngt sat cce cit kar ker del mp bom mad cal guj raj
-pat ori utt hp jk ap sc hc lj crlj cri mh manu ilr`)
+indlaw scc scr air online cestat itat cat nclt nclat ngt cce cit kar ker del mp bom mad cal guj
+ori utt hp jk ap sc hc lj crlj cri mh ilr`)
 
 // organisationWords make a name an organisation's.
 var organisationWords = setOf(`ltd limited pvt private company co corporation
