@@ -29,8 +29,40 @@ var (
 var (
 	agedIntro = regexp.MustCompile(`(?i)^aged[ \t]+(?:about[ \t]+|around[ \t]+)?\d{1,3}[ \t]*(?:years?|yrs\.?)(?:[ \t]+old)?[ \t]*,[ \t]*\n?[ \t]*`)
 	agedFirst = setOf(`aged`)
-	houseCode = regexp.MustCompile(`(?i)(?:^|[\s,(])((?:no\.?[ \t]*)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*,[ \t]*\n?[ \t]*(?:\p{Lu}[\p{L}.'-]*[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli)\b)`)
+	houseCode = regexp.MustCompile(`(?i)^((?:no\.?[ \t]*)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*,[ \t]*\n?[ \t]*(?:\p{Lu}[\p{L}.'-]*[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli)\b)`)
 )
+
+// houseCodes returns where the house codes of text start: each word that
+// starts after a space, a comma or a parenthesis with a digit, or with up
+// to three letters or "No." and a digit, and reads as houseCode.
+func houseCodes(text string) []int {
+	var out []int
+	for i := 0; i < len(text); i++ {
+		if i > 0 && strings.IndexByte(" \t\n,(", text[i-1]) < 0 || !codeStart(text[i:min(len(text), i+8)]) {
+			continue
+		}
+		if houseCode.MatchString(text[i:min(len(text), i+120)]) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// codeStart reports whether s starts like a house's code: a digit within
+// its first five bytes, after nothing but letters, "-", "/", "." or a space.
+func codeStart(s string) bool {
+	for j := 0; j < len(s) && j < 5; j++ {
+		c := s[j]
+		switch {
+		case c >= '0' && c <= '9':
+			return true
+		case isASCIILetter(rune(c)) || c == '-' || c == '/' || c == '.' || c == ' ' && j > 0:
+		default:
+			return false
+		}
+	}
+	return false
+}
 
 // addressLike reports whether what follows an age reads as an address:
 // a house name or a place's words, capitalised, not a relation or a
@@ -61,8 +93,8 @@ func (d *detector) addresses() []string {
 			out = append(out, a)
 		}
 	}
-	for _, m := range houseCode.FindAllStringSubmatchIndex(d.text, -1) {
-		if a := addressAt(d.text, m[2]); a != "" && !seen[strings.ToLower(a)] {
+	for _, i := range houseCodes(d.text) {
+		if a := addressAt(d.text, i); a != "" && !seen[strings.ToLower(a)] {
 			seen[strings.ToLower(a)] = true
 			out = append(out, a)
 		}

@@ -10,20 +10,20 @@ import (
 // is no English word (generic).
 var (
 	// relationPattern is a word for a relative, a person a case touches
-	// (a victim, a witness, an officer) or a legal heir, perhaps after a
-	// possessive and before "namely" or "of", after which a name follows:
+	// (a victim, a witness, an officer) or a legal heir, perhaps before
+	// "namely" or "of", after which a name follows:
 	// "her brother-in-law Suresh", "the prosecutrix, namely, Kumari X",
 	// "his guardian and next friend Y", "LRs Z", "PW-3 Dr. A".
-	relationPattern = regexp.MustCompile(`(?i)^(?:(?:his|her|their|its|the|whose|said|elder|younger|eldest|youngest|real|own|minor|natural|legal|step|deceased's|victim's)[ \t]+)*(?:` + relationWords +
+	relationPattern = regexp.MustCompile(`(?i)^(?:` + relationWords +
 		`)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?(?:s|es)?\b\.?(?:[ \t]+and[ \t]+next[ \t]+friend)?(?:[ \t]*(?:nos?\.?[ \t]*)?-?[ \t]*\d+)?(?:[ \t]*,)?(?:[ \t]*(?:namely|viz\.?|i\.e\.?|by[ \t]+name|named|called)\b[ \t]*,?)?(?:[ \t]+of(?:[ \t]+the)?(?:[ \t]+late)?\b)?[ \t]*[:-]?[ \t]*\(?\n?[ \t]*`)
 	witnessPattern = regexp.MustCompile(`(?i)^(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|r\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b[ \t]*[,:-]?[ \t]*\n?[ \t]*`)
 	// afterNamePattern follows a person's name: a witness's number, an
 	// age, "(minor)", an alias, or ", the husband of".
 	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:` + kinWords + `)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?\b|[ \t]*,[ \t]*(?:the[ \t]+)?(?:` + officialWords + `)\b|[ \t]*(?:,|\.{2,}|…)?[ \t]*(?:petitioner|respondent|appellant|complainant|plaintiff|defendant|applicant|claimant|opposite[ \t]+party)s?\b(?:[ \t]*no)?)`)
-	aliasPattern     = regexp.MustCompile(`(?i)(?:^|[ \t])(?:alias|urf|a\.k\.a\.?|aka|@)[ \t]*|@`)
+	aliasPattern     = regexp.MustCompile(`(?i)^(?:[ \t]*(?:alias|urf|a\.k\.a\.?|aka)\b[ \t]*|[ \t]*@[ \t]*)`)
 	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case\b|^[ \t]*\(supra\)`)
 	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
-	relationFirst    = setOf(`his her their its the whose said elder younger eldest youngest real own minor natural legal step ` + strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
+	relationFirst    = setOf(strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
 	witnessFirst     = setOf(`p pw d dw c cw r rw a`)
 )
 
@@ -91,7 +91,7 @@ func (d *detector) markedNames() {
 			continue
 		}
 		window := d.text[i:min(len(d.text), i+60)]
-		if m := aliasPattern.FindStringIndex(window); m != nil && m[0] == 0 {
+		if m := aliasPattern.FindStringIndex(window); m != nil {
 			if n := d.nameBefore(i); n != nil {
 				d.addParty(n)
 			}
@@ -272,17 +272,26 @@ func (d *detector) precedent(start, end int) bool {
 		precedentBefore.MatchString(d.text[max(0, start-10):start])
 }
 
-// markerFirst are the first words of what follows only a person's name.
-var markerFirst = setOf(`alias urf aka a aged age minor since deceased dead prosecutrix victim the his her their pw p dw d cw c
-	petitioner petitioners respondent respondents appellant appellants complainant plaintiff plaintiffs defendant defendants applicant applicants claimant claimants opposite ` +
-	strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "", `[ \t]+`, " ").Replace(relationWords+"|"+officialWords))
+// What may follow a person's name, by its first word: a marker that needs
+// nothing before it ("aged", "alias", "petitioner"), one that follows a
+// comma (", the husband of", ", Patwari"), and a witness's or an accused's
+// letters before a number ("PW-1", "A-2").
+var (
+	markerAlone = setOf(`alias urf aka aged age minor since deceased dead prosecutrix victim deposed stated testified
+	admitted denied identified supported narrated to was petitioner petitioners respondent respondents appellant
+	appellants complainant plaintiff plaintiffs defendant defendants applicant applicants claimant claimants opposite`)
+	markerComma  = setOf(`the his her their ` + strings.NewReplacer("|", " ", `[ \t]+`, " ").Replace(kinWords+"|"+officialWords))
+	markerNumber = setOf(`a p pw d dw c cw`)
+)
 
 // markerNext reports whether a marker of a person's name may start at
-// text[i]: "@", or, after spaces, a comma and a parenthesis, a digit or
-// one of markerFirst. It spares the patterns most of a text's spaces.
+// text[i]: "@", or, after spaces, a comma, dots and a parenthesis, a digit
+// or a word that may start one. It spares the patterns most of a text's
+// spaces.
 func markerNext(text string, i int) bool {
-	j := i
+	j, comma := i, false
 	for j < len(text) && j-i < 12 && strings.IndexByte(" \t,(.", text[j]) >= 0 {
+		comma = comma || text[j] == ','
 		j++
 	}
 	if j >= len(text) {
@@ -295,7 +304,19 @@ func markerNext(text string, i int) bool {
 	for k < len(text) && k-j < 14 && isASCIILetter(rune(text[k])) {
 		k++
 	}
-	return k > j && markerFirst[strings.ToLower(text[j:k])]
+	w := text[j:k]
+	switch {
+	case k == j:
+		return false
+	case inSet(markerAlone, w):
+		return true
+	case inSet(markerComma, w):
+		return comma
+	case inSet(markerNumber, w):
+		rest := strings.TrimLeft(text[k:min(len(text), k+4)], ".-  \twW")
+		return rest != "" && rest[0] >= '0' && rest[0] <= '9'
+	}
+	return false
 }
 
 // initialsAt reads a name of initials only at text[i], such as a victim

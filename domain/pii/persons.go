@@ -121,7 +121,7 @@ func (d *detector) findAll(re *regexp.Regexp, words map[string]bool) [][]int {
 		for j < len(d.text) && isASCIILetter(rune(d.text[j])) {
 			j++
 		}
-		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && words[strings.ToLower(d.text[i:j])] {
+		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && inSet(words, d.text[i:j]) {
 			if m := re.FindStringIndex(d.text[i:min(len(d.text), i+300)]); m != nil {
 				out = append(out, []int{i, i + m[1]})
 				i += max(m[1], 1)
@@ -560,4 +560,21 @@ func withoutPossessive(words []string) []string {
 		}
 	}
 	return words
+}
+
+// inSet reports whether the lower case of the ASCII word w is in set,
+// without allocating: most words of a text are looked up and are not.
+func inSet(set map[string]bool, w string) bool {
+	var buf [16]byte
+	if len(w) > len(buf) {
+		return set[strings.ToLower(w)]
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return set[string(buf[:len(w)])]
 }
