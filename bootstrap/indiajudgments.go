@@ -91,6 +91,9 @@ func indiaJudgments() wiring {
 		},
 		ingester: skippingIngester(func(d judgmentIngestDeps) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
 			return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
+				if files.Retokenize {
+					return retokenizeJudgments(ctx, d.Config, d.Store)
+				}
 				return ingestJudgments(ctx, d.Config, d.Store, files.Given())
 			}
 		}),
@@ -142,6 +145,35 @@ func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, 
 // could be tokenized, and storing names in clear is never the fallback.
 var errNoVaultKey = fmt.Errorf("%s is not set: judgments are tokenized with the vault key before anything is stored, so ingesting judgment files needs it (openssl rand -hex 32 makes one; keep it: the same key gives the same tokens)", EnvVaultKey)
 
+// retokenizeJudgments brings the stored judgments up to the current rules
+// of tokenization with the vault key, the new tokens' mapping going to the
+// vault when QUARRY_VAULT_POSTGRES_URL is set.
+func retokenizeJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore) (ingest.Outcome, error) {
+	key, err := vaultKey(cfg)
+	if err != nil {
+		return ingest.Outcome{}, err
+	}
+	var got ingest.JudgmentCounts
+	if cfg.VaultPostgresURL == "" {
+		got, err = ingest.RetokenizeJudgments(ctx, key, store, nil)
+		note := fmt.Sprintf("%d new tokens not kept: %s is not set, so no vault holds what they replaced", got.Tokens, EnvVaultURL)
+		return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: note}, err
+	}
+	err = withVault(ctx, cfg, func(pool *pgxpool.Pool) error {
+		got, err = ingest.RetokenizeJudgments(ctx, key, store, vault.New(pool))
+		return err
+	})
+	return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: fmt.Sprintf("%d new tokens in the vault", got.Tokens)}, err
+}
+
+// vaultKey is the key judgments are tokenized with, or errNoVaultKey.
+func vaultKey(cfg Config) (pii.Key, error) {
+	if len(cfg.VaultKey) == 0 {
+		return pii.Key{}, errNoVaultKey
+	}
+	return pii.NewKey(cfg.VaultKey)
+}
+
 // ingestJudgments loads metadata files and their text files, or, without
 // arguments, the bundled tokenized sample. Every file is read and every
 // judgment checked before anything is written, so a bad file writes
@@ -159,10 +191,7 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 		n, err := store.UpsertJudgments(ctx, js)
 		return ingest.Outcome{Read: len(js), Records: n}, err
 	}
-	if len(cfg.VaultKey) == 0 {
-		return ingest.Outcome{}, errNoVaultKey
-	}
-	key, err := pii.NewKey(cfg.VaultKey)
+	key, err := vaultKey(cfg)
 	if err != nil {
 		return ingest.Outcome{}, err
 	}

@@ -33,6 +33,10 @@ type Files struct {
 	// reading every file: `quarry sync` sets it, its runs being bounded in
 	// days already.
 	OneBatch bool
+	// Retokenize has india_judgments read no file and bring the judgments
+	// already stored up to the current rules of tokenization instead
+	// (`quarry vault retokenize`, RetokenizeJudgments).
+	Retokenize bool
 }
 
 // MaxFileBytesSetting is the setting that bounds a file of a run, named

@@ -64,6 +64,9 @@ var commands = []command{
 	{"keys grant-scope", "KEY_ID PERMISSION", "add a permission to a key (resale:read is never self-serve)"},
 	{"keys revoke-scope", "KEY_ID PERMISSION", "remove a permission from a key"},
 	{"vault migrate", "", "apply the PII vault's own migrations (QUARRY_VAULT_POSTGRES_URL, the vault role)"},
+	{"vault retokenize", "", "bring the stored judgments up to the current rules of tokenization\n" +
+		"Needs QUARRY_VAULT_KEY and MongoDB or the data directory (server stopped); new tokens go to the vault\n" +
+		"when QUARRY_VAULT_POSTGRES_URL is set. Running it again changes nothing."},
 	{"vault reveal", "TOKEN", "print what a token replaced\n" +
 		"Every look-up is logged to stderr as a JSON line."},
 	{"mcp", "--url URL", "serve MCP on stdio for a desktop assistant, forwarding to the Quarry at URL\n" +
@@ -223,6 +226,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return bootstrap.MCPBridge(ctx, cfg, args[2], version, os.Stdin, os.Stdout)
 	case args[0] == "vault" && len(args) == 2 && args[1] == "migrate":
 		return cli.VaultMigrate(ctx, cfg, out)
+	case args[0] == "vault" && len(args) == 2 && args[1] == "retokenize":
+		return cli.VaultRetokenize(ctx, cfg, out)
 	case args[0] == "vault" && len(args) == 3 && args[1] == "reveal":
 		return cli.VaultReveal(ctx, cfg, args[2], out, os.Stderr)
 	case args[0] == "keys" && len(args) == 4 && (args[1] == "grant-scope" || args[1] == "revoke-scope"):

@@ -121,7 +121,7 @@ func addressAt(text string, i int) string {
 		break
 	}
 	a := strings.TrimRight(window[:end], " \t\n,.-:")
-	if len(a) < 3 || !hasLetterOrDigit(a) {
+	if len(a) < 3 || !hasLetterOrDigit(a) || startsWithToken(a) {
 		return ""
 	}
 	return a
@@ -136,6 +136,13 @@ func abbreviationBefore(s string, i int) bool {
 	}
 	w := strings.ToLower(s[j:i])
 	return len(w) <= 1 || addressAbbrev[w]
+}
+
+// startsWithToken reports whether a starts with a token: an address
+// replaced already, which is never replaced again.
+func startsWithToken(a string) bool {
+	f := strings.Fields(a)
+	return len(f) > 0 && IsToken(strings.TrimRight(f[0], ",.;:)"))
 }
 
 func hasLetterOrDigit(s string) bool {

@@ -57,12 +57,16 @@ func FuzzParsePAN(f *testing.F) {
 
 // FuzzLitigants detects litigants in arbitrary text: no input panics;
 // every name found is one to five words, each found in the text; and once
-// the names are redacted, redacting the result again with the litigants
-// found in it changes nothing (tokens are never read as names).
+// the people (names, their forms and addresses) are redacted, redacting
+// the result again with the people found in it changes nothing (tokens
+// are never read as names or addresses).
 func FuzzLitigants(f *testing.F) {
 	f.Add("defendant Nos.2 to 4 (Bishan Lal, Om Lal and Ved Lal)", "A.K. Sikri")
 	f.Add("Mr. Naresh Jindal S/o Ram Jindal, partner of the firm; Mr. Kapil Rao, learned counsel", "")
 	f.Add("PTY_SW7LB3GSMGIYSCGP v. the respondent (PTY_MX5TZWECRG3YQNOX and others)", "")
+	f.Add("The prosecutrix, Kumari Pinki, aged about 14 years, r/o House No. 14, Gandhi Nagar, Bareilly; her brother-in-law Suresh", "")
+	f.Add("Raju alias Rambo and Sonu @ golu; PW-2 Kallu; Ramprasad (PW-4); Ram Lal, Patwari; initialled \"P.V.R.\"", "")
+	f.Add("2.  Priyanka Kumari\nRahul\nC-5/112, Yamuna Vihar, Delhi - 110053\nPAN: ABCPK1234Z", "")
 	key := testKey(f, 0)
 	f.Fuzz(func(t *testing.T, text, judge string) {
 		names := pii.Litigants(text, []string{judge})
@@ -71,17 +75,17 @@ func FuzzLitigants(f *testing.F) {
 				t.Fatalf("Litigants(%q) found %q", text, n)
 			}
 		}
-		r, err := key.NewRedactor(names)
+		r, err := key.PeopleRedactor(pii.FindPeople(text, []string{judge}, nil))
 		if err != nil {
 			return // a name too long to tokenize
 		}
 		out := r.Redact(text)
-		again, err := key.NewRedactor(pii.Litigants(out, []string{judge}))
+		again, err := key.PeopleRedactor(pii.FindPeople(out, []string{judge}, nil))
 		if err != nil {
 			return
 		}
 		if twice := again.Redact(out); twice != out {
-			t.Fatalf("litigants found again in %q: %q", out, twice)
+			t.Fatalf("people found again in %q: %q", out, twice)
 		}
 	})
 }

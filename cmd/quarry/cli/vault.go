@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/pii"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -23,6 +25,25 @@ func VaultMigrate(ctx context.Context, cfg bootstrap.Config, out io.Writer) erro
 	}
 	fmt.Fprintln(out, "vault migrations applied")
 	return nil
+}
+
+// VaultRetokenize brings the judgments stored in MongoDB or the data
+// directory up to the current rules of tokenization with QUARRY_VAULT_KEY
+// (persons and PANs that earlier rules left in clear), writing the new
+// tokens' mapping to the vault when QUARRY_VAULT_POSTGRES_URL is set and
+// the search index of the judgments when it is kept on disk.
+func VaultRetokenize(ctx context.Context, cfg bootstrap.Config, out io.Writer) error {
+	if !cfg.OnMongo() {
+		return errors.New("neither " + bootstrap.EnvMongoURI + " nor " + bootstrap.EnvDataDir + " is set: vault retokenize rewrites the judgments stored in MongoDB or the data directory")
+	}
+	return bootstrap.WithIngesters(ctx, cfg, func(byName map[string]bootstrap.Ingester) error {
+		got, err := byName[string(dataset.IndiaJudgments)].Load(ctx, &ingest.Files{Retokenize: true})
+		if err != nil {
+			return fmt.Errorf("vault retokenize: %w", err)
+		}
+		fmt.Fprintf(out, "retokenized the judgments of %s: %d checked, %d changed%s%s\n", cfg.MongoDB, got.Read, got.Records, also(got.Indexed), also(got.Skipped))
+		return nil
+	})
 }
 
 // revealAudit is the line `quarry vault reveal` logs for every look-up,
