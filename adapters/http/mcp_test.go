@@ -28,6 +28,14 @@ import (
 // key of an account holding 100 credits.
 func csvServer(t *testing.T, size int) (*Server, *memory.Platform, string) {
 	t.Helper()
+	return mcpTestServer(t, strings.Repeat("x", size), 100, nil)
+}
+
+// mcpTestServer serves GET /india/prices.csv with body, for a key of an
+// account holding 100 credits limited to burst requests (and a tenth of one
+// a second); onPrepare, if set, sees each request the route prepares.
+func mcpTestServer(t *testing.T, body string, burst int, onPrepare func(*http.Request)) (*Server, *memory.Platform, string) {
+	t.Helper()
 	ctx := context.Background()
 	now := func() time.Time { return time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC) }
 	p := memory.NewPlatform()
@@ -43,18 +51,21 @@ func csvServer(t *testing.T, size int) (*Server, *memory.Platform, string) {
 	if err := p.CreateKey(ctx, k, 10); err != nil {
 		t.Fatal(err)
 	}
-	csv := DataHandler{Method: http.MethodGet, Path: "/india/prices.csv", Prepare: func(*http.Request, httprouter.Params) (Serve, error) {
+	csv := DataHandler{Method: http.MethodGet, Path: "/india/prices.csv", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
+		if onPrepare != nil {
+			onPrepare(r)
+		}
 		return func(context.Context) (Response, error) {
 			return Response{MediaType: "text/csv; charset=utf-8", Header: http.Header{"Content-Disposition": {`attachment; filename="NSE_TCS_EQ_all_all.csv"`}},
 				Body: func(_ context.Context, w io.Writer) error {
-					_, err := io.WriteString(w, strings.Repeat("x", size))
+					_, err := io.WriteString(w, body)
 					return err
 				}}, nil
 		}, nil
 	}}
 	held := usecase.DatasetProbe{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}
 	s, err := NewServer(Deps{
-		Metering: platform.NewMetering(p, p, now), Limiter: platform.NewRateLimiter(memory.NewLimits(), 100, 100, now),
+		Metering: platform.NewMetering(p, p, now), Limiter: platform.NewRateLimiter(memory.NewLimits(), 0.1, burst, now),
 		Availability: usecase.NewAvailability([]usecase.DatasetProbe{held}), Handlers: []DataHandler{csv}, Log: zap.NewNop(),
 	})
 	if err != nil {

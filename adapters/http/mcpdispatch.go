@@ -25,9 +25,12 @@ import (
 const maxMCPBody = 4 << 20
 
 // mcpTool answers a call of op's tool by dispatching it through op's route
-// with the caller's key.
+// with the caller's key, within mcpDeadline: the SDK does not hand the
+// HTTP request's deadline on to a tool.
 func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithTimeout(ctx, mcpDeadline)
+		defer cancel()
 		req2, err := op.request(ctx, req.Params.Arguments)
 		if err != nil {
 			return mcpRefusal(err), nil
