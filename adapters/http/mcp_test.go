@@ -164,3 +164,22 @@ func TestMCPBehindAProxy(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, got)
 	}
 }
+
+// TestMCPResultOverTheResponseBoundIsRefunded: a file within maxMCPBody
+// whose result, as JSON, would pass maxMCPResponse (control characters
+// take six bytes each there) is a refunded tool error, not an answer the
+// gate refuses after the charge.
+func TestMCPResultOverTheResponseBoundIsRefunded(t *testing.T) {
+	s, p, secret := mcpTestServer(t, strings.Repeat("\x01", 3<<20), 100, nil)
+	res := callCSV(t, s, secret)
+	msg := ""
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		msg = tc.Text
+	}
+	if !res.IsError || !strings.Contains(msg, "nothing was charged") || !strings.Contains(msg, "16777216") {
+		t.Fatalf("result: %v %.300q", res.IsError, msg)
+	}
+	if bal, _ := p.Balance(context.Background(), "acc_1"); bal != 100 || res.Meta["quarry/credits_cost"] != int64(0) {
+		t.Errorf("balance %d, meta %v", bal, res.Meta)
+	}
+}
