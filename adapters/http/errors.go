@@ -39,7 +39,7 @@ var (
 	errRouteNotFound    = errors.New("no such route")
 )
 
-// Refusals of an MCP message (spec-gaps B97, B166): each is a JSON-RPC error
+// Refusals of an MCP message (spec-gaps B97, B104): each is a JSON-RPC error
 // response (writeRPCError).
 var (
 	errMCPParse    = errors.New("the body is not JSON")

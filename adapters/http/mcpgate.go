@@ -17,7 +17,7 @@ import (
 	"github.com/quarrydata/quarry/domain/apikey"
 )
 
-// The gate in front of the MCP SDK (spec-gaps B166): it reads the one
+// The gate in front of the MCP SDK (spec-gaps B97, B104): it reads the one
 // JSON-RPC message of a POST itself, refuses a batch or a method the server
 // does not serve before the SDK sees it, rate-limits every message that is
 // not a tool call, bounds the time and the size of the answer, and answers
