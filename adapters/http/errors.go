@@ -92,11 +92,7 @@ func status(err error) (int, string) {
 	case errors.As(err, &un):
 		return http.StatusServiceUnavailable, "dataset_unavailable"
 	case errors.Is(err, errMCPMethod):
-		return http.StatusNotFound, "method_not_found"
-	case errors.Is(err, errMCPTooLarge):
-		return http.StatusInternalServerError, "response_too_large"
-	case errors.Is(err, errMCPLate):
-		return http.StatusInternalServerError, "deadline_exceeded"
+		return http.StatusNotFound, "not_found"
 	}
 	return http.StatusInternalServerError, "internal"
 }
@@ -135,7 +131,7 @@ func message(code int, err error) string {
 		return "the ledger could not confirm whether this request was charged; GET /account/credits lists its entry by request_id if it was"
 	}
 	if errors.Is(err, errMCPTooLarge) || errors.Is(err, errMCPLate) {
-		return err.Error()
+		return err.Error() // a 500 of the MCP gate's own, with nothing internal to hide
 	}
 	switch code {
 	case http.StatusInternalServerError:
