@@ -1,7 +1,9 @@
 package http
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,13 +39,35 @@ var (
 	errRouteNotFound    = errors.New("no such route")
 )
 
+// Refusals of an MCP message (spec-gaps B97, B104): each is a JSON-RPC error
+// response (writeRPCError).
+var (
+	errMCPParse    = errors.New("the body is not JSON")
+	errMCPBatch    = fmt.Errorf("%w: JSON-RPC batches are not accepted: send one message per POST", usecase.ErrInvalidRequest)
+	errMCPMethod   = errors.New("method not found")
+	errMCPTooLarge = errors.New("response too large")
+	errMCPLate     = errors.New("deadline exceeded")
+)
+
+// transportError is a refusal the MCP SDK's transport wrote as plain text:
+// its status and its text, answered as JSON instead.
+type transportError struct {
+	code int
+	text string
+}
+
+func (e *transportError) Error() string { return e.text }
+
 // status maps an error to its HTTP status and error code. It is the one
 // place where errors become statuses; anything unrecognised is a 500.
 func status(err error) (int, string) {
 	var rl *platform.RateLimitError
 	var un *usecase.UnavailableError
+	var te *transportError
 	switch {
-	case errors.Is(err, usecase.ErrInvalidRequest):
+	case errors.As(err, &te):
+		return te.code, transportCode(te.code)
+	case errors.Is(err, errMCPParse), errors.Is(err, usecase.ErrInvalidRequest):
 		return http.StatusBadRequest, "invalid_request"
 	case errors.Is(err, platform.ErrUnauthorized):
 		return http.StatusUnauthorized, "unauthorized"
@@ -67,8 +91,37 @@ func status(err error) (int, string) {
 		return http.StatusTooManyRequests, "rate_limited"
 	case errors.As(err, &un):
 		return http.StatusServiceUnavailable, "dataset_unavailable"
+	case errors.Is(err, errMCPMethod):
+		return http.StatusNotFound, "not_found"
 	}
 	return http.StatusInternalServerError, "internal"
+}
+
+// transportCode is the error code of a status the MCP transport answered.
+func transportCode(code int) string {
+	switch {
+	case code == http.StatusBadRequest:
+		return "invalid_request"
+	case code == http.StatusRequestEntityTooLarge:
+		return "payload_too_large"
+	case code >= 500:
+		return "internal"
+	}
+	return strings.ReplaceAll(strings.ToLower(http.StatusText(code)), " ", "_")
+}
+
+// rpcCode is the JSON-RPC error code of an MCP refusal.
+func rpcCode(err error) int {
+	code, _ := status(err)
+	switch {
+	case errors.Is(err, errMCPParse):
+		return -32700 // parse error
+	case errors.Is(err, errMCPMethod):
+		return -32601 // method not found
+	case code >= 500:
+		return -32603 // internal error
+	}
+	return -32600 // invalid request
 }
 
 // message is what the client is told. Client errors explain themselves; a
@@ -76,6 +129,9 @@ func status(err error) (int, string) {
 func message(code int, err error) string {
 	if errors.Is(err, ports.ErrOutcomeUnknown) {
 		return "the ledger could not confirm whether this request was charged; GET /account/credits lists its entry by request_id if it was"
+	}
+	if errors.Is(err, errMCPTooLarge) || errors.Is(err, errMCPLate) {
+		return err.Error() // a 500 of the MCP gate's own, with nothing internal to hide
 	}
 	switch code {
 	case http.StatusInternalServerError:
@@ -124,6 +180,35 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	writeJSON(w, code, body)
+}
+
+// rpcErrorResponse is a JSON-RPC error response; its data is the
+// ErrorResponse every route answers.
+type rpcErrorResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   rpcErrorObject  `json:"error"`
+}
+
+type rpcErrorObject struct {
+	Code    int       `json:"code"`
+	Message string    `json:"message"`
+	Data    errorBody `json:"data"`
+}
+
+// writeRPCError writes the JSON-RPC error response of an MCP refusal,
+// answering the message id (null when none was read), with the status and
+// message writeError would give.
+func writeRPCError(w http.ResponseWriter, r *http.Request, err error, id json.RawMessage) {
+	code, kind := status(err)
+	rec := recordOf(r)
+	rec.err = err
+	msg := markupEscapes.Replace(message(code, err))
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	writeJSON(w, code, rpcErrorResponse{JSONRPC: "2.0", ID: id,
+		Error: rpcErrorObject{Code: rpcCode(err), Message: msg, Data: errorBody{Error: kind, Message: msg, RequestID: rec.id}}})
 }
 
 func setRateLimitHeaders(w http.ResponseWriter, rl *platform.RateLimitError) {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/julienschmidt/httprouter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
@@ -31,7 +30,8 @@ const (
 )
 
 // routeMCP serves POST /mcp. The endpoint itself is free; each tool call
-// is charged by the route it is dispatched to.
+// is charged and limited by the route it is dispatched to, every other
+// message by the key's MCP bucket (serveMCP).
 func (s *Server) routeMCP() error {
 	server, err := s.mcpServer()
 	if err != nil {
@@ -44,19 +44,7 @@ func (s *Server) routeMCP() error {
 	// which a rebound page cannot send, so the guard is off (spec-gaps B97).
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody, DisableLocalhostProtection: true})
-	s.handle(http.MethodPost, mcpPath, func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-		if err := oneCredential(r.Header); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		key, err := s.d.Metering.Authenticate(r.Context(), mcpKey(r.Header))
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		recordOf(r).keyID = key.ID
-		h.ServeHTTP(w, r)
-	})
+	s.handle(http.MethodPost, mcpPath, s.serveMCP(h))
 	return nil
 }
 

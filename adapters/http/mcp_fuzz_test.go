@@ -1,9 +1,13 @@
 package http
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"testing"
 
 	"github.com/julienschmidt/httprouter"
@@ -58,4 +62,32 @@ func checkPath(t *testing.T, op mcpOperation, req *http.Request, raw []byte) {
 			t.Fatalf("%s: path argument %s = %q, want %q", op.route.OperationID, p.Key, p.Value, want)
 		}
 	}
+}
+
+// FuzzMCPMessage feeds any bytes as the body of POST /mcp to the gate: a
+// body that is a JSON array (a batch) is always refused, any refusal is a
+// 400 or a 404 with a JSON-RPC code, and a message let through is one JSON
+// object of a method the server serves (or none), encoded so that reading
+// it again gives the same message.
+func FuzzMCPMessage(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		msg, out, err := readMCPMessage(httptest.NewRequest(http.MethodPost, mcpPath, bytes.NewReader(body)))
+		batch := bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("["))
+		if err != nil {
+			if code, _ := status(err); (code != http.StatusBadRequest && code != http.StatusNotFound) || rpcCode(err) > -32600 || rpcCode(err) < -32700 {
+				t.Fatalf("refused with %d (%d): %v", code, rpcCode(err), err)
+			}
+			if batch && !errors.Is(err, errMCPBatch) {
+				t.Fatalf("a batch refused as %v", err)
+			}
+			return
+		}
+		if batch || (msg.Method != "" && !mcpServed[msg.Method]) || !json.Valid(out) || out[0] != '{' {
+			t.Fatalf("let through %q as %q", body, out)
+		}
+		again, _, err := readMCPMessage(httptest.NewRequest(http.MethodPost, mcpPath, bytes.NewReader(out)))
+		if err != nil || !reflect.DeepEqual(again, msg) {
+			t.Fatalf("%q read again as %+v (%v), was %+v", out, again, err, msg)
+		}
+	})
 }

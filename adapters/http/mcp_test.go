@@ -28,6 +28,14 @@ import (
 // key of an account holding 100 credits.
 func csvServer(t *testing.T, size int) (*Server, *memory.Platform, string) {
 	t.Helper()
+	return mcpTestServer(t, strings.Repeat("x", size), 100, nil)
+}
+
+// mcpTestServer serves GET /india/prices.csv with body, for a key of an
+// account holding 100 credits limited to burst requests (and a tenth of one
+// a second); onPrepare, if set, sees each request the route prepares.
+func mcpTestServer(t *testing.T, body string, burst int, onPrepare func(*http.Request)) (*Server, *memory.Platform, string) {
+	t.Helper()
 	ctx := context.Background()
 	now := func() time.Time { return time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC) }
 	p := memory.NewPlatform()
@@ -43,18 +51,21 @@ func csvServer(t *testing.T, size int) (*Server, *memory.Platform, string) {
 	if err := p.CreateKey(ctx, k, 10); err != nil {
 		t.Fatal(err)
 	}
-	csv := DataHandler{Method: http.MethodGet, Path: "/india/prices.csv", Prepare: func(*http.Request, httprouter.Params) (Serve, error) {
+	csv := DataHandler{Method: http.MethodGet, Path: "/india/prices.csv", Prepare: func(r *http.Request, _ httprouter.Params) (Serve, error) {
+		if onPrepare != nil {
+			onPrepare(r)
+		}
 		return func(context.Context) (Response, error) {
 			return Response{MediaType: "text/csv; charset=utf-8", Header: http.Header{"Content-Disposition": {`attachment; filename="NSE_TCS_EQ_all_all.csv"`}},
 				Body: func(_ context.Context, w io.Writer) error {
-					_, err := io.WriteString(w, strings.Repeat("x", size))
+					_, err := io.WriteString(w, body)
 					return err
 				}}, nil
 		}, nil
 	}}
 	held := usecase.DatasetProbe{Dataset: dataset.IndiaPrices, Probe: func(context.Context) (bool, error) { return true, nil }}
 	s, err := NewServer(Deps{
-		Metering: platform.NewMetering(p, p, now), Limiter: platform.NewRateLimiter(memory.NewLimits(), 100, 100, now),
+		Metering: platform.NewMetering(p, p, now), Limiter: platform.NewRateLimiter(memory.NewLimits(), 0.1, burst, now),
 		Availability: usecase.NewAvailability([]usecase.DatasetProbe{held}), Handlers: []DataHandler{csv}, Log: zap.NewNop(),
 	})
 	if err != nil {
@@ -151,5 +162,24 @@ func TestMCPBehindAProxy(t *testing.T) {
 	got, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"get_india_prices_csv"`) {
 		t.Fatalf("%d %s", resp.StatusCode, got)
+	}
+}
+
+// TestMCPResultOverTheResponseBoundIsRefunded: a file within maxMCPBody
+// whose result, as JSON, would pass maxMCPResponse (control characters
+// take six bytes each there) is a refunded tool error, not an answer the
+// gate refuses after the charge.
+func TestMCPResultOverTheResponseBoundIsRefunded(t *testing.T) {
+	s, p, secret := mcpTestServer(t, strings.Repeat("\x01", 3<<20), 100, nil)
+	res := callCSV(t, s, secret)
+	msg := ""
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		msg = tc.Text
+	}
+	if !res.IsError || !strings.Contains(msg, "nothing was charged") || !strings.Contains(msg, "16777216") {
+		t.Fatalf("result: %v %.300q", res.IsError, msg)
+	}
+	if bal, _ := p.Balance(context.Background(), "acc_1"); bal != 100 || res.Meta["quarry/credits_cost"] != int64(0) {
+		t.Errorf("balance %d, meta %v", bal, res.Meta)
 	}
 }

@@ -25,9 +25,12 @@ import (
 const maxMCPBody = 4 << 20
 
 // mcpTool answers a call of op's tool by dispatching it through op's route
-// with the caller's key.
+// with the caller's key, within mcpDeadline: the SDK does not hand the
+// HTTP request's deadline on to a tool.
 func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithTimeout(ctx, mcpDeadline)
+		defer cancel()
 		req2, err := op.request(ctx, req.Params.Arguments)
 		if err != nil {
 			return mcpRefusal(err), nil
@@ -180,14 +183,44 @@ func (s *Server) mcpDispatch(req *http.Request, op mcpOperation) *mcp.CallToolRe
 	case rec.status < 200 || rec.status > 299:
 		return mcpRouteError(meta, rec)
 	case rec.overflowed():
-		return s.mcpTooLarge(req, meta, rec, tap, op)
+		return s.mcpTooLarge(req, meta, tap, op, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries", rec.size, maxMCPBody))
 	}
 	res := mcpResult(meta, rec, req)
 	if !op.licence.RedistributionAllowed {
 		res.Content = append(res.Content, &mcp.TextContent{Text: fmt.Sprintf("Licence of %s: %s.", op.licence.Source, op.licence.Terms)})
 	}
+	if n := mcpResultSize(res, rec.size); n > maxMCPResult {
+		return s.mcpTooLarge(req, meta, tap, op, fmt.Sprintf("the result is %d bytes as JSON, more than the %d an MCP response carries", n, maxMCPResponse))
+	}
 	meta["quarry/licence"] = op.licence
 	return res
+}
+
+// maxMCPResult bounds a tool result as JSON: maxMCPResponse, less room for
+// the JSON-RPC envelope around it.
+const maxMCPResult = maxMCPResponse - 64<<10
+
+// mcpResultSize is the length of res as JSON, measured only when a route
+// body of bodySize bytes could make it pass maxMCPResult: a JSON body comes
+// back at most three times as long (as structured content and as text), a
+// blob 4/3 times, a text at most six times (a control character is
+// written \u00XX).
+func mcpResultSize(res *mcp.CallToolResult, bodySize int64) int64 {
+	if bodySize*6 <= maxMCPResult {
+		return 0
+	}
+	var n byteCount
+	_ = encodeJSON(&n, res)
+	return int64(n)
+}
+
+// byteCount is a writer that only counts.
+type byteCount int64
+
+// Write implements io.Writer.
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
 }
 
 // serveCaptured serves req into rec; it reports whether the route aborted
@@ -225,28 +258,27 @@ func mcpRouteError(meta mcp.Meta, rec *capture) *mcp.CallToolResult {
 	return res
 }
 
-// mcpTooLarge answers a body beyond maxMCPBody: the call failed, so it is
-// refunded, and a claim on an Idempotency-Key is released, as for any
-// failed request, so that the key replays nothing it was not paid for.
-func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, rec *capture, tap *mcpTap, op mcpOperation) *mcp.CallToolResult {
+// mcpTooLarge answers a result too large to carry (why says how large):
+// the call failed, so it is refunded, and a claim on an Idempotency-Key is
+// released, as for any failed request, so that the key replays nothing it
+// was not paid for.
+func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, tap *mcpTap, op mcpOperation, why string) *mcp.CallToolResult {
 	ctx := context.WithoutCancel(req.Context())
 	if tap.charge == nil {
 		// A replay under an Idempotency-Key: it cost nothing.
-		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: send the same request over HTTP (%s %s)",
-			rec.size, maxMCPBody, op.route.Method, req.URL.RequestURI()))
+		return mcpError(meta, fmt.Sprintf("%s; nothing was charged: send the same request over HTTP (%s %s)", why, op.route.Method, req.URL.RequestURI()))
 	}
 	bal, err := s.d.Metering.Refund(ctx, *tap.charge)
 	if err != nil {
-		s.log.Error("refund of an MCP result too large to carry failed", zap.String("request_id", rec.header.Get("X-Request-ID")), zap.Error(err))
-		return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries, and its refund failed; GET /account/credits lists the request by request_id", rec.size, maxMCPBody))
+		s.log.Error("refund of an MCP result too large to carry failed", zap.Any("request_id", meta["quarry/request_id"]), zap.Error(err))
+		return mcpError(meta, why+", and its refund failed; GET /account/credits lists the request by request_id")
 	}
 	s.metrics.refunded.Add(float64(op.route.Cost))
 	if tap.claim != nil {
 		s.release(ctx, req, *tap.claim)
 	}
 	meta["quarry/credits_cost"], meta["quarry/credits_remaining"] = int64(0), bal
-	return mcpError(meta, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries; nothing was charged: narrow the request, or send it over HTTP (%s %s)",
-		rec.size, maxMCPBody, op.route.Method, req.URL.RequestURI()))
+	return mcpError(meta, fmt.Sprintf("%s; nothing was charged: narrow the request, or send it over HTTP (%s %s)", why, op.route.Method, req.URL.RequestURI()))
 }
 
 // mcpResult is a successful route answer as a tool result: JSON as

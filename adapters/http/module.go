@@ -30,6 +30,10 @@ var Module = fx.Module("http", fx.Provide(NewServer))
 // listener opens.
 var Run = fx.Invoke(run)
 
+// writeTimeout bounds how long the server takes to write a response, from
+// the end of its request's head; an MCP request ends before it (mcpDeadline).
+const writeTimeout = 60 * time.Second
+
 // shutdownGrace bounds how long in-flight requests may take to finish.
 const shutdownGrace = 20 * time.Second
 
@@ -39,7 +43,7 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: s,
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+		WriteTimeout: writeTimeout, IdleTimeout: 120 * time.Second,
 		MaxHeaderBytes: MaxHeaderBytes, ErrorLog: zap.NewStdLog(log),
 		// Every request the server reads reaches the handler, "OPTIONS *"
 		// too, so each takes its framing verdict in order.

@@ -65,15 +65,22 @@ func Run(ctx context.Context, cfg Config, in io.ReadCloser, out io.WriteCloser) 
 }
 
 // Connect opens an MCP client session on a remote Quarry's /mcp, sending
-// the key with every request.
+// the key with every request. It follows no redirect: the key would go
+// with the request to wherever the redirect points.
 func Connect(ctx context.Context, endpoint, apiKey, version string) (*mcp.ClientSession, error) {
-	hc := &http.Client{Timeout: 5 * time.Minute, Transport: keyed{key: apiKey, next: http.DefaultTransport}}
+	hc := &http.Client{Timeout: 5 * time.Minute, Transport: keyed{key: apiKey, next: http.DefaultTransport}, CheckRedirect: refuseRedirect}
 	client := mcp.NewClient(&mcp.Implementation{Name: "quarry-mcp-bridge", Version: version}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", endpoint, err)
 	}
 	return cs, nil
+}
+
+// refuseRedirect refuses every redirect, naming where it pointed, before
+// the redirected request is sent.
+func refuseRedirect(req *http.Request, _ []*http.Request) error {
+	return fmt.Errorf("the remote redirected to %s, and the bridge follows no redirect, so that the API key goes nowhere else; give --url the address to use", req.URL.Redacted())
 }
 
 // keyed adds the API key to every request.

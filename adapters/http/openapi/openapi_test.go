@@ -235,7 +235,7 @@ var nonDataOperations = []struct {
 	{"GET", "/healthz", "get_healthz", "", []string{"200", "413", "500"}},
 	{"GET", "/readyz", "get_readyz", "", []string{"200", "413", "500", "503"}},
 	{"GET", "/openapi.json", "get_openapi_document", "", []string{"200", "413", "500"}},
-	{"POST", "/mcp", "mcp", "ApiKeyAuth|ApiKeyBearer", []string{"200", "202", "400", "401", "413", "500"}},
+	{"POST", "/mcp", "mcp", "ApiKeyAuth|ApiKeyBearer", []string{"200", "202", "400", "401", "404", "413", "415", "429", "500"}},
 }
 
 func TestNonDataOperations(t *testing.T) {
