@@ -51,7 +51,7 @@ var askTogether = func() map[dataset.ID]dataset.ID {
 }()
 
 // Governance says on every answer what Ask never reads.
-const GovernanceStatement = "Parties and PANs in India judgments are tokens (PTY_, PAN_); Ask searches the tokenized text only, and the PII vault is never read: a party's real name finds nothing of theirs."
+const GovernanceStatement = "The persons, addresses and PANs in India judgments are tokens (PTY_, ADR_, PAN_); Ask searches the tokenized text only, and the PII vault is never read: a person's real name finds nothing of theirs."
 
 // Exclusion is a dataset left out of an answer and why.
 type Exclusion struct {

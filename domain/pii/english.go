@@ -35,8 +35,14 @@ var dictionary = sync.OnceValue(func() map[string]struct{} {
 	return words
 })
 
-// isEnglish reports whether w, in any case, is an ordinary English word.
+// isEnglish reports whether w, in any case, is an ordinary English word,
+// or words joined by hyphens each of which is ("Sub-Section").
 func isEnglish(w string) bool {
-	_, ok := dictionary()[strings.ToLower(w)]
-	return ok
+	words := dictionary()
+	for _, part := range strings.Split(strings.ToLower(w), "-") {
+		if _, ok := words[part]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -103,13 +103,9 @@ func (d *detector) markedNames() {
 			i += m[1] - 1
 			continue
 		}
-		if afterNamePattern.MatchString(window) {
-			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) {
-				d.addParty(n)
-			}
-		} else if testimonyAfter.MatchString(window) {
+		if afterNamePattern.MatchString(window) || testimonyAfter.MatchString(window) {
 			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) && (len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], "."))) {
-				d.addParty(n) // "Sat Pal, to the same effect"
+				d.addParty(n) // "Sat Pal, to the same effect", not "Second respondent"
 			}
 		}
 	}
@@ -137,27 +133,44 @@ func (d *detector) lines() {
 // lineNumber is a list's number at a line's start.
 var lineNumber = regexp.MustCompile(`^[ \t]*(?:\(?\d{1,3}[.)]|\(?[ivx]{1,4}\))[ \t]+`)
 
-// lineName adds the name of the line text[start:end], if it holds one.
+// lineName adds the name of the line text[start:end], if it holds one:
+// after a list's number, a name at its start; else a name that is the
+// whole line, which, when it is one word, must not be a word of wrapped
+// prose (the line before ends a sentence, a date or a label).
 func (d *detector) lineName(start, end int) {
 	line := d.text[start:end]
 	i := start
-	if m := lineNumber.FindStringIndex(line); m != nil {
+	m := lineNumber.FindStringIndex(line)
+	if m != nil {
 		i += m[1]
 	}
 	i = skipBlanks(d.text, i, end)
-	if i >= end {
+	if i >= end || !startsCapital(d.text, i) {
 		return
 	}
 	n, e := d.nameAt(i)
-	if n == nil || e > end || strings.TrimSpace(strings.Trim(d.text[e:end], ".,;:-… \t")) != "" && i == start {
+	if n == nil || e > end || d.known(n) || d.counselOrJudge(i, e) || d.precedent(i, e) {
 		return
 	}
-	if e < end && i == start || d.known(n) || d.counselOrJudge(i, e) {
+	whole := strings.TrimSpace(strings.Trim(d.text[e:end], ".,;:-… \t")) == ""
+	if m == nil && (!whole || len(n) == 1 && !afterBreak(d.text, start)) {
 		return
 	}
 	if name := foreign(n); name != nil {
 		d.add(name)
 	}
+}
+
+// afterBreak reports whether the line before the one starting at text[i]
+// ends what it says (with a full stop, a colon, a parenthesis, a digit or
+// nothing), so a word alone on the line at i is no wrapped prose's.
+func afterBreak(text string, i int) bool {
+	prev := strings.TrimRight(text[:max(0, i-1)], " \t\r")
+	if prev == "" || strings.HasSuffix(prev, "\n") {
+		return true
+	}
+	c := prev[len(prev)-1]
+	return strings.IndexByte(".:;)-", c) >= 0 || c >= '0' && c <= '9'
 }
 
 // skipBlanks moves i past spaces and tabs, up to end.

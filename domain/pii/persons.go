@@ -530,7 +530,7 @@ hindu muslim sikh christian parsi buddhist
 prima facie bona fide res judicata suo motu mens rea actus reus ratio decidendi obiter dicta
 ipso facto inter alia per incuriam locus standi habeas corpus certiorari mandamus quo warranto
 novo pendente lite status quo sine qua non
-ipc crpc cpc ndps pocso fir chargesheet vide
+ipc crpc cpc ndps pocso fir chargesheet vide reportable non-reportable prothonotary sheriff
 indlaw scc scr air online cestat itat cat nclt nclat ngt cce cit kar ker del mp bom mad cal guj
 ori utt hp jk ap sc hc lj crlj cri mh ilr`)
 
