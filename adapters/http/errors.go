@@ -149,8 +149,20 @@ func message(code int, err error) string {
 		if errors.Is(err, errRouteNotFound) {
 			return "no such route; see /openapi.json"
 		}
+	case http.StatusConflict:
+		return conflictMessage(err)
 	}
 	return err.Error()
+}
+
+// conflictMessage says what a 409 means without the store's wording, which
+// names the adapter ("sqlite: key ..."): the key's first request is still
+// running, or its answer was not kept.
+func conflictMessage(err error) string {
+	if errors.Is(err, idempotency.ErrNotKept) {
+		return idempotency.ErrNotKept.Error() + "; send the request again with a new Idempotency-Key"
+	}
+	return idempotency.ErrInProgress.Error() + "; retry once it has answered"
 }
 
 // markupEscapes writes <, > and & as JSON's escapes in the text of a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
+	"github.com/quarrydata/quarry/domain/idempotency"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -43,6 +44,22 @@ func TestInternalErrorsDoNotLeak(t *testing.T) {
 	err := errors.New("dial tcp 10.0.0.7:5432: password authentication failed for user quarry")
 	if msg := message(http.StatusInternalServerError, err); msg == err.Error() {
 		t.Fatalf("500 message leaks %q", msg)
+	}
+}
+
+// TestConflictsNameNoAdapter: a 409 says what happened to the
+// Idempotency-Key in the API's words, never the store's ("sqlite: key
+// ...").
+func TestConflictsNameNoAdapter(t *testing.T) {
+	for _, err := range []error{
+		fmt.Errorf("sqlite: key %q is complete already: %w", "k1", idempotency.ErrInProgress),
+		fmt.Errorf("postgres: body of key %q: %w", "k1", idempotency.ErrNotKept),
+	} {
+		code, _ := status(err)
+		msg := message(code, err)
+		if code != http.StatusConflict || strings.Contains(msg, "sqlite") || strings.Contains(msg, "postgres") || !strings.Contains(msg, "Idempotency-Key") {
+			t.Errorf("%v: %d %q", err, code, msg)
+		}
 	}
 }
 
