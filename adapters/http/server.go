@@ -136,8 +136,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.router.ServeHTTP(w, r)
 }
 
-// handle routes method and path, in its OpenAPI form, to h.
+// handle routes method and path, in its OpenAPI form, to h, refusing
+// first a query parameter the route's operation does not take
+// (strictQuery).
 func (s *Server) handle(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
+	route := method + " " + path
+	s.route(method, path, func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
+		if err := strictQuery(route, r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h(w, r, p)
+	})
+}
+
+// route routes method and path, in its OpenAPI form, to h, observed.
+func (s *Server) route(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
 	route := method + " " + path
 	s.router.Handle(method, routerPath(path), func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		s.observe(route, func(w http.ResponseWriter, r *http.Request) { h(w, r, p) })(w, r)
@@ -155,7 +169,8 @@ func (s *Server) routeData() {
 			if !ok {
 				h = DataHandler{Method: rt.Method, Path: rt.Path, Prepare: notActivated}
 			}
-			s.handle(rt.Method, rt.Path, s.metered(ds.ID, rt, h))
+			h.Prepare = strictPrepare(rt.Method+" "+rt.Path, h.Prepare)
+			s.route(rt.Method, rt.Path, s.metered(ds.ID, rt, h))
 		}
 	}
 }
