@@ -133,7 +133,7 @@ const TickersPath = "files/company_tickers.json"
 // companies by ticker) or the SEC holds no companyfacts for is skipped and
 // logged.
 func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
-	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex)
+	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex(day))
 	switch {
 	case errors.Is(err, ports.ErrNotFound):
 		return nil, fmt.Errorf("edgar %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
@@ -268,10 +268,15 @@ func Filers(filings []Filing) []int64 {
 	return out
 }
 
-// checkIndex refuses a body that does not read as a form index.
-func checkIndex(body []byte) error {
-	_, err := ParseFormIndex(body)
-	return err
+// checkIndex refuses a body that does not read as the form index of day.
+func checkIndex(day time.Time) fetch.Check {
+	return func(body []byte) error {
+		filings, err := ParseFormIndex(body)
+		if err != nil {
+			return err
+		}
+		return OfDay(body, filings, day)
+	}
 }
 
 // checkFacts refuses a body that is not the whole companyfacts document

@@ -183,6 +183,11 @@ func (s *Source) file(ctx context.Context, api string, params map[string]string,
 	if len(a.Table.Items) == 0 {
 		return nil, nil
 	}
+	if d, ok := params["trade_date"]; ok {
+		if err := a.Table.Only("trade_date", d); err != nil {
+			return nil, s.failed(api, fmt.Errorf("%w: tushare %s for %s: %v: not the day asked", ports.ErrSourceFailed, api, dashed(d), err))
+		}
+	}
 	if a.Table.HasMore || len(a.Table.Items) >= rowCap {
 		return nil, s.failed(api, fmt.Errorf("%w: tushare %s answered %d rows, has_more %t: the answer may stop short of every row",
 			ports.ErrSourceFailed, api, len(a.Table.Items), a.Table.HasMore))
@@ -226,6 +231,15 @@ func (s *Source) failed(api string, err error) error {
 	}
 	s.log.Error(msg, zap.String("source", Name), zap.String("api", api), zap.String("reason", err.Error()))
 	return err
+}
+
+// dashed writes a Tushare date (YYYYMMDD) as a day is written elsewhere,
+// YYYY-MM-DD; another value is returned as it is.
+func dashed(d string) string {
+	if t, err := time.Parse("20060102", d); err == nil {
+		return t.Format(feed.DayLayout)
+	}
+	return d
 }
 
 // noMeter counts nothing.
