@@ -1,7 +1,8 @@
 // Package nsesource keeps the India prices dataset current from NSE: the
 // daily capital-market bhavcopy, fetched after the close, UDiFF from
 // 2024-07-08 and the legacy layout's archive before. A weekday NSE answers
-// with 404 is a holiday.
+// with 404 is a holiday only on NSE's list of trading holidays
+// (calendar.NSE); otherwise the day is missing, asked again later.
 package nsesource
 
 import (
@@ -20,6 +21,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/calendar"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
@@ -70,6 +72,9 @@ func (s *Source) Name() string { return Name }
 // Publishes reports whether day is a weekday: NSE trades on no weekend
 // (special weekend sessions excepted, which this source does not fetch).
 func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
+
+// Holiday reports whether day is on NSE's list of trading holidays.
+func (s *Source) Holiday(day time.Time) bool { return calendar.NSE.Holiday(day) }
 
 // Due returns 20:30 IST of day.
 func (s *Source) Due(day time.Time) time.Time { return day.Add(closeAfter) }

@@ -6,7 +6,8 @@
 // listings, is asked for at most once a day, with the first day fetched.
 // The answers are written as the CSV files `quarry ingest` reads (Tushare's
 // own daily and stock_basic layouts), so they load through the same
-// idempotent path. An empty answer for a weekday is a holiday. A refusal
+// idempotent path. An empty answer for a weekday is a holiday when the
+// A-share calendar (calendar.AShare) names it, else a day missing. A refusal
 // that only an operator can lift (no permission, out of points, the
 // account's rate spent) stops the run with ports.ErrSourceStopped; the
 // token is never logged.
@@ -24,6 +25,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/calendar"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
@@ -126,6 +128,10 @@ func (s *Source) Name() string { return Name }
 // Publishes reports whether day is a weekday: the mainland exchanges
 // trade on no weekend. Their holidays are answered with no rows.
 func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
+
+// Holiday reports whether day is on the A-share exchanges' calendar of
+// holidays.
+func (s *Source) Holiday(day time.Time) bool { return calendar.AShare.Holiday(day) }
 
 // Due returns 17:00 Beijing time of day.
 func (s *Source) Due(day time.Time) time.Time { return day.Add(dueAfter) }
