@@ -291,7 +291,8 @@ func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fe
 	files, err := src.Fetch(ctx, day)
 	switch {
 	case errors.Is(err, ports.ErrNoPublication):
-		f.holiday, f.missing = src.Holiday(day), !src.Holiday(day)
+		f.holiday = src.Holiday(day)
+		f.missing = !f.holiday
 	case err != nil:
 		return f, fmt.Errorf("%s: %w", day.Format(feed.DayLayout), err)
 	}
