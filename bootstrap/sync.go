@@ -317,7 +317,7 @@ func schedule(cfg Config) fx.Option {
 			OnStart: func(context.Context) error {
 				go func() {
 					defer close(done)
-					runSchedule(ctx, s, picked, sourcesync.Range{From: cfg.Sync.From}, cfg.Sync.Every, log)
+					runSchedule(ctx, s, picked, sourcesync.Range{Since: cfg.Sync.From}, cfg.Sync.Every, log)
 				}()
 				return nil
 			},
@@ -353,7 +353,7 @@ func runSchedule(ctx context.Context, s *sourcesync.Syncer, sources []ports.Sour
 }
 
 func logOutcome(log *zap.Logger, o sourcesync.Outcome) {
-	fields := []zap.Field{zap.String("source", o.Source), zap.Int("days", o.Days), zap.Int("holidays", o.Holidays),
+	fields := []zap.Field{zap.String("source", o.Source), zap.Int("days", o.Days), zap.Int("holidays", o.Holidays), zap.Int("missing", o.Missing),
 		zap.Int("files", o.Files), zap.Int("rows", o.Rows)}
 	if errors.Is(o.Err, sourcesync.ErrLeaseHeld) {
 		log.Info("source skipped: another node runs it; this one serves what it writes", zap.String("source", o.Source))

@@ -132,23 +132,43 @@ func TestSyncBackfillsNSEDaysFromTheReplayServer(t *testing.T) {
 	if got := r.meter.Snapshot()[nsesource.Name]; got.Requests != 8 || got.Bytes < 8*160_000 || got.LastSuccess.IsZero() {
 		t.Errorf("meter %+v", got)
 	}
+	held := r.rowsByDay(t)
 	again, err := r.sync(t, "2025-06-18", "2025-06-27")
-	if err != nil || again.Days != 0 || again.Files != 0 {
-		t.Fatalf("a second run over held days: %+v, %v; want nothing fetched", again, err)
+	if err != nil || again.Days != 10 || again.Files != 8 || len(r.server.Requests()) != 16 {
+		t.Fatalf("a second run over held days: %+v, %v; want every day named fetched again", again, err)
+	}
+	if got := r.rowsByDay(t); !equalCounts(got, held) {
+		t.Fatalf("after fetching the held days again %v, before %v", got, held)
 	}
 }
 
-func TestSyncRecordsAWeekday404AsAHoliday(t *testing.T) {
+// TestSyncRecordsAWeekday404AsMissing is the probe of issue 35: NSE
+// answers 2025-06-30, a trading day on NSE's list, with 404. The day is
+// missing, not a holiday, and a run naming it again asks for it again.
+func TestSyncRecordsAWeekday404AsMissing(t *testing.T) {
 	r := newSyncRig(t, nil)
 	o, err := r.sync(t, "2025-06-27", "2025-06-30")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Holidays != 1 || o.Files != 1 || o.Days != 4 {
-		t.Fatalf("outcome %+v, want 2025-06-30 (not served) a holiday, the weekend skipped", o)
+	if o.Holidays != 0 || o.Missing != 1 || o.Files != 1 || o.Days != 3 {
+		t.Fatalf("outcome %+v, want 2025-06-30 (not served) missing, the weekend skipped", o)
 	}
-	if st := r.state(t); st.Last != "2025-06-30" || st.Holidays != 1 {
+	st := r.state(t)
+	if st.Last != "2025-06-30" || st.Holidays != 0 || st.Covers("2025-06-30") || len(st.Missing) != 1 || st.Missing[0].Attempts != 1 {
 		t.Fatalf("state %+v", st)
+	}
+	if _, err := r.sync(t, "2025-06-30", "2025-06-30"); err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, req := range r.server.Requests() {
+		if strings.Contains(req.Path, "20250630") {
+			asked++
+		}
+	}
+	if st := r.state(t); asked != 2 || st.Missing[0].Attempts != 2 {
+		t.Fatalf("2025-06-30 asked %d times, state %+v; want it asked again", asked, st)
 	}
 }
 

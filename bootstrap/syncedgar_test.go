@@ -65,8 +65,43 @@ func TestSyncBackfillsAnEDGARDay(t *testing.T) {
 			t.Errorf("request %s with User-Agent %q", req.Path, req.UserAgent)
 		}
 	}
-	if again, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil || again.Files != 0 {
-		t.Fatalf("a second run over the held day: %+v, %v", again, err)
+	if again, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil || again.Files != 5 || again.Days != 1 {
+		t.Fatalf("a second run naming the held day: %+v, %v; want it fetched again", again, err)
+	}
+}
+
+// TestSyncEDGARFetchesExactlyTheDaysNamed is the probe of issue 35: after
+// a sync of 2024-11-01, `quarry sync edgar --from 2025-02-26 --to
+// 2025-02-26` fetched 84 daily indexes and made 82 weekdays holidays. It
+// fetches the one index, and the days between are a gap the status names.
+func TestSyncEDGARFetchesExactlyTheDaysNamed(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	r := newEDGARRig(t, srv, testSECUserAgent)
+	if _, err := r.sync(t, "2024-11-01", "2024-11-01"); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	o, err := r.sync(t, "2025-02-26", "2025-02-26")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var indexes []string
+	for _, req := range srv.Requests()[before:] {
+		if strings.Contains(req.Path, "daily-index") {
+			indexes = append(indexes, req.Path)
+		}
+	}
+	if len(indexes) != 1 || !strings.HasSuffix(indexes[0], "form.20250226.idx") || o.Days != 1 || o.Holidays != 0 || o.Missing != 0 {
+		t.Fatalf("outcome %+v, indexes fetched %v; want 2025-02-26's only", o, indexes)
+	}
+	statuses, err := r.syncer.Statuses(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(statuses, func(s sourcesync.Status) bool { return s.Source == edgarsource.Name })
+	if notes := statuses[i].Notes(); !slices.Equal(notes, []string{"gap: 2024-11-04..2025-02-25 not fetched"}) || statuses[i].State.Holidays != 0 {
+		t.Fatalf("status %+v, notes %q", statuses[i].State, notes)
 	}
 }
 

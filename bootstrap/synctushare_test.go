@@ -87,8 +87,25 @@ func TestSyncBackfillsTushareDaysAndTheHoliday(t *testing.T) {
 		t.Fatalf("%d requests, want 10 weekdays and stock_basic once", n)
 	}
 	again, err := r.sync(t, "2022-05-30", "2022-06-10")
-	if err != nil || again.Days != 0 || r.held(t) != 27 {
-		t.Fatalf("a second run over held days: %+v, %v", again, err)
+	if err != nil || again.Days != 12 || again.Holidays != 1 || r.held(t) != 27 || r.state(t).Holidays != 1 {
+		t.Fatalf("a second run over held days: %+v, %v; want them fetched again, the same bars held, the holiday counted once", again, err)
+	}
+}
+
+// TestATushareWeekdayWithoutRowsOffTheCalendarIsMissing: 2024-01-02, a
+// trading day the A-share calendar does not list as a holiday, answered
+// with no rows (the replay holds none after 2023-12-21), is missing.
+func TestATushareWeekdayWithoutRowsOffTheCalendarIsMissing(t *testing.T) {
+	r := newTushareRig(t)
+	o, err := r.sync(t, "2024-01-01", "2024-01-02")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Holidays != 1 || o.Missing != 1 || o.Days != 1 {
+		t.Fatalf("outcome %+v, want 2024-01-01 (元旦) a holiday and 2024-01-02 missing", o)
+	}
+	if st := r.state(t); st.Covers("2024-01-02") || len(st.Missing) != 1 || st.Missing[0].Day != "2024-01-02" {
+		t.Fatalf("state %+v", st)
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 // empty stores, against the replay server's real UDiFF days: while another
 // node holds the source's lease in PostgreSQL the run fetches nothing;
 // once the lease is free it loads the days whole, a server serves them with
-// their coverage in /catalog, and a second run fetches nothing again.
+// their coverage in /catalog, and a second run naming the days fetches them
+// again (an explicit range always fetches its days) to the same store.
 func TestSyncOnDatabases(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddNSE(t)
@@ -52,7 +53,7 @@ func TestSyncOnDatabases(t *testing.T) {
 		t.Fatalf("RELIANCE over the two synced days: %+v", page.Rows)
 	}
 	out.Reset()
-	if err := cli.Sync(t.Context(), cfg, args, &out); err != nil || !strings.Contains(out.String(), "nse: 0 days") || len(srv.Requests()) != 2 {
+	if err := cli.Sync(t.Context(), cfg, args, &out); err != nil || !strings.Contains(out.String(), "nse: 2 days (0 holidays), 2 files, 6021 rows") || len(srv.Requests()) != 4 {
 		t.Fatalf("second run: %v, %d requests in all\n%s", err, len(srv.Requests()), out.String())
 	}
 }

@@ -11,7 +11,9 @@ import (
 // Sentinel errors of the source port.
 var (
 	// ErrNoPublication: the source published nothing for the day asked
-	// (an exchange holiday); it is recorded, not an error of the run.
+	// (a 404, an answer without rows); it is recorded, not an error of
+	// the run: a holiday if the source's calendar says so, else a day
+	// missing, asked again later.
 	ErrNoPublication = errors.New("source published nothing for the day")
 	// ErrSourceFailed: the source could not be read, or what it served
 	// failed the checks (a body cut short, a truncated archive, an HTML
@@ -57,9 +59,13 @@ type Source interface {
 	// for an exchange. Other days are covered without a fetch.
 	Publishes(day time.Time) bool
 	// Due is when the publication for day is expected to be out. A day
-	// not yet due is not fetched; one due and answered with nothing is a
-	// holiday.
+	// not yet due is not fetched.
 	Due(day time.Time) time.Time
+	// Holiday reports whether day is a holiday by a trusted calendar:
+	// the exchange's trading calendar, or the days EDGAR does not
+	// disseminate. A day answered with nothing is covered as a holiday
+	// only then; otherwise it is missing.
+	Holiday(day time.Time) bool
 	// Fetch returns the whole files the source published for day, or
 	// ErrNoPublication, ErrSourceFailed or ErrSourceStopped (wrapped).
 	Fetch(ctx context.Context, day time.Time) ([]SourceFile, error)

@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/calendar"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
@@ -109,6 +110,13 @@ func (s *Source) Name() string { return Name }
 // a weekend.
 func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
 
+// Holiday reports whether day is a US federal holiday, on which EDGAR
+// does not disseminate.
+func (s *Source) Holiday(day time.Time) bool {
+	_, ok := calendar.USFederal(day)
+	return ok
+}
+
 // Due returns 06:00 UTC of the day after day.
 func (s *Source) Due(day time.Time) time.Time { return day.Add(dueAfter) }
 
@@ -128,12 +136,13 @@ const TickersPath = "files/company_tickers.json"
 // in day's form index, with the company_tickers.json that names them, the
 // folder of each such filing, and the full submission text file of every
 // 13F-HR and 13F-HR/A, or
-// ports.ErrNoPublication when EDGAR has no index for the day (a holiday).
+// ports.ErrNoPublication when EDGAR has no index for the day (a holiday,
+// if Holiday says so).
 // A filer company_tickers.json gives no ticker (us_financials finds
 // companies by ticker) or the SEC holds no companyfacts for is skipped and
 // logged.
 func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
-	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex)
+	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex(day))
 	switch {
 	case errors.Is(err, ports.ErrNotFound):
 		return nil, fmt.Errorf("edgar %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
@@ -268,10 +277,15 @@ func Filers(filings []Filing) []int64 {
 	return out
 }
 
-// checkIndex refuses a body that does not read as a form index.
-func checkIndex(body []byte) error {
-	_, err := ParseFormIndex(body)
-	return err
+// checkIndex refuses a body that does not read as the form index of day.
+func checkIndex(day time.Time) fetch.Check {
+	return func(body []byte) error {
+		filings, err := ParseFormIndex(body)
+		if err != nil {
+			return err
+		}
+		return OfDay(body, filings, day)
+	}
 }
 
 // checkFacts refuses a body that is not the whole companyfacts document

@@ -1,7 +1,9 @@
 package edgarsource_test
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -193,4 +195,41 @@ func TestFetchKeepsTheSECRate(t *testing.T) {
 		t.Fatalf("24 requests at 10 a second took %v, less than 2.3s", took)
 	}
 	t.Logf("%d requests over %v", len(reqs), reqs[len(reqs)-1].At.Sub(reqs[0].At))
+}
+
+// TestFetchRefusesAnIndexOfAnotherDay: the index served for 2025-02-27
+// is 2025-02-26's; it is refused naming both days, and nothing it names
+// is fetched.
+func TestFetchRefusesAnIndexOfAnotherDay(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	day := time.Date(2025, 2, 27, 0, 0, 0, 0, time.UTC)
+	body, err := os.ReadFile("testdata/form.20250226.idx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Add(edgarsource.IndexPath(day), body)
+	files, err := source(t, srv).Fetch(t.Context(), day)
+	if !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2025-02-27") || !strings.Contains(err.Error(), "2025-02-26") {
+		t.Fatalf("Fetch = %d files, %v; want a failed fetch naming 2025-02-27 and 2025-02-26", len(files), err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests, want the index only", n)
+	}
+}
+
+// TestFetchRefusesAnIndexListingALaterFiling: an index whose header says
+// its day but that lists a filing filed the day after is refused.
+func TestFetchRefusesAnIndexListingALaterFiling(t *testing.T) {
+	srv := replay.New(t)
+	srv.AddEDGAR(t)
+	body, err := os.ReadFile("testdata/form.20250226.idx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2025, 2, 26, 0, 0, 0, 0, time.UTC)
+	srv.Add(edgarsource.IndexPath(day), bytes.Replace(body, []byte("    20250226    "), []byte("    20250227    "), 1))
+	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2025-02-27") {
+		t.Fatalf("Fetch: %v; want a failed fetch naming the filing's 2025-02-27", err)
+	}
 }

@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/domain/feed"
 )
 
 // Filing is one row of a daily form index.
@@ -23,7 +26,43 @@ var (
 	twoSpaces = regexp.MustCompile(`\s{2,}`)
 	fileName  = regexp.MustCompile(`^edgar/data/\d{1,10}/\d{10}-\d{2}-\d{6}\.txt$`)
 	filedDay  = regexp.MustCompile(`^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$`)
+	received  = regexp.MustCompile(`(?m)^Last Data Received:[ \t]+(\S[^\r\n]*?)[ \t]*\r?$`)
 )
+
+// Received returns the day a daily form index's header says it holds,
+// its "Last Data Received" line (Feb 26, 2025, or Feb  4, 2022).
+func Received(body []byte) (time.Time, error) {
+	m := received.FindSubmatch(body[:min(len(body), 4096)])
+	if m == nil {
+		return time.Time{}, errors.New("not a daily form index: its header has no Last Data Received line")
+	}
+	d, err := time.Parse("Jan _2, 2006", string(m[1]))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("the Last Data Received %q is not a day", m[1])
+	}
+	return d, nil
+}
+
+// OfDay refuses the form index body (its filings read) served for day
+// when it is another day's: its header names another day, or it lists a
+// filing filed after day. Either refusal names both days.
+func OfDay(body []byte, filings []Filing, day time.Time) error {
+	got, err := Received(body)
+	if err != nil {
+		return err
+	}
+	asked := day.Format(feed.DayLayout)
+	if !got.Equal(day) {
+		return fmt.Errorf("the index served for %s is of %s (its Last Data Received): not the day asked", asked, got.Format(feed.DayLayout))
+	}
+	for _, f := range filings {
+		if f.Filed > day.Format("20060102") {
+			filed, _ := time.Parse("20060102", f.Filed)
+			return fmt.Errorf("the index served for %s lists %s filed %s, after it: not the day asked", asked, f.File, filed.Format(feed.DayLayout))
+		}
+	}
+	return nil
+}
 
 // ParseFormIndex reads a daily form index (form.YYYYMMDD.idx): a header
 // ended by a line of dashes, then one filing a line, in fixed-width

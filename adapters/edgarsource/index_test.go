@@ -3,6 +3,7 @@ package edgarsource
 import (
 	"os"
 	"testing"
+	"time"
 )
 
 // FuzzParseFormIndex feeds the daily form index parser: it never panics,
@@ -66,5 +67,42 @@ func TestParseFormIndexRefusesAFileCutInsideARow(t *testing.T) {
 	}
 	if _, err := ParseFormIndex([]byte("<html><body>Access Denied</body></html>")); err == nil {
 		t.Fatal("an HTML page passed as an index")
+	}
+}
+
+// FuzzOfDay feeds the check that an index is of the day asked: it never
+// panics, and what it takes says that day in its header.
+func FuzzOfDay(f *testing.F) {
+	seed, err := os.ReadFile("testdata/form.20250226.idx")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	day := time.Date(2025, 2, 26, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		filings, err := ParseFormIndex(body)
+		if err != nil || checkIndex(day)(body) != nil {
+			return
+		}
+		if got, err := Received(body); err != nil || !got.Equal(day) {
+			t.Fatalf("taken as of %s, its header says %s (%v)", day, got, err)
+		}
+		for _, fl := range filings {
+			if fl.Filed > "20250226" {
+				t.Fatalf("taken with a filing of %s", fl.Filed)
+			}
+		}
+	})
+}
+
+func TestReceivedReadsEveryHeader(t *testing.T) {
+	for name, want := range map[string]string{"form.20220204.idx": "2022-02-04", "form.20241101.idx": "2024-11-01", "form.20250226.idx": "2025-02-26"} {
+		body, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := Received(body); err != nil || got.Format(time.DateOnly) != want {
+			t.Errorf("%s: %s, %v; want %s", name, got, err, want)
+		}
 	}
 }

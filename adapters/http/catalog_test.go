@@ -30,6 +30,7 @@ type weekdaySource struct{ name string }
 func (s weekdaySource) Name() string                                               { return s.name }
 func (weekdaySource) Publishes(d time.Time) bool                                   { return feed.Weekday(d) }
 func (weekdaySource) Due(d time.Time) time.Time                                    { return d.Add(15 * time.Hour) }
+func (weekdaySource) Holiday(time.Time) bool                                       { return false }
 func (weekdaySource) Fetch(context.Context, time.Time) ([]ports.SourceFile, error) { return nil, nil }
 
 // TestCatalogShowsEachSyncedDatasetsCoverageLastSyncAndLag: nse holds

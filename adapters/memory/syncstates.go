@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/quarrydata/quarry/domain/feed"
@@ -27,13 +28,20 @@ func (s *SyncStates) State(_ context.Context, source string) (feed.State, error)
 	if !ok {
 		return feed.State{Source: source}, nil
 	}
-	return st, nil
+	return detached(st), nil
+}
+
+// detached is st with slices of its own, so that neither the caller nor
+// the store changes the other's.
+func detached(st feed.State) feed.State {
+	st.Gaps, st.Missing = slices.Clone(st.Gaps), slices.Clone(st.Missing)
+	return st
 }
 
 // SaveState replaces the source's checkpoint.
 func (s *SyncStates) SaveState(_ context.Context, st feed.State) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.states[st.Source] = st
+	s.states[st.Source] = detached(st)
 	return nil
 }

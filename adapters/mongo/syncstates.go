@@ -30,18 +30,21 @@ func NewSyncStates(db *mongodrv.Database) *SyncStates {
 
 // stateDoc mirrors feed.State field for field.
 type stateDoc struct {
-	Source       string    `bson:"_id"`
-	First        string    `bson:"first"`
-	Last         string    `bson:"last"`
-	Files        int64     `bson:"files"`
-	Rows         int64     `bson:"rows"`
-	Holidays     int64     `bson:"holidays"`
-	Refused      int64     `bson:"refused"`
-	LastSuccess  time.Time `bson:"last_success"`
-	LastError    string    `bson:"last_error"`
-	LastErrorAt  time.Time `bson:"last_error_at"`
-	ETag         string    `bson:"etag,omitempty"`
-	LastModified string    `bson:"last_modified,omitempty"`
+	Source       string         `bson:"_id"`
+	Version      int            `bson:"version,omitempty"`
+	First        string         `bson:"first"`
+	Last         string         `bson:"last"`
+	Gaps         []feed.Span    `bson:"gaps,omitempty"`
+	Missing      []feed.Missing `bson:"missing,omitempty"`
+	Files        int64          `bson:"files"`
+	Rows         int64          `bson:"rows"`
+	Holidays     int64          `bson:"holidays"`
+	Refused      int64          `bson:"refused"`
+	LastSuccess  time.Time      `bson:"last_success"`
+	LastError    string         `bson:"last_error"`
+	LastErrorAt  time.Time      `bson:"last_error_at"`
+	ETag         string         `bson:"etag,omitempty"`
+	LastModified string         `bson:"last_modified,omitempty"`
 }
 
 // State returns the source's checkpoint, empty when it has none.
@@ -54,9 +57,12 @@ func (s *SyncStates) State(ctx context.Context, source string) (feed.State, erro
 	if err != nil {
 		return feed.State{}, translate("read sync state", err)
 	}
-	return feed.State{Source: d.Source, First: d.First, Last: d.Last, Files: d.Files, Rows: d.Rows, Holidays: d.Holidays,
-		Refused: d.Refused, LastSuccess: utcOrZero(d.LastSuccess), LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt),
-		ETag: d.ETag, LastModified: d.LastModified}, nil
+	for i := range d.Missing {
+		d.Missing[i].NextTry = utcOrZero(d.Missing[i].NextTry)
+	}
+	return feed.State{Source: d.Source, Version: d.Version, First: d.First, Last: d.Last, Gaps: d.Gaps, Missing: d.Missing,
+		Files: d.Files, Rows: d.Rows, Holidays: d.Holidays, Refused: d.Refused, LastSuccess: utcOrZero(d.LastSuccess),
+		LastError: d.LastError, LastErrorAt: utcOrZero(d.LastErrorAt), ETag: d.ETag, LastModified: d.LastModified}, nil
 }
 
 // SaveState replaces the source's checkpoint.

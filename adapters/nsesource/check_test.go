@@ -3,7 +3,10 @@ package nsesource
 import (
 	"os"
 	"testing"
+	"time"
 )
+
+var june18 = time.Date(2025, 6, 18, 0, 0, 0, 0, time.UTC)
 
 // FuzzCheck feeds the check a day's body must pass: it never panics, and
 // what it takes is a zip holding the one entry named.
@@ -15,7 +18,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
 	f.Add([]byte("<!DOCTYPE html><html><body>Access Denied</body></html>"))
-	check := wholeZip("BhavCopy_NSE_CM_0_0_0_20250618_F_0000.csv")
+	check := wholeZip("BhavCopy_NSE_CM_0_0_0_20250618_F_0000.csv", june18)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_ = check(body)
 	})
@@ -26,14 +29,14 @@ func TestCheckTakesARealDayAndRefusesItsHalf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := wholeZip("BhavCopy_NSE_CM_0_0_0_20250618_F_0000.csv")
+	check := wholeZip("BhavCopy_NSE_CM_0_0_0_20250618_F_0000.csv", june18)
 	if err := check(seed); err != nil {
 		t.Fatalf("the real day: %v", err)
 	}
 	if err := check(seed[:len(seed)-100]); err == nil {
 		t.Fatal("a zip cut short passed")
 	}
-	if err := wholeZip("BhavCopy_NSE_CM_0_0_0_20250619_F_0000.csv")(seed); err == nil {
+	if err := wholeZip("BhavCopy_NSE_CM_0_0_0_20250619_F_0000.csv", june18.AddDate(0, 0, 1))(seed); err == nil {
 		t.Fatal("another day's zip passed as the 19th")
 	}
 }

@@ -1,23 +1,27 @@
 // Package nsesource keeps the India prices dataset current from NSE: the
 // daily capital-market bhavcopy, fetched after the close, UDiFF from
 // 2024-07-08 and the legacy layout's archive before. A weekday NSE answers
-// with 404 is a holiday.
+// with 404 is a holiday only on NSE's list of trading holidays
+// (calendar.NSE); otherwise the day is missing, asked again later.
 package nsesource
 
 import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/calendar"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
@@ -69,6 +73,9 @@ func (s *Source) Name() string { return Name }
 // (special weekend sessions excepted, which this source does not fetch).
 func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
 
+// Holiday reports whether day is on NSE's list of trading holidays.
+func (s *Source) Holiday(day time.Time) bool { return calendar.NSE.Holiday(day) }
+
 // Due returns 20:30 IST of day.
 func (s *Source) Due(day time.Time) time.Time { return day.Add(closeAfter) }
 
@@ -86,7 +93,7 @@ func Path(day time.Time) string {
 // ports.ErrNoPublication when NSE has none for the day.
 func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
 	p := Path(day)
-	res, err := s.c.Get(ctx, p, wholeZip(strings.TrimSuffix(path.Base(p), ".zip")))
+	res, err := s.c.Get(ctx, p, wholeZip(strings.TrimSuffix(path.Base(p), ".zip"), day))
 	switch {
 	case errors.Is(err, ports.ErrNotFound):
 		return nil, fmt.Errorf("nse %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
@@ -98,8 +105,9 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 }
 
 // wholeZip checks that a body is a zip holding the one CSV named entry,
-// every byte of which reads back with its checksum.
-func wholeZip(entry string) fetch.Check {
+// every byte of which reads back with its checksum, and every row of
+// which is of day.
+func wholeZip(entry string, day time.Time) fetch.Check {
 	return func(body []byte) error {
 		zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
 		if err != nil {
@@ -113,9 +121,51 @@ func wholeZip(entry string) fetch.Check {
 			return fmt.Errorf("entry %s: %v", entry, err)
 		}
 		defer rc.Close()
+		if err := ofDay(rc, day); err != nil {
+			return fmt.Errorf("entry %s: %w", entry, err)
+		}
 		if _, err := io.Copy(io.Discard, rc); err != nil {
 			return fmt.Errorf("entry %s does not read whole: %v", entry, err)
 		}
 		return nil
+	}
+}
+
+// dateColumns are the trade date's column in each layout, and how it is
+// written: UDiFF's TradDt, the legacy layout's TIMESTAMP.
+var dateColumns = map[string]string{"TradDt": time.DateOnly, "TIMESTAMP": "02-Jan-2006"}
+
+// ofDay reads a bhavcopy CSV and refuses it when a row's trade date is
+// not day, naming both days: a file served under one day's name holding
+// another day's rows. The dataset's reader checks everything else.
+func ofDay(r io.Reader, day time.Time) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord, cr.LazyQuotes, cr.ReuseRecord = -1, true, true
+	header, err := cr.Read()
+	if err != nil {
+		return fmt.Errorf("no header row: %v", err)
+	}
+	col := slices.IndexFunc(header, func(h string) bool { return dateColumns[strings.TrimSpace(h)] != "" })
+	if col < 0 {
+		return errors.New("no trade date column (TradDt or TIMESTAMP)")
+	}
+	layout := dateColumns[strings.TrimSpace(header[col])]
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return fmt.Errorf("line %d: %v", line, err)
+		case col >= len(rec):
+			return fmt.Errorf("line %d has no trade date", line)
+		}
+		d, err := time.Parse(layout, strings.TrimSpace(rec[col]))
+		if err != nil {
+			return fmt.Errorf("line %d: trade date %q is not a date", line, rec[col])
+		}
+		if !d.Equal(day) {
+			return fmt.Errorf("the file served for %s holds rows of %s (line %d): not the day asked", day.Format(feed.DayLayout), d.Format(feed.DayLayout), line)
+		}
 	}
 }

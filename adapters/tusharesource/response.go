@@ -134,3 +134,19 @@ func (t Table) CSV(columns []string) ([]byte, error) {
 	w.Flush()
 	return buf.Bytes(), w.Error()
 }
+
+// Only refuses a table one of whose rows holds another value than want in
+// field, naming the first such value; a table without the field is
+// refused too.
+func (t Table) Only(field, want string) error {
+	at := slices.Index(t.Fields, field)
+	if at < 0 {
+		return fmt.Errorf("the answer lacks the field %s", field)
+	}
+	for i, item := range t.Items {
+		if item[at] != want {
+			return fmt.Errorf("item %d holds %s %s", i+1, field, dashed(item[at]))
+		}
+	}
+	return nil
+}

@@ -6,7 +6,8 @@
 // listings, is asked for at most once a day, with the first day fetched.
 // The answers are written as the CSV files `quarry ingest` reads (Tushare's
 // own daily and stock_basic layouts), so they load through the same
-// idempotent path. An empty answer for a weekday is a holiday. A refusal
+// idempotent path. An empty answer for a weekday is a holiday when the
+// A-share calendar (calendar.AShare) names it, else a day missing. A refusal
 // that only an operator can lift (no permission, out of points, the
 // account's rate spent) stops the run with ports.ErrSourceStopped; the
 // token is never logged.
@@ -24,6 +25,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/internal/fetch"
+	"github.com/quarrydata/quarry/domain/calendar"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
 	"github.com/quarrydata/quarry/ports"
@@ -127,6 +129,10 @@ func (s *Source) Name() string { return Name }
 // trade on no weekend. Their holidays are answered with no rows.
 func (s *Source) Publishes(day time.Time) bool { return feed.Weekday(day) }
 
+// Holiday reports whether day is on the A-share exchanges' calendar of
+// holidays.
+func (s *Source) Holiday(day time.Time) bool { return calendar.AShare.Holiday(day) }
+
 // Due returns 17:00 Beijing time of day.
 func (s *Source) Due(day time.Time) time.Time { return day.Add(dueAfter) }
 
@@ -183,6 +189,11 @@ func (s *Source) file(ctx context.Context, api string, params map[string]string,
 	if len(a.Table.Items) == 0 {
 		return nil, nil
 	}
+	if d, ok := params["trade_date"]; ok {
+		if err := a.Table.Only("trade_date", d); err != nil {
+			return nil, s.failed(api, fmt.Errorf("%w: tushare %s for %s: %v: not the day asked", ports.ErrSourceFailed, api, dashed(d), err))
+		}
+	}
 	if a.Table.HasMore || len(a.Table.Items) >= rowCap {
 		return nil, s.failed(api, fmt.Errorf("%w: tushare %s answered %d rows, has_more %t: the answer may stop short of every row",
 			ports.ErrSourceFailed, api, len(a.Table.Items), a.Table.HasMore))
@@ -226,6 +237,15 @@ func (s *Source) failed(api string, err error) error {
 	}
 	s.log.Error(msg, zap.String("source", Name), zap.String("api", api), zap.String("reason", err.Error()))
 	return err
+}
+
+// dashed writes a Tushare date (YYYYMMDD) as a day is written elsewhere,
+// YYYY-MM-DD; another value is returned as it is.
+func dashed(d string) string {
+	if t, err := time.Parse("20060102", d); err == nil {
+		return t.Format(feed.DayLayout)
+	}
+	return d
 }
 
 // noMeter counts nothing.

@@ -3,6 +3,8 @@ package tusharesource_test
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +220,24 @@ func TestParseTakesTheSeedsAndRefusesTheirHalves(t *testing.T) {
 	a, err := tusharesource.Parse([]byte(`{"code":0,"msg":"","data":{"fields":["a","b"],"items":[["x"]]}}`))
 	if err == nil {
 		t.Fatalf("an item short of the fields parsed: %+v", a)
+	}
+}
+
+// TestADayAnsweredWithAnotherDaysRowsIsRefused: `daily` asked for
+// 2022-06-02 answers 2022-06-01's rows; the day is refused naming both.
+func TestADayAnsweredWithAnotherDaysRowsIsRefused(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "daily_20220601.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
+	t.Cleanup(srv.Close)
+	s, err := tusharesource.New(tusharesource.Config{Token: token, BaseURL: srv.URL, Backoff: time.Millisecond, PerMinute: 60_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := s.Fetch(t.Context(), june(2))
+	if !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2022-06-02") || !strings.Contains(err.Error(), "2022-06-01") {
+		t.Fatalf("Fetch = %d files, %v; want a failed fetch naming 2022-06-02 and 2022-06-01", len(files), err)
 	}
 }

@@ -40,7 +40,7 @@ func TestTwoNodesSharingLeasesRunASourceOnce(t *testing.T) {
 	loadA, loadB := &counting{}, &counting{}
 	a := sourcesync.New([]ports.Source{srcA}, nil, states, loadA, sourcesync.NewMeter(), now, sourcesync.Leases(leases, "node-a", time.Minute))
 	b := sourcesync.New([]ports.Source{srcB}, nil, states, loadB, sourcesync.NewMeter(), now, sourcesync.Leases(leases, "node-b", time.Minute))
-	r := sourcesync.Range{From: time.Date(2025, 6, 23, 0, 0, 0, 0, time.UTC)}
+	r := sourcesync.Range{Since: time.Date(2025, 6, 23, 0, 0, 0, 0, time.UTC)}
 	done := make(chan sourcesync.Outcome)
 	go func() { done <- a.Run(t.Context(), srcA, r) }()
 	for srcA.fetches.Load() == 0 {

@@ -1,10 +1,12 @@
 // Package sourcesync is the use case that keeps datasets current from
-// their outside sources: `quarry sync` backfills a date range, and `quarry
-// serve` runs it on a schedule. A source advances one whole day at a time:
-// the day's files are fetched whole and checked, loaded all or nothing,
-// and only then is the day added to the source's checkpoint. A run that is
-// killed resumes at the first day not saved; loading a day again changes
-// nothing, as ingestion is idempotent.
+// their outside sources: `quarry sync` fetches the days it is asked for,
+// and `quarry serve` runs it on a schedule. A source advances one whole
+// day at a time: the day's files are fetched whole and checked, loaded all
+// or nothing, and only then is the day added to the source's checkpoint.
+// A day answered with nothing is a holiday only when the source's trusted
+// calendar says so; otherwise it is missing, asked again with backoff. A
+// run that is killed resumes at the first day not saved; loading a day
+// again changes nothing, as ingestion is idempotent.
 package sourcesync
 
 import (
@@ -82,10 +84,17 @@ func New(sources []ports.Source, missing []Unconfigured, states ports.SyncStates
 	return s
 }
 
-// Range bounds a run's days, inclusive; a zero bound is the default: From
-// is the day after the last held (the latest due day on an empty store),
-// To the latest day whose publication is due.
-type Range struct{ From, To time.Time }
+// Range says which days a run fetches. From or To set is an explicit
+// range (`quarry sync --from --to`): every day of it is fetched, held or
+// not, and no other; a zero From is then the day after the last held (To
+// on an empty store), a zero To the latest day due. Without either, a run
+// fetches the days after the last held up to the latest due, or with
+// Since (QUARRY_SYNC_FROM) every day from Since not held, gaps included;
+// and either way the days missing whose next try is due.
+type Range struct{ From, To, Since time.Time }
+
+// explicit reports whether the range names its days.
+func (r Range) explicit() bool { return !r.From.IsZero() || !r.To.IsZero() }
 
 // Outcome is what one source's run did.
 type Outcome struct {
@@ -93,9 +102,10 @@ type Outcome struct {
 	// Inbox marks an inbox's outcome: deliveries taken, no days.
 	Inbox bool
 	// Days counts the days added to the checkpoint, Holidays those of
-	// them the source published nothing for; Refused counts the
-	// deliveries an inbox moved aside unread.
-	Days, Holidays, Files, Rows, Refused int
+	// them the source published nothing for on a trusted calendar's
+	// holiday, Missing the days it did not serve otherwise (not added);
+	// Refused counts the deliveries an inbox moved aside unread.
+	Days, Holidays, Missing, Files, Rows, Refused int
 	// Err is why the run stopped early; the days before it are kept.
 	Err error
 }
@@ -214,30 +224,29 @@ func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
 // run syncs one source over r, as Run says.
 func (s *Syncer) run(ctx context.Context, src ports.Source, r Range) Outcome {
 	o := Outcome{Source: src.Name()}
-	st, err := s.states.State(ctx, src.Name())
+	st, err := s.state(ctx, src)
 	if err != nil {
 		o.Err = err
 		return o
 	}
-	from, to := s.bounds(src, st, r)
 	var pending []fetched
-	for _, day := range st.Plan(from, to) {
+	for _, day := range s.plan(src, st, r) {
 		f, err := s.fetch(ctx, src, day)
 		if err == nil {
 			pending = append(pending, f)
 			if len(pending) < s.batch {
 				continue
 			}
-			err = s.flush(ctx, &st, pending, &o)
+			err = s.flush(ctx, src, &st, pending, &o)
 			pending = nil
-		} else if ferr := s.flush(ctx, &st, pending, &o); ferr != nil {
+		} else if ferr := s.flush(ctx, src, &st, pending, &o); ferr != nil {
 			err = ferr
 		}
 		if err != nil {
 			return s.stopped(ctx, st, o, err)
 		}
 	}
-	if err := s.flush(ctx, &st, pending, &o); err != nil {
+	if err := s.flush(ctx, src, &st, pending, &o); err != nil {
 		return s.stopped(ctx, st, o, err)
 	}
 	st.LastSuccess, st.LastError, st.LastErrorAt = s.now(), "", time.Time{}
@@ -260,15 +269,17 @@ func (s *Syncer) stopped(ctx context.Context, st feed.State, o Outcome, err erro
 	return o
 }
 
-// fetched is one day fetched whole, not yet loaded.
+// fetched is one day fetched whole, not yet loaded: its files, or none
+// on a holiday, or none and missing.
 type fetched struct {
-	day     time.Time
-	files   []ports.SourceFile
-	holiday bool
+	day              time.Time
+	files            []ports.SourceFile
+	holiday, missing bool
 }
 
 // fetch fetches one day; a day the source does not publish needs no
-// request, and one it published nothing for is a holiday.
+// request, and one it published nothing for is a holiday if its calendar
+// says so, else missing.
 func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fetched, error) {
 	if ctx.Err() != nil {
 		return fetched{}, context.Cause(ctx)
@@ -280,7 +291,8 @@ func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fe
 	files, err := src.Fetch(ctx, day)
 	switch {
 	case errors.Is(err, ports.ErrNoPublication):
-		f.holiday = true
+		f.holiday = src.Holiday(day)
+		f.missing = !f.holiday
 	case err != nil:
 		return f, fmt.Errorf("%s: %w", day.Format(feed.DayLayout), err)
 	}
@@ -289,7 +301,7 @@ func (s *Syncer) fetch(ctx context.Context, src ports.Source, day time.Time) (fe
 }
 
 // flush loads the days fetched, adds them to the checkpoint and saves it.
-func (s *Syncer) flush(ctx context.Context, st *feed.State, days []fetched, o *Outcome) error {
+func (s *Syncer) flush(ctx context.Context, src ports.Source, st *feed.State, days []fetched, o *Outcome) error {
 	if len(days) == 0 {
 		return nil
 	}
@@ -300,7 +312,7 @@ func (s *Syncer) flush(ctx context.Context, st *feed.State, days []fetched, o *O
 	n, err := s.load.Load(ctx, files)
 	if err != nil && len(days) > 1 {
 		for _, d := range days {
-			if err := s.flush(ctx, st, []fetched{d}, o); err != nil {
+			if err := s.flush(ctx, src, st, []fetched{d}, o); err != nil {
 				return err
 			}
 		}
@@ -310,30 +322,47 @@ func (s *Syncer) flush(ctx context.Context, st *feed.State, days []fetched, o *O
 		return fmt.Errorf("%s: %w", days[0].day.Format(feed.DayLayout), err)
 	}
 	for _, d := range days {
-		if err := st.Cover(d.day.Format(feed.DayLayout)); err != nil {
-			return err
-		}
-		o.Days++
-		if d.holiday {
-			st.Holidays++
-			o.Holidays++
-		}
+		s.record(st, d, o)
 	}
 	st.Files += int64(len(files))
 	st.Rows += int64(n)
 	o.Files += len(files)
 	o.Rows += n
+	st.Trim(src.Publishes)
 	return s.save(ctx, *st)
 }
 
-// bounds resolves a run's range: To at most the latest due day.
-func (s *Syncer) bounds(src ports.Source, st feed.State, r Range) (from, to time.Time) {
+// record adds a day loaded to the checkpoint: held, a holiday (counted
+// once, however often it is fetched), or missing, with its next try.
+func (s *Syncer) record(st *feed.State, d fetched, o *Outcome) {
+	day := d.day.Format(feed.DayLayout)
+	if d.missing {
+		st.Miss(day, s.now())
+		o.Missing++
+		return
+	}
+	if d.holiday {
+		if !st.Covers(day) {
+			st.Holidays++
+		}
+		o.Holidays++
+	}
+	st.Cover(day)
+	o.Days++
+}
+
+// plan returns the days a run over r fetches, in order, as Range says:
+// none past the latest day due.
+func (s *Syncer) plan(src ports.Source, st feed.State, r Range) []time.Time {
 	due := LatestDue(src, s.now())
-	to = r.To
+	to := r.To
 	if to.IsZero() || to.After(due) {
 		to = due
 	}
-	from = r.From
+	from := r.From
+	if !r.explicit() {
+		from = r.Since
+	}
 	if from.IsZero() {
 		from = to
 		if st.Last != "" {
@@ -341,7 +370,36 @@ func (s *Syncer) bounds(src ports.Source, st feed.State, r Range) (from, to time
 			from = last.AddDate(0, 0, 1)
 		}
 	}
-	return from, to
+	if !r.explicit() {
+		return st.Plan(from, to, s.now())
+	}
+	var out []time.Time
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		out = append(out, d)
+	}
+	return out
+}
+
+// state reads a source's checkpoint, brought to the rules of feed.Version
+// (feed.State.Migrate): the holidays it may trust are the days of its
+// range the source's calendar names.
+func (s *Syncer) state(ctx context.Context, src ports.Source) (feed.State, error) {
+	st, err := s.states.State(ctx, src.Name())
+	if err != nil || st.Version >= feed.Version || st.First == "" {
+		st.Version = feed.Version
+		return st, err
+	}
+	first, _ := feed.Day(st.First)
+	last, _ := feed.Day(st.Last)
+	trusted := 0
+	for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
+		if src.Publishes(d) && src.Holiday(d) {
+			trusted++
+		}
+	}
+	st.Migrate(trusted)
+	st.Trim(src.Publishes)
+	return st, nil
 }
 
 // LatestDue returns the latest day whose publication is due at now.

@@ -20,6 +20,7 @@ type weekdays struct{}
 func (weekdays) Name() string               { return "test" }
 func (weekdays) Publishes(d time.Time) bool { return feed.Weekday(d) }
 func (weekdays) Due(d time.Time) time.Time  { return d.Add(15 * time.Hour) }
+func (weekdays) Holiday(time.Time) bool     { return false }
 func (weekdays) Fetch(_ context.Context, d time.Time) ([]ports.SourceFile, error) {
 	return []ports.SourceFile{{Dataset: "x", Name: d.Format("20060102")}}, nil
 }

@@ -31,7 +31,7 @@ type Status struct {
 func (s *Syncer) Statuses(ctx context.Context) ([]Status, error) {
 	var out []Status
 	for _, src := range s.sources {
-		st, err := s.states.State(ctx, src.Name())
+		st, err := s.state(ctx, src)
 		if err != nil {
 			return nil, err
 		}
@@ -74,9 +74,10 @@ func (s *Syncer) lag(src ports.Source, st feed.State) time.Duration {
 }
 
 // Current reports whether the source named holds every day from from to
-// the latest day due grace ago: grace is the schedule's interval, so a day
-// just due is not counted missing before the next run could fetch it. It
-// reads the state this process last saved, else the store's.
+// the latest day due grace ago (feed.State.Holds: no gap, no day missing
+// still asked for): grace is the schedule's interval, so a day just due is
+// not counted missing before the next run could fetch it. It reads the
+// state this process last saved, else the store's.
 func (s *Syncer) Current(ctx context.Context, name string, from time.Time, grace time.Duration) (bool, error) {
 	i := slices.IndexFunc(s.sources, func(src ports.Source) bool { return src.Name() == name })
 	if i < 0 {
@@ -87,16 +88,29 @@ func (s *Syncer) Current(ctx context.Context, name string, from time.Time, grace
 	s.mu.Unlock()
 	if !ok {
 		var err error
-		if st, err = s.states.State(ctx, name); err != nil {
+		if st, err = s.state(ctx, s.sources[i]); err != nil {
 			return false, err
 		}
 	}
-	if st.First == "" {
-		return false, nil
+	return st.Holds(from.Format(feed.DayLayout), LatestDue(s.sources[i], s.now().Add(-grace)).Format(feed.DayLayout)), nil
+}
+
+// Notes are the lines `quarry sync status` adds under a source: each gap
+// of its range ("gap: 2024-11-04..2025-02-25 not fetched"), and each day
+// missing with its attempts and next try, or that it was given up.
+func (st Status) Notes() []string {
+	var out []string
+	for _, g := range st.State.Gaps {
+		out = append(out, fmt.Sprintf("gap: %s..%s not fetched", g.First, g.Last))
 	}
-	first, _ := feed.Day(st.First)
-	last, _ := feed.Day(st.Last)
-	return !first.After(from) && !last.Before(LatestDue(s.sources[i], s.now().Add(-grace))), nil
+	for _, m := range st.State.Missing {
+		next := "next try " + m.NextTry.UTC().Format(time.RFC3339)
+		if m.GaveUp() {
+			next = "given up; a run naming it in --from/--to asks again"
+		}
+		out = append(out, fmt.Sprintf("missing: %s (%d attempts, %s)", m.Day, m.Attempts, next))
+	}
+	return out
 }
 
 // Fills names, by source, the catalog datasets its runs fill, for

@@ -47,14 +47,17 @@ var commands = []command{
 		"SOURCE is nse (NSE's daily bhavcopy), edgar (EDGAR's daily form index: each 10-K, 10-Q and 10-K/A filer's\n" +
 		"companyfacts and the filing's folder, each 13F-HR; needs QUARRY_SEC_USER_AGENT) or tushare (Tushare Pro\n" +
 		"daily bars and listings; needs QUARRY_TUSHARE_TOKEN); none means every configured one.\n" +
-		"Without a range each source resumes after the last day it holds (on an empty store: the latest day due);\n" +
-		"--from and --to (YYYY-MM-DD) backfill. A day is loaded whole or not at all; a failed day stops the source,\n" +
-		"and the next run starts again there. SOURCE judgments takes the licensed deliveries (.zip) waiting in\n" +
+		"Without a range each source resumes after the last day it holds (on an empty store: the latest day due)\n" +
+		"and asks again the days missing whose next try is due; --from and --to (YYYY-MM-DD) fetch exactly those\n" +
+		"days, held or not, and no others. A day answered with nothing is a holiday only on the source's trusted\n" +
+		"calendar, else missing (asked again after 1h, 2h, ... up to 24h, given up after 8 attempts). A day is\n" +
+		"loaded whole or not at all; a failed day stops the source, and the next run starts again there. SOURCE judgments takes the licensed deliveries (.zip) waiting in\n" +
 		"QUARRY_JUDGMENTS_INBOX, tokenized with QUARRY_VAULT_KEY, and moves each into done/ or, refused, into refused/."},
 	{"sync edgar --bulk", "", "backfill us_financials from the SEC's nightly companyfacts.zip (every filer, about 1.2 GB)\n" +
 		"Streams it to a temporary file, checks it whole, loads it with company_tickers.json; an archive unchanged\n" +
 		"since the last load (its ETag and Last-Modified kept) loads nothing. Needs QUARRY_SEC_USER_AGENT."},
-	{"sync status", "", "show each source: configured or not, days held (an inbox: files taken), last success, last error and lag"},
+	{"sync status", "", "show each source: configured or not, days held (an inbox: files taken), last success, last error and lag,\n" +
+		"then a line for each gap not fetched (gap: FIRST..LAST not fetched) and each day missing, with its attempts and next try"},
 	{"ledger verify", "", "check that every balance equals the sum of its entries\n" +
 		"Reads PostgreSQL or the data directory, beside a running server; exits 1 on a mismatch."},
 	{"backup", "DIR", "copy the data directory into the new directory DIR\n" +

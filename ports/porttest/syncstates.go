@@ -1,6 +1,7 @@
 package porttest
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -37,6 +38,24 @@ func RunSyncStates(t *testing.T, s ports.SyncStates) {
 		t.Fatalf("State = %+v, want %+v", got, want)
 	}
 	runBulkState(t, s)
+	runDaysState(t, s)
+}
+
+// runDaysState checks that a checkpoint keeps its version, its gaps and
+// its days missing, the given up one's zero next try with them.
+func runDaysState(t *testing.T, s ports.SyncStates) {
+	t.Helper()
+	next := time.Date(2025, 7, 1, 16, 0, 0, 0, time.UTC)
+	want := feed.State{Source: "tushare", Version: feed.Version, First: "2025-06-18", Last: "2025-06-30",
+		Gaps:    []feed.Span{{First: "2025-06-19", Last: "2025-06-20"}},
+		Missing: []feed.Missing{{Day: "2025-06-27", Attempts: 8}, {Day: "2025-06-30", Attempts: 1, NextTry: next}}}
+	must(t, "SaveState", s.SaveState(t.Context(), want))
+	got, err := s.State(t.Context(), want.Source)
+	must(t, "State", err)
+	if got.Version != want.Version || !slices.Equal(got.Gaps, want.Gaps) || len(got.Missing) != 2 || got.Missing[0] != want.Missing[0] ||
+		got.Missing[1].Day != "2025-06-30" || !got.Missing[1].NextTry.Equal(next) || got.Missing[1].Attempts != 1 || !got.Missing[0].GaveUp() {
+		t.Fatalf("State = %+v, want %+v", got, want)
+	}
 }
 
 // runBulkState checks that a bulk checkpoint keeps its archive's version.

@@ -107,7 +107,8 @@ func syncBulk(ctx context.Context, cfg bootstrap.Config, sources []string, out i
 }
 
 // SyncStatus runs `quarry sync status`: every source, configured or not,
-// its coverage, last success, last error and lag.
+// its coverage, last success, last error and lag, and a line for each gap
+// of its range and each day missing.
 func SyncStatus(ctx context.Context, cfg bootstrap.Config, out io.Writer) error {
 	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
 		statuses, err := s.Statuses(ctx)
@@ -127,7 +128,7 @@ func writeOutcome(out io.Writer, o sourcesync.Outcome) {
 	if o.Inbox {
 		fmt.Fprintf(out, "%s: %d files, %d records, %d refused", o.Source, o.Files, o.Rows, o.Refused)
 	} else {
-		fmt.Fprintf(out, "%s: %d days (%d holidays), %d files, %d rows", o.Source, o.Days, o.Holidays, o.Files, o.Rows)
+		fmt.Fprintf(out, "%s: %d days (%d holidays%s), %d files, %d rows", o.Source, o.Days, o.Holidays, missing(o.Missing), o.Files, o.Rows)
 	}
 	switch {
 	case errors.Is(o.Err, sourcesync.ErrLeaseHeld):
@@ -138,6 +139,14 @@ func writeOutcome(out io.Writer, o sourcesync.Outcome) {
 		fmt.Fprintf(out, "; stopped: %v (the next run resumes here)", o.Err)
 	}
 	fmt.Fprintln(out)
+}
+
+// missing writes how many days a run found missing, when any were.
+func missing(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d missing: not served, asked again later", n)
 }
 
 func writeStatus(out io.Writer, st sourcesync.Status) {
@@ -157,6 +166,9 @@ func writeStatus(out io.Writer, st sourcesync.Status) {
 	}
 	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
 		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
+	for _, n := range st.Notes() {
+		fmt.Fprintf(out, "%s: %s\n", st.Source, n)
+	}
 	writeLastError(out, st)
 }
 

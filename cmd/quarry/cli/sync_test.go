@@ -12,7 +12,8 @@ import (
 
 // TestSyncCommandOnADataDirectory runs `quarry sync nse` twice on a data
 // directory against the replay server, and `quarry sync status`: the
-// checkpoint lives in the directory, so the second run fetches nothing.
+// checkpoint lives in the directory; the second run, naming the same days,
+// fetches them again (an explicit range always does) to the same store.
 func TestSyncCommandOnADataDirectory(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddNSE(t)
@@ -32,15 +33,15 @@ func TestSyncCommandOnADataDirectory(t *testing.T) {
 		t.Fatalf("first run: %v\n%s", err, out.String())
 	}
 	out.Reset()
-	if err := cli.Sync(t.Context(), cfg, args, &out); err != nil || !strings.Contains(out.String(), "nse: 0 days") {
+	if err := cli.Sync(t.Context(), cfg, args, &out); err != nil || !strings.Contains(out.String(), "nse: 2 days (0 holidays), 2 files, 6021 rows") {
 		t.Fatalf("second run: %v\n%s", err, out.String())
 	}
 	out.Reset()
 	if err := cli.SyncStatus(t.Context(), cfg, &out); err != nil || !strings.Contains(out.String(), "coverage 2025-06-23 to 2025-06-24; 2 files, 6021 rows") {
 		t.Fatalf("status: %v\n%s", err, out.String())
 	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
+	if n := len(srv.Requests()); n != 4 {
+		t.Fatalf("%d requests, want 4: the days named, fetched by each run", n)
 	}
 }
 
