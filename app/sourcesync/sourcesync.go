@@ -305,6 +305,13 @@ func (s *Syncer) flush(ctx context.Context, src ports.Source, st *feed.State, da
 	if len(days) == 0 {
 		return nil
 	}
+	if again, fresh := refetched(st, days); len(again) > 0 && len(fresh) > 0 {
+		if err := s.flush(ctx, src, st, fresh, o); err != nil {
+			return err
+		}
+		return s.flush(ctx, src, st, again, o)
+	}
+	held := st.Covers(days[0].day.Format(feed.DayLayout))
 	var files []ports.SourceFile
 	for _, d := range days {
 		files = append(files, d.files...)
@@ -324,12 +331,28 @@ func (s *Syncer) flush(ctx context.Context, src ports.Source, st *feed.State, da
 	for _, d := range days {
 		s.record(st, d, o)
 	}
-	st.Files += int64(len(files))
-	st.Rows += int64(n)
+	if !held {
+		// A day fetched again replaces its rows: the store holds them once.
+		st.Files += int64(len(files))
+		st.Rows += int64(n)
+	}
 	o.Files += len(files)
 	o.Rows += n
 	st.Trim(src.Publishes)
 	return s.save(ctx, *st)
+}
+
+// refetched parts days into those the checkpoint holds already, fetched
+// again by an explicit range, and the others.
+func refetched(st *feed.State, days []fetched) (again, fresh []fetched) {
+	for _, d := range days {
+		if st.Covers(d.day.Format(feed.DayLayout)) {
+			again = append(again, d)
+		} else {
+			fresh = append(fresh, d)
+		}
+	}
+	return again, fresh
 }
 
 // record adds a day loaded to the checkpoint: held, a holiday (counted
