@@ -160,18 +160,44 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "quarry:", err)
 		if errors.Is(err, errUsage) {
-			fmt.Fprint(os.Stderr, usage())
 			os.Exit(2)
 		}
 		os.Exit(1)
 	}
 }
 
-var errUsage = errors.New("unknown command")
+// errUsage marks a command line that names no command, or a command with
+// the wrong arguments: exit status 2, and one line saying what is wrong.
+var errUsage = errors.New("usage")
+
+// usageError says, in one line, how args differ from a command's usage:
+// which command they name and what it takes, or that none is named.
+func usageError(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: no command given; quarry help lists the commands", errUsage)
+	}
+	if c, ok := commandOf(args); ok {
+		return fmt.Errorf("%w: quarry %s; quarry help %s explains it", errUsage, strings.TrimSpace(c.name+" "+c.args), c.name)
+	}
+	return fmt.Errorf("%w: %q is no command; quarry help lists the commands", errUsage, strings.Join(args, " "))
+}
+
+// commandOf returns the command whose name the first words of args spell,
+// the longest such name.
+func commandOf(args []string) (command, bool) {
+	var best command
+	for _, c := range commands {
+		words := strings.Fields(c.name)
+		if len(words) <= len(args) && slices.Equal(words, args[:len(words)]) && len(words) > len(strings.Fields(best.name)) {
+			best = c
+		}
+	}
+	return best, best.name != ""
+}
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return errUsage
+		return usageError(args)
 	}
 	switch {
 	case wantsHelp(args[:1]):
@@ -236,14 +262,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case args[0] == "keys" && len(args) == 4 && (args[1] == "grant-scope" || args[1] == "revoke-scope"):
 		return cli.SetKeyScope(ctx, cfg, args[2], args[3], args[1] == "grant-scope", out)
 	}
-	return fmt.Errorf("%w: %q", errUsage, args)
+	return usageError(args)
 }
 
 // printHelp prints the help of the command name.
 func printHelp(out io.Writer, name string) error {
 	help, ok := commandHelp(name)
 	if !ok {
-		return fmt.Errorf("%w: %q", errUsage, name)
+		return usageError(strings.Fields(name))
 	}
 	fmt.Fprint(out, help)
 	return nil

@@ -126,3 +126,23 @@ func TestIngestHelpNamesCatalogIDsAndAliases(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsAreOneLine: a bare quarry, an unknown command and a
+// command with the wrong arguments each print one line on stderr, naming
+// what the command takes, and exit 2; nothing goes to stdout.
+func TestUsageErrorsAreOneLine(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "no command given"},
+		{[]string{"frobnicate"}, `"frobnicate" is no command`},
+		{[]string{"credits", "grant", "a@example.com", "100"}, "usage: quarry credits grant EMAIL AMOUNT --reason TEXT"},
+		{[]string{"vault", "reveal"}, "usage: quarry vault reveal TOKEN"},
+	} {
+		out, errOut, code := quarry(t, nil, c.args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("quarry %q: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
