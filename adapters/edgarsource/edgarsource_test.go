@@ -28,7 +28,7 @@ func source(t *testing.T, srv *replay.Server) *edgarsource.Source {
 func TestFetchReturnsTheFilersCompanyfactsWithTheUserAgent(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
-	files, err := source(t, srv).Fetch(t.Context(), appleDay)
+	files, err := source(t, srv).Fetch(replay.Spooled(t), appleDay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestFetchReturnsTheFilingFolder(t *testing.T) {
 // files of Microsoft's 10-K folder, failing if one is of another folder.
 func msftFolder(t *testing.T, srv *replay.Server) []string {
 	t.Helper()
-	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
+	files, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestFetchRefusesAPageOfAnotherFiler(t *testing.T) {
 	srv.AddEDGAR(t)
 	srv.Add("submissions/CIK0000789019.json", []byte(`{"cik":"789019","filings":{"recent":{"accessionNumber":[],"primaryDocument":[]},`+
 		`"files":[{"name":"../CIK0000320193-submissions-001.json","filingFrom":"2025-07-30","filingTo":"2025-07-30"}]}}`))
-	if _, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)); !errors.Is(err, ports.ErrSourceFailed) {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)); !errors.Is(err, ports.ErrSourceFailed) {
 		t.Fatalf("a page of another path: %v", err)
 	}
 }
@@ -110,7 +110,7 @@ func TestFetchRefusesACutPrimaryDocument(t *testing.T) {
 	srv.AddEDGAR(t)
 	srv.Fail("Archives/edgar/data/789019/000095017025100235/msft-20250630.htm", replay.Truncated)
 	day := time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)
-	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "</html>") {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "</html>") {
 		t.Fatalf("a primary document served as half: %v", err)
 	}
 }
@@ -121,7 +121,7 @@ func TestFetchSkipsAFilingWithoutFolder(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
 	srv.Remove("Archives/edgar/data/789019/000095017025100235/index.json")
-	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
+	files, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
 	if err != nil || len(files) != 2 {
 		t.Fatalf("fetched %d files, %v; want the companyfacts and tickers only", len(files), err)
 	}
@@ -130,7 +130,7 @@ func TestFetchSkipsAFilingWithoutFolder(t *testing.T) {
 func TestFetchOfAWeekdayWithoutIndexIsNoPublication(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
-	_, err := source(t, srv).Fetch(t.Context(), time.Date(2024, 11, 28, 0, 0, 0, 0, time.UTC))
+	_, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2024, 11, 28, 0, 0, 0, 0, time.UTC))
 	if !errors.Is(err, ports.ErrNoPublication) {
 		t.Fatalf("Thanksgiving: %v", err)
 	}
@@ -140,7 +140,7 @@ func TestFetchRefusesACutCompanyfacts(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
 	srv.Fail("api/xbrl/companyfacts/CIK0000320193.json", replay.Truncated)
-	if _, err := source(t, srv).Fetch(t.Context(), appleDay); !errors.Is(err, ports.ErrSourceFailed) {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), appleDay); !errors.Is(err, ports.ErrSourceFailed) {
 		t.Fatalf("a companyfacts served as half: %v", err)
 	}
 }
@@ -150,10 +150,10 @@ func TestFetchRefusesACutSubmissionText(t *testing.T) {
 	srv.AddEDGAR(t)
 	srv.Fail("Archives/edgar/data/1816616/0001816616-21-000007.txt", replay.Truncated)
 	day := time.Date(2021, 11, 12, 0, 0, 0, 0, time.UTC)
-	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), day); !errors.Is(err, ports.ErrSourceFailed) {
 		t.Fatalf("a 13F-HR served as half: %v", err)
 	}
-	files, err := source(t, srv).Fetch(t.Context(), day)
+	files, err := source(t, srv).Fetch(replay.Spooled(t), day)
 	if err != nil || len(files) != 1 || files[0].Dataset != "us_security_fund_holders" || files[0].Name != "0001816616-21-000007.txt" {
 		t.Fatalf("served whole: %+v, %v", files, err)
 	}
@@ -180,7 +180,7 @@ func TestFetchKeepsTheSECRate(t *testing.T) {
 	s := source(t, srv)
 	start := time.Now()
 	for range 4 {
-		if _, err := s.Fetch(t.Context(), appleDay); err != nil {
+		if _, err := s.Fetch(replay.Spooled(t), appleDay); err != nil {
 			t.Fatal(err)
 		}
 	}

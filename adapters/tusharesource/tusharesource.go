@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -191,7 +192,11 @@ func (s *Source) file(ctx context.Context, api string, params map[string]string,
 	if err != nil {
 		return nil, s.failed(api, fmt.Errorf("%w: tushare %s: %v", ports.ErrSourceFailed, api, err))
 	}
-	return &ports.SourceFile{Dataset: string(ds), Name: name, URL: res.URL + "#" + api, Body: body, RetrievedAt: res.RetrievedAt}, nil
+	file, err := fetch.Spill(ctx, name, body, res.RetrievedAt)
+	if err != nil {
+		return nil, err
+	}
+	return &ports.SourceFile{Dataset: string(ds), Name: name, URL: res.URL + "#" + api, Path: file, Spooled: true, RetrievedAt: res.RetrievedAt}, nil
 }
 
 // query posts one request and returns its answer, or the error its
@@ -207,6 +212,9 @@ func (s *Source) query(ctx context.Context, api string, params map[string]string
 		a, perr = Parse(b)
 		return perr
 	})
+	if res.File != "" {
+		os.Remove(res.File) // parsed; the file loaded is written from the answer
+	}
 	if err != nil {
 		return res, a, fmt.Errorf("tushare %s: %w", api, err)
 	}
