@@ -223,6 +223,9 @@ const spoolName = "quarry-sync"
 // data directory when there is one (a disk the operator sized, never a
 // memory-backed /tmp), else in the system's temporary directory.
 func spoolRoot(cfg Config) string {
+	if cfg.Sync.SpoolDir != "" {
+		return cfg.Sync.SpoolDir
+	}
 	if cfg.DataDir != "" {
 		return filepath.Join(cfg.DataDir, spoolName)
 	}

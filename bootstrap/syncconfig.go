@@ -49,6 +49,9 @@ type SyncConfig struct {
 	TushareWindow time.Duration
 	// MaxRunBytes bounds the bytes one run of a source fetches.
 	MaxRunBytes int64
+	// SpoolDir, when set, holds the runs' spools instead of the data
+	// directory or the temporary directory. No variable sets it: tests do.
+	SpoolDir string
 	// RetryBackoff is the first wait before a source retries a request;
 	// zero is one second. No variable sets it: tests shorten it.
 	RetryBackoff time.Duration

@@ -2,6 +2,7 @@ package edgarsource_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -193,4 +194,28 @@ func TestFetchKeepsTheSECRate(t *testing.T) {
 		t.Fatalf("24 requests at 10 a second took %v, less than 2.3s", took)
 	}
 	t.Logf("%d requests over %v", len(reqs), reqs[len(reqs)-1].At.Sub(reqs[0].At))
+}
+
+// TestAnIndexListingMoreFilingsThanADayHoldsIsRefused: a form index of
+// 100,000 13F-HR rows meant 2.8 hours of fetching at the SEC's ten
+// requests a second and a log line per filing. An index listing more than
+// MaxDayFilings filings of the forms fetched is refused from the index
+// alone, with no other request.
+func TestAnIndexListingMoreFilingsThanADayHoldsIsRefused(t *testing.T) {
+	var idx strings.Builder
+	idx.WriteString("Description:           Daily Index of EDGAR Dissemination Feed by Form Type\n\n" +
+		"Form Type   Company Name                                                  CIK         Date Filed  File Name\n" +
+		strings.Repeat("-", 140) + "\n")
+	for i := range edgarsource.MaxDayFilings + 1 {
+		fmt.Fprintf(&idx, "13F-HR      FUND %-56d %-11d 20241101    edgar/data/%d/0000%06d-24-%06d.txt\n", i, 1000+i, 1000+i, i, i)
+	}
+	srv := replay.New(t)
+	srv.Add(edgarsource.IndexPath(appleDay), []byte(idx.String()))
+	_, err := source(t, srv).Fetch(replay.Spooled(t), appleDay)
+	if !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "10001 filings of the forms fetched, more than the 10000") {
+		t.Fatalf("an index of %d 13F-HR: %v", edgarsource.MaxDayFilings+1, err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests, want the index alone", n)
+	}
 }
