@@ -37,6 +37,8 @@ type Spool interface {
 	// Take counts n more bytes fetched against the run's budget, and
 	// fails wrapping ErrBudgetSpent once the run has fetched more.
 	Take(n int64) error
+	// Left is how many bytes the run may still fetch.
+	Left() int64
 }
 
 type spoolKey struct{}

@@ -60,6 +60,9 @@ func (sp *spool) Take(n int64) error {
 	return nil
 }
 
+// Left is how many bytes the run may still fetch.
+func (sp *spool) Left() int64 { return max(sp.budget-sp.taken.Load(), 0) }
+
 // close removes the run's folder with everything in it.
 func (sp *spool) close() error {
 	err := os.RemoveAll(sp.dir)

@@ -31,6 +31,9 @@ func (s *Spool) Take(n int64) error {
 	return nil
 }
 
+// Left is how many bytes the budget has left.
+func (s *Spool) Left() int64 { return max(s.budget-s.taken.Load(), 0) }
+
 // Taken is how many bytes were counted.
 func (s *Spool) Taken() int64 { return s.taken.Load() }
 

@@ -31,6 +31,13 @@ type testSpool struct {
 
 func (s *testSpool) Dir() string { return s.dir }
 
+func (s *testSpool) Left() int64 {
+	if s.unbounded {
+		return 1 << 62
+	}
+	return max(s.budget-s.taken.Load(), 0)
+}
+
 func (s *testSpool) Take(n int64) error {
 	if s.taken.Add(n) > s.budget && !s.unbounded {
 		return fmt.Errorf("more than %d bytes: %w", s.budget, ports.ErrBudgetSpent)
@@ -62,14 +69,14 @@ func bounded(t *testing.T, url string, maxBytes int64) *fetch.Client {
 	return c
 }
 
-// TestAGzipBombIsRefusedAtTheBoundDecoded serves 64 MiB of zeros gzipped
-// (64 KiB on the wire) as the Content-Encoding of a file bounded at
+// TestAGzipBombIsRefusedAtTheBoundDecoded serves 16 MiB of zeros gzipped
+// (16 KiB on the wire) as the Content-Encoding of a file bounded at
 // 1 MiB: the decoded bytes are bounded as the file is, so the fetch stops
 // one byte past the bound, writes no more than that, and leaves no file.
 func TestAGzipBombIsRefusedAtTheBoundDecoded(t *testing.T) {
 	var bomb bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
-	_, _ = zw.Write(make([]byte, 64<<20))
+	_, _ = zw.Write(make([]byte, 16<<20))
 	_ = zw.Close()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Encoding", "gzip")
@@ -200,5 +207,27 @@ func TestARunsBudgetStopsTheFetchThatSpendsIt(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(spool.dir); len(left) != 1 || spool.dir+"/"+left[0].Name() != first.File {
 		t.Fatalf("the spool holds %v", left)
+	}
+}
+
+// TestADeclaredLengthOverTheRunsBudgetIsRefusedUnread: a body declaring
+// 10 GiB under a file bound of 16 GiB, in a run that may fetch 8 GiB, is
+// refused from its Content-Length with ErrBudgetSpent, not streamed until
+// the budget is spent.
+func TestADeclaredLengthOverTheRunsBudgetIsRefusedUnread(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.FormatInt(10<<30, 10))
+		_, _ = w.Write(make([]byte, 1<<10))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	spool := &testSpool{dir: t.TempDir(), budget: 8 << 30}
+	_, err := bounded(t, srv.URL, 16<<30).GetFile(ports.WithSpool(t.Context(), spool), "day.zip", nil)
+	if !errors.Is(err, ports.ErrBudgetSpent) || !strings.Contains(err.Error(), "the body was not read") {
+		t.Fatalf("a declared 10 GiB past the budget: %v", err)
+	}
+	if taken := spool.taken.Load(); taken != 0 {
+		t.Fatalf("read %d bytes of a body refused by its length", taken)
 	}
 }

@@ -57,8 +57,8 @@ func (c *Client) Bounded(maxBytes int64) *Client {
 // save streams the body, decoded (net/http decodes a gzip Content-Encoding
 // it asked for), to a new file in the spool and returns its name (set
 // whenever the file was created, so that the caller removes it) and size.
-// A Content-Length over the bound is refused before any of the body is
-// read; a body that passes the bound as it is decoded, or that spends the
+// A Content-Length over the bound, or over what the run may still fetch,
+// is refused before any of the body is read; a body that passes the bound as it is decoded, or that spends the
 // run's budget, is refused at that point, having written at most the
 // bound and one byte.
 func (c *Client) save(ctx context.Context, resp *http.Response, rq request) (string, int64, error) {
@@ -69,6 +69,9 @@ func (c *Client) save(ctx context.Context, resp *http.Response, rq request) (str
 		return "", 0, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{fmt.Errorf("Content-Length %d is larger than the bound of %d bytes; the body was not read", resp.ContentLength, rq.limit)})
 	}
 	spool := ports.SpoolFrom(ctx)
+	if spool != nil && resp.ContentLength > spool.Left() {
+		return "", 0, fmt.Errorf("Content-Length %d is more than the %d bytes the run may still fetch; the body was not read: %w", resp.ContentLength, spool.Left(), ports.ErrBudgetSpent)
+	}
 	dir := rq.dir
 	if dir == "" && spool != nil {
 		dir = spool.Dir()
