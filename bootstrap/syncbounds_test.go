@@ -1,6 +1,7 @@
 package bootstrap
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/nsesource"
+	"github.com/quarrydata/quarry/ingest"
 	"github.com/quarrydata/quarry/ports"
 	"github.com/quarrydata/quarry/quarrytest/replay"
 )
@@ -74,5 +76,67 @@ func TestSyncRefusesADayDeclaringMoreThanAFileMayHold(t *testing.T) {
 	}
 	if got := r.meter.Snapshot()[nsesource.Name]; got.Bytes != 0 || got.Requests != 1 {
 		t.Fatalf("meter %+v: the body was read, or retried", got)
+	}
+}
+
+// TestTheLoaderTakesSpooledFilesAndBatchesLargeDaysByBytes: the loader
+// hands each ingester the files a source streamed to the spool, linked
+// under their names (a filing's in its folder) and dated by their
+// retrieval, never a body held in memory; the prices are read as one
+// batch, while 13F submissions and filing folders go in the ingesters'
+// batches bounded in bytes. A sync used to load every dataset as one
+// batch, so an EDGAR day of 40 large 13F filings was parsed whole.
+func TestTheLoaderTakesSpooledFilesAndBatchesLargeDaysByBytes(t *testing.T) {
+	spool := replay.NewSpool(t, 1<<30)
+	at := time.Date(2025, 6, 18, 16, 0, 0, 0, time.UTC)
+	spooled := func(ds, name, folder string) ports.SourceFile {
+		p, err := os.CreateTemp(spool.Dir(), "*-"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = p.WriteString(name)
+		_ = p.Close()
+		return ports.SourceFile{Dataset: ds, Name: name, Folder: folder, Path: p.Name(), Spooled: true, RetrievedAt: at}
+	}
+	oneBatch := map[string]bool{}
+	handed := map[string][]string{}
+	var index []byte
+	record := func(ds string) Ingester {
+		return Ingester{Dataset: ds, Load: func(_ context.Context, files *ingest.Files) (ingest.Outcome, error) {
+			oneBatch[ds], handed[ds] = files.OneBatch, files.Names
+			if ds == "us_filing_indexes" {
+				index, _ = os.ReadFile(files.Names[0] + "/index.json")
+			}
+			for _, n := range files.Names {
+				st, err := os.Stat(n)
+				if err != nil || (!st.IsDir() && !st.ModTime().Equal(at)) {
+					t.Errorf("%s handed %s: %v, %v", ds, n, st, err)
+				}
+			}
+			return ingest.Outcome{Read: len(files.Names)}, nil
+		}}
+	}
+	l := &ingestLoader{byName: map[string]Ingester{}}
+	for _, ds := range []string{"india_prices", "us_security_fund_holders", "us_filing_indexes"} {
+		l.byName[ds] = record(ds)
+	}
+	files := []ports.SourceFile{
+		spooled("india_prices", "BhavCopy.csv.zip", ""),
+		spooled("us_security_fund_holders", "0001816616-24-000001.txt", ""),
+		spooled("us_filing_indexes", "index.json", "320193/000032019324000123"),
+		spooled("us_filing_indexes", "aapl-20240928.htm", "320193/000032019324000123"),
+	}
+	if _, err := l.Load(ports.WithSpool(t.Context(), spool), files); err != nil {
+		t.Fatal(err)
+	}
+	if !oneBatch["india_prices"] || oneBatch["us_security_fund_holders"] || oneBatch["us_filing_indexes"] {
+		t.Fatalf("one batch by dataset: %v", oneBatch)
+	}
+	folder := handed["us_filing_indexes"]
+	if len(folder) != 1 || !strings.HasPrefix(folder[0], spool.Dir()) || !strings.HasSuffix(folder[0], "us_filing_indexes/320193/000032019324000123") {
+		t.Fatalf("the filing handed as %v, not its folder in the spool", folder)
+	}
+	if string(index) != "index.json" {
+		t.Fatalf("the folder's index.json holds %q", index)
 	}
 }
