@@ -17,8 +17,9 @@ import (
 // Downloaded is a file streamed to disk whole.
 type Downloaded struct {
 	URL string
-	// File is the temporary file holding the body; the caller removes
-	// it. Empty when NotModified.
+	// File holds the body, in the folder Download was given or the
+	// run's spool; the spool's removal, or the caller, removes it. Empty
+	// when NotModified.
 	File string
 	// Size is the body's length in bytes.
 	Size int64
@@ -42,16 +43,7 @@ func (c *Client) Download(ctx context.Context, file string, v Validator, dir str
 	if err != nil {
 		return Downloaded{}, err
 	}
-	return Downloaded{URL: res.URL, File: res.File, Size: res.Size, NotModified: res.NotModified,
-		RetrievedAt: res.RetrievedAt, Validator: res.Validator}, nil
-}
-
-// Bounded returns a client of the same source that bounds a file by
-// maxBytes instead (a large archive's), sharing c's rate.
-func (c *Client) Bounded(maxBytes int64) *Client {
-	d := *c
-	d.opt.MaxBytes = maxBytes
-	return &d
+	return Downloaded(res), nil
 }
 
 // save streams the body, decoded (net/http decodes a gzip Content-Encoding

@@ -56,7 +56,8 @@ type Options struct {
 	// DocumentBytes bounds a body checked whole in memory (Get, Post), once
 	// decoded; zero is MaxDocumentBytes.
 	DocumentBytes int64
-	// HTTP is the client used; nil is one with a five-minute timeout.
+	// HTTP is the client used, copied with the redirect rule set
+	// (sameOrigin); nil is one with a five-minute timeout.
 	HTTP *http.Client
 	// Meter counts requests, bytes and errors; nil counts nothing.
 	Meter ports.SourceMeter
@@ -72,7 +73,7 @@ type Client struct {
 
 // Validator is what a server said identifies the version of a file it
 // served: its ETag and Last-Modified. A caller that stored the file keeps
-// it, and asks with GetIfChanged next time; one that did not store it must
+// it, and asks with Download next time; one that did not store it must
 // not, or a 304 would stand for a file it never held.
 type Validator struct{ ETag, LastModified string }
 
@@ -155,7 +156,7 @@ type Response struct {
 	NotModified bool
 	// RetrievedAt is when the body was received.
 	RetrievedAt time.Time
-	// Validator identifies the version served, for GetIfChanged.
+	// Validator identifies the version served, for Download.
 	Validator Validator
 }
 
