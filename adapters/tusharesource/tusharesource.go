@@ -44,6 +44,11 @@ const DefaultPerMinute = 500
 // in Tushare's documentation of both); an answer that full may be cut.
 const rowCap = 6000
 
+// MaxAnswerBytes bounds one answer of the API, decoded: it is parsed
+// whole in memory, into values several times its size. The largest real
+// answers, 6,000 listings of stock_basic, are about 1.5 MB.
+const MaxAnswerBytes = 16 << 20
+
 // dueAfter is when a day's bars are due, after midnight UTC of the day:
 // 17:00 Beijing time, an hour after Tushare says `daily` is loaded
 // (15:00 to 16:00).
@@ -110,7 +115,8 @@ func New(cfg Config) (*Source, error) {
 		cfg.Now = time.Now
 	}
 	c, err := fetch.New(fetch.Options{Source: Name, BaseURL: cfg.BaseURL, UserAgent: "quarry (Tushare Pro)",
-		PerSecond: float64(cfg.PerMinute) / cfg.Window.Seconds(), Backoff: cfg.Backoff, Meter: cfg.Meter, Log: cfg.Log})
+		PerSecond: float64(cfg.PerMinute) / cfg.Window.Seconds(), Backoff: cfg.Backoff, DocumentBytes: MaxAnswerBytes,
+		Meter: cfg.Meter, Log: cfg.Log})
 	if err != nil {
 		return nil, err
 	}

@@ -255,3 +255,25 @@ func TestARedirectToAnotherHostNeverCarriesTheToken(t *testing.T) {
 		t.Errorf("the other host received %q with token %q", r.API, r.Token)
 	}
 }
+
+// TestAnAnswerPastItsBoundIsRefused: an answer is parsed whole, into
+// values several times its size, so one past MaxAnswerBytes is refused as
+// it is read; the bound was fetch's 1 GiB.
+func TestAnAnswerPastItsBoundIsRefused(t *testing.T) {
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"code":0,"msg":"","data":{"fields":["ts_code"],"items":[`))
+		row := []byte(`["1"],`)
+		for range tusharesource.MaxAnswerBytes / len(row) {
+			_, _ = w.Write(row)
+		}
+		_, _ = w.Write([]byte(`["1"]]}}`))
+	}))
+	defer huge.Close()
+	s, err := tusharesource.New(tusharesource.Config{Token: token, BaseURL: huge.URL, Backoff: time.Millisecond, PerMinute: 60_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Fetch(replay.Spooled(t), june(1)); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "larger than 16777216 bytes") {
+		t.Fatalf("an answer past its bound: %v", err)
+	}
+}
