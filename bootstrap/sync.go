@@ -272,7 +272,7 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	if len(files) == 0 {
 		return 0, nil
 	}
-	dir, err := os.MkdirTemp(spoolDir(ctx), "load-")
+	dir, err := os.MkdirTemp(spoolDir(ctx), "quarry-load-")
 	if err != nil {
 		return 0, err
 	}
