@@ -178,16 +178,18 @@ const (
 	EnvAskModelKey        = "QUARRY_ASK_MODEL_KEY"
 	EnvAPIKey             = "QUARRY_API_KEY"
 	// The sources' settings (syncconfig.go).
-	EnvSync           = "QUARRY_SYNC"
-	EnvSyncEvery      = "QUARRY_SYNC_EVERY"
-	EnvSyncFrom       = "QUARRY_SYNC_FROM"
-	EnvNSEBaseURL     = "QUARRY_NSE_BASE_URL"
-	EnvSECUserAgent   = "QUARRY_SEC_USER_AGENT"
-	EnvSECBaseURL     = "QUARRY_SEC_BASE_URL"
-	EnvSECDataBaseURL = "QUARRY_SEC_DATA_BASE_URL"
-	EnvJudgmentsInbox = "QUARRY_JUDGMENTS_INBOX"
-	EnvTushareToken   = "QUARRY_TUSHARE_TOKEN"
-	EnvTushareBaseURL = "QUARRY_TUSHARE_BASE_URL"
+	EnvSync      = "QUARRY_SYNC"
+	EnvSyncEvery = "QUARRY_SYNC_EVERY"
+	EnvSyncFrom  = "QUARRY_SYNC_FROM"
+	// EnvSyncMaxRunBytes is named by the stop of a run past its budget.
+	EnvSyncMaxRunBytes = "QUARRY_SYNC_MAX_RUN_BYTES"
+	EnvNSEBaseURL      = "QUARRY_NSE_BASE_URL"
+	EnvSECUserAgent    = "QUARRY_SEC_USER_AGENT"
+	EnvSECBaseURL      = "QUARRY_SEC_BASE_URL"
+	EnvSECDataBaseURL  = "QUARRY_SEC_DATA_BASE_URL"
+	EnvJudgmentsInbox  = "QUARRY_JUDGMENTS_INBOX"
+	EnvTushareToken    = "QUARRY_TUSHARE_TOKEN"
+	EnvTushareBaseURL  = "QUARRY_TUSHARE_BASE_URL"
 	// EnvTusharePerMinute is named by the stop on a refusal for the rate.
 	EnvTusharePerMinute = "QUARRY_TUSHARE_PER_MINUTE"
 )

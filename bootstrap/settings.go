@@ -47,6 +47,7 @@ var Settings = []Setting{
 	{EnvSync, "", "unset: no schedule. Sources `quarry serve` keeps current, comma-separated (nse, edgar, tushare; not judgments, whose inbox needs the vault key serve refuses)"},
 	{EnvSyncEvery, "1h", "how often the schedule runs each source named in " + EnvSync},
 	{EnvSyncFrom, "", "unset: each source starts at the latest day due. First day (YYYY-MM-DD) the schedule backfills from"},
+	{EnvSyncMaxRunBytes, "8GiB", "the most bytes one run of a source (`quarry sync`, or one scheduled run) may fetch, decoded; the run stops at the day that passes it, keeping the days before, and the next run goes on"},
 	{EnvNSEBaseURL, defaultNSEBaseURL, "NSE archive host the nse source fetches the daily bhavcopy from (a mirror may stand in)"},
 	{EnvSECUserAgent, "", "unset: the edgar source is off. The User-Agent the SEC asks for: who fetches and a contact e-mail (Example Corp ops@example.com)"},
 	{EnvSECBaseURL, defaultSECBaseURL, "SEC host the edgar source fetches the daily form index (Archives/edgar/daily-index/…) from"},

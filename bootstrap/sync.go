@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -112,7 +113,8 @@ func syncGraph(cfg Config) fx.Option {
 					return nil, err
 				}
 				return sourcesync.New(sources, append(missing, unset...), states, load, meter, now, sourcesync.Inboxes(inboxes...),
-					sourcesync.Leases(leases, holder, leaseTTL), sourcesync.Fills(sourceFills)), nil
+					sourcesync.Leases(leases, holder, leaseTTL), sourcesync.Fills(sourceFills),
+					sourcesync.Spooling(spoolRoot(cfg), runBytes(cfg), EnvSyncMaxRunBytes)), nil
 			}),
 	)
 }
@@ -159,7 +161,8 @@ func postgresLeases(cfg Config) fx.Option {
 // syncSources builds the configured sources, and names those that are not
 // with the setting that enables them.
 func syncSources(cfg Config, meter *sourcesync.Meter, log *zap.Logger) ([]ports.Source, []sourcesync.Unconfigured, error) {
-	nse, err := nsesource.New(nsesource.Config{BaseURL: cfg.Sync.NSEBaseURL, Backoff: cfg.Sync.RetryBackoff, Meter: meter, Log: log})
+	nse, err := nsesource.New(nsesource.Config{BaseURL: cfg.Sync.NSEBaseURL, Backoff: cfg.Sync.RetryBackoff,
+		MaxFileBytes: maxFileBytes(cfg), Meter: meter, Log: log})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", EnvNSEBaseURL, err)
 	}
@@ -186,20 +189,47 @@ func edgarSource(cfg Config, meter *sourcesync.Meter, log *zap.Logger) (ports.So
 			" to who fetches and a contact e-mail address (Example Corp ops@example.com), as the SEC's fair-access rules require"}, nil
 	}
 	edgar, err := edgarsource.New(edgarsource.Config{UserAgent: cfg.Sync.SECUserAgent, BaseURL: cfg.Sync.SECBaseURL,
-		DataBaseURL: cfg.Sync.SECDataBaseURL, Backoff: cfg.Sync.RetryBackoff, BulkMaxBytes: bulkMaxBytes(cfg), Meter: meter, Log: log})
+		DataBaseURL: cfg.Sync.SECDataBaseURL, Backoff: cfg.Sync.RetryBackoff, MaxFileBytes: maxFileBytes(cfg), Meter: meter, Log: log})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s, %s, %s: %w", EnvSECUserAgent, EnvSECBaseURL, EnvSECDataBaseURL, err)
 	}
 	return edgar, nil, nil
 }
 
-// bulkMaxBytes bounds the SEC's bulk archive as `quarry ingest` bounds a
-// file: by QUARRY_INGEST_MAX_FILE_BYTES, else its default.
-func bulkMaxBytes(cfg Config) int64 {
+// maxFileBytes bounds a file a source streams to disk (a day's archive,
+// a submission, the SEC's bulk archive) as `quarry ingest` bounds a file:
+// by QUARRY_INGEST_MAX_FILE_BYTES, else its default.
+func maxFileBytes(cfg Config) int64 {
 	if cfg.IngestMaxFileBytes > 0 {
 		return cfg.IngestMaxFileBytes
 	}
 	return ingest.DefaultMaxFileBytes
+}
+
+// runBytes bounds what one run of a source fetches: QUARRY_SYNC_MAX_RUN_BYTES,
+// else its default.
+func runBytes(cfg Config) int64 {
+	if cfg.Sync.MaxRunBytes > 0 {
+		return cfg.Sync.MaxRunBytes
+	}
+	return sourcesync.DefaultRunBytes
+}
+
+// spoolName is the folder, in the data directory or else the system's
+// temporary directory, that holds the spool of each run of a source.
+const spoolName = "quarry-sync"
+
+// spoolRoot is where each run of a source writes what it fetches: in the
+// data directory when there is one (a disk the operator sized, never a
+// memory-backed /tmp), else in the system's temporary directory.
+func spoolRoot(cfg Config) string {
+	if cfg.Sync.SpoolDir != "" {
+		return cfg.Sync.SpoolDir
+	}
+	if cfg.DataDir != "" {
+		return filepath.Join(cfg.DataDir, spoolName)
+	}
+	return filepath.Join(os.TempDir(), spoolName)
 }
 
 // tushareRemedy is what enables the tushare source.
@@ -219,9 +249,12 @@ func tushareSource(cfg Config, meter *sourcesync.Meter, log *zap.Logger) (ports.
 }
 
 // ingestLoader loads what a source fetched through the ingest path: the
-// files are written to a directory of their own, dated by their retrieval,
-// each in its folder when it has one (a filing's), and handed to their
-// dataset's Ingester, which reads every file before it writes anything.
+// files are laid out in a directory of their own in the run's spool, by
+// name and dated by their retrieval, each in its folder when it has one
+// (a filing's), and handed to their dataset's Ingester. The prices, whose
+// runs are bounded in days, are read whole before anything is written;
+// 13F submissions and filing folders, a day of which can weigh
+// gigabytes, are written in the ingester's batches bounded in bytes.
 type ingestLoader struct {
 	byName   map[string]Ingester
 	maxBytes int64
@@ -239,7 +272,7 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	if len(files) == 0 {
 		return 0, nil
 	}
-	dir, err := os.MkdirTemp("", "quarry-sync-")
+	dir, err := os.MkdirTemp(spoolDir(ctx), "quarry-load-")
 	if err != nil {
 		return 0, err
 	}
@@ -247,7 +280,7 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	byDataset := map[string][]string{}
 	for _, f := range files {
 		in := f.Path // an inbox's delivery, read where it lies
-		if in == "" {
+		if in == "" || f.Spooled {
 			var err error
 			if in, err = writeFetched(dir, f); err != nil {
 				return 0, err
@@ -263,7 +296,7 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 		if !ok {
 			return read, fmt.Errorf("no ingester for dataset %s", ds)
 		}
-		got, err := ing.Load(ctx, &ingest.Files{Names: byDataset[ds], MaxBytes: l.maxBytes, OneBatch: true})
+		got, err := ing.Load(ctx, &ingest.Files{Names: byDataset[ds], MaxBytes: l.maxBytes, OneBatch: !slices.Contains(batchedBySize, ds)})
 		read += got.Read
 		if err != nil {
 			return read, fmt.Errorf("ingest %s: %w", ds, err)
@@ -272,10 +305,26 @@ func (l *ingestLoader) Load(ctx context.Context, files []ports.SourceFile) (int,
 	return read, nil
 }
 
-// writeFetched writes a fetched file under dir, in its dataset's
+// batchedBySize are the datasets a sync writes in the ingester's batches
+// bounded in bytes rather than one batch a load: a day of 13F submissions
+// or of filings can weigh gigabytes. Readers then see such a day batch by
+// batch, each filing whole; a day stopped midway is fetched and written
+// again by the next run, which changes nothing of the batches written.
+var batchedBySize = []string{string(dataset.USFundHolders), string(dataset.USFilingIndexes)}
+
+// spoolDir is the run's spool in ctx, or the system's temporary
+// directory without one.
+func spoolDir(ctx context.Context) string {
+	if sp := ports.SpoolFrom(ctx); sp != nil {
+		return sp.Dir()
+	}
+	return ""
+}
+
+// writeFetched lays a fetched file out under dir, in its dataset's
 // directory and its folder if it has one, its modification time its
 // retrieval, and returns what the dataset's reader is handed: the file,
-// or its folder.
+// or its folder. A file in the spool is linked there, not copied.
 func writeFetched(dir string, f ports.SourceFile) (string, error) {
 	in := filepath.Join(dir, f.Dataset)
 	if f.Folder != "" {
@@ -291,10 +340,36 @@ func writeFetched(dir string, f ports.SourceFile) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(name, f.Body, 0o600); err != nil {
+	if err := place(name, f); err != nil {
 		return "", err
 	}
 	return in, os.Chtimes(name, f.RetrievedAt, f.RetrievedAt)
+}
+
+// place writes f at name: its body, or its spooled file linked (a file
+// in a spool on another file system than dir is copied).
+func place(name string, f ports.SourceFile) error {
+	if !f.Spooled {
+		return os.WriteFile(name, f.Body, 0o600)
+	}
+	os.Remove(name) // a file of an earlier day of the batch, replaced as a body is
+	if os.Link(f.Path, name) == nil {
+		return nil
+	}
+	src, err := os.Open(f.Path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // schedule runs the sources QUARRY_SYNC names every QUARRY_SYNC_EVERY,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/adapters/tusharesource"
+	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/domain/feed"
 )
 
@@ -46,6 +47,11 @@ type SyncConfig struct {
 	// TushareWindow is the span TusharePerMinute counts; zero is a minute.
 	// No variable sets it: tests shorten it.
 	TushareWindow time.Duration
+	// MaxRunBytes bounds the bytes one run of a source fetches.
+	MaxRunBytes int64
+	// SpoolDir, when set, holds the runs' spools instead of the data
+	// directory or the temporary directory. No variable sets it: tests do.
+	SpoolDir string
 	// RetryBackoff is the first wait before a source retries a request;
 	// zero is one second. No variable sets it: tests shorten it.
 	RetryBackoff time.Duration
@@ -69,6 +75,10 @@ func (r *reader) syncConfig() SyncConfig {
 		TushareBaseURL:   r.str(EnvTushareBaseURL, tusharesource.DefaultBaseURL),
 		TusharePerMinute: int(r.int64(EnvTusharePerMinute, tusharesource.DefaultPerMinute, 1)),
 		JudgmentsInbox:   r.path(EnvJudgmentsInbox),
+		MaxRunBytes:      r.bytes(EnvSyncMaxRunBytes, sourcesync.DefaultRunBytes),
+	}
+	if c.MaxRunBytes == 0 {
+		r.fail(EnvSyncMaxRunBytes, "0", "want a number of bytes a run may fetch, such as 8GiB")
 	}
 	if c.SECUserAgent != "" && !strings.Contains(c.SECUserAgent, "@") {
 		r.fail(EnvSECUserAgent, c.SECUserAgent, "want who fetches and a contact e-mail address, as the SEC asks (Example Corp ops@example.com)")

@@ -228,8 +228,8 @@ func readEntry(archive string, entries map[string]*zip.File, entry string) ([]by
 	if !ok {
 		return nil, errors.New("not in the archive")
 	}
-	if e.UncompressedSize64 > source.MaxDocumentBytes {
-		return nil, source.TooLarge(archive+":"+entry, "declares %d bytes uncompressed, more than %s", e.UncompressedSize64, source.Bytes(source.MaxDocumentBytes))
+	if err := source.CheckEntry(archive+":"+entry, e.CompressedSize64, e.UncompressedSize64, source.MaxDocumentBytes, "a document read whole"); err != nil {
+		return nil, err
 	}
 	rc, err := e.Open()
 	if err != nil {

@@ -122,34 +122,70 @@ func allocatedBy(fn func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// TestACompanyFactsBombIsRefusedInBoundedMemory: a 1 MB zip holding 1 GiB
-// of whitespace in one companyfacts entry once took 5.3 GB to refuse. The
-// reader now stops at source.MaxDocumentBytes, and the run allocates a
-// small multiple of that, whatever the entry's size.
-func TestACompanyFactsBombIsRefusedInBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes and reads a 1 GiB entry")
-	}
+// TestAZipBombIsRefusedBeforeItIsInflated: a 64 KiB zip holding 64 MiB
+// of whitespace in one companyfacts entry was inflated up to the
+// document bound before it was refused (a 1 GiB one took 5.3 GB, then
+// 640 MB, and 62 s of CPU for a 4 MB bomb of 16 GiB). Its declared ratio
+// of about 1,000 to one is now refused when the archive is listed, before
+// any of it is inflated.
+func TestAZipBombIsRefusedBeforeItIsInflated(t *testing.T) {
 	dir := t.TempDir()
 	_, tickers := sampleFinancials(t)
 	tickersFile := filepath.Join(dir, "company_tickers.json")
 	if err := os.WriteFile(tickersFile, tickers, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const entrySize = 1 << 30
-	bomb := writeBomb(t, dir, "CIK0000320193.json", entrySize)
+	bomb := writeBomb(t, dir, "CIK0000320193.json", 64<<20)
 	var err error
 	alloc := allocatedBy(func() { _, _, err = ingestFinancials(t, tickersFile, bomb) })
-	want := "bomb.zip:CIK0000320193.json: larger than 256 MiB"
+	want := "bomb.zip:CIK0000320193.json: declares 67108864 bytes uncompressed from"
+	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "a zip bomb") {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+	if alloc > 8<<20 {
+		t.Fatalf("refusing a zip bomb allocated %d MiB", alloc>>20)
+	}
+}
+
+// TestADocumentDeclaringMoreThanTheDocumentBoundIsRefusedUnread: an entry
+// of a reader that holds it whole, declaring 300 MiB at a ratio a real
+// file could have, is refused from its declared size, before a byte is
+// read; it was read up to the 256 MiB bound and refused there, at about
+// 600 MB of peak RSS.
+func TestADocumentDeclaringMoreThanTheDocumentBoundIsRefusedUnread(t *testing.T) {
+	dir := t.TempDir()
+	_, tickers := sampleFinancials(t)
+	tickersFile := filepath.Join(dir, "company_tickers.json")
+	if err := os.WriteFile(tickersFile, tickers, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "large.zip")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	packed := make([]byte, 2<<20) // what the entry holds compressed
+	w, err := zw.CreateRaw(&zip.FileHeader{Name: "CIK0000320193.json", Method: zip.Deflate,
+		CompressedSize64: uint64(len(packed)), UncompressedSize64: 300 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(packed); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	alloc := allocatedBy(func() { _, _, err = ingestFinancials(t, tickersFile, p) })
+	want := "large.zip:CIK0000320193.json: 314572800 bytes, larger than 256 MiB"
 	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
-	// source.ReadAll allocates about twice the bound as its buffer doubles;
-	// the run's own work (the inflater, the tickers) comes on top of that.
-	if alloc > 4*source.MaxDocumentBytes {
-		t.Fatalf("refusing a %d-byte entry allocated %d MiB, more than 4 × the %d MiB document bound", entrySize, alloc>>20, source.MaxDocumentBytes>>20)
+	if alloc > 8<<20 {
+		t.Fatalf("refusing the entry allocated %d MiB", alloc>>20)
 	}
-	t.Logf("refusing a 1 GiB entry allocated %d MiB", alloc>>20)
 }
 
 // TestAnEntryDeclaringMoreThanTheRunReadsIsRefusedUnread: the declared

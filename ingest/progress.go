@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"github.com/quarrydata/quarry/domain/source"
 	"io"
 	"os"
 	"sync"
@@ -146,6 +147,15 @@ func (r *progressReader) Read(b []byte) (int, error) {
 	}
 	r.n += int64(n)
 	return n, err
+}
+
+// Size is the size the file it reads was listed with, -1 when unknown
+// (source.Sized).
+func (r *progressReader) Size() int64 {
+	if s, ok := r.rc.(source.Sized); ok {
+		return s.Size()
+	}
+	return -1
 }
 
 func (r *progressReader) Close() error {

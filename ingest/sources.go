@@ -154,7 +154,8 @@ func (in *inputs) addFile(name string, st fs.FileInfo) error {
 // addArchive lists an archive's entries: directories are skipped, and rule
 // says which files the dataset reads. An archive with an entry whose name
 // is not a local path, two entries of one name, or an entry declaring more
-// bytes than a run reads, is refused whole before any entry is read.
+// bytes than a run reads or more than source.MaxEntryRatio times its
+// compressed size (a zip bomb), is refused whole before any entry is read.
 func (in *inputs) addArchive(name string, rule entryRule) error {
 	zr, err := zip.OpenReader(name)
 	if err != nil {
@@ -172,8 +173,8 @@ func (in *inputs) addArchive(name string, rule entryRule) error {
 		if e.FileInfo().IsDir() {
 			continue
 		}
-		if e.UncompressedSize64 > uint64(in.maxBytes) {
-			return source.TooLarge(name+":"+e.Name, "declares %d bytes uncompressed, more than %s (%s)", e.UncompressedSize64, source.Bytes(in.maxBytes), MaxFileBytesSetting)
+		if err := source.CheckEntry(name+":"+e.Name, e.CompressedSize64, e.UncompressedSize64, in.maxBytes, MaxFileBytesSetting); err != nil {
+			return err
 		}
 		use, err := rule(e.Name)
 		if err != nil {
@@ -258,7 +259,7 @@ func (in *inputs) openBounded(f *input) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &boundedReader{ReadCloser: rc, name: f.name, limit: in.maxBytes}, nil
+	return &boundedReader{ReadCloser: rc, name: f.name, limit: in.maxBytes, size: f.size}, nil
 }
 
 // close closes the archives.
@@ -278,7 +279,14 @@ type boundedReader struct {
 	io.ReadCloser
 	name        string
 	limit, read int64
+	// size is what the file was listed with: its size on disk, or the
+	// entry's declared size, which a reader holding the file whole
+	// checks before reading (source.Sized).
+	size int64
 }
+
+// Size is the file's size when the run listed it.
+func (b *boundedReader) Size() int64 { return b.size }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.read > b.limit {

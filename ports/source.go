@@ -23,7 +23,38 @@ var (
 	// ErrSourceStopped: the source refuses to serve this client until an
 	// operator acts (a token out of points); retrying does not help.
 	ErrSourceStopped = errors.New("source stopped serving")
+	// ErrBudgetSpent: a run of a source has fetched the most bytes a run
+	// may; the days before are kept and the next run goes on from there.
+	ErrBudgetSpent = errors.New("the run's byte budget is spent")
 )
+
+// Spool is where one run of a source writes the files it fetches, until
+// the run has loaded them, and the count of the bytes it may still fetch.
+// A run puts its spool in the context (WithSpool), where the sources and
+// the loader find it (SpoolFrom).
+type Spool interface {
+	// Dir is the folder the run's files are written in; the run removes
+	// it, with everything in it, when it ends.
+	Dir() string
+	// Take counts n more bytes fetched against the run's budget, and
+	// fails wrapping ErrBudgetSpent once the run has fetched more.
+	Take(n int64) error
+	// Left is how many bytes the run may still fetch.
+	Left() int64
+}
+
+type spoolKey struct{}
+
+// WithSpool returns ctx carrying a run's spool.
+func WithSpool(ctx context.Context, s Spool) context.Context {
+	return context.WithValue(ctx, spoolKey{}, s)
+}
+
+// SpoolFrom returns the spool ctx carries, or nil.
+func SpoolFrom(ctx context.Context) Spool {
+	s, _ := ctx.Value(spoolKey{}).(Spool)
+	return s
+}
 
 // SourceFile is one whole file a source served, checked as far as its
 // format allows before a dataset's reader parses it.
@@ -45,8 +76,13 @@ type SourceFile struct {
 	// Body is the whole file, unless Path is set.
 	Body []byte
 	// Path, when set, is where the whole file lies on disk: an inbox's
-	// delivery, read in place rather than copied into memory.
+	// delivery, read in place rather than copied into memory, or, with
+	// Spooled, a fetched file in the run's spool.
 	Path string
+	// Spooled: Path is a file a source fetched into the run's spool, under
+	// a name of its own; the loader lays it out by Name and Folder, as
+	// it does a Body.
+	Spooled bool
 	// RetrievedAt is when it was fetched: its rows are known from then.
 	RetrievedAt time.Time
 }

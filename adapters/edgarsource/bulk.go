@@ -21,7 +21,7 @@ var _ ports.BulkSource = (*Source)(nil)
 // directory, at the end, is there), and returns it, read in place, with
 // company_tickers.json: what `quarry ingest us_financials` reads.
 func (s *Source) Bulk(ctx context.Context, dir string, v ports.Version) (ports.Bulk, error) {
-	got, err := s.archive.Download(ctx, BulkPath, fetch.Validator(v), dir, wholeZip)
+	got, err := s.www.Download(ctx, BulkPath, fetch.Validator(v), dir, wholeZip)
 	if err != nil {
 		return ports.Bulk{}, err
 	}

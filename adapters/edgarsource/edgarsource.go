@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -60,9 +61,10 @@ type Config struct {
 	DataBaseURL string
 	// Backoff is the first wait before a retry; zero is one second.
 	Backoff time.Duration
-	// BulkMaxBytes bounds the bulk archive (Bulk); zero is fetch's bound
-	// of any body, 1 GiB, under the SEC's archive.
-	BulkMaxBytes int64
+	// MaxFileBytes bounds a file streamed to disk (a full submission
+	// text, a primary document, the bulk archive), once decoded
+	// (QUARRY_INGEST_MAX_FILE_BYTES); zero is fetch's bound of 1 GiB.
+	MaxFileBytes int64
 	Meter        ports.SourceMeter
 	Log          *zap.Logger
 }
@@ -70,9 +72,7 @@ type Config struct {
 // Source is EDGAR's daily form index and the filers' companyfacts.
 type Source struct {
 	www, data *fetch.Client
-	// archive is www bounding a body by Config.BulkMaxBytes.
-	archive *fetch.Client
-	log     *zap.Logger
+	log       *zap.Logger
 }
 
 var _ ports.Source = (*Source)(nil)
@@ -84,7 +84,7 @@ func New(cfg Config) (*Source, error) {
 		return nil, ErrNoUserAgent
 	}
 	www, err := fetch.New(fetch.Options{Source: Name, BaseURL: cfg.BaseURL, UserAgent: cfg.UserAgent,
-		PerSecond: PerSecond, Backoff: cfg.Backoff, Meter: cfg.Meter, Log: cfg.Log})
+		PerSecond: PerSecond, Backoff: cfg.Backoff, MaxBytes: cfg.MaxFileBytes, Meter: cfg.Meter, Log: cfg.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -96,11 +96,7 @@ func New(cfg Config) (*Source, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	archive := www
-	if cfg.BulkMaxBytes > 0 {
-		archive = www.Bounded(cfg.BulkMaxBytes)
-	}
-	return &Source{www: www, data: data, archive: archive, log: log}, nil
+	return &Source{www: www, data: data, log: log}, nil
 }
 
 // Name returns "edgar".
@@ -142,34 +138,43 @@ const TickersPath = "files/company_tickers.json"
 // companies by ticker) or the SEC holds no companyfacts for is skipped and
 // logged.
 func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
-	idx, err := s.www.Get(ctx, IndexPath(day), checkIndex(day))
+	var filings []Filing
+	idx, err := s.www.Get(ctx, IndexPath(day), func(body []byte) (err error) {
+		filings, err = ParseFormIndex(body)
+		if err == nil {
+			err = checkFetched(filings)
+		}
+		if err == nil {
+			err = OfDay(body, filings, day)
+		}
+		return err
+	})
 	switch {
 	case errors.Is(err, ports.ErrNotFound):
 		return nil, fmt.Errorf("edgar %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
 	case err != nil:
 		return nil, err
 	}
-	filings, err := ParseFormIndex(idx.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v: %w", idx.URL, err, ports.ErrSourceFailed)
-	}
-	holdings, err := s.holdings(ctx, filings)
+	os.Remove(idx.File) // read; nothing loads it
+	p := newProgress(s.log, day, filings)
+	holdings, err := s.holdings(ctx, filings, p)
 	if err != nil {
 		return nil, err
 	}
-	facts, err := s.statements(ctx, day, Filers(filings))
+	facts, err := s.statements(ctx, Filers(filings), p)
 	if err != nil {
 		return nil, err
 	}
-	folders, err := s.folders(ctx, filings)
+	folders, err := s.folders(ctx, filings, p)
 	if err != nil {
 		return nil, err
 	}
+	p.fetched()
 	return slices.Concat(facts, folders, holdings), nil
 }
 
 // statements fetches the companyfacts of filers, with company_tickers.json.
-func (s *Source) statements(ctx context.Context, day time.Time, filers []int64) ([]ports.SourceFile, error) {
+func (s *Source) statements(ctx context.Context, filers []int64, p *progress) ([]ports.SourceFile, error) {
 	if len(filers) == 0 {
 		return nil, nil
 	}
@@ -180,12 +185,13 @@ func (s *Source) statements(ctx context.Context, day time.Time, filers []int64) 
 	out := []ports.SourceFile{tickers}
 	for _, cik := range filers {
 		if !listed[cik] {
-			s.log.Info("edgar: a filer with no ticker is skipped", zap.Int64("cik", cik), zap.String("day", day.Format(feed.DayLayout)))
+			p.skip("a filer with no ticker", zap.Int64("cik", cik))
 			continue
 		}
 		f, err := s.facts(ctx, cik)
+		p.done()
 		if errors.Is(err, ports.ErrNotFound) {
-			s.log.Info("edgar: no companyfacts for a filer", zap.Int64("cik", cik), zap.String("day", day.Format(feed.DayLayout)))
+			p.skip("no companyfacts for a filer", zap.Int64("cik", cik))
 			continue
 		}
 		if err != nil {
@@ -202,26 +208,32 @@ func (s *Source) statements(ctx context.Context, day time.Time, filers []int64) 
 // holdings fetches the full submission text file of every 13F-HR and
 // 13F-HR/A in filings, read as `quarry ingest us_security_fund_holders`
 // reads one.
-func (s *Source) holdings(ctx context.Context, filings []Filing) ([]ports.SourceFile, error) {
+func (s *Source) holdings(ctx context.Context, filings []Filing, p *progress) ([]ports.SourceFile, error) {
 	var out []ports.SourceFile
 	for _, f := range filings {
 		if !slices.Contains(holdingsForms, f.Form) {
 			continue
 		}
-		res, err := s.www.Get(ctx, "Archives/"+f.File, wholeSubmission)
+		res, err := s.www.GetFile(ctx, "Archives/"+f.File, wholeSubmission)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ports.SourceFile{Dataset: string(dataset.USFundHolders), Name: f.File[strings.LastIndex(f.File, "/")+1:],
-			URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt})
+		p.done()
+		out = append(out, spooled(string(dataset.USFundHolders), f.File[strings.LastIndex(f.File, "/")+1:], res))
 	}
 	return out, nil
 }
 
+// spooled is a file fetched into the run's spool, to be loaded into ds
+// under name.
+func spooled(ds, name string, res fetch.Response) ports.SourceFile {
+	return ports.SourceFile{Dataset: ds, Name: name, URL: res.URL, Path: res.File, Spooled: true, RetrievedAt: res.RetrievedAt}
+}
+
 // wholeSubmission refuses a submission text file that does not open and
 // close as one SEC-DOCUMENT.
-func wholeSubmission(body []byte) error {
-	if !bytes.HasPrefix(body, []byte("<SEC-DOCUMENT>")) || !bytes.HasSuffix(bytes.TrimSpace(body), []byte("</SEC-DOCUMENT>")) {
+func wholeSubmission(file string) error {
+	if !opensAndCloses(file, "<SEC-DOCUMENT>", "</SEC-DOCUMENT>") {
 		return errors.New("not a whole submission text file: it does not open and close as one <SEC-DOCUMENT>")
 	}
 	return nil
@@ -249,8 +261,7 @@ func (s *Source) tickers(ctx context.Context) (ports.SourceFile, map[int64]bool,
 	if err != nil {
 		return ports.SourceFile{}, nil, err
 	}
-	return ports.SourceFile{Dataset: string(dataset.USFinancials), Name: "company_tickers.json", URL: res.URL,
-		Body: res.Body, RetrievedAt: res.RetrievedAt}, listed, nil
+	return spooled(string(dataset.USFinancials), "company_tickers.json", res), listed, nil
 }
 
 // facts fetches one filer's companyfacts, checked whole.
@@ -260,8 +271,7 @@ func (s *Source) facts(ctx context.Context, cik int64) (ports.SourceFile, error)
 	if err != nil {
 		return ports.SourceFile{}, err
 	}
-	return ports.SourceFile{Dataset: string(dataset.USFinancials), Name: p[strings.LastIndex(p, "/")+1:],
-		URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, nil
+	return spooled(string(dataset.USFinancials), p[strings.LastIndex(p, "/")+1:], res), nil
 }
 
 // Filers returns, in order and once each, the CIKs of the filings of a
@@ -277,33 +287,32 @@ func Filers(filings []Filing) []int64 {
 	return out
 }
 
-// checkIndex refuses a body that does not read as the form index of day.
-func checkIndex(day time.Time) fetch.Check {
-	return func(body []byte) error {
-		filings, err := ParseFormIndex(body)
-		if err != nil {
-			return err
-		}
-		return OfDay(body, filings, day)
-	}
-}
-
 // checkFacts refuses a body that is not the whole companyfacts document
 // of cik.
 func checkFacts(cik int64) fetch.Check {
 	return func(body []byte) error {
 		var doc struct {
-			CIK   json.Number     `json:"cik"`
-			Facts json.RawMessage `json:"facts"`
+			CIK   json.Number `json:"cik"`
+			Facts present     `json:"facts"`
 		}
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
 		if err := dec.Decode(&doc); err != nil {
 			return fmt.Errorf("not a whole companyfacts document: %v", err)
 		}
-		if doc.CIK.String() != fmt.Sprint(cik) || len(doc.Facts) == 0 {
+		if doc.CIK.String() != fmt.Sprint(cik) || !doc.Facts {
 			return fmt.Errorf("not the companyfacts of CIK %d", cik)
 		}
 		return nil
 	}
+}
+
+// present is a JSON member checked only for being there, not kept: the
+// decoder scans it whole all the same.
+type present bool
+
+// UnmarshalJSON marks the member present unless it is null.
+func (p *present) UnmarshalJSON(b []byte) error {
+	*p = string(b) != "null"
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func source(t *testing.T, srv *replay.Server) *edgarsource.Source {
 func TestFetchReturnsTheFilersCompanyfactsWithTheUserAgent(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
-	files, err := source(t, srv).Fetch(t.Context(), appleDay)
+	files, err := source(t, srv).Fetch(replay.Spooled(t), appleDay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestFetchReturnsTheFilingFolder(t *testing.T) {
 // files of Microsoft's 10-K folder, failing if one is of another folder.
 func msftFolder(t *testing.T, srv *replay.Server) []string {
 	t.Helper()
-	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
+	files, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestFetchRefusesAPageOfAnotherFiler(t *testing.T) {
 	srv.AddEDGAR(t)
 	srv.Add("submissions/CIK0000789019.json", []byte(`{"cik":"789019","filings":{"recent":{"accessionNumber":[],"primaryDocument":[]},`+
 		`"files":[{"name":"../CIK0000320193-submissions-001.json","filingFrom":"2025-07-30","filingTo":"2025-07-30"}]}}`))
-	if _, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)); !errors.Is(err, ports.ErrSourceFailed) {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)); !errors.Is(err, ports.ErrSourceFailed) {
 		t.Fatalf("a page of another path: %v", err)
 	}
 }
@@ -112,7 +113,7 @@ func TestFetchRefusesACutPrimaryDocument(t *testing.T) {
 	srv.AddEDGAR(t)
 	srv.Fail("Archives/edgar/data/789019/000095017025100235/msft-20250630.htm", replay.Truncated)
 	day := time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC)
-	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "</html>") {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "</html>") {
 		t.Fatalf("a primary document served as half: %v", err)
 	}
 }
@@ -123,7 +124,7 @@ func TestFetchSkipsAFilingWithoutFolder(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
 	srv.Remove("Archives/edgar/data/789019/000095017025100235/index.json")
-	files, err := source(t, srv).Fetch(t.Context(), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
+	files, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2025, 7, 30, 0, 0, 0, 0, time.UTC))
 	if err != nil || len(files) != 2 {
 		t.Fatalf("fetched %d files, %v; want the companyfacts and tickers only", len(files), err)
 	}
@@ -132,7 +133,7 @@ func TestFetchSkipsAFilingWithoutFolder(t *testing.T) {
 func TestFetchOfAWeekdayWithoutIndexIsNoPublication(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
-	_, err := source(t, srv).Fetch(t.Context(), time.Date(2024, 11, 28, 0, 0, 0, 0, time.UTC))
+	_, err := source(t, srv).Fetch(replay.Spooled(t), time.Date(2024, 11, 28, 0, 0, 0, 0, time.UTC))
 	if !errors.Is(err, ports.ErrNoPublication) {
 		t.Fatalf("Thanksgiving: %v", err)
 	}
@@ -142,7 +143,7 @@ func TestFetchRefusesACutCompanyfacts(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddEDGAR(t)
 	srv.Fail("api/xbrl/companyfacts/CIK0000320193.json", replay.Truncated)
-	if _, err := source(t, srv).Fetch(t.Context(), appleDay); !errors.Is(err, ports.ErrSourceFailed) {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), appleDay); !errors.Is(err, ports.ErrSourceFailed) {
 		t.Fatalf("a companyfacts served as half: %v", err)
 	}
 }
@@ -152,10 +153,10 @@ func TestFetchRefusesACutSubmissionText(t *testing.T) {
 	srv.AddEDGAR(t)
 	srv.Fail("Archives/edgar/data/1816616/0001816616-21-000007.txt", replay.Truncated)
 	day := time.Date(2021, 11, 12, 0, 0, 0, 0, time.UTC)
-	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), day); !errors.Is(err, ports.ErrSourceFailed) {
 		t.Fatalf("a 13F-HR served as half: %v", err)
 	}
-	files, err := source(t, srv).Fetch(t.Context(), day)
+	files, err := source(t, srv).Fetch(replay.Spooled(t), day)
 	if err != nil || len(files) != 1 || files[0].Dataset != "us_security_fund_holders" || files[0].Name != "0001816616-21-000007.txt" {
 		t.Fatalf("served whole: %+v, %v", files, err)
 	}
@@ -182,7 +183,7 @@ func TestFetchKeepsTheSECRate(t *testing.T) {
 	s := source(t, srv)
 	start := time.Now()
 	for range 4 {
-		if _, err := s.Fetch(t.Context(), appleDay); err != nil {
+		if _, err := s.Fetch(replay.Spooled(t), appleDay); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -209,7 +210,7 @@ func TestFetchRefusesAnIndexOfAnotherDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Add(edgarsource.IndexPath(day), body)
-	files, err := source(t, srv).Fetch(t.Context(), day)
+	files, err := source(t, srv).Fetch(replay.Spooled(t), day)
 	if !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2025-02-27") || !strings.Contains(err.Error(), "2025-02-26") {
 		t.Fatalf("Fetch = %d files, %v; want a failed fetch naming 2025-02-27 and 2025-02-26", len(files), err)
 	}
@@ -229,7 +230,31 @@ func TestFetchRefusesAnIndexListingALaterFiling(t *testing.T) {
 	}
 	day := time.Date(2025, 2, 26, 0, 0, 0, 0, time.UTC)
 	srv.Add(edgarsource.IndexPath(day), bytes.Replace(body, []byte("    20250226    "), []byte("    20250227    "), 1))
-	if _, err := source(t, srv).Fetch(t.Context(), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2025-02-27") {
+	if _, err := source(t, srv).Fetch(replay.Spooled(t), day); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2025-02-27") {
 		t.Fatalf("Fetch: %v; want a failed fetch naming the filing's 2025-02-27", err)
+	}
+}
+
+// TestAnIndexListingMoreFilingsThanADayHoldsIsRefused: a form index of
+// 100,000 13F-HR rows meant 2.8 hours of fetching at the SEC's ten
+// requests a second and a log line per filing. An index listing more than
+// MaxDayFilings filings of the forms fetched is refused from the index
+// alone, with no other request.
+func TestAnIndexListingMoreFilingsThanADayHoldsIsRefused(t *testing.T) {
+	var idx strings.Builder
+	idx.WriteString("Description:           Daily Index of EDGAR Dissemination Feed by Form Type\n\n" +
+		"Form Type   Company Name                                                  CIK         Date Filed  File Name\n" +
+		strings.Repeat("-", 140) + "\n")
+	for i := range edgarsource.MaxDayFilings + 1 {
+		fmt.Fprintf(&idx, "13F-HR      FUND %-56d %-11d 20241101    edgar/data/%d/0000%06d-24-%06d.txt\n", i, 1000+i, 1000+i, i, i)
+	}
+	srv := replay.New(t)
+	srv.Add(edgarsource.IndexPath(appleDay), []byte(idx.String()))
+	_, err := source(t, srv).Fetch(replay.Spooled(t), appleDay)
+	if !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "10001 filings of the forms fetched, more than the 10000") {
+		t.Fatalf("an index of %d 13F-HR: %v", edgarsource.MaxDayFilings+1, err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests, want the index alone", n)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -14,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/quarrydata/quarry/adapters/internal/fetch"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -36,7 +39,7 @@ func SubmissionsPath(cik int64) string { return fmt.Sprintf("submissions/CIK%010
 // recent filings (one older than the JSON's recent list), is skipped and
 // logged, as is one whose index.json does not list the primary document
 // the submissions JSON names.
-func (s *Source) folders(ctx context.Context, filings []Filing) ([]ports.SourceFile, error) {
+func (s *Source) folders(ctx context.Context, filings []Filing, p *progress) ([]ports.SourceFile, error) {
 	var out []ports.SourceFile
 	subs := map[int64]fetchedSubmissions{}
 	for _, f := range filings {
@@ -44,8 +47,9 @@ func (s *Source) folders(ctx context.Context, filings []Filing) ([]ports.SourceF
 			continue
 		}
 		files, err := s.folder(ctx, f, subs)
+		p.done()
 		if errors.Is(err, errNotHeld) {
-			s.log.Info("edgar: a filing folder is skipped", zap.String("filing", f.File), zap.String("reason", err.Error()))
+			p.skip("a filing folder", zap.String("filing", f.File), zap.String("reason", err.Error()))
 			continue
 		}
 		if err != nil {
@@ -114,9 +118,9 @@ func (s *Source) folder(ctx context.Context, f Filing, subs map[int64]fetchedSub
 		return r
 	}
 	files := []ports.SourceFile{
-		file("index.json", ports.SourceFile{URL: idx.URL, Body: idx.Body, RetrievedAt: idx.RetrievedAt}),
+		file("index.json", spooled("", "", idx)),
 		file(path.Base(SubmissionsPath(f.CIK)), sub.file),
-		file(primary, ports.SourceFile{URL: doc.URL, Body: doc.Body, RetrievedAt: doc.RetrievedAt}),
+		file(primary, spooled("", "", doc)),
 	}
 	if page.file.URL != "" {
 		files = append(files, file(path.Base(page.file.URL), page.file))
@@ -165,7 +169,7 @@ func (s *Source) page(ctx context.Context, cik int64, name string, seen map[stri
 	if err != nil {
 		return fetchedPage{}, err
 	}
-	got := fetchedPage{file: ports.SourceFile{URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, primary: primary}
+	got := fetchedPage{file: spooled("", "", res), primary: primary}
 	seen[name] = got
 	return got, nil
 }
@@ -186,7 +190,7 @@ func (s *Source) submissions(ctx context.Context, cik int64, seen map[int64]fetc
 	if err != nil {
 		return fetchedSubmissions{}, err
 	}
-	got := fetchedSubmissions{file: ports.SourceFile{URL: res.URL, Body: res.Body, RetrievedAt: res.RetrievedAt}, Submissions: subs,
+	got := fetchedSubmissions{file: spooled("", "", res), Submissions: subs,
 		pages: map[string]fetchedPage{}}
 	seen[cik] = got
 	return got, nil
@@ -314,15 +318,48 @@ func (c primaryColumns) byAccession(at string) (map[string]string, error) {
 // checkDocument refuses a primary document of another size than the one
 // index.json lists (when it lists one), and an HTML document that does
 // not close its html element: both are a document cut short.
-func checkDocument(name string, size int64) func([]byte) error {
-	return func(body []byte) error {
-		if size >= 0 && int64(len(body)) != size {
-			return fmt.Errorf("%s: %d bytes, but index.json lists %d: cut short", name, len(body), size)
+func checkDocument(name string, size int64) fetch.FileCheck {
+	return func(file string) error {
+		st, err := os.Stat(file)
+		if err != nil {
+			return err
+		}
+		if size >= 0 && st.Size() != size {
+			return fmt.Errorf("%s: %d bytes, but index.json lists %d: cut short", name, st.Size(), size)
 		}
 		ext := strings.ToLower(path.Ext(name))
-		if (ext == ".htm" || ext == ".html") && !bytes.HasSuffix(bytes.ToLower(bytes.TrimSpace(body)), []byte("</html>")) {
+		if (ext == ".htm" || ext == ".html") && !opensAndCloses(file, "", "</html>") {
 			return fmt.Errorf("%s: the HTML document does not close with </html>: cut short", name)
 		}
 		return nil
 	}
+}
+
+// tailBytes is how much of a file's end opensAndCloses reads: the closing
+// tag and the whitespace a server may leave after it.
+const tailBytes = 4 << 10
+
+// opensAndCloses reports whether file begins with head and ends, past
+// trailing whitespace, with tail (compared regardless of case), reading
+// only its first and last bytes.
+func opensAndCloses(file, head, tail string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	first := make([]byte, len(head))
+	if _, err := io.ReadFull(f, first); err != nil || string(first) != head {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	from := max(st.Size()-tailBytes, 0)
+	last := make([]byte, st.Size()-from)
+	if _, err := f.ReadAt(last, from); err != nil && err != io.EOF {
+		return false
+	}
+	return bytes.HasSuffix(bytes.ToLower(bytes.TrimSpace(last)), bytes.ToLower([]byte(tail)))
 }

@@ -81,7 +81,7 @@ func FuzzOfDay(f *testing.F) {
 	day := time.Date(2025, 2, 26, 0, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		filings, err := ParseFormIndex(body)
-		if err != nil || checkIndex(day)(body) != nil {
+		if err != nil || OfDay(body, filings, day) != nil {
 			return
 		}
 		if got, err := Received(body); err != nil || !got.Equal(day) {

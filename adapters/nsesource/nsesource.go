@@ -7,12 +7,12 @@ package nsesource
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -24,6 +24,7 @@ import (
 	"github.com/quarrydata/quarry/domain/calendar"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/feed"
+	"github.com/quarrydata/quarry/domain/source"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -38,7 +39,11 @@ var udiffFrom = time.Date(2024, 7, 8, 0, 0, 0, 0, time.UTC)
 const closeAfter = 15 * time.Hour
 
 // Source is NSE's daily bhavcopy.
-type Source struct{ c *fetch.Client }
+type Source struct {
+	c *fetch.Client
+	// maxBytes bounds the archive's entry, uncompressed.
+	maxBytes int64
+}
 
 var _ ports.Source = (*Source)(nil)
 
@@ -48,9 +53,15 @@ type Config struct {
 	BaseURL string
 	// Backoff is the first wait before a retry; zero is one second.
 	Backoff time.Duration
-	Meter   ports.SourceMeter
-	Log     *zap.Logger
+	// MaxFileBytes bounds a day's archive and its entry, uncompressed
+	// (QUARRY_INGEST_MAX_FILE_BYTES); zero is fetch's bound of 1 GiB.
+	MaxFileBytes int64
+	Meter        ports.SourceMeter
+	Log          *zap.Logger
 }
+
+// maxFileBytesSetting names the bound of an entry in its refusal.
+const maxFileBytesSetting = "QUARRY_INGEST_MAX_FILE_BYTES"
 
 // perSecond is the request rate the source keeps: NSE publishes no rule,
 // and a day is one file.
@@ -59,11 +70,11 @@ const perSecond = 2
 // New returns the source of cfg.
 func New(cfg Config) (*Source, error) {
 	c, err := fetch.New(fetch.Options{Source: Name, BaseURL: cfg.BaseURL, UserAgent: "quarry (NSE bhavcopy)",
-		PerSecond: perSecond, Backoff: cfg.Backoff, Meter: cfg.Meter, Log: cfg.Log})
+		PerSecond: perSecond, Backoff: cfg.Backoff, MaxBytes: cfg.MaxFileBytes, Meter: cfg.Meter, Log: cfg.Log})
 	if err != nil {
 		return nil, err
 	}
-	return &Source{c: c}, nil
+	return &Source{c: c, maxBytes: cfg.MaxFileBytes}, nil
 }
 
 // Name returns "nse".
@@ -89,11 +100,12 @@ func Path(day time.Time) string {
 	return "content/cm/BhavCopy_NSE_CM_0_0_0_" + day.Format("20060102") + "_F_0000.csv.zip"
 }
 
-// Fetch returns the day's bhavcopy zip, checked whole, or
-// ports.ErrNoPublication when NSE has none for the day.
+// Fetch returns the day's bhavcopy zip, streamed to the run's spool and
+// checked whole there, or ports.ErrNoPublication when NSE has none for
+// the day.
 func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, error) {
 	p := Path(day)
-	res, err := s.c.Get(ctx, p, wholeZip(strings.TrimSuffix(path.Base(p), ".zip"), day))
+	res, err := s.c.GetFile(ctx, p, wholeZip(strings.TrimSuffix(path.Base(p), ".zip"), day, s.maxBytes))
 	switch {
 	case errors.Is(err, ports.ErrNotFound):
 		return nil, fmt.Errorf("nse %s: %w", day.Format(feed.DayLayout), ports.ErrNoPublication)
@@ -101,22 +113,32 @@ func (s *Source) Fetch(ctx context.Context, day time.Time) ([]ports.SourceFile, 
 		return nil, err
 	}
 	return []ports.SourceFile{{Dataset: string(dataset.IndiaPrices), Name: path.Base(p), URL: res.URL,
-		Body: res.Body, RetrievedAt: res.RetrievedAt}}, nil
+		Path: res.File, Spooled: true, RetrievedAt: res.RetrievedAt}}, nil
 }
 
-// wholeZip checks that a body is a zip holding the one CSV named entry,
+// wholeZip checks that a file is a zip holding the one CSV named entry,
 // every byte of which reads back with its checksum, and every row of
-// which is of day.
-func wholeZip(entry string, day time.Time) fetch.Check {
-	return func(body []byte) error {
-		zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+// which is of day. An entry declaring more than maxBytes (when set) or a
+// zip bomb's ratio is refused before it is inflated; the archive reader
+// stops one that yields more than it declares.
+func wholeZip(entry string, day time.Time, maxBytes int64) fetch.FileCheck {
+	if maxBytes <= 0 {
+		maxBytes = math.MaxInt64
+	}
+	return func(file string) error {
+		zr, err := zip.OpenReader(file)
 		if err != nil {
 			return fmt.Errorf("not a whole zip archive: %v", err)
 		}
+		defer zr.Close()
 		if len(zr.File) != 1 || !strings.EqualFold(zr.File[0].Name, entry) {
 			return fmt.Errorf("the archive does not hold the one entry %s", entry)
 		}
-		rc, err := zr.File[0].Open()
+		e := zr.File[0]
+		if err := source.CheckEntry(entry, e.CompressedSize64, e.UncompressedSize64, maxBytes, maxFileBytesSetting); err != nil {
+			return err
+		}
+		rc, err := e.Open()
 		if err != nil {
 			return fmt.Errorf("entry %s: %v", entry, err)
 		}

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +45,11 @@ const DefaultPerMinute = 500
 // rowCap is the most rows one `daily` or `stock_basic` answer holds (6,000
 // in Tushare's documentation of both); an answer that full may be cut.
 const rowCap = 6000
+
+// MaxAnswerBytes bounds one answer of the API, decoded: it is parsed
+// whole in memory, into values several times its size. The largest real
+// answers, 6,000 listings of stock_basic, are about 1.5 MB.
+const MaxAnswerBytes = 16 << 20
 
 // dueAfter is when a day's bars are due, after midnight UTC of the day:
 // 17:00 Beijing time, an hour after Tushare says `daily` is loaded
@@ -111,7 +117,8 @@ func New(cfg Config) (*Source, error) {
 		cfg.Now = time.Now
 	}
 	c, err := fetch.New(fetch.Options{Source: Name, BaseURL: cfg.BaseURL, UserAgent: "quarry (Tushare Pro)",
-		PerSecond: float64(cfg.PerMinute) / cfg.Window.Seconds(), Backoff: cfg.Backoff, Meter: cfg.Meter, Log: cfg.Log})
+		PerSecond: float64(cfg.PerMinute) / cfg.Window.Seconds(), Backoff: cfg.Backoff, DocumentBytes: MaxAnswerBytes,
+		Meter: cfg.Meter, Log: cfg.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +209,11 @@ func (s *Source) file(ctx context.Context, api string, params map[string]string,
 	if err != nil {
 		return nil, s.failed(api, fmt.Errorf("%w: tushare %s: %v", ports.ErrSourceFailed, api, err))
 	}
-	return &ports.SourceFile{Dataset: string(ds), Name: name, URL: res.URL + "#" + api, Body: body, RetrievedAt: res.RetrievedAt}, nil
+	file, err := fetch.Spill(ctx, name, body, res.RetrievedAt)
+	if err != nil {
+		return nil, err
+	}
+	return &ports.SourceFile{Dataset: string(ds), Name: name, URL: res.URL + "#" + api, Path: file, Spooled: true, RetrievedAt: res.RetrievedAt}, nil
 }
 
 // query posts one request and returns its answer, or the error its
@@ -218,6 +229,9 @@ func (s *Source) query(ctx context.Context, api string, params map[string]string
 		a, perr = Parse(b)
 		return perr
 	})
+	if res.File != "" {
+		os.Remove(res.File) // parsed; the file loaded is written from the answer
+	}
 	if err != nil {
 		return res, a, fmt.Errorf("tushare %s: %w", api, err)
 	}

@@ -42,13 +42,22 @@ func newSource(t *testing.T, srv *replay.Server, cfg tusharesource.Config) (*tus
 	return s, logs
 }
 
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func june(d int) time.Time { return time.Date(2022, 6, d, 0, 0, 0, 0, time.UTC) }
 
 func TestFetchWritesTheDayAsATushareDailyCSVAndTheListingsOnce(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddTushare(t)
 	s, _ := newSource(t, srv, tusharesource.Config{})
-	files, err := s.Fetch(t.Context(), june(1))
+	files, err := s.Fetch(replay.Spooled(t), june(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +69,13 @@ func TestFetchWritesTheDayAsATushareDailyCSVAndTheListingsOnce(t *testing.T) {
 		"000001.SZ,20220601,14.14,14.14,14,14.08,14.16,-0.08,-0.57,845298.98,1187423.73\n" +
 		"600519.SH,20220601,1802.0,1814.78,1779.0,1788.25,1804.03,-15.78,-0.8747,21760.01,3897858.999\n" +
 		"830799.BJ,20220601,7.78,8.27,7.7,7.97,7.71,0.26,3.3722,3572.93,2866.02\n"
-	if string(files[0].Body) != want {
-		t.Fatalf("daily CSV:\n%s", files[0].Body)
+	if got := readFile(t, files[0].Path); got != want {
+		t.Fatalf("daily CSV:\n%s", got)
 	}
-	if lines := strings.Count(string(files[1].Body), "\n"); lines != 5525 {
+	if lines := strings.Count(readFile(t, files[1].Path), "\n"); lines != 5525 {
 		t.Fatalf("stock_basic CSV holds %d lines, want the header and 5,524 listings", lines)
 	}
-	again, err := s.Fetch(t.Context(), june(2))
+	again, err := s.Fetch(replay.Spooled(t), june(2))
 	if err != nil || len(again) != 1 {
 		t.Fatalf("the next day: %d files, %v; want the bars only, the listings asked for once a day", len(again), err)
 	}
@@ -81,7 +90,7 @@ func TestAWeekdayWithoutRowsIsAHoliday(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddTushare(t)
 	s, _ := newSource(t, srv, tusharesource.Config{})
-	if _, err := s.Fetch(t.Context(), june(3)); !errors.Is(err, ports.ErrNoPublication) {
+	if _, err := s.Fetch(replay.Spooled(t), june(3)); !errors.Is(err, ports.ErrNoPublication) {
 		t.Fatalf("2022-06-03 (端午节): %v, want no publication", err)
 	}
 }
@@ -94,7 +103,7 @@ func TestARefusalForTheTokenStopsAtOnce(t *testing.T) {
 		srv.AddTushare(t)
 		srv.FailTushare("daily", "20220601", fault, fault, fault, fault)
 		s, logs := newSource(t, srv, tusharesource.Config{})
-		_, err := s.Fetch(t.Context(), june(1))
+		_, err := s.Fetch(replay.Spooled(t), june(1))
 		if !errors.Is(err, ports.ErrSourceStopped) || !strings.Contains(err.Error(), "code 40203") || !strings.Contains(err.Error(), "QUARRY_TUSHARE_") {
 			t.Fatalf("fault %d: %v, want a stop naming the code and the setting", fault, err)
 		}
@@ -112,7 +121,7 @@ func TestAListingsRefusalLeavesTheBars(t *testing.T) {
 	srv.AddTushare(t)
 	srv.FailTushare("stock_basic", "", replay.NoPermission)
 	s, logs := newSource(t, srv, tusharesource.Config{})
-	files, err := s.Fetch(t.Context(), june(1))
+	files, err := s.Fetch(replay.Spooled(t), june(1))
 	if err != nil || len(files) != 1 || files[0].Dataset != "china_prices" {
 		t.Fatalf("%d files, %v; want the day's bars without the listings", len(files), err)
 	}
@@ -126,7 +135,7 @@ func TestTooManyAndUnavailableAreRetried(t *testing.T) {
 	srv.AddTushare(t)
 	srv.FailTushare("daily", "20220601", replay.TooMany, replay.Unavailable)
 	s, _ := newSource(t, srv, tusharesource.Config{})
-	if _, err := s.Fetch(t.Context(), june(1)); err != nil {
+	if _, err := s.Fetch(replay.Spooled(t), june(1)); err != nil {
 		t.Fatalf("after a 429 and a 503: %v", err)
 	}
 }
@@ -137,10 +146,10 @@ func TestACutOrMalformedAnswerFails(t *testing.T) {
 		srv.AddTushare(t)
 		srv.FailTushare("daily", "20220601", fault)
 		s, _ := newSource(t, srv, tusharesource.Config{})
-		if _, err := s.Fetch(t.Context(), june(1)); !errors.Is(err, ports.ErrSourceFailed) {
+		if _, err := s.Fetch(replay.Spooled(t), june(1)); !errors.Is(err, ports.ErrSourceFailed) {
 			t.Fatalf("fault %d: %v, want a failed fetch", fault, err)
 		}
-		if _, err := s.Fetch(t.Context(), june(1)); err != nil {
+		if _, err := s.Fetch(replay.Spooled(t), june(1)); err != nil {
 			t.Fatalf("fault %d, asked again: %v", fault, err)
 		}
 	}
@@ -157,7 +166,7 @@ func TestTheClientKeepsItsRatePerWindow(t *testing.T) {
 	s, _ := newSource(t, srv, tusharesource.Config{PerMinute: n, Window: window})
 	start := time.Now()
 	for d := 6; d <= 10; d++ {
-		if _, err := s.Fetch(t.Context(), june(d)); err != nil {
+		if _, err := s.Fetch(replay.Spooled(t), june(d)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -236,8 +245,54 @@ func TestADayAnsweredWithAnotherDaysRowsIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := s.Fetch(t.Context(), june(2))
+	files, err := s.Fetch(replay.Spooled(t), june(2))
 	if !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "2022-06-02") || !strings.Contains(err.Error(), "2022-06-01") {
 		t.Fatalf("Fetch = %d files, %v; want a failed fetch naming 2022-06-02 and 2022-06-01", len(files), err)
+	}
+}
+
+// TestARedirectToAnotherHostNeverCarriesTheToken: Tushare's token is in
+// the body, and a 307 or 308 posts the body again to wherever it points,
+// past Go's own rule, which drops only Authorization across hosts. The
+// source answered a 307 to another host by posting the token there; now
+// the redirect is refused and the other host receives nothing.
+func TestARedirectToAnotherHostNeverCarriesTheToken(t *testing.T) {
+	elsewhere := replay.New(t)
+	elsewhere.AddTushare(t)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer front.Close()
+	s, err := tusharesource.New(tusharesource.Config{Token: token, BaseURL: front.URL, Backoff: time.Millisecond, PerMinute: 60_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Fetch(replay.Spooled(t), june(1)); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "redirect from") {
+		t.Fatalf("a redirect to another host: %v", err)
+	}
+	for _, r := range elsewhere.Requests() {
+		t.Errorf("the other host received %q with token %q", r.API, r.Token)
+	}
+}
+
+// TestAnAnswerPastItsBoundIsRefused: an answer is parsed whole, into
+// values several times its size, so one past MaxAnswerBytes is refused as
+// it is read; the bound was fetch's 1 GiB.
+func TestAnAnswerPastItsBoundIsRefused(t *testing.T) {
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"code":0,"msg":"","data":{"fields":["ts_code"],"items":[`))
+		row := []byte(`["1"],`)
+		for range tusharesource.MaxAnswerBytes / len(row) {
+			_, _ = w.Write(row)
+		}
+		_, _ = w.Write([]byte(`["1"]]}}`))
+	}))
+	defer huge.Close()
+	s, err := tusharesource.New(tusharesource.Config{Token: token, BaseURL: huge.URL, Backoff: time.Millisecond, PerMinute: 60_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Fetch(replay.Spooled(t), june(1)); !errors.Is(err, ports.ErrSourceFailed) || !strings.Contains(err.Error(), "larger than 16777216 bytes") {
+		t.Fatalf("an answer past its bound: %v", err)
 	}
 }

@@ -43,8 +43,10 @@ func (s *Syncer) Bulk(ctx context.Context, name string) (BulkOutcome, error) {
 	}
 	var out BulkOutcome
 	o := s.held(ctx, src, func(ctx context.Context) Outcome {
-		out, err = s.bulk(ctx, src)
-		return Outcome{Source: name, Err: err}
+		return s.spooled(ctx, name, func(ctx context.Context) Outcome {
+			out, err = s.bulk(ctx, src)
+			return Outcome{Source: name, Err: err}
+		})
 	})
 	return out, o.Err
 }
@@ -56,12 +58,7 @@ func (s *Syncer) bulk(ctx context.Context, src ports.BulkSource) (BulkOutcome, e
 	if err != nil {
 		return out, err
 	}
-	dir, err := os.MkdirTemp("", "quarry-bulk-")
-	if err != nil {
-		return out, err
-	}
-	defer os.RemoveAll(dir)
-	got, err := src.Bulk(ctx, dir, ports.Version{ETag: st.ETag, LastModified: st.LastModified})
+	got, err := src.Bulk(ctx, ports.SpoolFrom(ctx).Dir(), ports.Version{ETag: st.ETag, LastModified: st.LastModified})
 	if err == nil && !got.NotModified {
 		out.Rows, err = s.load.Load(ctx, got.Files)
 		out.Files, out.Bytes = len(got.Files), bytesOf(got.Files)

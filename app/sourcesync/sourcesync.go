@@ -13,6 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -43,6 +45,10 @@ type Syncer struct {
 	batch   int
 	// lease, when set, is taken before each run (Leases).
 	lease *lease
+	// spoolRoot holds each run's spool, a folder of its own; budget
+	// bounds the bytes a run fetches, named by budgetSetting (Spooling).
+	spoolRoot, budgetSetting string
+	budget                   int64
 	// fills names, by source, the catalog datasets it fills (Fills).
 	fills map[string][]dataset.ID
 	// last holds the state each source last saved, for Current.
@@ -77,7 +83,8 @@ func BatchDays(n int) Option { return func(s *Syncer) { s.batch = max(n, 1) } }
 // run that succeeds.
 func New(sources []ports.Source, missing []Unconfigured, states ports.SyncStates, load ports.SourceLoader, meter *Meter, now func() time.Time, opts ...Option) *Syncer {
 	slices.SortFunc(sources, func(a, b ports.Source) int { return strings.Compare(a.Name(), b.Name()) })
-	s := &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now, batch: DefaultBatch, last: map[string]feed.State{}}
+	s := &Syncer{sources: sources, missing: missing, states: states, load: load, meter: meter, now: now, batch: DefaultBatch,
+		last: map[string]feed.State{}, spoolRoot: filepath.Join(os.TempDir(), "quarry-sync"), budget: DefaultRunBytes, budgetSetting: "the run's budget"}
 	for _, o := range opts {
 		o(s)
 	}
@@ -216,9 +223,14 @@ func (s *Syncer) pickAll(names []string) ([]ports.Source, []ports.Inbox, error) 
 // fetch stops the run once the days before it are loaded; a batch the
 // loader refuses is loaded again day by day, keeping the days before the
 // refused one. With Leases, the run first takes the source's lease, and
-// skips the source with ErrLeaseHeld when another runner holds it.
+// skips the source with ErrLeaseHeld when another runner holds it. What
+// the run fetches lies in its spool (Spooling) until it ends; a run that
+// fetches more than its budget stops at the day that passed it, once the
+// days before are loaded.
 func (s *Syncer) Run(ctx context.Context, src ports.Source, r Range) Outcome {
-	return s.held(ctx, src, func(ctx context.Context) Outcome { return s.run(ctx, src, r) })
+	return s.held(ctx, src, func(ctx context.Context) Outcome {
+		return s.spooled(ctx, src.Name(), func(ctx context.Context) Outcome { return s.run(ctx, src, r) })
+	})
 }
 
 // run syncs one source over r, as Run says.

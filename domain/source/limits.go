@@ -25,6 +25,43 @@ const (
 	MaxLineBytes = 1 << 20
 )
 
+// Bounds on an archive entry before it is inflated: deflate packs at most
+// about 1,032 bytes into one, and real source files (CSV, TSV, JSON, XML)
+// pack ten to thirty, so an entry declaring far more than that is a zip
+// bomb, refused before any of it is inflated.
+const (
+	// MaxEntryRatio is the most bytes uncompressed an entry may declare
+	// for each byte it holds compressed.
+	MaxEntryRatio = 200
+	// ratioFrom is the size below which an entry's ratio is not checked:
+	// a small file of one repeated byte packs far tighter, harmlessly.
+	ratioFrom = 1 << 20
+)
+
+// CheckEntry refuses an archive entry, before it is inflated, that
+// declares more than limit bytes uncompressed (setting names the bound
+// in the refusal) or, past 1 MiB, more than MaxEntryRatio times what it
+// holds compressed. The archive reader refuses an entry that yields more
+// than it declares, so the declared size bounds the inflating too.
+func CheckEntry(name string, compressed, uncompressed uint64, limit int64, setting string) error {
+	if uncompressed > uint64(limit) {
+		return TooLarge(name, "declares %d bytes uncompressed, more than %s (%s)", uncompressed, Bytes(limit), setting)
+	}
+	if uncompressed > ratioFrom && uncompressed/max(compressed, 1) > MaxEntryRatio {
+		return TooLarge(name, "declares %d bytes uncompressed from %d compressed, more than %d to one: a zip bomb", uncompressed, compressed, MaxEntryRatio)
+	}
+	return nil
+}
+
+// Sized is a reader that knows how many bytes it should yield: an archive
+// entry's declared size, a file's size on disk. ReadAll refuses one
+// declaring more than its limit before reading, and reads one declaring
+// less into a buffer of that size.
+type Sized interface {
+	io.Reader
+	Size() int64
+}
+
 // ErrTooLarge is wrapped, beside ErrBadInput, by the refusal of a file,
 // a line or an archive entry beyond its bound.
 var ErrTooLarge = errors.New("too large")
@@ -49,12 +86,22 @@ func Quote(s string) string {
 
 // ReadAll reads r whole, as io.ReadAll does, but refuses file once it
 // holds more than limit bytes, having read no more than limit+1 of them.
-// Its buffer doubles, up to limit+1, so refusing a file allocates about
-// twice the limit in all, where io.ReadAll's gentler growth allocates
-// about five times what it reads.
+// A Sized reader declaring more than limit is refused before anything is
+// read, and one declaring less is read into a buffer of its size and one
+// byte, so that a whole read allocates once. Otherwise the buffer doubles,
+// up to limit+1, so refusing a file allocates about twice the limit in
+// all, where io.ReadAll's gentler growth allocates about five times what
+// it reads.
 func ReadAll(file string, r io.Reader, limit int64) ([]byte, error) {
 	most := int(min(limit+1, math.MaxInt))
-	buf := make([]byte, 0, min(512, most))
+	first := min(512, most)
+	if s, ok := r.(Sized); ok {
+		if s.Size() > limit {
+			return nil, TooLarge(file, "%d bytes, larger than %s", s.Size(), Bytes(limit))
+		}
+		first = int(max(s.Size()+1, int64(first)))
+	}
+	buf := make([]byte, 0, first)
 	for {
 		if len(buf) == most {
 			return nil, TooLarge(file, "larger than %s", Bytes(limit))

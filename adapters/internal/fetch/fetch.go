@@ -2,9 +2,14 @@
 // declared User-Agent, a request rate the client keeps, retries with
 // backoff and jitter on 429 and 5xx honouring Retry-After, conditional
 // requests for the callers that keep the server's validators, and the checks that keep a
-// body cut short or an HTML error page from being taken for a file. What
-// fails is logged with its URL and reason and returned wrapping
-// ports.ErrSourceFailed; nothing of it reaches a store.
+// body cut short or an HTML error page from being taken for a file. Every
+// body is streamed to a file in the run's spool (ports.SpoolFrom), bounded
+// in bytes once decoded and counted against the run's budget, never held
+// whole in memory but for the check of a document; a redirect to another
+// scheme, host or port is refused, so that a token or key sent to a
+// source never reaches another host. What fails is logged with its URL
+// and reason and returned wrapping ports.ErrSourceFailed; nothing of it
+// reaches a store.
 package fetch
 
 import (
@@ -16,6 +21,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -44,9 +50,14 @@ type Options struct {
 	Backoff time.Duration
 	// MaxWait bounds a wait, Retry-After's included; zero is one minute.
 	MaxWait time.Duration
-	// MaxBytes bounds a body; zero is 1 GiB.
+	// MaxBytes bounds a file streamed to disk and checked there (GetFile,
+	// GetPage, Download), once decoded; zero is 1 GiB.
 	MaxBytes int64
-	// HTTP is the client used; nil is one with a five-minute timeout.
+	// DocumentBytes bounds a body checked whole in memory (Get, Post), once
+	// decoded; zero is MaxDocumentBytes.
+	DocumentBytes int64
+	// HTTP is the client used, copied with the redirect rule set
+	// (sameOrigin); nil is one with a five-minute timeout.
 	HTTP *http.Client
 	// Meter counts requests, bytes and errors; nil counts nothing.
 	Meter ports.SourceMeter
@@ -62,7 +73,7 @@ type Client struct {
 
 // Validator is what a server said identifies the version of a file it
 // served: its ETag and Last-Modified. A caller that stored the file keeps
-// it, and asks with GetIfChanged next time; one that did not store it must
+// it, and asks with Download next time; one that did not store it must
 // not, or a 304 would stand for a file it never held.
 type Validator struct{ ETag, LastModified string }
 
@@ -87,9 +98,15 @@ func New(o Options) (*Client, error) {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = 1 << 30
 	}
-	if o.HTTP == nil {
-		o.HTTP = &http.Client{Timeout: 5 * time.Minute}
+	if o.DocumentBytes <= 0 {
+		o.DocumentBytes = MaxDocumentBytes
 	}
+	h := http.Client{Timeout: 5 * time.Minute}
+	if o.HTTP != nil {
+		h = *o.HTTP
+	}
+	h.CheckRedirect = sameOrigin
+	o.HTTP = &h
 	if o.Log == nil {
 		o.Log = zap.NewNop()
 	}
@@ -117,48 +134,68 @@ func (c *Client) At(baseURL string) (*Client, error) {
 	return d, nil
 }
 
-// Response is a body fetched whole.
+// MaxDocumentBytes bounds a body checked whole in memory unless
+// Options.DocumentBytes says otherwise: a form index, a JSON document, an
+// API's answer. The largest real ones, companyfacts documents, are about
+// 30 MB; a body past it is refused as it is read, or before when its
+// Content-Length declares more.
+const MaxDocumentBytes = 64 << 20
+
+// Response is a body fetched whole, on disk.
 type Response struct {
-	URL  string
-	Body []byte
+	URL string
+	// File holds the body, in the run's spool (the system's temporary
+	// directory without one), its modification time RetrievedAt; the
+	// spool's removal, or the caller without a spool, removes it. Empty
+	// when NotModified.
+	File string
+	// Size is the body's length in bytes, decoded.
+	Size int64
 	// NotModified: the server answered a conditional request with 304;
-	// Body is empty and what was fetched before is current.
+	// nothing was fetched and what was fetched before is current.
 	NotModified bool
 	// RetrievedAt is when the body was received.
 	RetrievedAt time.Time
-	// Validator identifies the version served, for GetIfChanged.
+	// Validator identifies the version served, for Download.
 	Validator Validator
 }
 
-// Check refuses a body that is not the file asked for, saying why.
+// Check refuses a document that is not the file asked for, saying why; it
+// is handed the whole body, read back from its file.
 type Check func(body []byte) error
 
-// Get fetches path (relative to the base URL) whole. A 404 returns
-// ports.ErrNotFound; a body that check refuses, a body cut short, an HTML
-// page, and a request that still fails after the retries return
-// ports.ErrSourceFailed, logged with the URL and the reason.
-func (c *Client) Get(ctx context.Context, path string, check Check) (Response, error) {
-	return c.GetIfChanged(ctx, path, Validator{}, check)
-}
+// FileCheck refuses a file on disk that is not the file asked for,
+// saying why.
+type FileCheck func(file string) error
 
-// GetIfChanged is Get asking the server to answer 304 (Response.NotModified)
-// when the file is still the version v identifies.
-func (c *Client) GetIfChanged(ctx context.Context, path string, v Validator, check Check) (Response, error) {
-	return c.do(ctx, path, request{method: http.MethodGet, validator: v}, check)
+// Get fetches path (relative to the base URL), a document of at most
+// DocumentBytes checked whole in memory. A 404 returns ports.ErrNotFound;
+// a body that check refuses, a body cut short or too long, an HTML page,
+// a redirect to another origin, and a request that still fails after the
+// retries return ports.ErrSourceFailed, logged with the URL and the
+// reason; a run's budget spent returns ports.ErrBudgetSpent.
+func (c *Client) Get(ctx context.Context, path string, check Check) (Response, error) {
+	return c.do(ctx, path, request{method: http.MethodGet, limit: c.opt.DocumentBytes}, inMemory(check))
 }
 
 // Post sends body (of contentType) to path with POST and reads the answer
 // as Get does: retried on 429 and 5xx, checked whole. It is for an API
 // whose requests only read, so sending one again does no harm.
 func (c *Client) Post(ctx context.Context, path, contentType string, body []byte, check Check) (Response, error) {
-	return c.do(ctx, path, request{method: http.MethodPost, contentType: contentType, body: body}, check)
+	return c.do(ctx, path, request{method: http.MethodPost, contentType: contentType, body: body, limit: c.opt.DocumentBytes}, inMemory(check))
 }
 
-// GetPage is Get for a file that is itself an HTML page, such as a
+// GetFile is Get for a file of up to MaxBytes, checked on disk, never
+// held in memory.
+func (c *Client) GetFile(ctx context.Context, path string, check FileCheck) (Response, error) {
+	return c.do(ctx, path, request{method: http.MethodGet, limit: c.opt.MaxBytes}, check)
+}
+
+// GetPage is GetFile for a file that is itself an HTML page, such as a
 // filing's primary document: an HTML body is not refused as an error
 // page, so check alone must tell the file from one.
-func (c *Client) GetPage(ctx context.Context, path string, check Check) (Response, error) {
-	return c.do(ctx, path, request{method: http.MethodGet, page: true}, check)
+func (c *Client) GetPage(ctx context.Context, path string, check FileCheck) (Response, error) {
+	return c.do(ctx, path, request{method: http.MethodGet, page: true, limit: c.opt.MaxBytes}, check)
 }
 
 // request is what one call sends.
@@ -168,9 +205,27 @@ type request struct {
 	validator           Validator
 	// page: the file is an HTML page, not refused as an error page.
 	page bool
+	// limit bounds the body, decoded.
+	limit int64
+	// dir, when set, is where the body is written instead of the spool.
+	dir string
 }
 
-func (c *Client) do(ctx context.Context, path string, rq request, check Check) (Response, error) {
+// inMemory is check run on the whole file, read back into memory.
+func inMemory(check Check) FileCheck {
+	if check == nil {
+		return nil
+	}
+	return func(file string) error {
+		body, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		return check(body)
+	}
+}
+
+func (c *Client) do(ctx context.Context, path string, rq request, check FileCheck) (Response, error) {
 	u := c.resolve(path)
 	return retry(ctx, c, u, func() (Response, error) { return c.once(ctx, u, rq, check) })
 }
@@ -227,7 +282,7 @@ func retryable(err error) bool {
 	}
 	var ce *checkError
 	return !errors.As(err, &ce) && !errors.Is(err, ports.ErrNotFound) && !errors.Is(err, context.Canceled) &&
-		!errors.Is(err, context.DeadlineExceeded)
+		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ports.ErrBudgetSpent)
 }
 
 // checkError is a body served whole that is not the file asked for:
@@ -236,7 +291,7 @@ type checkError struct{ reason error }
 
 func (e *checkError) Error() string { return e.reason.Error() }
 
-func (c *Client) once(ctx context.Context, u string, rq request, check Check) (Response, error) {
+func (c *Client) once(ctx context.Context, u string, rq request, check FileCheck) (Response, error) {
 	resp, err := c.send(ctx, u, rq)
 	if err != nil {
 		return Response{}, err
@@ -249,14 +304,22 @@ func (c *Client) once(ctx context.Context, u string, rq request, check Check) (R
 	if notModified {
 		return Response{URL: u, NotModified: true, RetrievedAt: time.Now().UTC()}, nil
 	}
-	body, err := c.read(resp)
+	file, size, err := c.save(ctx, resp, rq)
+	if err == nil {
+		err = checkFile(file, check, rq.page)
+	}
 	if err != nil {
+		if file != "" {
+			os.Remove(file)
+		}
 		return Response{}, err
 	}
-	if err := checkBody(resp, body, check, rq.page); err != nil {
-		return Response{}, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{err})
+	at := time.Now().UTC()
+	if err := os.Chtimes(file, at, at); err != nil {
+		os.Remove(file)
+		return Response{}, err
 	}
-	return Response{URL: u, Body: body, RetrievedAt: time.Now().UTC(), Validator: validator(resp)}, nil
+	return Response{URL: u, File: file, Size: size, RetrievedAt: at, Validator: validator(resp)}, nil
 }
 
 // send sends rq to u at the client's rate.
@@ -284,10 +347,48 @@ func (c *Client) send(ctx context.Context, u string, rq request) (*http.Response
 	}
 	c.opt.Meter.Requested(c.opt.Source)
 	resp, err := c.opt.HTTP.Do(req)
+	var refused *redirectRefused
+	if errors.As(err, &refused) {
+		return nil, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{refused})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ports.ErrSourceFailed, err)
 	}
 	return resp, nil
+}
+
+// redirectRefused is a redirect to another origin than the request's.
+type redirectRefused struct{ from, to *url.URL }
+
+func (e *redirectRefused) Error() string {
+	return fmt.Sprintf("redirect from %s to %s refused: a source is only followed within its own scheme, host and port", origin(e.from), origin(e.to))
+}
+
+// maxRedirects bounds the redirects followed within one origin.
+const maxRedirects = 10
+
+// sameOrigin is the clients' CheckRedirect: a redirect is followed only to
+// the scheme, host and port of the request that met it, so that a token
+// in a header or in a re-posted body (a 307 or 308 sends the body again)
+// never reaches another host.
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	if origin(req.URL) != origin(first) {
+		return &redirectRefused{from: first, to: req.URL}
+	}
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+// origin is a URL's scheme, host and port, the port spelled out.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // status reads what resp's status says: a body follows (200), the file
@@ -311,35 +412,42 @@ func validator(resp *http.Response) Validator {
 	return Validator{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
 }
 
-// read reads the whole body: one cut short of its Content-Length fails
-// (net/http reports it as an unexpected EOF), as does one over MaxBytes.
-func (c *Client) read(resp *http.Response) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.opt.MaxBytes+1))
-	c.opt.Meter.Received(c.opt.Source, len(body))
-	if err != nil {
-		return nil, fmt.Errorf("%w: body cut after %d bytes: %v", ports.ErrSourceFailed, len(body), err)
-	}
-	if int64(len(body)) > c.opt.MaxBytes {
-		return nil, fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{fmt.Errorf("body larger than %d bytes", c.opt.MaxBytes)})
-	}
-	if resp.ContentLength >= 0 && int64(len(body)) != resp.ContentLength && resp.Header.Get("Content-Encoding") == "" {
-		return nil, fmt.Errorf("%w: body of %d bytes, Content-Length %d", ports.ErrSourceFailed, len(body), resp.ContentLength)
-	}
-	return body, nil
-}
-
-// checkBody refuses an HTML page served with 200 where a file was asked
-// for (unless the file is a page), then runs the caller's check.
-func checkBody(resp *http.Response, body []byte, check Check, page bool) error {
-	ct := strings.ToLower(resp.Header.Get("Content-Type"))
-	head := bytes.ToLower(bytes.TrimSpace(body[:min(len(body), 512)]))
-	if !page && (strings.HasPrefix(ct, "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))) {
-		return errors.New("an HTML page was served in place of the file")
+// checkFile refuses an HTML page served with 200 where a file was asked
+// for (unless the file is a page; save refused one its Content-Type
+// declared), then runs the caller's check.
+func checkFile(file string, check FileCheck, page bool) error {
+	if !page {
+		head, err := readHead(file, 512)
+		if err != nil {
+			return err
+		}
+		head = bytes.ToLower(bytes.TrimSpace(head))
+		if bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
+			return fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{errors.New("an HTML page was served in place of the file")})
+		}
 	}
 	if check == nil {
 		return nil
 	}
-	return check(body)
+	if err := check(file); err != nil {
+		return fmt.Errorf("%w: %w", ports.ErrSourceFailed, &checkError{err})
+	}
+	return nil
+}
+
+// readHead reads up to n bytes from the start of file.
+func readHead(file string, n int) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	got, err := io.ReadFull(f, buf)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return buf[:got], err
 }
 
 // backoff is the wait before attempt (1 is the first retry): what

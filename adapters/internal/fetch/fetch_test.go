@@ -36,7 +36,7 @@ func TestClientKeepsItsRate(t *testing.T) {
 	c := client(t, srv, 10)
 	start := time.Now()
 	for range 21 {
-		if _, err := c.Get(t.Context(), "f", nil); err != nil {
+		if _, err := c.Get(spooled(t), "f", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -51,7 +51,7 @@ func TestClientKeepsItsRate(t *testing.T) {
 func TestClientSendsItsUserAgent(t *testing.T) {
 	srv := replay.New(t)
 	srv.Add("f", []byte("x"))
-	if _, err := client(t, srv, 0).Get(t.Context(), "f", nil); err != nil {
+	if _, err := client(t, srv, 0).Get(spooled(t), "f", nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := srv.Requests()[0].UserAgent; got != "Quarry test ops@example.org" {
@@ -63,13 +63,13 @@ func TestClientRetriesAndGivesUp(t *testing.T) {
 	srv := replay.New(t)
 	srv.Add("f", []byte("x"))
 	srv.Fail("f", replay.TooMany, replay.Unavailable, replay.Unavailable, replay.Unavailable)
-	_, err := client(t, srv, 0).Get(t.Context(), "f", nil)
+	_, err := client(t, srv, 0).Get(spooled(t), "f", nil)
 	if !errors.Is(err, ports.ErrSourceFailed) || len(srv.Requests()) != 4 {
 		t.Fatalf("after four refusals: %v, %d requests", err, len(srv.Requests()))
 	}
-	res, err := client(t, srv, 0).Get(t.Context(), "f", nil)
-	if err != nil || string(res.Body) != "x" {
-		t.Fatalf("once served: %q, %v", res.Body, err)
+	res, err := client(t, srv, 0).Get(spooled(t), "f", nil)
+	if body := read(t, res.File); err != nil || body != "x" {
+		t.Fatalf("once served: %q, %v", body, err)
 	}
 }
 
@@ -77,17 +77,18 @@ func TestClientAsksIfChanged(t *testing.T) {
 	srv := replay.New(t)
 	srv.Add("f", []byte("x"))
 	c := client(t, srv, 0)
-	first, err := c.Get(t.Context(), "f", nil)
+	ctx := spooled(t)
+	first, err := c.Download(ctx, "f", fetch.Validator{}, "", nil)
 	if err != nil || first.Validator.ETag == "" {
 		t.Fatalf("first fetch: %+v, %v", first, err)
 	}
-	again, err := c.GetIfChanged(t.Context(), "f", first.Validator, nil)
+	again, err := c.Download(ctx, "f", first.Validator, "", nil)
 	if err != nil || !again.NotModified || !srv.Requests()[1].Conditional {
 		t.Fatalf("conditional fetch: %+v, %v", again, err)
 	}
 	srv.Add("f", []byte("y"))
-	changed, err := c.GetIfChanged(t.Context(), "f", first.Validator, nil)
-	if err != nil || changed.NotModified || string(changed.Body) != "y" {
+	changed, err := c.Download(ctx, "f", first.Validator, "", nil)
+	if err != nil || changed.NotModified || read(t, changed.File) != "y" {
 		t.Fatalf("after a change: %+v, %v", changed, err)
 	}
 }
