@@ -1290,8 +1290,8 @@ type AccountSummary struct {
 	Email string `json:"email"`
 }
 
-// Amount Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
-type Amount = float32
+// Amount Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
+type Amount = float64
 
 // AsOfDate A date: the end of that day, UTC.
 type AsOfDate = openapi_types.Date
@@ -1410,10 +1410,10 @@ type BalanceSheet struct {
 	// AccessionNumber EDGAR accession number.
 	AccessionNumber AccessionNumber `json:"accession_number"`
 
-	// Assets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Assets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Assets *Amount `json:"assets"`
 
-	// CashAndEquivalents Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CashAndEquivalents Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CashAndEquivalents *Amount `json:"cash_and_equivalents"`
 
 	// Cik SEC Central Index Key, 10 digits with leading zeros.
@@ -1422,10 +1422,10 @@ type BalanceSheet struct {
 	// Currency ISO 4217 code of the reporting currency.
 	Currency string `json:"currency"`
 
-	// CurrentAssets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CurrentAssets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CurrentAssets *Amount `json:"current_assets"`
 
-	// CurrentLiabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CurrentLiabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CurrentLiabilities *Amount            `json:"current_liabilities"`
 	FilingDate         openapi_types.Date `json:"filing_date"`
 
@@ -1439,13 +1439,13 @@ type BalanceSheet struct {
 	FiscalPeriod string `json:"fiscal_period"`
 	FiscalYear   int    `json:"fiscal_year"`
 
-	// Inventory Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Inventory Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Inventory *Amount `json:"inventory"`
 
-	// Liabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Liabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Liabilities *Amount `json:"liabilities"`
 
-	// LongTermDebt Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// LongTermDebt Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	LongTermDebt *Amount `json:"long_term_debt"`
 
 	// Period `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
@@ -1454,7 +1454,7 @@ type BalanceSheet struct {
 	// ReportPeriod The balance-sheet date.
 	ReportPeriod openapi_types.Date `json:"report_period"`
 
-	// ShareholdersEquity Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// ShareholdersEquity Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	ShareholdersEquity *Amount `json:"shareholders_equity"`
 	Ticker             string  `json:"ticker"`
 }
@@ -1506,7 +1506,7 @@ type CashFlowStatement struct {
 	// AccessionNumber EDGAR accession number.
 	AccessionNumber AccessionNumber `json:"accession_number"`
 
-	// CapitalExpenditure Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CapitalExpenditure Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CapitalExpenditure *Amount `json:"capital_expenditure"`
 
 	// Cik SEC Central Index Key, 10 digits with leading zeros.
@@ -1515,7 +1515,7 @@ type CashFlowStatement struct {
 	// Currency ISO 4217 code of the reporting currency.
 	Currency string `json:"currency"`
 
-	// DividendsPaid Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// DividendsPaid Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	DividendsPaid *Amount            `json:"dividends_paid"`
 	FilingDate    openapi_types.Date `json:"filing_date"`
 
@@ -1525,17 +1525,17 @@ type CashFlowStatement struct {
 	// FilingUrl The filing's folder on EDGAR, https://www.sec.gov/Archives/edgar/data/<cik>/<accession number without dashes>/, which lists its documents.
 	FilingUrl string `json:"filing_url"`
 
-	// FinancingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// FinancingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	FinancingCashFlow *Amount `json:"financing_cash_flow"`
 
 	// FiscalPeriod Fiscal period label, for example `FY`, `Q1`.
 	FiscalPeriod string `json:"fiscal_period"`
 	FiscalYear   int    `json:"fiscal_year"`
 
-	// InvestingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// InvestingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	InvestingCashFlow *Amount `json:"investing_cash_flow"`
 
-	// OperatingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// OperatingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	OperatingCashFlow *Amount `json:"operating_cash_flow"`
 
 	// Period `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
@@ -1662,31 +1662,31 @@ type ChinaMetaJurisdiction string
 // ChinaPriceBar One trading day of one A-share listing. Prices are CNY per share, multiplied by `adjust_factor`.
 type ChinaPriceBar struct {
 	// AdjustFactor The factor the prices were multiplied by: 1 with `adjust=none`.
-	AdjustFactor float32 `json:"adjust_factor"`
+	AdjustFactor float64 `json:"adjust_factor"`
 
 	// Amount Turnover in CNY, unscaled (never adjusted).
-	Amount float32 `json:"amount"`
+	Amount float64 `json:"amount"`
 
 	// Change `close` minus `pre_close`.
-	Change float32 `json:"change"`
-	Close  float32 `json:"close"`
+	Change float64 `json:"change"`
+	Close  float64 `json:"close"`
 
 	// Code Canonical exchange-qualified code.
 	Code     string                `json:"code"`
 	Currency ChinaPriceBarCurrency `json:"currency"`
-	High     float32               `json:"high"`
-	Low      float32               `json:"low"`
-	Open     float32               `json:"open"`
+	High     float64               `json:"high"`
+	Low      float64               `json:"low"`
+	Open     float64               `json:"open"`
 
 	// PctChange `change` in percent of `pre_close`, four decimals; the same whatever the adjustment.
-	PctChange float32 `json:"pct_change"`
+	PctChange float64 `json:"pct_change"`
 
 	// PreClose The exchange's reference previous close: the prior close, lowered on an ex-date by the dividend (and divided by any bonus or rights ratio).
-	PreClose  float32            `json:"pre_close"`
+	PreClose  float64            `json:"pre_close"`
 	TradeDate openapi_types.Date `json:"trade_date"`
 
 	// Volume Shares traded (never adjusted).
-	Volume int `json:"volume"`
+	Volume int64 `json:"volume"`
 }
 
 // ChinaPriceBarCurrency defines model for ChinaPriceBar.Currency.
@@ -1961,16 +1961,16 @@ type IncomeStatement struct {
 	// Cik SEC Central Index Key, 10 digits with leading zeros.
 	Cik Cik `json:"cik"`
 
-	// CostOfRevenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CostOfRevenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CostOfRevenue *Amount `json:"cost_of_revenue"`
 
 	// Currency ISO 4217 code of the reporting currency.
 	Currency string `json:"currency"`
 
-	// EarningsPerShareBasic Amount in the reporting currency per share. Null when the filing did not report the concept.
+	// EarningsPerShareBasic Amount in the reporting currency per share, a 64-bit float (`double`) as the filing reported it (2.94). Null when the filing did not report the concept.
 	EarningsPerShareBasic *PerShareAmount `json:"earnings_per_share_basic"`
 
-	// EarningsPerShareDiluted Amount in the reporting currency per share. Null when the filing did not report the concept.
+	// EarningsPerShareDiluted Amount in the reporting currency per share, a 64-bit float (`double`) as the filing reported it (2.94). Null when the filing did not report the concept.
 	EarningsPerShareDiluted *PerShareAmount    `json:"earnings_per_share_diluted"`
 	FilingDate              openapi_types.Date `json:"filing_date"`
 
@@ -1984,13 +1984,13 @@ type IncomeStatement struct {
 	FiscalPeriod string `json:"fiscal_period"`
 	FiscalYear   int    `json:"fiscal_year"`
 
-	// GrossProfit Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// GrossProfit Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	GrossProfit *Amount `json:"gross_profit"`
 
-	// NetIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// NetIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	NetIncome *Amount `json:"net_income"`
 
-	// OperatingIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// OperatingIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	OperatingIncome *Amount `json:"operating_income"`
 
 	// Period `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
@@ -1999,7 +1999,7 @@ type IncomeStatement struct {
 	// ReportPeriod Last day of the period reported.
 	ReportPeriod openapi_types.Date `json:"report_period"`
 
-	// Revenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Revenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Revenue *Amount `json:"revenue"`
 	Ticker  string  `json:"ticker"`
 }
@@ -2096,31 +2096,31 @@ type IndiaMetaJurisdiction string
 // IndiaPriceRow One trading day of one NSE security in one series, as the exchange published it.
 type IndiaPriceRow struct {
 	// Close The exchange's closing price: the legacy file's CLOSE, the UDiFF's ClsPric (not its settlement price SttlmPric).
-	Close float32            `json:"close"`
+	Close float64            `json:"close"`
 	Date  openapi_types.Date `json:"date"`
-	High  float32            `json:"high"`
+	High  float64            `json:"high"`
 	Isin  string             `json:"isin"`
 
 	// Last Last traded price; null when the exchange's file gives none.
-	Last *float32 `json:"last"`
-	Low  float32  `json:"low"`
-	Open float32  `json:"open"`
+	Last *float64 `json:"last"`
+	Low  float64  `json:"low"`
+	Open float64  `json:"open"`
 
 	// PrevClose The exchange's previous close.
-	PrevClose float32 `json:"prev_close"`
+	PrevClose float64 `json:"prev_close"`
 	Series    string  `json:"series"`
 
 	// Symbol The NSE symbol the security traded under on `date`.
 	Symbol string `json:"symbol"`
 
 	// Trades Number of trades.
-	Trades int `json:"trades"`
+	Trades int64 `json:"trades"`
 
 	// Turnover Turnover in INR, unscaled.
-	Turnover float32 `json:"turnover"`
+	Turnover float64 `json:"turnover"`
 
 	// Volume Shares traded.
-	Volume int `json:"volume"`
+	Volume int64 `json:"volume"`
 }
 
 // IndiaPricesResponse One page of a security's daily rows, oldest first.
@@ -2164,7 +2164,7 @@ type IndiaSearchResult struct {
 	JudgmentId JudgmentId `json:"judgment_id"`
 
 	// Score Relevance; higher is better. Comparable only within one response.
-	Score   float32 `json:"score"`
+	Score   float64 `json:"score"`
 	Snippet string  `json:"snippet"`
 
 	// SourceOffsets Where the matched passage lies in the judgment's stored, tokenized text: cutting it at [start, end), counted in Unicode code points, gives the passage, which the snippet contains.
@@ -2516,8 +2516,8 @@ type PayloadTooLargeError struct {
 // PayloadTooLargeErrorError defines model for PayloadTooLargeError.Error.
 type PayloadTooLargeErrorError string
 
-// PerShareAmount Amount in the reporting currency per share. Null when the filing did not report the concept.
-type PerShareAmount = float32
+// PerShareAmount Amount in the reporting currency per share, a 64-bit float (`double`) as the filing reported it (2.94). Null when the filing did not report the concept.
+type PerShareAmount = float64
 
 // Permission A permission carried by an API key. Self-serve keys carry every value except `resale:read`, which is provisioned separately.
 type Permission string
@@ -2664,7 +2664,7 @@ type UsSearchResult struct {
 	ItemNumber string `json:"item_number"`
 
 	// Score Relevance; higher is better. Comparable only within one response.
-	Score   float32 `json:"score"`
+	Score   float64 `json:"score"`
 	Snippet string  `json:"snippet"`
 
 	// SourceOffsets Where the matched passage lies in the stored section text: cutting the section's text (item heading included) at [start, end), counted in Unicode code points, gives the passage, which the snippet contains with some context. `section` is `<accession_number>/<item_number>`.

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,9 +32,11 @@ type exactCase struct {
 }
 
 // TestClientDecodesEveryNumberExactly calls every JSON route of the
-// generated client against a quarrytest server on the bundled sample,
-// re-encodes the typed value the client decoded with encoding/json, and
-// compares every number of the raw body with the client's, as exact
+// generated client (and MCP tools/call for the data routes with the most
+// numbers) against a quarrytest server on the bundled sample, reads every
+// number of the typed value the client decoded as encoding/json would
+// write it from a float64 or an integer (typedNumbers), and compares it with
+// the number in the raw body, read with json.Decoder.UseNumber, as exact
 // decimals (big.Rat): a float32 field turns NVIDIA's fiscal 2024 revenue,
 // 60922000000, into 60921999360. Each raw body is also validated against
 // the OpenAPI document, so a schema claiming int64 for a number the server
@@ -50,6 +53,9 @@ func TestClientDecodesEveryNumberExactly(t *testing.T) {
 				req.Header.Set("Authorization", "Bearer "+srv.SessionToken)
 			} else {
 				req.Header.Set("X-API-KEY", srv.APIKey)
+			}
+			if req.URL.Path == "/mcp" {
+				req.Header.Set("Accept", "application/json, text/event-stream")
 			}
 			return nil
 		}))
@@ -124,6 +130,8 @@ func TestClientDecodesEveryNumberExactly(t *testing.T) {
 		"/rows/*/close", "/rows/*/last", "/rows/*/volume", "/rows/*/turnover", "/rows/*/trades",
 		"/results/*/score", "/results/*/source_offsets/start",
 		"/balance", "/ledger/*/amount", "/datasets/*/routes/*/cost",
+		"/result/structuredContent/income_statements/*/revenue", "/result/structuredContent/bars/*/amount",
+		"/result/structuredContent/rows/*/turnover", "/result/structuredContent/holders/*/value",
 	} {
 		if !seen[field] {
 			t.Errorf("no response carried %s", field)
@@ -268,6 +276,28 @@ func exactCases() []exactCase {
 			return r.StatusCode(), r.Body, r.JSON200, nil
 		})
 	}
+	// A tool's result carries the route's body as structuredContent, which
+	// the document (and so the client) leaves untyped: encoding/json reads
+	// its numbers as float64.
+	for i, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_us_income_statements", map[string]any{"ticker": "NVDA", "period": "ttm", "limit": 200}},
+		{"get_china_prices", map[string]any{"code": "SSE.600519", "adjust": "forward", "limit": 1000}},
+		{"get_india_prices", map[string]any{"symbol": "TCS", "limit": 1000}},
+		{"get_us_security_fund_holders", map[string]any{"identifier": "AAPL", "limit": 1000}},
+	} {
+		id, tool, params := i+1, call.tool, map[string]any{"name": call.tool, "arguments": call.args}
+		add("POST /mcp tools/call "+tool, func(ctx context.Context, c *client.ClientWithResponses) (int, []byte, any, error) {
+			method := "tools/call"
+			r, err := c.McpWithResponse(ctx, client.McpMessage{Jsonrpc: client.McpMessageJsonrpcN20, Id: id, Method: &method, Params: &params})
+			if err != nil {
+				return 0, nil, nil, err
+			}
+			return r.StatusCode(), r.Body, r.JSON200, nil
+		})
+	}
 	add("GET /catalog", func(ctx context.Context, c *client.ClientWithResponses) (int, []byte, any, error) {
 		r, err := c.GetCatalogWithResponse(ctx)
 		if err != nil {
@@ -349,11 +379,14 @@ func rats(nums map[string]json.Number) (map[string]*big.Rat, error) {
 }
 
 // typedNumbers collects every number a decoded value holds, by the JSON
-// path encoding/json would write it at, as the exact value held: a float32
-// is read as the binary value it is, not as the shortest decimal
-// encoding/json writes for it, which for 60921999360 is 6.0922e+10 and
-// would hide the error. A value that encodes itself (a union, a date) is
-// encoded and its numbers read from the text, which it keeps as received.
+// path encoding/json writes it at: an integer as it is, a float as the
+// shortest decimal that reads back as the same float64, which is what
+// encoding/json writes for a float64 and, for the float64 the server held,
+// the text it sent. A float32 is widened to float64 (exactly) first:
+// encoding/json would write it in float32's own shortest form, 6.0922e+10
+// for the 60921999360 a float32 makes of 60922000000, and hide the error.
+// A value that encodes itself (a union, a date) is encoded and its numbers
+// read from the text, which it keeps as received.
 func typedNumbers(path string, v reflect.Value, out map[string]*big.Rat) error {
 	if !v.IsValid() {
 		return nil
@@ -425,7 +458,8 @@ func typedNumbers(path string, v reflect.Value, out map[string]*big.Rat) error {
 			}
 		}
 	case reflect.Float32, reflect.Float64:
-		out[path] = new(big.Rat).SetFloat64(v.Float())
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		out[path] = r
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		out[path] = new(big.Rat).SetInt64(v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
