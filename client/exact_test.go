@@ -102,7 +102,7 @@ func TestClientDecodesEveryNumberExactly(t *testing.T) {
 			have, ok := got[path]
 			switch {
 			case !ok:
-				diffs = append(diffs, fmt.Sprintf("%s: server sent %s, the client's value has none", path, want))
+				diffs = append(diffs, fmt.Sprintf("%s: server sent %s, the client's value has none", path, raws[path]))
 			case want.Cmp(have) != 0:
 				diffs = append(diffs, fmt.Sprintf("%s: server sent %s, client decoded %s", path, raws[path], exactDecimal(have)))
 			}
