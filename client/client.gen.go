@@ -521,6 +521,7 @@ const (
 	ErrorCodePayloadTooLarge      ErrorCode = "payload_too_large"
 	ErrorCodeRateLimited          ErrorCode = "rate_limited"
 	ErrorCodeUnauthorized         ErrorCode = "unauthorized"
+	ErrorCodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed     ErrorCode = "validation_failed"
 )
 
@@ -550,6 +551,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeRateLimited:
 		return true
 	case ErrorCodeUnauthorized:
+		return true
+	case ErrorCodeUnsupportedMediaType:
 		return true
 	case ErrorCodeValidationFailed:
 		return true
@@ -915,15 +918,54 @@ func (e LoginResponseTokenType) Valid() bool {
 	}
 }
 
+// Defines values for McpErrorErrorCode.
+const (
+	Minus32600 McpErrorErrorCode = -32600
+	Minus32601 McpErrorErrorCode = -32601
+	Minus32603 McpErrorErrorCode = -32603
+	Minus32700 McpErrorErrorCode = -32700
+)
+
+// Valid indicates whether the value is a known member of the McpErrorErrorCode enum.
+func (e McpErrorErrorCode) Valid() bool {
+	switch e {
+	case Minus32600:
+		return true
+	case Minus32601:
+		return true
+	case Minus32603:
+		return true
+	case Minus32700:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for McpErrorJsonrpc.
+const (
+	McpErrorJsonrpcN20 McpErrorJsonrpc = "2.0"
+)
+
+// Valid indicates whether the value is a known member of the McpErrorJsonrpc enum.
+func (e McpErrorJsonrpc) Valid() bool {
+	switch e {
+	case McpErrorJsonrpcN20:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for McpMessageJsonrpc.
 const (
-	N20 McpMessageJsonrpc = "2.0"
+	McpMessageJsonrpcN20 McpMessageJsonrpc = "2.0"
 )
 
 // Valid indicates whether the value is a known member of the McpMessageJsonrpc enum.
 func (e McpMessageJsonrpc) Valid() bool {
 	switch e {
-	case N20:
+	case McpMessageJsonrpcN20:
 		return true
 	default:
 		return false
@@ -1248,8 +1290,8 @@ type AccountSummary struct {
 	Email string `json:"email"`
 }
 
-// Amount Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
-type Amount = float32
+// Amount Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
+type Amount = float64
 
 // AsOfDate A date: the end of that day, UTC.
 type AsOfDate = openapi_types.Date
@@ -1368,10 +1410,10 @@ type BalanceSheet struct {
 	// AccessionNumber EDGAR accession number.
 	AccessionNumber AccessionNumber `json:"accession_number"`
 
-	// Assets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Assets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Assets *Amount `json:"assets"`
 
-	// CashAndEquivalents Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CashAndEquivalents Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CashAndEquivalents *Amount `json:"cash_and_equivalents"`
 
 	// Cik SEC Central Index Key, 10 digits with leading zeros.
@@ -1380,10 +1422,10 @@ type BalanceSheet struct {
 	// Currency ISO 4217 code of the reporting currency.
 	Currency string `json:"currency"`
 
-	// CurrentAssets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CurrentAssets Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CurrentAssets *Amount `json:"current_assets"`
 
-	// CurrentLiabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CurrentLiabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CurrentLiabilities *Amount            `json:"current_liabilities"`
 	FilingDate         openapi_types.Date `json:"filing_date"`
 
@@ -1397,13 +1439,13 @@ type BalanceSheet struct {
 	FiscalPeriod string `json:"fiscal_period"`
 	FiscalYear   int    `json:"fiscal_year"`
 
-	// Inventory Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Inventory Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Inventory *Amount `json:"inventory"`
 
-	// Liabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Liabilities Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Liabilities *Amount `json:"liabilities"`
 
-	// LongTermDebt Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// LongTermDebt Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	LongTermDebt *Amount `json:"long_term_debt"`
 
 	// Period `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
@@ -1412,7 +1454,7 @@ type BalanceSheet struct {
 	// ReportPeriod The balance-sheet date.
 	ReportPeriod openapi_types.Date `json:"report_period"`
 
-	// ShareholdersEquity Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// ShareholdersEquity Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	ShareholdersEquity *Amount `json:"shareholders_equity"`
 	Ticker             string  `json:"ticker"`
 }
@@ -1464,7 +1506,7 @@ type CashFlowStatement struct {
 	// AccessionNumber EDGAR accession number.
 	AccessionNumber AccessionNumber `json:"accession_number"`
 
-	// CapitalExpenditure Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CapitalExpenditure Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CapitalExpenditure *Amount `json:"capital_expenditure"`
 
 	// Cik SEC Central Index Key, 10 digits with leading zeros.
@@ -1473,7 +1515,7 @@ type CashFlowStatement struct {
 	// Currency ISO 4217 code of the reporting currency.
 	Currency string `json:"currency"`
 
-	// DividendsPaid Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// DividendsPaid Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	DividendsPaid *Amount            `json:"dividends_paid"`
 	FilingDate    openapi_types.Date `json:"filing_date"`
 
@@ -1483,17 +1525,17 @@ type CashFlowStatement struct {
 	// FilingUrl The filing's folder on EDGAR, https://www.sec.gov/Archives/edgar/data/<cik>/<accession number without dashes>/, which lists its documents.
 	FilingUrl string `json:"filing_url"`
 
-	// FinancingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// FinancingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	FinancingCashFlow *Amount `json:"financing_cash_flow"`
 
 	// FiscalPeriod Fiscal period label, for example `FY`, `Q1`.
 	FiscalPeriod string `json:"fiscal_period"`
 	FiscalYear   int    `json:"fiscal_year"`
 
-	// InvestingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// InvestingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	InvestingCashFlow *Amount `json:"investing_cash_flow"`
 
-	// OperatingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// OperatingCashFlow Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	OperatingCashFlow *Amount `json:"operating_cash_flow"`
 
 	// Period `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
@@ -1620,31 +1662,31 @@ type ChinaMetaJurisdiction string
 // ChinaPriceBar One trading day of one A-share listing. Prices are CNY per share, multiplied by `adjust_factor`.
 type ChinaPriceBar struct {
 	// AdjustFactor The factor the prices were multiplied by: 1 with `adjust=none`.
-	AdjustFactor float32 `json:"adjust_factor"`
+	AdjustFactor float64 `json:"adjust_factor"`
 
 	// Amount Turnover in CNY, unscaled (never adjusted).
-	Amount float32 `json:"amount"`
+	Amount float64 `json:"amount"`
 
 	// Change `close` minus `pre_close`.
-	Change float32 `json:"change"`
-	Close  float32 `json:"close"`
+	Change float64 `json:"change"`
+	Close  float64 `json:"close"`
 
 	// Code Canonical exchange-qualified code.
 	Code     string                `json:"code"`
 	Currency ChinaPriceBarCurrency `json:"currency"`
-	High     float32               `json:"high"`
-	Low      float32               `json:"low"`
-	Open     float32               `json:"open"`
+	High     float64               `json:"high"`
+	Low      float64               `json:"low"`
+	Open     float64               `json:"open"`
 
 	// PctChange `change` in percent of `pre_close`, four decimals; the same whatever the adjustment.
-	PctChange float32 `json:"pct_change"`
+	PctChange float64 `json:"pct_change"`
 
 	// PreClose The exchange's reference previous close: the prior close, lowered on an ex-date by the dividend (and divided by any bonus or rights ratio).
-	PreClose  float32            `json:"pre_close"`
+	PreClose  float64            `json:"pre_close"`
 	TradeDate openapi_types.Date `json:"trade_date"`
 
 	// Volume Shares traded (never adjusted).
-	Volume int `json:"volume"`
+	Volume int64 `json:"volume"`
 }
 
 // ChinaPriceBarCurrency defines model for ChinaPriceBar.Currency.
@@ -1919,16 +1961,16 @@ type IncomeStatement struct {
 	// Cik SEC Central Index Key, 10 digits with leading zeros.
 	Cik Cik `json:"cik"`
 
-	// CostOfRevenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// CostOfRevenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	CostOfRevenue *Amount `json:"cost_of_revenue"`
 
 	// Currency ISO 4217 code of the reporting currency.
 	Currency string `json:"currency"`
 
-	// EarningsPerShareBasic Amount in the reporting currency per share. Null when the filing did not report the concept.
+	// EarningsPerShareBasic Amount in the reporting currency per share, a 64-bit float (`double`) as the filing reported it (2.94). Null when the filing did not report the concept.
 	EarningsPerShareBasic *PerShareAmount `json:"earnings_per_share_basic"`
 
-	// EarningsPerShareDiluted Amount in the reporting currency per share. Null when the filing did not report the concept.
+	// EarningsPerShareDiluted Amount in the reporting currency per share, a 64-bit float (`double`) as the filing reported it (2.94). Null when the filing did not report the concept.
 	EarningsPerShareDiluted *PerShareAmount    `json:"earnings_per_share_diluted"`
 	FilingDate              openapi_types.Date `json:"filing_date"`
 
@@ -1942,13 +1984,13 @@ type IncomeStatement struct {
 	FiscalPeriod string `json:"fiscal_period"`
 	FiscalYear   int    `json:"fiscal_year"`
 
-	// GrossProfit Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// GrossProfit Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	GrossProfit *Amount `json:"gross_profit"`
 
-	// NetIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// NetIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	NetIncome *Amount `json:"net_income"`
 
-	// OperatingIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// OperatingIncome Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	OperatingIncome *Amount `json:"operating_income"`
 
 	// Period `annual`: a fiscal year (a duration of 340 to 380 days). `quarterly`: a fiscal quarter (80 to 100 days). `ttm`: the trailing twelve months ending at `report_period` (each fiscal quarter end, as known at `as_of`): flows summed over the four fiscal quarters ending there, derived from reported quarters, years to date and fiscal years (the fourth quarter as the fiscal year less the other three); a field that cannot be derived from reported figures is null; EPS only where a filing reports it for those twelve months (the fiscal year at its end), never summed; balance sheets as at `report_period`; `fiscal_period` is `TTM`.
@@ -1957,7 +1999,7 @@ type IncomeStatement struct {
 	// ReportPeriod Last day of the period reported.
 	ReportPeriod openapi_types.Date `json:"report_period"`
 
-	// Revenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion). Null when the filing did not report the concept.
+	// Revenue Amount in the reporting currency's units, unscaled (391035000000 is 391.035 billion), as the filing reported it: a 64-bit float (`double`), written as the shortest decimal that reads back as it, so a float64 holds exactly the value sent. Usually whole, but not an integer: a filing may report cents. Null when the filing did not report the concept.
 	Revenue *Amount `json:"revenue"`
 	Ticker  string  `json:"ticker"`
 }
@@ -2054,31 +2096,31 @@ type IndiaMetaJurisdiction string
 // IndiaPriceRow One trading day of one NSE security in one series, as the exchange published it.
 type IndiaPriceRow struct {
 	// Close The exchange's closing price: the legacy file's CLOSE, the UDiFF's ClsPric (not its settlement price SttlmPric).
-	Close float32            `json:"close"`
+	Close float64            `json:"close"`
 	Date  openapi_types.Date `json:"date"`
-	High  float32            `json:"high"`
+	High  float64            `json:"high"`
 	Isin  string             `json:"isin"`
 
 	// Last Last traded price; null when the exchange's file gives none.
-	Last *float32 `json:"last"`
-	Low  float32  `json:"low"`
-	Open float32  `json:"open"`
+	Last *float64 `json:"last"`
+	Low  float64  `json:"low"`
+	Open float64  `json:"open"`
 
 	// PrevClose The exchange's previous close.
-	PrevClose float32 `json:"prev_close"`
+	PrevClose float64 `json:"prev_close"`
 	Series    string  `json:"series"`
 
 	// Symbol The NSE symbol the security traded under on `date`.
 	Symbol string `json:"symbol"`
 
 	// Trades Number of trades.
-	Trades int `json:"trades"`
+	Trades int64 `json:"trades"`
 
 	// Turnover Turnover in INR, unscaled.
-	Turnover float32 `json:"turnover"`
+	Turnover float64 `json:"turnover"`
 
 	// Volume Shares traded.
-	Volume int `json:"volume"`
+	Volume int64 `json:"volume"`
 }
 
 // IndiaPricesResponse One page of a security's daily rows, oldest first.
@@ -2122,7 +2164,7 @@ type IndiaSearchResult struct {
 	JudgmentId JudgmentId `json:"judgment_id"`
 
 	// Score Relevance; higher is better. Comparable only within one response.
-	Score   float32 `json:"score"`
+	Score   float64 `json:"score"`
 	Snippet string  `json:"snippet"`
 
 	// SourceOffsets Where the matched passage lies in the judgment's stored, tokenized text: cutting it at [start, end), counted in Unicode code points, gives the passage, which the snippet contains.
@@ -2302,6 +2344,30 @@ type LoginResponse struct {
 // LoginResponseTokenType defines model for LoginResponse.TokenType.
 type LoginResponseTokenType string
 
+// McpError A JSON-RPC 2.0 error response of `POST /mcp`: the MCP layer refused the message. `data` is the `ErrorResponse` every operation answers (spec-gaps B97).
+type McpError struct {
+	Error struct {
+		// Code `-32700` parse error, `-32600` invalid request, `-32601` method not found, `-32603` internal error.
+		Code McpErrorErrorCode `json:"code"`
+
+		// Data The body of every error response except a data operation's `503` and the readiness report.
+		Data ErrorResponse `json:"data"`
+
+		// Message The same as `data.message`.
+		Message string `json:"message"`
+	} `json:"error"`
+
+	// Id The refused message's id (a string or an integer), or null when none was read (a batch, a body that is not JSON).
+	Id      interface{}     `json:"id"`
+	Jsonrpc McpErrorJsonrpc `json:"jsonrpc"`
+}
+
+// McpErrorErrorCode `-32700` parse error, `-32600` invalid request, `-32601` method not found, `-32603` internal error.
+type McpErrorErrorCode int
+
+// McpErrorJsonrpc defines model for McpError.Jsonrpc.
+type McpErrorJsonrpc string
+
 // McpMessage One JSON-RPC 2.0 message of the Model Context Protocol: a request (`method`, `id`), a notification (`method`) or a response (`id` with `result` or `error`).
 type McpMessage struct {
 	Error *struct {
@@ -2450,8 +2516,8 @@ type PayloadTooLargeError struct {
 // PayloadTooLargeErrorError defines model for PayloadTooLargeError.Error.
 type PayloadTooLargeErrorError string
 
-// PerShareAmount Amount in the reporting currency per share. Null when the filing did not report the concept.
-type PerShareAmount = float32
+// PerShareAmount Amount in the reporting currency per share, a 64-bit float (`double`) as the filing reported it (2.94). Null when the filing did not report the concept.
+type PerShareAmount = float64
 
 // Permission A permission carried by an API key. Self-serve keys carry every value except `resale:read`, which is provisioned separately.
 type Permission string
@@ -2598,7 +2664,7 @@ type UsSearchResult struct {
 	ItemNumber string `json:"item_number"`
 
 	// Score Relevance; higher is better. Comparable only within one response.
-	Score   float32 `json:"score"`
+	Score   float64 `json:"score"`
 	Snippet string  `json:"snippet"`
 
 	// SourceOffsets Where the matched passage lies in the stored section text: cutting the section's text (item heading included) at [start, end), counted in Unicode code points, gives the passage, which the snippet contains with some context. `section` is `<accession_number>/<item_number>`.
@@ -2856,6 +2922,16 @@ type GetIndiaPricesCsvParams struct {
 	AsOf *AsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
 }
 
+// Mcp400JSONResponseBody defines parameters for Mcp.
+type Mcp400JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// Mcp500JSONResponseBody defines parameters for Mcp.
+type Mcp500JSONResponseBody struct {
+	union json.RawMessage
+}
+
 // GetUsFinancialsParams defines parameters for GetUsFinancials.
 type GetUsFinancialsParams struct {
 	// Ticker Exchange ticker of the company, for example `AAPL`. Give exactly one of `ticker` and `cik`, or the request is `400`.
@@ -3091,6 +3167,130 @@ func (t AsOf) MarshalJSON() ([]byte, error) {
 }
 
 func (t *AsOf) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsInvalidRequestError returns the union data inside the Mcp400JSONResponseBody as a InvalidRequestError
+func (t Mcp400JSONResponseBody) AsInvalidRequestError() (InvalidRequestError, error) {
+	var body InvalidRequestError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInvalidRequestError overwrites any union data inside the Mcp400JSONResponseBody as the provided InvalidRequestError
+func (t *Mcp400JSONResponseBody) FromInvalidRequestError(v InvalidRequestError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInvalidRequestError performs a merge with any union data inside the Mcp400JSONResponseBody, using the provided InvalidRequestError
+func (t *Mcp400JSONResponseBody) MergeInvalidRequestError(v InvalidRequestError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMcpError returns the union data inside the Mcp400JSONResponseBody as a McpError
+func (t Mcp400JSONResponseBody) AsMcpError() (McpError, error) {
+	var body McpError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMcpError overwrites any union data inside the Mcp400JSONResponseBody as the provided McpError
+func (t *Mcp400JSONResponseBody) FromMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMcpError performs a merge with any union data inside the Mcp400JSONResponseBody, using the provided McpError
+func (t *Mcp400JSONResponseBody) MergeMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Mcp400JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Mcp400JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsInternalError returns the union data inside the Mcp500JSONResponseBody as a InternalError
+func (t Mcp500JSONResponseBody) AsInternalError() (InternalError, error) {
+	var body InternalError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInternalError overwrites any union data inside the Mcp500JSONResponseBody as the provided InternalError
+func (t *Mcp500JSONResponseBody) FromInternalError(v InternalError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInternalError performs a merge with any union data inside the Mcp500JSONResponseBody, using the provided InternalError
+func (t *Mcp500JSONResponseBody) MergeInternalError(v InternalError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMcpError returns the union data inside the Mcp500JSONResponseBody as a McpError
+func (t Mcp500JSONResponseBody) AsMcpError() (McpError, error) {
+	var body McpError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMcpError overwrites any union data inside the Mcp500JSONResponseBody as the provided McpError
+func (t *Mcp500JSONResponseBody) FromMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMcpError performs a merge with any union data inside the Mcp500JSONResponseBody, using the provided McpError
+func (t *Mcp500JSONResponseBody) MergeMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Mcp500JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Mcp500JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3435,7 +3635,11 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -3452,7 +3656,11 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -4062,7 +4270,11 @@ func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocum
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -4089,7 +4301,11 @@ func (c *Client) McpWithBody(ctx context.Context, contentType string, body io.Re
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -6569,7 +6785,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -6586,7 +6806,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -9684,9 +9908,30 @@ type McpResponse401Headers struct {
 	XRequestID RequestId
 }
 
+// McpResponse404Headers the declared response headers of an HTTP 404 response for Mcp
+type McpResponse404Headers struct {
+	XRequestID RequestId
+}
+
 // McpResponse413Headers the declared response headers of an HTTP 413 response for Mcp
 type McpResponse413Headers struct {
 	XRequestID RequestId
+}
+
+// McpResponse415Headers the declared response headers of an HTTP 415 response for Mcp
+type McpResponse415Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse429Headers the declared response headers of an HTTP 429 response for Mcp
+type McpResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
 }
 
 // McpResponse500Headers the declared response headers of an HTTP 500 response for Mcp
@@ -9700,13 +9945,19 @@ type McpResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *McpMessage
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *InvalidRequestError
+	JSON400 *Mcp400JSONResponseBody
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *McpError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *McpError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
-	JSON500 *InternalError
+	JSON500 *Mcp500JSONResponseBody
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *McpResponse200Headers
 	// Headers202 the parsed response headers for an HTTP 202 response
@@ -9715,8 +9966,14 @@ type McpResponse struct {
 	Headers400 *McpResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *McpResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *McpResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *McpResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *McpResponse415Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *McpResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *McpResponse500Headers
 }
@@ -9727,7 +9984,7 @@ func (r McpResponse) GetJSON200() *McpMessage {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r McpResponse) GetJSON400() *InvalidRequestError {
+func (r McpResponse) GetJSON400() *Mcp400JSONResponseBody {
 	return r.JSON400
 }
 
@@ -9736,13 +9993,28 @@ func (r McpResponse) GetJSON401() *KeyUnauthorized {
 	return r.JSON401
 }
 
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r McpResponse) GetJSON404() *McpError {
+	return r.JSON404
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r McpResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
 }
 
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r McpResponse) GetJSON415() *McpError {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r McpResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r McpResponse) GetJSON500() *InternalError {
+func (r McpResponse) GetJSON500() *Mcp500JSONResponseBody {
 	return r.JSON500
 }
 
@@ -11847,7 +12119,11 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -11870,7 +12146,11 @@ func (c *ClientWithResponses) McpWithBodyWithResponse(ctx context.Context, conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -16577,7 +16857,7 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest InvalidRequestError
+		var dest Mcp400JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -16590,6 +16870,13 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest McpError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16597,15 +16884,26 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest McpError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest InternalError
+		var dest Mcp500JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case rsp.StatusCode == 400:
-		// Content-type (text/plain) unsupported
 
 	}
 
@@ -16650,6 +16948,16 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 			headers.XRequestID = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers McpResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers McpResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -16660,6 +16968,68 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 			headers.XRequestID = value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers McpResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 429:
+		var headers McpResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers McpResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

@@ -483,3 +483,52 @@ func TestNoEnumListsNull(t *testing.T) {
 	}
 	walk("#", doc)
 }
+
+// TestNumbersAreDoublesAndQuantitiesInt64: every "number" of the document
+// says "format": "double", since a number without a format generates a
+// float32 in the Go client, which turns 60922000000 into 60921999360 (issue
+// 36, docs/spec-gaps.md); and the integers that count money, shares, bytes
+// and trades, which can pass 2^31, say "format": "int64", since an integer
+// without one is a Go int, 32 bits on a 32-bit platform. The server's own
+// types decide: each of these is a float64 or an int64 there.
+func TestNumbersAreDoublesAndQuantitiesInt64(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal(Document, &doc); err != nil {
+		t.Fatal(err)
+	}
+	int64s := []string{
+		"/AccountSummary/properties/credits", "/LedgerEntry/properties/amount", "/CreditStatement/properties/balance",
+		"/CatalogDataset/properties/lag_seconds", "/CatalogRoute/properties/cost", "/CostEntry/properties/credits",
+		"/FilingFile/properties/byte_size", "/FundHolder/properties/shares", "/FundHolder/properties/value",
+		"/ChinaPriceBar/properties/volume", "/IndiaPriceRow/properties/volume", "/IndiaPriceRow/properties/trades",
+	}
+	seen := map[string]string{}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			switch v["type"] {
+			case "number":
+				if v["format"] != "double" {
+					t.Errorf("%s: a number without \"format\": \"double\" (%v) is a float32 in the generated client", path, v["format"])
+				}
+			case "integer":
+				f, _ := v["format"].(string)
+				seen[strings.TrimPrefix(path, "#/components/schemas")] = f
+			}
+			for k, sub := range v {
+				walk(path+"/"+k, sub)
+			}
+		case []any:
+			for i, sub := range v {
+				walk(path+"/"+strconv.Itoa(i), sub)
+			}
+		}
+	}
+	walk("#", doc)
+	for _, p := range int64s {
+		if f, ok := seen[p]; !ok || f != "int64" {
+			t.Errorf("%s: want an integer of format int64, got %q (present: %v)", p, f, ok)
+		}
+	}
+}
