@@ -150,7 +150,7 @@ func Tokenize(key pii.Key, s Source) (Judgment, []pii.Entry, error) {
 	for i, p := range s.Parties {
 		names[i] = p.Name
 	}
-	r, err := key.PeopleRedactor(pii.FindPeople(searched(s.Title, s.CaseNumber, s.Bench, s.Citations, s.Text), s.Judges, names))
+	r, err := key.PeopleRedactor(findPeople(key, searched(s.Title, s.CaseNumber, s.Bench, s.Citations, s.Text), s.Judges, names))
 	if err != nil {
 		return Judgment{}, nil, err
 	}
@@ -185,13 +185,24 @@ func Retokenize(key pii.Key, j Judgment) (Judgment, []pii.Entry, error) {
 	if _, err := key.Token(pii.KindPAN, "AAAPA1234A"); err != nil {
 		return Judgment{}, nil, err
 	}
-	r, err := key.PeopleRedactor(pii.FindPeople(searched(j.Title, j.CaseNumber, j.Bench, j.Citations, j.Text), j.Judges, nil))
+	r, err := key.PeopleRedactor(findPeople(key, searched(j.Title, j.CaseNumber, j.Bench, j.Citations, j.Text), j.Judges, nil))
 	if err != nil {
 		return Judgment{}, nil, err
 	}
 	out := j
 	redactFields(r, &out, j.Bench, j.CaseNumber, j.Title, j.Judges, j.Citations, j.Text)
 	return out, r.Entries(), nil
+}
+
+// findPeople finds the people of text once its PANs are tokens, as the
+// redactor reads it: an address holding a PAN (a GSTIN after it) is then
+// matched whole.
+func findPeople(key pii.Key, text string, judges, parties []string) pii.People {
+	r, err := key.NewRedactor(nil)
+	if err != nil {
+		return pii.FindPeople(text, judges, parties)
+	}
+	return pii.FindPeople(r.RedactPANs(text), judges, parties)
 }
 
 // searched is the text litigants are looked for in: every field that may

@@ -3,6 +3,8 @@ package pii
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // An address is found after what introduces one ("r/o", "resident of",
@@ -10,16 +12,16 @@ import (
 // "Flat No.", "Village"), and runs to the first thing that ends it.
 var (
 	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:|(?:residence|house|home|premises|shop|office|flat|dwelling)[ \t]+(?:at|situated[ \t]+at|situate[ \t]+at|bearing)|(?:lived|living|lives|stayed|staying|stays|residing)[ \t]+at|situated[ \t]+at|situate[ \t]+at)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
-	addressStart = regexp.MustCompile(`(?i)^(?:house|h|flat|plot|door|d|shop|room|quarter|qtr|khasra|survey|gat|ward|building|bldg)[ \t]*\.?[ \t]*(?:no|number)\b\.?`)
+	addressStart = regexp.MustCompile(`(?i)^(?:(?:house|h|flat|plot|door|d|shop|room|quarter|qtr|khasra|survey|gat|ward|building|bldg|block)[ \t]*\.?[ \t]*(?:no|number)\b\.?|(?:village|vill\.|vpo|mauza|mouza|moza|gram|at[ \t]*(?:&|and)[ \t]*p(?:ost|\.[ \t]?o\.?))[ \t]*[:-]?[ \t]*\p{Lu})`)
 	// addressEnd ends an address: a semicolon, a blank line, a page's
 	// number alone on a line, "(for short", a PAN or a labelled line
 	// ("Mobile:") after it, a role or a
 	// cause title's dots, "versus", an age, a clause's verb, or a full stop
 	// that ends a sentence (one after a lone letter or an abbreviation of
 	// an address's words does not).
-	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\n[ \t]*\d+[ \t]*\n|\(\s*(?:for\s+short|hereinafter)|\bPAN\b|\bpermanent\s+account|\n[ \t]*[\p{L} .]{2,24}:|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|(?-i:\.\s+\p{Lu}\p{Ll})`)
-	addressAbbrev = setOf(`no nos dist distt tq tal teh tah p.o po p.s ps st rd nr opp sec vill vpo h.no hno ph e.g near`)
-	addressFirst  = setOf(`residence home premises shop office flat dwelling lived living lives stayed staying stays situated situate both all each presently permanently now at r resident residents residing resides permanent present address house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
+	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\n[ \t]*\d+[ \t]*\n|\(\s*(?:for\s+short|hereinafter)|\bPAN\b|\bGSTIN\b|\bpermanent\s+account|\n[ \t]*[\p{L} .]{2,24}:|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|(?-i:,?\s+(?:in|and|for|by|with|from|on|to|at|of)\s+(?:an?|the|his|her|their|its)\s)|(?-i:\.\s+\p{Lu}\p{Ll})`)
+	addressAbbrev = setOf(`no nos dist distt tq tal teh tah p.o po p.s ps st rd nr opp sec vill vpo h.no hno ph e.g near ext extn apt bldg flr mkt dt post rly stn govt co ltd pvt soc hsg coop bazar mohalla mohd vtc tah sub div`)
+	addressFirst  = setOf(`block village vill vpo mauza mouza moza gram residence home premises shop office flat dwelling lived living lives stayed staying stays situated situate both all each presently permanently now at r resident residents residing resides permanent present address house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
 )
 
 // Two more starts of an address: the house name and place a cause title
@@ -31,6 +33,40 @@ var (
 	agedFirst = setOf(`aged`)
 	houseCode = regexp.MustCompile(`(?i)^((?:no\.?[ \t]*)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*,[ \t]*\n?[ \t]*(?:\p{Lu}[\p{L}.'-]*[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli)\b)`)
 )
+
+// pinCode is an Indian postal code as an address ends with it: "PIN
+// 560001", "Pin Code: 110 053", "- 781001".
+var pinCode = regexp.MustCompile(`(?i)(?:\bpin(?:[ \t]*code)?[ \t]*(?:no\.?)?[ \t]*[:.-]?[ \t]*|[-–][ \t]*)[1-9]\d{2}[ \t]?\d{3}\b`)
+
+// addressBack ends what precedes an address, read backwards: a sentence's
+// end, a clause's mark, or a word that introduces one.
+var addressBack = regexp.MustCompile(`(?i)(?:[;:(]|\n[ \t]*\n|(?-i:\b[a-z]{2,}\.)\s+|\b(?:r/o|at|of|in|to|from|situated|situate|residing|resides|resident|lived|living|address|premises|bearing|house|home|residence|flat|shop|office),?\s+)$`)
+
+// pinAddresses returns the addresses that end with a PIN code, each read
+// back from its code over at most maxAddress bytes to what introduces it.
+func pinAddresses(text string) []string {
+	var out []string
+	for _, m := range pinCode.FindAllStringIndex(text, -1) {
+		start := addressStartBefore(text, m[0])
+		if a := strings.TrimSpace(strings.TrimLeft(text[start:m[1]], " \t\n,.-")); len(a) > 8 && !startsWithToken(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// addressStartBefore returns where the address that ends at text[end]
+// starts: after the nearest thing before it that ends what precedes an
+// address, within maxAddress bytes.
+func addressStartBefore(text string, end int) int {
+	lo := max(0, end-maxAddress)
+	for i := end - 1; i > lo; i-- {
+		if addressBack.MatchString(text[max(lo, i-24):i]) {
+			return i
+		}
+	}
+	return lo
+}
 
 // houseCodes returns where the house codes of text start: each word that
 // starts after a space, a comma or a parenthesis with a digit, or with up
@@ -99,6 +135,12 @@ func (d *detector) addresses() []string {
 			out = append(out, a)
 		}
 	}
+	for _, a := range pinAddresses(d.text) {
+		if !seen[strings.ToLower(a)] {
+			seen[strings.ToLower(a)] = true
+			out = append(out, a)
+		}
+	}
 	for _, m := range d.findAll(addressStart, addressFirst) {
 		if a := addressAt(d.text, m[0]); a != "" && !seen[strings.ToLower(a)] {
 			seen[strings.ToLower(a)] = true
@@ -113,7 +155,10 @@ func (d *detector) addresses() []string {
 func addressAt(text string, i int) string {
 	window := text[i:min(len(text), i+maxAddress)]
 	end := len(window)
-	for _, m := range addressEnd.FindAllStringIndex(window, -1) {
+	if end == maxAddress {
+		end = cutAtPart(window) // no end within reach: the last whole part
+	}
+	for _, m := range addressEnd.FindAllStringIndex(window[:end], -1) {
 		if window[m[0]] == '.' && m[1]-m[0] > 2 && abbreviationBefore(window, m[0]) {
 			continue
 		}
@@ -127,6 +172,15 @@ func addressAt(text string, i int) string {
 	return a
 }
 
+// cutAtPart returns where the last comma of a window cut short stands, or
+// its last space: an address is never taken to end inside a word.
+func cutAtPart(window string) int {
+	if i := strings.LastIndexByte(window, ','); i > 0 {
+		return i
+	}
+	return max(0, strings.LastIndexByte(window, ' '))
+}
+
 // abbreviationBefore reports whether the full stop at s[i] ends a lone
 // letter or an abbreviation of an address's words ("Dist. Pune").
 func abbreviationBefore(s string, i int) bool {
@@ -135,7 +189,18 @@ func abbreviationBefore(s string, i int) bool {
 		j--
 	}
 	w := strings.ToLower(s[j:i])
-	return len(w) <= 1 || addressAbbrev[w]
+	return w != "" && (len(w) == 1 || addressAbbrev[w] || dottedLetters(w))
+}
+
+// dottedLetters reports whether w is single letters joined by full stops,
+// as initials and abbreviations are written ("m.g" of "M.G. Road").
+func dottedLetters(w string) bool {
+	for i, part := range strings.Split(w, ".") {
+		if len(part) != 1 && (i > 0 || part != "") {
+			return false
+		}
+	}
+	return true
 }
 
 // startsWithToken reports whether a starts with a token: an address
@@ -152,4 +217,37 @@ func hasLetterOrDigit(s string) bool {
 		}
 	}
 	return false
+}
+
+// placeIntro is what a part of an address starts with before the name of
+// a house or a village: "Village", "Vill.", "House No. 12", "Flat No. 9".
+var placeIntro = regexp.MustCompile(`(?i)^(?:(?:village|vill\.?|mauza|mouza|gram|at[ \t]*(?:&|and)[ \t]*post|house|h|flat|plot|door|d|shop|room|block|building|bldg)\b\.?[ \t]*(?:no\b\.?)?[ \t]*[:-]?[ \t]*)?[\w/-]*\d[\w/-]*[ \t]*|^(?:village|vill\.?|mauza|mouza|gram)\b\.?[ \t]*`)
+
+// placeNames returns the name a text may call an address's place by
+// alone: the capitalised words of its first part that names one, within
+// its first two parts ("Gloria Apartments" of "Flat No. 9, Gloria
+// Apartments, Hill Road, ..."), unless they are a word of courts or places
+// such as a city's.
+func placeNames(a string) []string {
+	parts := strings.Split(a, ",")
+	for _, part := range parts[:min(2, len(parts)-1)] {
+		rest := strings.Trim(strings.TrimSpace(placeIntro.ReplaceAllString(strings.TrimSpace(part), "")), `'"‘’“”`)
+		words := strings.Fields(rest)
+		if len(words) == 0 || len(words) > 4 || !capitalised(words) || len(words) == 1 && notNameWords[strings.ToLower(words[0])] {
+			continue
+		}
+		return []string{strings.Join(words, " ")}
+	}
+	return nil
+}
+
+// capitalised reports whether every word starts with a capital letter.
+func capitalised(words []string) bool {
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }

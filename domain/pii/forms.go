@@ -10,7 +10,15 @@ import (
 // addresses it gives.
 type People struct {
 	Persons   []Person
-	Addresses []string
+	Addresses []Address
+}
+
+// Address is an address as a text gives it, and the shorter forms the
+// text may name the place by: the house's or village's name of its first
+// part ("Rose Cottage", "Lingdong" of "Village Lingdong, P.O. ...").
+type Address struct {
+	Text  string
+	Forms []string
 }
 
 // Person is one person's name and the other forms it may be written in:
@@ -40,7 +48,9 @@ func FindPeople(text string, judges, parties []string) People {
 		p.Persons = append(p.Persons, Person{Name: n, Forms: d.forms(strings.Fields(n)), Listed: i < len(parties)})
 	}
 	p.Persons = append(p.Persons, d.parts(p.Persons, seen)...)
-	p.Addresses = d.addresses()
+	for _, a := range d.addresses() {
+		p.Addresses = append(p.Addresses, Address{Text: a, Forms: placeNames(a)})
+	}
 	return p
 }
 

@@ -37,7 +37,7 @@ const officialWords = `patwari|lekhpal|kanungo|tehsildar|naib[ \t]+tehsildar|sar
 
 // relationWords name a person by a relation to the case or to another
 // person: kin, heirs, a victim, a witness, an officer who acted in it.
-const relationWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|substituted by|substituted`
+const relationWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|student|pupil|patient|teacher|worker|workman|labourer|occupant|passenger|pedestrian|rider|cyclist|supplier|vendor|vendee|purchaser|buyer|seller|dealer|distributor|customer|borrower|guarantor|director|transferee|transferor|lessee|lessor|licensee|allottee|assessee|depositor|drawer|payee|nominee|beneficiary|donor|donee|testator|testatrix|legatee|executor|mortgagor|mortgagee|surety|consignee|shareholder|addressee|sender|signatory|attesting witness|scribe|one|substituted by|substituted`
 
 // relations adds the names after a relation or a witness's number.
 func (d *detector) relations() {
@@ -70,8 +70,8 @@ func (d *detector) personListAt(i int) {
 		if n == nil || d.counselOrJudge(start, end) {
 			return
 		}
-		if len(n) > 1 || i > start || !isEnglish(strings.TrimSuffix(n[0], ".")) {
-			d.addParty(n) // "her husband Mohan", not "the owner Company"
+		if i > start || foreign(n) != nil {
+			d.addParty(n) // "her husband Mohan", not "the Director of Income Tax"
 		}
 		glue := listGlue.FindStringIndex(d.text[end:min(len(d.text), end+12)])
 		if glue == nil {
@@ -114,6 +114,39 @@ func (d *detector) markedNames() {
 // testimonyAfter follows a person's name in what a witness said or did:
 // "X deposed", "Y, to the same effect".
 var testimonyAfter = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:deposed|stated|testified|admitted|denied|identified|supported|narrated|to[ \t]+the[ \t]+same[ \t]+effect|was[ \t]+examined|was[ \t]+cross-examined)\b`)
+
+// namedAs adds the names a text gives after "known as", "pet name", "nick
+// name" (an alias, perhaps one word in quotes or in lower case) and after
+// what ties a document to a person ("addressed to", "written by", "signed
+// by", "sent to", "letter of"): "a letter addressed to Suresh".
+func (d *detector) namedAs() {
+	for _, m := range d.findAll(namedAsPattern, namedAsFirst) {
+		i := m[1]
+		if n, _ := d.nameAt(i); n != nil {
+			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) {
+				d.addParty(n)
+			}
+			continue
+		}
+		if aliasLike(d.text[m[0]:m[1]]) {
+			if w := aliasWord(d.text, i); w != "" {
+				d.add([]string{w})
+			}
+		}
+	}
+}
+
+// aliasLike reports whether a namedAsPattern match gives an alias, after
+// which one word in lower case or in quotes is a name too.
+func aliasLike(match string) bool {
+	m := strings.ToLower(match)
+	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call")
+}
+
+var (
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsFirst   = setOf(`call calls also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
+)
 
 // lines adds the names that stand alone on a line, or after a list's
 // number at its start ("2. Priyanka Kumari"): a cause title's parties, a
@@ -209,7 +242,14 @@ var (
 // aliasWord reads the one word of an alias that nameAt takes for no name,
 // such as a nickname in lower case: "Suresh @ sonu".
 func aliasWord(text string, i int) string {
-	w, _, _ := wordAt(text, skipSpace(text, i))
+	i = skipSpace(text, i)
+	for i < len(text) && strings.IndexByte("\"'(", text[i]) >= 0 {
+		i++
+	}
+	if strings.HasPrefix(text[i:], "“") || strings.HasPrefix(text[i:], "‘") {
+		i += len("“")
+	}
+	w, _, _ := wordAt(text, i)
 	w = strings.TrimRight(w, ".'’-")
 	if len(w) < 2 || notNameWords[strings.ToLower(w)] || isEnglish(w) {
 		return ""

@@ -62,6 +62,7 @@ func detect(text string, judges []string) *detector {
 	d.relations()
 	d.markedNames()
 	d.initialled()
+	d.namedAs()
 	d.lines()
 	d.generic() // last: it passes over every counsel and judge met
 	return d
@@ -492,7 +493,7 @@ func organisationNext(text string, i int) bool {
 
 // nameAbbreviations are abbreviated first names, whose full stop does
 // not end the name.
-var nameAbbreviations = setOf(`mohd. md. sk. mst. syd.`)
+var nameAbbreviations = setOf(`mohd. md. sk. mst. syd. kh. th. ng. ph. oi.`)
 
 // notNameWords end a name: words of courts, roles, procedure and
 // honorifics, which are capitalised in judgments but name nobody.
@@ -530,7 +531,7 @@ hindu muslim sikh christian parsi buddhist
 prima facie bona fide res judicata suo motu mens rea actus reus ratio decidendi obiter dicta
 ipso facto inter alia per incuriam locus standi habeas corpus certiorari mandamus quo warranto
 novo pendente lite status quo sine qua non
-ipc crpc cpc ndps pocso fir chargesheet vide reportable non-reportable prothonotary sheriff
+ipc crpc cpc ndps pocso fir chargesheet vide reportable non-reportable prothonotary sheriff crore crores lakh lakhs lac lacs
 indlaw scc scr air online cestat itat cat nclt nclat ngt cce cit kar ker del mp bom mad cal guj
 ori utt hp jk ap sc hc lj crlj cri mh ilr`)
 

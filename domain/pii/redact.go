@@ -60,8 +60,14 @@ func (k Key) PeopleRedactor(p People) (*Redactor, error) {
 		}
 	}
 	for _, a := range p.Addresses {
-		if _, err := r.add(KindAddress, a, "", false); err != nil {
+		tok, err := r.add(KindAddress, a.Text, "", false)
+		if err != nil {
 			return nil, err
+		}
+		for _, f := range a.Forms {
+			if _, err := r.add(KindAddress, f, tok, false); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for c := range r.names {
@@ -127,6 +133,12 @@ func (r *Redactor) Redact(text string) string {
 	b.WriteString(text[last:])
 	return b.String()
 }
+
+// RedactPANs returns text with every PAN replaced by its token and
+// nothing else: the text persons and addresses are looked for in, so that
+// an address or a name found there is matched as the text reads once its
+// PANs are tokens.
+func (r *Redactor) RedactPANs(text string) string { return r.redactPANs(text) }
 
 // redactPANs replaces every PAN findPANs finds in text by its token.
 func (r *Redactor) redactPANs(text string) string {
