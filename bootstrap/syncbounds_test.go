@@ -20,9 +20,10 @@ import (
 // TestSyncStopsAtItsRunBudgetAndTheNextRunGoesOn: each NSE day is about
 // 165 KB; a run may fetch 400,000 bytes, so a backfill of four days stops
 // at the third, keeping the two before it, records why with the setting
-// to raise, and leaves no spooled file; the next run goes on from the
-// third. Before the budget a run fetched every day asked, whatever their
-// weight.
+// to raise, and leaves no spooled file; the next run, naming the days
+// not yet held (an explicit range fetches every day it names), goes on
+// from the third. Before the budget a run fetched every day asked,
+// whatever their weight.
 func TestSyncStopsAtItsRunBudgetAndTheNextRunGoesOn(t *testing.T) {
 	srv := replay.New(t)
 	srv.AddNSE(t)
@@ -41,7 +42,7 @@ func TestSyncStopsAtItsRunBudgetAndTheNextRunGoesOn(t *testing.T) {
 	if left, _ := os.ReadDir(spool); len(left) != 0 {
 		t.Fatalf("the spool holds %v after the run", left)
 	}
-	o, err = r.sync(t, "2025-06-18", "2025-06-23")
+	o, err = r.sync(t, "2025-06-20", "2025-06-23")
 	if err != nil || o.Files != 2 || r.state(t).Last != "2025-06-23" {
 		t.Fatalf("the next run: %+v, %v, state %+v", o, err, r.state(t))
 	}
