@@ -11,7 +11,7 @@ import (
 // "residing at", "address:") or where it starts itself ("House No.",
 // "Flat No.", "Village"), and runs to the first thing that ends it.
 var (
-	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:|(?:residence|house|home|premises|shop|office|flat|dwelling)[ \t]+(?:at|situated[ \t]+at|situate[ \t]+at|bearing)|(?:lived|living|lives|stayed|staying|stays|residing)[ \t]+at|situated[ \t]+at|situate[ \t]+at)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
+	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|c[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:|(?:residence|house|home|premises|shop|office|flat|dwelling)[ \t]+(?:at|situated[ \t]+at|situate[ \t]+at|bearing)|(?:lived|living|lives|stayed|staying|stays|residing)[ \t]+at|situated[ \t]+at|situate[ \t]+at)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
 	addressStart = regexp.MustCompile(`(?i)^(?:(?:house|h|flat|plot|door|d|shop|room|quarter|qtr|khasra|survey|gat|ward|building|bldg|block)[ \t]*\.?[ \t]*(?:no|number)\b\.?|(?:village|vill\.|vpo|mauza|mouza|moza|gram|at[ \t]*(?:&|and)[ \t]*p(?:ost|\.[ \t]?o\.?))[ \t]*[:-]?[ \t]*\p{Lu})`)
 	// addressEnd ends an address: a semicolon, a blank line, a page's
 	// number alone on a line, "(for short", a PAN or a labelled line
@@ -21,7 +21,7 @@ var (
 	// an address's words does not).
 	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\n[ \t]*\d+[ \t]*\n|\(\s*(?:for\s+short|hereinafter)|\bPAN\b|\bGSTIN\b|\bpermanent\s+account|\n[ \t]*[\p{L} .]{2,24}:|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|(?-i:,?\s+(?:in|and|for|by|with|from|on|to|at|of)\s+(?:an?|the|his|her|their|its)\s)|(?-i:\.\s+\p{Lu}\p{Ll})`)
 	addressAbbrev = setOf(`no nos dist distt tq tal teh tah p.o po p.s ps st rd nr opp sec vill vpo h.no hno ph e.g near ext extn apt bldg flr mkt dt post rly stn govt co ltd pvt soc hsg coop bazar mohalla mohd vtc tah sub div`)
-	addressFirst  = setOf(`block village vill vpo mauza mouza moza gram residence home premises shop office flat dwelling lived living lives stayed staying stays situated situate both all each presently permanently now at r resident residents residing resides permanent present address house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
+	addressFirst  = setOf(`c block village vill vpo mauza mouza moza gram residence home premises shop office flat dwelling lived living lives stayed staying stays situated situate both all each presently permanently now at r resident residents residing resides permanent present address house h flat plot door d shop room quarter qtr khasra survey gat ward building bldg`)
 )
 
 // Two more starts of an address: the house name and place a cause title
@@ -31,7 +31,7 @@ var (
 var (
 	agedIntro = regexp.MustCompile(`(?i)^aged[ \t]+(?:about[ \t]+|around[ \t]+)?\d{1,3}[ \t]*(?:years?|yrs\.?)(?:[ \t]+old)?[ \t]*,[ \t]*\n?[ \t]*`)
 	agedFirst = setOf(`aged`)
-	houseCode = regexp.MustCompile(`(?i)^((?:no\.?[ \t]*)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*,[ \t]*\n?[ \t]*(?:\p{Lu}[\p{L}.'-]*[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli)\b)`)
+	houseCode = regexp.MustCompile(`(?i)^((?:no\.?[ \t]*|#)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*,[ \t]*\n?[ \t]*(?:\p{Lu}[\p{L}.'-]*[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli)\b)`)
 )
 
 // pinCode is an Indian postal code as an address ends with it: "PIN
@@ -47,7 +47,13 @@ var addressBack = regexp.MustCompile(`(?i)(?:[;:(]|\n[ \t]*\n|(?-i:\b[a-z]{2,}\.
 func pinAddresses(text string) []string {
 	var out []string
 	for _, m := range pinCode.FindAllStringIndex(text, -1) {
-		start := addressStartBefore(text, m[0])
+		if !pinAfterPlace(text, m[0]) {
+			continue
+		}
+		start, ok := addressStartBefore(text, m[0])
+		if !ok {
+			continue
+		}
 		if a := strings.TrimSpace(strings.TrimLeft(text[start:m[1]], " \t\n,.-")); len(a) > 8 && !startsWithToken(a) {
 			out = append(out, a)
 		}
@@ -55,17 +61,33 @@ func pinAddresses(text string) []string {
 	return out
 }
 
+// pinAfterPlace reports whether the PIN code matched at text[i] follows a
+// place's name, as an address writes it ("Mumbai – 400050", "Pin
+// 560001"), not a number in prose ("Rs. 5,00,000 - 100000").
+func pinAfterPlace(text string, i int) bool {
+	if strings.HasPrefix(strings.ToLower(text[i:]), "pin") {
+		return true
+	}
+	before := strings.TrimRight(text[max(0, i-40):i], " \t")
+	if before == "" {
+		return false
+	}
+	c := before[len(before)-1]
+	return isASCIILetter(rune(c)) || c == ')'
+}
+
 // addressStartBefore returns where the address that ends at text[end]
 // starts: after the nearest thing before it that ends what precedes an
-// address, within maxAddress bytes.
-func addressStartBefore(text string, end int) int {
+// address, within maxAddress bytes; false when nothing there introduces
+// one.
+func addressStartBefore(text string, end int) (int, bool) {
 	lo := max(0, end-maxAddress)
 	for i := end - 1; i > lo; i-- {
 		if addressBack.MatchString(text[max(lo, i-24):i]) {
-			return i
+			return i, true
 		}
 	}
-	return lo
+	return 0, false
 }
 
 // houseCodes returns where the house codes of text start: each word that
@@ -92,7 +114,7 @@ func codeStart(s string) bool {
 		switch {
 		case c >= '0' && c <= '9':
 			return true
-		case isASCIILetter(rune(c)) || c == '-' || c == '/' || c == '.' || c == ' ' && j > 0:
+		case isASCIILetter(rune(c)) || c == '-' || c == '/' || c == '.' || c == '#' || c == ' ' && j > 0:
 		default:
 			return false
 		}

@@ -167,27 +167,42 @@ func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
 	if gluedBefore || gluedAfter && isASCIILetter(v[s.end].r) {
 		return s.end, pan, !s.parted && upper(v, s)
 	}
-	if !evenlyParted(s) {
+	if !evenlyParted(v, s) {
 		return 0, "", false
 	}
 	return s.end, pan, labelled(v, i) || !englishLetters(v, s)
 }
 
 // evenlyParted reports whether the five letters of a run are written
-// together or each apart ("A B C P K"), as a PAN is written or spread; a
-// run whose letters come from words of prose ("re Act 1961 a") is
-// neither.
-func evenlyParted(s panShape) bool {
-	span := s.at[4] - s.at[0]
-	if span == 4 {
+// together, each apart ("A B C P K"), or in groups none of which is an
+// English word ("VWX PY"), as a PAN is written, spread or grouped; a run
+// whose letters come from words of prose ("re Act 1961 a", "IN RE ACT
+// 1961 A") is none of these.
+func evenlyParted(v []viewRune, s panShape) bool {
+	if s.at[4]-s.at[0] == 4 {
 		return true
 	}
+	apart := true
 	for k := 1; k < 5; k++ {
-		if s.at[k]-s.at[k-1] == 1 {
-			return false
-		}
+		apart = apart && s.at[k]-s.at[k-1] > 1
 	}
-	return true
+	return apart || groupsForeign(v, s)
+}
+
+// groupsForeign reports whether every group of two letters or more that
+// the five letters of a run fall into is no English word.
+func groupsForeign(v []viewRune, s panShape) bool {
+	var b strings.Builder
+	for k := range 5 {
+		if k > 0 && s.at[k]-s.at[k-1] > 1 {
+			if b.Len() > 1 && isEnglish(b.String()) {
+				return false
+			}
+			b.Reset()
+		}
+		b.WriteRune(v[s.at[k]].r)
+	}
+	return b.Len() < 2 || !isEnglish(b.String())
 }
 
 // upper reports whether the letters of a PAN-shaped run are upper case,
@@ -245,23 +260,30 @@ func labelled(v []viewRune, i int) bool {
 // and an abbreviation, no PAN split by spaces.
 var months = map[string]bool{"MARCH": true, "APRIL": true}
 
-// maxGap is how many runes may part two characters of a PAN: "ABCPK - 1234
-// - Z", a double space, a tab, a line break and its indent.
-const maxGap = 4
+// maxGap is how many separators other than white space may part two
+// characters of a PAN ("ABCPK -- 1234 -- Z"); white space is not counted,
+// so a double space, a tab or a table's line break and indent part them
+// too, but at most one line break and maxGapRunes runes in all.
+const (
+	maxGap      = 4
+	maxGapRunes = 80
+)
 
-// gap returns how many runes of separators start at v[j]: up to maxGap
-// of them, with at most one line break, or 0 when more part the next
-// character.
+// gap returns how many runes of separators start at v[j], or a length
+// past the view's when more part the next character than a PAN allows.
 func gap(v []viewRune, j int) int {
-	n, breaks := 0, 0
+	n, breaks, marks := 0, 0, 0
 	for j+n < len(v) && isPANSeparator(v[j+n].r) {
-		if isLineBreak(v[j+n].r) {
+		switch r := v[j+n].r; {
+		case isLineBreak(r):
 			breaks++
+		case !unicode.IsSpace(r):
+			marks++
 		}
 		n++
 	}
-	if n > maxGap || breaks > 1 {
-		return maxGap + len(v) // too wide: no character follows within reach
+	if marks > maxGap || breaks > 1 || n > maxGapRunes {
+		return maxGapRunes + len(v) // too wide: no character follows within reach
 	}
 	return n
 }

@@ -48,6 +48,12 @@ func TestRedactFindsDisguisedPANs(t *testing.T) {
 		{"Arabic-Indic digits", "PAN ABCPK١٢٣٤Z", "PAN " + tok},
 		{"lower case with spaces", "his pan abcpk 1234 z", "his pan " + tok},
 		{"lower case spread, no label", "it reads a b c p k 1 2 3 4 z", "it reads " + tok},
+		{"five spaces", "ABCPK     1234Z", tok},
+		{"dashes between double spaces", "ABCPK  --  1234  --  Z", tok},
+		{"a table cell wrapped with its indent", "PAN ABCPK\n                                           1234Z", "PAN " + tok},
+		{"letters grouped 3 and 2", "PAN ABC PK 1234 Z", "PAN " + tok},
+		{"Cherokee look-alikes", "PAN \u13aa\u13f4\u13df\u13e2\u13e61234Z", "PAN " + tok},
+		{"small capitals", "PAN \u1d00\u0299\u1d04\u1d18\u1d0b 1234 z", "PAN " + tok},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,13 +75,14 @@ func TestRedactLeavesOrdinaryRunsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, in := range []string{
-		"panabcpk1234z",   // glued, lower case
-		"PANABCXK1234Z",   // glued, X is no holder type
-		"ABCPK 12345 Z",   // five digits
-		"ABCPK     1234Z", // five separators
-		"ORDER 2019 A",    // an English word, a year and a letter
+		"panabcpk1234z",    // glued, lower case
+		"PANABCXK1234Z",    // glued, X is no holder type
+		"ABCPK 12345 Z",    // five digits
+		"ABCPK -----1234Z", // five separators that are no white space
+		"ORDER 2019 A",     // an English word, a year and a letter
 		"it was dated 2015 e.g. in",
 		"in re Act 1961 a", // letters from words of prose
+		"IN RE ACT 1961 A", // the same in capitals: RE and ACT are words
 		"SCHEDULE 2019 A",  // five letters glued to others, then parted
 		"ABCPK 1234 Zebra", // parted, the last letter glued to a word
 		"Civil Appeal No. 1234 of 2018, WPL126.15.sxw, 2015:BHC-OS:12420-DB",

@@ -19,9 +19,9 @@ var (
 	witnessPattern = regexp.MustCompile(`(?i)^(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|r\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b[ \t]*[,:-]?[ \t]*\n?[ \t]*`)
 	// afterNamePattern follows a person's name: a witness's number, an
 	// age, "(minor)", an alias, or ", the husband of".
-	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:` + kinWords + `)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?\b|[ \t]*,[ \t]*(?:the[ \t]+)?(?:` + officialWords + `)\b|[ \t]*(?:,|\.{2,}|…)?[ \t]*(?:petitioner|respondent|appellant|complainant|plaintiff|defendant|applicant|claimant|opposite[ \t]+party)s?\b(?:[ \t]*no)?)`)
+	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:\pL+'s[ \t]+)?(?:` + kinWords + `|cousin|surety|suppliers?|friend|neighbou?r)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?s?\b|[ \t]*,[ \t]*(?:the[ \t]+)?(?:` + officialWords + `)\b|[ \t]*(?:,|\.{2,}|…)?[ \t]*(?:petitioner|respondent|appellant|complainant|plaintiff|defendant|applicant|claimant|opposite[ \t]+party)s?\b(?:[ \t]*no)?)`)
 	aliasPattern     = regexp.MustCompile(`(?i)^(?:[ \t]*(?:alias|urf|a\.k\.a\.?|aka)\b[ \t]*|[ \t]*@[ \t]*)`)
-	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case\b|^[ \t]*\(supra\)`)
+	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case[ \t]*(?:\(supra\)|,?[ \t]*(?:\(\d{4}\)|\[\d{4}\]|AIR|\d{4}[ \t]+\(|reported))|^[ \t]*\(supra\)`)
 	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
 	relationFirst    = setOf(strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
 	witnessFirst     = setOf(`p pw d dw c cw r rw a`)
@@ -34,6 +34,17 @@ const kinWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|a
 // officialWords name a person by the office in which a case met them,
 // after the name and a comma: "Ram Lal, Patwari".
 const officialWords = `patwari|lekhpal|kanungo|tehsildar|naib[ \t]+tehsildar|sarpanch|mukhiya|pradhan|stenographer|typist|scribe|peon|clerk|cashier|accountant|nurse|compounder|conductor|watchman|chowkidar|guard|constable|head[ \t]+constable|sub-inspector|inspector|investigating[ \t]+officer|station[ \t]+house[ \t]+officer|medical[ \t]+officer|doctor|manager|branch[ \t]+manager|agent|broker|contractor|supervisor|driver|owner|notary|oath[ \t]+commissioner|process[ \t]+server|bailiff|postman`
+
+// closeWords are the relations after which any capitalised name is a
+// person's: kin, heirs, a victim, a minor, a witness, a surety.
+var closeWords = setOf(strings.ReplaceAll(kinWords, "|", " ") + ` next friend heirs lrs l representative representatives minor child girl boy prosecutrix
+	survivor victim deceased injured witness eyewitness eye-witness informant surety cousin fiance fiancee paramour friend neighbour neighbor`)
+
+// closeRelation reports whether a relationPattern match names a close relation.
+func closeRelation(match string) bool {
+	w := strings.Fields(strings.ToLower(match))
+	return len(w) > 0 && closeWords[strings.TrimRight(w[0], ".,:-")]
+}
 
 // relationWords name a person by a relation to the case or to another
 // person: kin, heirs, a victim, a witness, an officer who acted in it.
@@ -49,15 +60,17 @@ func (d *detector) relations() {
 			if forBefore.MatchString(d.text[max(0, m[0]-12):m[0]]) {
 				continue // "counsel for the victim"
 			}
-			d.personListAt(m[1])
+			d.personListAt(m[1], re.p == witnessPattern || closeRelation(d.text[m[0]:m[1]]))
 		}
 	}
 }
 
 // personListAt adds the names listed at i, each perhaps after an
 // honorific, as listAt does, and also a name of initials only: a person a
-// judgment names by a relation is no counsel.
-func (d *detector) personListAt(i int) {
+// judgment names by a relation is no counsel. After a close relation (kin,
+// a victim, a witness: strong) a name that is one English word is a name
+// too ("her cousin Pinky"); after another it needs a word that is none.
+func (d *detector) personListAt(i int, strong bool) {
 	for range 8 {
 		start := i
 		if m := honorificPattern.FindStringIndex(d.text[i:min(len(d.text), i+14)]); m != nil {
@@ -70,8 +83,8 @@ func (d *detector) personListAt(i int) {
 		if n == nil || d.counselOrJudge(start, end) {
 			return
 		}
-		if i > start || foreign(n) != nil {
-			d.addParty(n) // "her husband Mohan", not "the Director of Income Tax"
+		if strong || i > start || foreign(n) != nil {
+			d.addParty(n) // "her cousin Pinky", not "the Director of Income Tax"
 		}
 		glue := listGlue.FindStringIndex(d.text[end:min(len(d.text), end+12)])
 		if glue == nil {
@@ -104,12 +117,17 @@ func (d *detector) markedNames() {
 			continue
 		}
 		if afterNamePattern.MatchString(window) || testimonyAfter.MatchString(window) {
-			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) && (len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], "."))) {
+			if n := d.nameBefore(i); n != nil && !d.counselOrJudge(i, i) && (len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || kinAfter.MatchString(window)) {
 				d.addParty(n) // "Sat Pal, to the same effect", not "Second respondent"
 			}
 		}
 	}
 }
+
+// kinAfter follows a name with a close relation after a comma, after
+// which a name that is one English word is a name too ("Prince, the
+// petitioner's cousin").
+var kinAfter = regexp.MustCompile(`(?i)^[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:\pL+'s[ \t]+)?(?:` + kinWords + `|cousin|surety)\b`)
 
 // testimonyAfter follows a person's name in what a witness said or did:
 // "X deposed", "Y, to the same effect".
@@ -123,8 +141,8 @@ func (d *detector) namedAs() {
 	for _, m := range d.findAll(namedAsPattern, namedAsFirst) {
 		i := m[1]
 		if n, _ := d.nameAt(i); n != nil {
-			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) {
-				d.addParty(n)
+			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || strings.Contains(strings.ToLower(d.text[m[0]:m[1]]), "name") {
+				d.addParty(n) // "registered in the name of Raja Ram"
 			}
 			continue
 		}
@@ -144,8 +162,8 @@ func aliasLike(match string) bool {
 }
 
 var (
-	namedAsPattern = regexp.MustCompile(`(?i)^(?:calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
-	namedAsFirst   = setOf(`call calls also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsFirst   = setOf(`in under call calls also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
 )
 
 // lines adds the names that stand alone on a line, or after a list's
@@ -204,6 +222,31 @@ func afterBreak(text string, i int) bool {
 	}
 	c := prev[len(prev)-1]
 	return strings.IndexByte(".:;)-", c) >= 0 || c >= '0' && c <= '9'
+}
+
+// signature adds the name on the text's last line that holds one, as a
+// stenographer or a clerk signs an order ("Pinky"), whatever its words.
+func (d *detector) signature() {
+	end := len(strings.TrimRight(d.text, " \t\r\n"))
+	start := strings.LastIndexByte(d.text[:end], '\n') + 1
+	i := skipBlanks(d.text, start, end)
+	if i >= end || !startsCapital(d.text, i) {
+		return
+	}
+	n, e := d.nameAt(i)
+	if n != nil && e == end && len(n) <= 3 && !d.known(n) && !d.counselOrJudge(i, e) && !allCaps(n) {
+		d.add(n)
+	}
+}
+
+// allCaps reports whether every word is in capitals, as a heading is.
+func allCaps(words []string) bool {
+	for _, w := range words {
+		if strings.ToUpper(w) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // skipBlanks moves i past spaces and tabs, up to end.

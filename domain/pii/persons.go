@@ -64,6 +64,7 @@ func detect(text string, judges []string) *detector {
 	d.initialled()
 	d.namedAs()
 	d.lines()
+	d.signature()
 	d.generic() // last: it passes over every counsel and judge met
 	return d
 }

@@ -194,9 +194,12 @@ func matchWords(text string, i int, words []string) int {
 				return 0
 			}
 		}
-		for _, want := range w {
+		for k, want := range w {
 			if pos >= len(text) {
 				return 0
+			}
+			if k > 0 {
+				pos += lineHyphen(text, pos) // "Raj-\nesh" is Rajesh broken at a line's end
 			}
 			c, size := utf8.DecodeRuneInString(text[pos:])
 			if !sameLetter(c, want) {
@@ -219,6 +222,27 @@ func (r *Redactor) use(tok string) {
 		r.entries[tok] = e
 		delete(r.unused, tok)
 	}
+}
+
+// lineHyphen returns the length of the hyphen and line break that split a
+// word at text[pos] across two lines ("-\n", with spaces around the
+// break), or 0.
+func lineHyphen(text string, pos int) int {
+	if pos >= len(text) || text[pos] != '-' {
+		return 0
+	}
+	i := pos + 1
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
+		i++
+	}
+	if i >= len(text) || text[i] != '\n' {
+		return 0
+	}
+	i++
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i - pos
 }
 
 // Entries returns the vault entries of the tokens used so far, every party
