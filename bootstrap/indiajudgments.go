@@ -91,7 +91,7 @@ func indiaJudgments() wiring {
 		},
 		ingester: skippingIngester(func(d judgmentIngestDeps) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
 			return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
-				if files.Retokenize {
+				if files != nil && files.Retokenize {
 					return retokenizeJudgments(ctx, d.Config, d.Store)
 				}
 				return ingestJudgments(ctx, d.Config, d.Store, files.Given())
