@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -125,10 +126,39 @@ func readMCPMessage(r *http.Request) (mcpMessage, []byte, error) {
 		return msg, nil, fmt.Errorf("%w: %v", errMCPParse, err)
 	}
 	if msg.Method != "" && !mcpServed[msg.Method] {
-		return msg, nil, fmt.Errorf("%w: %q is not served here (no subscriptions, completions or server-to-client stream)", errMCPMethod, msg.Method)
+		return msg, nil, fmt.Errorf("%w: %q is not served here (no subscriptions, completions or server-to-client stream)", errMCPMethod, quoted(msg.Method))
 	}
-	body, err := json.Marshal(msg)
+	body, err := encodeMessage(msg)
 	return msg, body, err
+}
+
+// encodeMessage encodes msg for the SDK as it came, <, > and & included:
+// encoding/json's HTML escapes would make a body within the bound six
+// times its size and refuse it.
+func encodeMessage(msg mcpMessage) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(msg); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// maxQuoted bounds what an error message quotes of a client's input.
+const maxQuoted = 64
+
+// quoted is s as an error message quotes it: at most maxQuoted bytes of
+// it, so that a refusal is never much larger than what it refuses.
+func quoted(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // serveMCPMessage serves the message body through h within mcpDeadline,

@@ -241,3 +241,24 @@ func TestMCPResponseOverTheCapIsRefused(t *testing.T) {
 		t.Errorf("refusal: %.300s", body)
 	}
 }
+
+// TestMCPMessageIsPassedOnAsSent: a message within the 1 MiB bound that
+// holds many <, > and & is served, not refused as too large (the gate's
+// encoding escaped each into six bytes), and a refusal of an unknown
+// method quotes only the start of its name, so it is never much larger
+// than the request.
+func TestMCPMessageIsPassedOnAsSent(t *testing.T) {
+	s, _, secret := csvServer(t, 1)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":"` + strings.Repeat("<", 180_000) + `"}}}`
+	if resp, body := mcpPost(t, srv, http.MethodPost, secret, ping); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a ping of %d bytes: %d %.200s", len(ping), resp.StatusCode, body)
+	}
+	unknown := `{"jsonrpc":"2.0","id":2,"method":"` + strings.Repeat("<", 500_000) + `"}`
+	resp, body := mcpPost(t, srv, http.MethodPost, secret, unknown)
+	wantRPCError(t, resp, body, http.StatusNotFound, -32601)
+	if len(body) > 4096 {
+		t.Fatalf("the refusal of a %d-byte method is %d bytes", len(unknown), len(body))
+	}
+}
