@@ -178,8 +178,8 @@ func (s *Server) catalogEntries(ctx context.Context) ([]catalogEntry, error) {
 func (e *catalogEntry) withSync(src sourcesync.Status) {
 	e.Source = &src.Source
 	st := src.State
-	if st.First != "" {
-		e.Coverage = &catalogCoverage{First: st.First, Last: st.Last}
+	if held := st.LastHeld(); held != "" {
+		e.Coverage = &catalogCoverage{First: st.First, Last: held}
 	}
 	if !st.LastSuccess.IsZero() {
 		at := st.LastSuccess.UTC()

@@ -58,10 +58,11 @@ func (s *Syncer) Statuses(ctx context.Context) ([]Status, error) {
 // lag is how long the first publishing day after the last held has been
 // due.
 func (s *Syncer) lag(src ports.Source, st feed.State) time.Duration {
-	if st.Last == "" {
+	held := st.LastHeld()
+	if held == "" {
 		return 0
 	}
-	day, _ := feed.Day(st.Last)
+	day, _ := feed.Day(held)
 	day = day.AddDate(0, 0, 1)
 	for !src.Publishes(day) {
 		day = day.AddDate(0, 0, 1)

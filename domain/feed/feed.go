@@ -121,6 +121,27 @@ func (s State) Covers(day string) bool {
 	return s.First != "" && s.First <= day && day <= s.Last && !inGap(s.Gaps, day) && !s.missing(day)
 }
 
+// LastHeld returns the last day of the range that is held: Last, unless
+// the days at the range's end are missing or in a gap, or "" when none
+// is held. Coverage and lag are reported to it, so a day asked and not
+// served never reads as held.
+func (s State) LastHeld() string {
+	if s.First == "" {
+		return ""
+	}
+	last, err := Day(s.Last)
+	first, err2 := Day(s.First)
+	if err != nil || err2 != nil {
+		return s.Last
+	}
+	for d := last; !d.Before(first); d = d.AddDate(0, 0, -1) {
+		if day := d.Format(DayLayout); s.Covers(day) {
+			return day
+		}
+	}
+	return ""
+}
+
 // Cover records day as held: loaded, a holiday or a weekend. The range
 // widens to it, the days between a gap, and it leaves the gaps and the
 // days missing.

@@ -137,3 +137,20 @@ func TestMigrateTurnsUntrustedHolidaysIntoAGap(t *testing.T) {
 		t.Fatalf("a state whose holidays the calendar accounts for: %+v", trusted)
 	}
 }
+
+// TestLastHeldIsNoMissingDay: a range whose last days were asked and not
+// served ends, for coverage and lag, at the last day held.
+func TestLastHeldIsNoMissingDay(t *testing.T) {
+	var s feed.State
+	s.Cover("2025-08-21")
+	s.Cover("2025-08-22")
+	at := time.Date(2025, 8, 26, 0, 0, 0, 0, time.UTC)
+	s.Miss("2025-08-25", at)
+	s.Miss("2025-08-26", at)
+	if s.Last != "2025-08-26" || s.LastHeld() != "2025-08-22" {
+		t.Fatalf("Last %s, LastHeld %s; want 2025-08-26 and 2025-08-22", s.Last, s.LastHeld())
+	}
+	if (feed.State{}).LastHeld() != "" {
+		t.Fatal("an empty state holds a day")
+	}
+}

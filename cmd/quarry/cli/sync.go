@@ -161,8 +161,8 @@ func writeStatus(out io.Writer, st sourcesync.Status) {
 		return
 	}
 	cov := "nothing held"
-	if st.State.First != "" {
-		cov = st.State.First + " to " + st.State.Last
+	if held := st.State.LastHeld(); held != "" {
+		cov = st.State.First + " to " + held
 	}
 	fmt.Fprintf(out, "%s: configured; coverage %s; %d files, %d rows, %d holidays; last success %s; lag %s\n",
 		st.Source, cov, st.State.Files, st.State.Rows, st.State.Holidays, when(st.State.LastSuccess), lag(st.Lag))
