@@ -3,8 +3,8 @@ package edgarsource_test
 import (
 	"bytes"
 	"errors"
-	"os"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
