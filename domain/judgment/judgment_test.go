@@ -218,3 +218,29 @@ func TestTokenizeFindsEveryPerson(t *testing.T) {
 		t.Errorf("no address token: %s", j.Text)
 	}
 }
+
+// TestTokenizeReadsHindi: a Hindi passage names persons by its own
+// honorifics, kinship, aliases, roles and witness numbers, and an address
+// after निवासी; they are tokenized, and counsel stays. The people are made
+// up.
+func TestTokenizeReadsHindi(t *testing.T) {
+	src := judgment.Source{
+		Court: "Court of the Additional Sessions Judge, Agra", CaseNumber: "S.T. No. 7 of 2019", Title: "State v. Ramesh",
+		Parties: []judgment.SourceParty{{Name: "State", Role: "complainant"}}, DecisionDate: "2019-11-04", Language: "hi",
+		Text: "वादिनी श्रीमती सरला देवी पत्नी स्व. महेश चन्द्र निवासी ग्राम भीमपुर, थाना सदर ने तहरीर दी। " +
+			"घटना को पप्पू उर्फ़ पवन तथा उसके पुत्र गोलू (उम्र 12 वर्ष) ने देखा था। साक्षी दिनेश कुमार (अ.सा.-2) का परीक्षण हुआ।\n" +
+			"बचाव पक्ष की ओर से : श्री अनिल कुमार शर्मा, अधिवक्ता",
+	}
+	j, _, err := judgment.Tokenize(testKey(t), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"सरला", "महेश", "भीमपुर", "पप्पू", "पवन", "गोलू", "दिनेश"} {
+		if strings.Contains(j.Text, name) {
+			t.Errorf("%q survives: %s", name, j.Text)
+		}
+	}
+	if !strings.Contains(j.Text, "श्री अनिल कुमार शर्मा, अधिवक्ता") {
+		t.Errorf("counsel was tokenized: %s", j.Text)
+	}
+}

@@ -48,7 +48,7 @@ func FindPeople(text string, judges, parties []string) People {
 		p.Persons = append(p.Persons, Person{Name: n, Forms: d.forms(strings.Fields(n)), Listed: i < len(parties)})
 	}
 	p.Persons = append(p.Persons, d.parts(p.Persons, seen)...)
-	for _, a := range d.addresses() {
+	for _, a := range append(d.addresses(), d.hindiAddresses...) {
 		p.Addresses = append(p.Addresses, Address{Text: a, Forms: placeNames(a)})
 	}
 	return p

@@ -65,6 +65,7 @@ func detect(text string, judges []string) *detector {
 	d.namedAs()
 	d.lines()
 	d.signature()
+	d.hindiAddresses = d.hindi()
 	d.generic() // last: it passes over every counsel and judge met
 	return d
 }
@@ -76,6 +77,8 @@ type detector struct {
 	clear map[string]bool // lower-cased names and surnames of counsel and judges
 	seen  map[string]bool
 	found []string
+	// hindiAddresses are the addresses its Devanagari text gives.
+	hindiAddresses []string
 }
 
 const nameWordMax = 5
