@@ -22,11 +22,11 @@ func TestMetricsServedOnTheirOwnListener(t *testing.T) {
 	cfg.MetricsAddr = freePort(t)
 	start(t, cfg, bootstrap.MetricsListener(cfg))
 
-	code, body := get(t, "http://"+ln.Addr().String()+"/metrics")
+	code, _ := get(t, "http://"+ln.Addr().String()+"/metrics")
 	if code != http.StatusNotFound {
 		t.Fatalf("GET /metrics on the API listener: %d", code)
 	}
-	code, body = get(t, "http://"+cfg.MetricsAddr+"/metrics")
+	code, body := get(t, "http://"+cfg.MetricsAddr+"/metrics")
 	if code != http.StatusOK || !strings.Contains(body, `quarry_http_requests_total{method="GET",route="unmatched",status="404"} 1`) {
 		t.Fatalf("GET /metrics on the metrics listener: %d\n%.2000s", code, body)
 	}

@@ -409,7 +409,7 @@ func markerNext(text string, i int) bool {
 	case inSet(markerComma, w):
 		return comma
 	case inSet(markerNumber, w):
-		rest := strings.TrimLeft(text[k:min(len(text), k+4)], ".-  \twW")
+		rest := strings.TrimLeft(text[k:min(len(text), k+4)], ".- \twW")
 		return rest != "" && rest[0] >= '0' && rest[0] <= '9'
 	}
 	return false
