@@ -17,11 +17,25 @@ import (
 // seconds instead of after the driver's 30 s server selection timeout.
 const pingTimeout = 10 * time.Second
 
-// Connect opens a client for uri and pings the primary. Every error wraps
-// ports.ErrUnavailable and names the hosts, never the URI itself, which
-// usually carries a password.
+// Connect opens a client for uri and pings the primary, as ConnectWithin
+// does with the driver's own timeouts.
 func Connect(ctx context.Context, uri string) (*mongodrv.Client, error) {
-	opts := options.Client().SetAppName("quarry").ApplyURI(uri)
+	return ConnectWithin(ctx, uri, 0)
+}
+
+// ConnectWithin opens a client for uri and pings the primary. A positive
+// timeout bounds how long an operation waits for a server to answer
+// (server selection) and a connection attempt, unless the URI sets
+// serverSelectionTimeoutMS or connectTimeoutMS: a store that is down then
+// fails an operation with ports.ErrUnavailable within it, instead of after
+// the driver's 30 s. Every error wraps ports.ErrUnavailable and names the
+// hosts, never the URI itself, which usually carries a password.
+func ConnectWithin(ctx context.Context, uri string, timeout time.Duration) (*mongodrv.Client, error) {
+	opts := options.Client().SetAppName("quarry")
+	if timeout > 0 {
+		opts.SetServerSelectionTimeout(timeout).SetConnectTimeout(timeout)
+	}
+	opts.ApplyURI(uri)
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("mongo: invalid URI: %w: %s", ports.ErrUnavailable, describeURIError(uri, err))
 	}
