@@ -520,7 +520,9 @@ const (
 	ErrorCodeNotFound             ErrorCode = "not_found"
 	ErrorCodePayloadTooLarge      ErrorCode = "payload_too_large"
 	ErrorCodeRateLimited          ErrorCode = "rate_limited"
+	ErrorCodeStoreUnavailable     ErrorCode = "store_unavailable"
 	ErrorCodeUnauthorized         ErrorCode = "unauthorized"
+	ErrorCodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed     ErrorCode = "validation_failed"
 )
 
@@ -549,7 +551,11 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeRateLimited:
 		return true
+	case ErrorCodeStoreUnavailable:
+		return true
 	case ErrorCodeUnauthorized:
+		return true
+	case ErrorCodeUnsupportedMediaType:
 		return true
 	case ErrorCodeValidationFailed:
 		return true
@@ -915,15 +921,54 @@ func (e LoginResponseTokenType) Valid() bool {
 	}
 }
 
+// Defines values for McpErrorErrorCode.
+const (
+	Minus32600 McpErrorErrorCode = -32600
+	Minus32601 McpErrorErrorCode = -32601
+	Minus32603 McpErrorErrorCode = -32603
+	Minus32700 McpErrorErrorCode = -32700
+)
+
+// Valid indicates whether the value is a known member of the McpErrorErrorCode enum.
+func (e McpErrorErrorCode) Valid() bool {
+	switch e {
+	case Minus32600:
+		return true
+	case Minus32601:
+		return true
+	case Minus32603:
+		return true
+	case Minus32700:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for McpErrorJsonrpc.
+const (
+	McpErrorJsonrpcN20 McpErrorJsonrpc = "2.0"
+)
+
+// Valid indicates whether the value is a known member of the McpErrorJsonrpc enum.
+func (e McpErrorJsonrpc) Valid() bool {
+	switch e {
+	case McpErrorJsonrpcN20:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for McpMessageJsonrpc.
 const (
-	N20 McpMessageJsonrpc = "2.0"
+	McpMessageJsonrpcN20 McpMessageJsonrpc = "2.0"
 )
 
 // Valid indicates whether the value is a known member of the McpMessageJsonrpc enum.
 func (e McpMessageJsonrpc) Valid() bool {
 	switch e {
-	case N20:
+	case McpMessageJsonrpcN20:
 		return true
 	default:
 		return false
@@ -1179,6 +1224,21 @@ func (e StorageSearch) Valid() bool {
 	case StorageSearchDisk:
 		return true
 	case StorageSearchMemory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StoreUnavailableResponseError.
+const (
+	StoreUnavailableResponseErrorStoreUnavailable StoreUnavailableResponseError = "store_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the StoreUnavailableResponseError enum.
+func (e StoreUnavailableResponseError) Valid() bool {
+	switch e {
+	case StoreUnavailableResponseErrorStoreUnavailable:
 		return true
 	default:
 		return false
@@ -1756,12 +1816,12 @@ type CreditStatement struct {
 // DatasetId Identifier of a dataset in the catalog.
 type DatasetId string
 
-// ErrorCode Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request (see the table in the introduction).
+// ErrorCode Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request, and `503`, which is `store_unavailable` when a store did not answer in time (see the table in the introduction).
 type ErrorCode string
 
 // ErrorResponse The body of every error response except a data operation's `503` and the readiness report.
 type ErrorResponse struct {
-	// Error Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request (see the table in the introduction).
+	// Error Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request, and `503`, which is `store_unavailable` when a store did not answer in time (see the table in the introduction).
 	Error ErrorCode `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
@@ -2302,6 +2362,30 @@ type LoginResponse struct {
 // LoginResponseTokenType defines model for LoginResponse.TokenType.
 type LoginResponseTokenType string
 
+// McpError A JSON-RPC 2.0 error response of `POST /mcp`: the MCP layer refused the message. `data` is the `ErrorResponse` every operation answers (spec-gaps B97).
+type McpError struct {
+	Error struct {
+		// Code `-32700` parse error, `-32600` invalid request, `-32601` method not found, `-32603` internal error.
+		Code McpErrorErrorCode `json:"code"`
+
+		// Data The body of every error response except a data operation's `503` and the readiness report.
+		Data ErrorResponse `json:"data"`
+
+		// Message The same as `data.message`.
+		Message string `json:"message"`
+	} `json:"error"`
+
+	// Id The refused message's id (a string or an integer), or null when none was read (a batch, a body that is not JSON).
+	Id      interface{}     `json:"id"`
+	Jsonrpc McpErrorJsonrpc `json:"jsonrpc"`
+}
+
+// McpErrorErrorCode `-32700` parse error, `-32600` invalid request, `-32601` method not found, `-32603` internal error.
+type McpErrorErrorCode int
+
+// McpErrorJsonrpc defines model for McpError.Jsonrpc.
+type McpErrorJsonrpc string
+
 // McpMessage One JSON-RPC 2.0 message of the Model Context Protocol: a request (`method`, `id`), a notification (`method`) or a response (`id` with `result` or `error`).
 type McpMessage struct {
 	Error *struct {
@@ -2539,6 +2623,20 @@ type StoragePlatform string
 // StorageSearch The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk (in QUARRY_INDEX_DIR, else in the data directory) and resumed from their checkpoint.
 type StorageSearch string
 
+// StoreUnavailableResponse An `ErrorResponse` whose `error` is `store_unavailable`.
+type StoreUnavailableResponse struct {
+	Error StoreUnavailableResponseError `json:"error"`
+
+	// Message Human-readable explanation, safe to show to the caller.
+	Message string `json:"message"`
+
+	// RequestId The request's `X-Request-ID`.
+	RequestId *string `json:"request_id,omitempty"`
+}
+
+// StoreUnavailableResponseError defines model for StoreUnavailableResponse.Error.
+type StoreUnavailableResponseError string
+
 // UnauthorizedError An `ErrorResponse` whose `error` is `unauthorized`.
 type UnauthorizedError struct {
 	Error UnauthorizedErrorError `json:"error"`
@@ -2723,10 +2821,10 @@ type DataPayloadTooLarge = PayloadTooLargeError
 // Example: {"error":"validation_failed","message":"code is not exchange-qualified: \"600519\"; did you mean SSE.600519?","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
 type DataUnprocessable = ValidationFailedError
 
-// DatasetUnavailable The `503` body of a data operation whose normalized dataset is not activated. It carries every `ErrorResponse` field, with `error` always `dataset_unavailable`.
-//
-// Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china_prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
-type DatasetUnavailable = NormalizedDatasetUnavailableResponse
+// DatasetUnavailable defines model for DatasetUnavailable.
+type DatasetUnavailable struct {
+	union json.RawMessage
+}
 
 // Forbidden An `ErrorResponse` whose `error` is `forbidden`.
 type Forbidden = ForbiddenError
@@ -2751,6 +2849,9 @@ type SessionUnauthorized = UnauthorizedError
 
 // SignInThrottled An `ErrorResponse` whose `error` is `rate_limited`.
 type SignInThrottled = RateLimitedError
+
+// StoreUnavailable An `ErrorResponse` whose `error` is `store_unavailable`.
+type StoreUnavailable = StoreUnavailableResponse
 
 // Unprocessable An `ErrorResponse` whose `error` is `validation_failed`.
 //
@@ -2854,6 +2955,16 @@ type GetIndiaPricesCsvParams struct {
 
 	// AsOf Point in time: answer with only what had been filed by then. Either a date (meaning the end of that day, UTC) or an RFC 3339 date-time. Defaults to now.
 	AsOf *AsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
+}
+
+// Mcp400JSONResponseBody defines parameters for Mcp.
+type Mcp400JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// Mcp500JSONResponseBody defines parameters for Mcp.
+type Mcp500JSONResponseBody struct {
+	union json.RawMessage
 }
 
 // GetUsFinancialsParams defines parameters for GetUsFinancials.
@@ -3091,6 +3202,192 @@ func (t AsOf) MarshalJSON() ([]byte, error) {
 }
 
 func (t *AsOf) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsNormalizedDatasetUnavailableResponse returns the union data inside the DatasetUnavailable as a NormalizedDatasetUnavailableResponse
+func (t DatasetUnavailable) AsNormalizedDatasetUnavailableResponse() (NormalizedDatasetUnavailableResponse, error) {
+	var body NormalizedDatasetUnavailableResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNormalizedDatasetUnavailableResponse overwrites any union data inside the DatasetUnavailable as the provided NormalizedDatasetUnavailableResponse
+func (t *DatasetUnavailable) FromNormalizedDatasetUnavailableResponse(v NormalizedDatasetUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNormalizedDatasetUnavailableResponse performs a merge with any union data inside the DatasetUnavailable, using the provided NormalizedDatasetUnavailableResponse
+func (t *DatasetUnavailable) MergeNormalizedDatasetUnavailableResponse(v NormalizedDatasetUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStoreUnavailableResponse returns the union data inside the DatasetUnavailable as a StoreUnavailableResponse
+func (t DatasetUnavailable) AsStoreUnavailableResponse() (StoreUnavailableResponse, error) {
+	var body StoreUnavailableResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStoreUnavailableResponse overwrites any union data inside the DatasetUnavailable as the provided StoreUnavailableResponse
+func (t *DatasetUnavailable) FromStoreUnavailableResponse(v StoreUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStoreUnavailableResponse performs a merge with any union data inside the DatasetUnavailable, using the provided StoreUnavailableResponse
+func (t *DatasetUnavailable) MergeStoreUnavailableResponse(v StoreUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DatasetUnavailable) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DatasetUnavailable) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsInvalidRequestError returns the union data inside the Mcp400JSONResponseBody as a InvalidRequestError
+func (t Mcp400JSONResponseBody) AsInvalidRequestError() (InvalidRequestError, error) {
+	var body InvalidRequestError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInvalidRequestError overwrites any union data inside the Mcp400JSONResponseBody as the provided InvalidRequestError
+func (t *Mcp400JSONResponseBody) FromInvalidRequestError(v InvalidRequestError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInvalidRequestError performs a merge with any union data inside the Mcp400JSONResponseBody, using the provided InvalidRequestError
+func (t *Mcp400JSONResponseBody) MergeInvalidRequestError(v InvalidRequestError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMcpError returns the union data inside the Mcp400JSONResponseBody as a McpError
+func (t Mcp400JSONResponseBody) AsMcpError() (McpError, error) {
+	var body McpError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMcpError overwrites any union data inside the Mcp400JSONResponseBody as the provided McpError
+func (t *Mcp400JSONResponseBody) FromMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMcpError performs a merge with any union data inside the Mcp400JSONResponseBody, using the provided McpError
+func (t *Mcp400JSONResponseBody) MergeMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Mcp400JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Mcp400JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsInternalError returns the union data inside the Mcp500JSONResponseBody as a InternalError
+func (t Mcp500JSONResponseBody) AsInternalError() (InternalError, error) {
+	var body InternalError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInternalError overwrites any union data inside the Mcp500JSONResponseBody as the provided InternalError
+func (t *Mcp500JSONResponseBody) FromInternalError(v InternalError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInternalError performs a merge with any union data inside the Mcp500JSONResponseBody, using the provided InternalError
+func (t *Mcp500JSONResponseBody) MergeInternalError(v InternalError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMcpError returns the union data inside the Mcp500JSONResponseBody as a McpError
+func (t Mcp500JSONResponseBody) AsMcpError() (McpError, error) {
+	var body McpError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMcpError overwrites any union data inside the Mcp500JSONResponseBody as the provided McpError
+func (t *Mcp500JSONResponseBody) FromMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMcpError performs a merge with any union data inside the Mcp500JSONResponseBody, using the provided McpError
+func (t *Mcp500JSONResponseBody) MergeMcpError(v McpError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Mcp500JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Mcp500JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3435,7 +3732,11 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -3452,7 +3753,11 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -4062,7 +4367,11 @@ func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocum
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -4089,7 +4398,11 @@ func (c *Client) McpWithBody(ctx context.Context, contentType string, body io.Re
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -6569,7 +6882,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -6586,7 +6903,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	//
+	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+	//
+	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
 	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
@@ -6731,6 +7052,12 @@ type ListBrowserCredentialsResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// ListBrowserCredentialsResponse503Headers the declared response headers of an HTTP 503 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type ListBrowserCredentialsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6744,6 +7071,8 @@ type ListBrowserCredentialsResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListBrowserCredentialsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6754,6 +7083,8 @@ type ListBrowserCredentialsResponse struct {
 	Headers413 *ListBrowserCredentialsResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListBrowserCredentialsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBrowserCredentialsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6779,6 +7110,11 @@ func (r ListBrowserCredentialsResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListBrowserCredentialsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6840,6 +7176,12 @@ type CreateBrowserCredentialResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// CreateBrowserCredentialResponse503Headers the declared response headers of an HTTP 503 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type CreateBrowserCredentialResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6855,6 +7197,8 @@ type CreateBrowserCredentialResponse struct {
 	JSON422 *Unprocessable
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateBrowserCredentialResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6867,6 +7211,8 @@ type CreateBrowserCredentialResponse struct {
 	Headers422 *CreateBrowserCredentialResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateBrowserCredentialResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBrowserCredentialResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -6897,6 +7243,11 @@ func (r CreateBrowserCredentialResponse) GetJSON422() *Unprocessable {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateBrowserCredentialResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6958,6 +7309,12 @@ type RevokeBrowserCredentialResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeBrowserCredentialResponse503Headers the declared response headers of an HTTP 503 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type RevokeBrowserCredentialResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6973,6 +7330,8 @@ type RevokeBrowserCredentialResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeBrowserCredentialResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6985,6 +7344,8 @@ type RevokeBrowserCredentialResponse struct {
 	Headers413 *RevokeBrowserCredentialResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RevokeBrowserCredentialResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeBrowserCredentialResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7015,6 +7376,11 @@ func (r RevokeBrowserCredentialResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r RevokeBrowserCredentialResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7076,6 +7442,12 @@ type GetAccountCreditsResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// GetAccountCreditsResponse503Headers the declared response headers of an HTTP 503 response for GetAccountCredits
+type GetAccountCreditsResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type GetAccountCreditsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7091,6 +7463,8 @@ type GetAccountCreditsResponse struct {
 	JSON422 *Unprocessable
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetAccountCreditsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7103,6 +7477,8 @@ type GetAccountCreditsResponse struct {
 	Headers422 *GetAccountCreditsResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetAccountCreditsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAccountCreditsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7133,6 +7509,11 @@ func (r GetAccountCreditsResponse) GetJSON422() *Unprocessable {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAccountCreditsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAccountCreditsResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7189,6 +7570,12 @@ type ListApiKeysResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// ListApiKeysResponse503Headers the declared response headers of an HTTP 503 response for ListApiKeys
+type ListApiKeysResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type ListApiKeysResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7202,6 +7589,8 @@ type ListApiKeysResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListApiKeysResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7212,6 +7601,8 @@ type ListApiKeysResponse struct {
 	Headers413 *ListApiKeysResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListApiKeysResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListApiKeysResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7237,6 +7628,11 @@ func (r ListApiKeysResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListApiKeysResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListApiKeysResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7298,6 +7694,12 @@ type CreateApiKeyResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// CreateApiKeyResponse503Headers the declared response headers of an HTTP 503 response for CreateApiKey
+type CreateApiKeyResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type CreateApiKeyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7313,6 +7715,8 @@ type CreateApiKeyResponse struct {
 	JSON422 *Unprocessable
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateApiKeyResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7325,6 +7729,8 @@ type CreateApiKeyResponse struct {
 	Headers422 *CreateApiKeyResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateApiKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateApiKeyResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7355,6 +7761,11 @@ func (r CreateApiKeyResponse) GetJSON422() *Unprocessable {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateApiKeyResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateApiKeyResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7416,6 +7827,12 @@ type RevokeApiKeyResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeApiKeyResponse503Headers the declared response headers of an HTTP 503 response for RevokeApiKey
+type RevokeApiKeyResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type RevokeApiKeyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7431,6 +7848,8 @@ type RevokeApiKeyResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeApiKeyResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7443,6 +7862,8 @@ type RevokeApiKeyResponse struct {
 	Headers413 *RevokeApiKeyResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RevokeApiKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeApiKeyResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7473,6 +7894,11 @@ func (r RevokeApiKeyResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r RevokeApiKeyResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RevokeApiKeyResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7540,6 +7966,12 @@ type AccountLoginResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// AccountLoginResponse503Headers the declared response headers of an HTTP 503 response for AccountLogin
+type AccountLoginResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type AccountLoginResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7557,6 +7989,8 @@ type AccountLoginResponse struct {
 	JSON429 *SignInThrottled
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *AccountLoginResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7571,6 +8005,8 @@ type AccountLoginResponse struct {
 	Headers429 *AccountLoginResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *AccountLoginResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AccountLoginResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7606,6 +8042,11 @@ func (r AccountLoginResponse) GetJSON429() *SignInThrottled {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r AccountLoginResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AccountLoginResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7704,6 +8145,7 @@ type AskResponse500Headers struct {
 
 // AskResponse503Headers the declared response headers of an HTTP 503 response for Ask
 type AskResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -7983,6 +8425,7 @@ type GetChinaPricesResponse500Headers struct {
 
 // GetChinaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetChinaPrices
 type GetChinaPricesResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8195,6 +8638,7 @@ type GetChinaSecurityResponse500Headers struct {
 
 // GetChinaSecurityResponse503Headers the declared response headers of an HTTP 503 response for GetChinaSecurity
 type GetChinaSecurityResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8493,6 +8937,7 @@ type CreateIndiaExportResponse500Headers struct {
 
 // CreateIndiaExportResponse503Headers the declared response headers of an HTTP 503 response for CreateIndiaExport
 type CreateIndiaExportResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8707,6 +9152,7 @@ type GetIndiaJudgmentResponse500Headers struct {
 
 // GetIndiaJudgmentResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8919,6 +9365,7 @@ type GetIndiaJudgmentPdfResponse500Headers struct {
 
 // GetIndiaJudgmentPdfResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9124,6 +9571,7 @@ type GetIndiaPricesResponse500Headers struct {
 
 // GetIndiaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPrices
 type GetIndiaPricesResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9337,6 +9785,7 @@ type GetIndiaPricesCsvResponse500Headers struct {
 
 // GetIndiaPricesCsvResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9535,6 +9984,7 @@ type SearchIndiaDocumentsResponse500Headers struct {
 
 // SearchIndiaDocumentsResponse503Headers the declared response headers of an HTTP 503 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9684,9 +10134,30 @@ type McpResponse401Headers struct {
 	XRequestID RequestId
 }
 
+// McpResponse404Headers the declared response headers of an HTTP 404 response for Mcp
+type McpResponse404Headers struct {
+	XRequestID RequestId
+}
+
 // McpResponse413Headers the declared response headers of an HTTP 413 response for Mcp
 type McpResponse413Headers struct {
 	XRequestID RequestId
+}
+
+// McpResponse415Headers the declared response headers of an HTTP 415 response for Mcp
+type McpResponse415Headers struct {
+	XRequestID RequestId
+}
+
+// McpResponse429Headers the declared response headers of an HTTP 429 response for Mcp
+type McpResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
 }
 
 // McpResponse500Headers the declared response headers of an HTTP 500 response for Mcp
@@ -9700,13 +10171,19 @@ type McpResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *McpMessage
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *InvalidRequestError
+	JSON400 *Mcp400JSONResponseBody
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *KeyUnauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *McpError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *McpError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
-	JSON500 *InternalError
+	JSON500 *Mcp500JSONResponseBody
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *McpResponse200Headers
 	// Headers202 the parsed response headers for an HTTP 202 response
@@ -9715,8 +10192,14 @@ type McpResponse struct {
 	Headers400 *McpResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *McpResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *McpResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *McpResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *McpResponse415Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *McpResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *McpResponse500Headers
 }
@@ -9727,7 +10210,7 @@ func (r McpResponse) GetJSON200() *McpMessage {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r McpResponse) GetJSON400() *InvalidRequestError {
+func (r McpResponse) GetJSON400() *Mcp400JSONResponseBody {
 	return r.JSON400
 }
 
@@ -9736,13 +10219,28 @@ func (r McpResponse) GetJSON401() *KeyUnauthorized {
 	return r.JSON401
 }
 
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r McpResponse) GetJSON404() *McpError {
+	return r.JSON404
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r McpResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
 }
 
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r McpResponse) GetJSON415() *McpError {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r McpResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r McpResponse) GetJSON500() *InternalError {
+func (r McpResponse) GetJSON500() *Mcp500JSONResponseBody {
 	return r.JSON500
 }
 
@@ -10015,6 +10513,7 @@ type GetUsFilingIndexResponse500Headers struct {
 
 // GetUsFilingIndexResponse503Headers the declared response headers of an HTTP 503 response for GetUsFilingIndex
 type GetUsFilingIndexResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10227,6 +10726,7 @@ type GetUsFinancialsResponse500Headers struct {
 
 // GetUsFinancialsResponse503Headers the declared response headers of an HTTP 503 response for GetUsFinancials
 type GetUsFinancialsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10439,6 +10939,7 @@ type GetUsBalanceSheetsResponse500Headers struct {
 
 // GetUsBalanceSheetsResponse503Headers the declared response headers of an HTTP 503 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10651,6 +11152,7 @@ type GetUsCashFlowStatementsResponse500Headers struct {
 
 // GetUsCashFlowStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10863,6 +11365,7 @@ type GetUsIncomeStatementsResponse500Headers struct {
 
 // GetUsIncomeStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11068,6 +11571,7 @@ type SearchUsFilingsResponse500Headers struct {
 
 // SearchUsFilingsResponse503Headers the declared response headers of an HTTP 503 response for SearchUsFilings
 type SearchUsFilingsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11271,6 +11775,7 @@ type GetUsSecurityFundHoldersResponse500Headers struct {
 
 // GetUsSecurityFundHoldersResponse503Headers the declared response headers of an HTTP 503 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11847,7 +12352,11 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -11870,7 +12379,11 @@ func (c *ClientWithResponses) McpWithBodyWithResponse(ctx context.Context, conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free and not rate-limited: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing.
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+//
+// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
+//
+// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
 // **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
@@ -12104,6 +12617,13 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -12157,6 +12677,23 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListBrowserCredentialsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12217,6 +12754,13 @@ func ParseCreateBrowserCredentialResponse(rsp *http.Response) (*CreateBrowserCre
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12281,6 +12825,23 @@ func ParseCreateBrowserCredentialResponse(rsp *http.Response) (*CreateBrowserCre
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBrowserCredentialResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12341,6 +12902,13 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12405,6 +12973,23 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeBrowserCredentialResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12465,6 +13050,13 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12529,6 +13121,23 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAccountCreditsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12583,6 +13192,13 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -12636,6 +13252,23 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListApiKeysResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12696,6 +13329,13 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12760,6 +13400,23 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateApiKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12820,6 +13477,13 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12884,6 +13548,23 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeApiKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12951,6 +13632,13 @@ func ParseAccountLoginResponse(rsp *http.Response) (*AccountLoginResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13032,6 +13720,23 @@ func ParseAccountLoginResponse(rsp *http.Response) (*AccountLoginResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AccountLoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13356,6 +14061,13 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13806,6 +14518,13 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaPricesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14183,6 +14902,13 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaSecurityResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14678,6 +15404,13 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateIndiaExportResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15055,6 +15788,13 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15425,6 +16165,13 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentPdfResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15802,6 +16549,13 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16179,6 +16933,13 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesCsvResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16525,6 +17286,13 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchIndiaDocumentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16577,7 +17345,7 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest InvalidRequestError
+		var dest Mcp400JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -16590,6 +17358,13 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest McpError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16597,15 +17372,26 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest McpError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest InternalError
+		var dest Mcp500JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case rsp.StatusCode == 400:
-		// Content-type (text/plain) unsupported
 
 	}
 
@@ -16650,6 +17436,16 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 			headers.XRequestID = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers McpResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers McpResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -16660,6 +17456,68 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 			headers.XRequestID = value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers McpResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 429:
+		var headers McpResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers McpResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -17188,6 +18046,13 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFilingIndexResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17565,6 +18430,13 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFinancialsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17942,6 +18814,13 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsBalanceSheetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18319,6 +19198,13 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsCashFlowStatementsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18696,6 +19582,13 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsIncomeStatementsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19042,6 +19935,13 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchUsFilingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19419,6 +20319,13 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsSecurityFundHoldersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
