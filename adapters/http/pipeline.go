@@ -60,6 +60,11 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 		defer cancel()
 		key, err := s.d.Metering.Authenticate(checks, r.Header.Get("X-API-KEY"))
 		if err != nil {
+			if errors.Is(err, ports.ErrUnavailable) {
+				// No account is known, as on a 401, but a client counting
+				// what it was charged is told that this cost nothing.
+				w.Header().Set("X-Credits-Cost", "0")
+			}
 			writeError(w, r, err)
 			return
 		}

@@ -72,6 +72,13 @@ func (f *faultyLedger) Refund(ctx context.Context, e ledger.Entry) (int64, error
 	return f.Ledger.Refund(ctx, e)
 }
 
+// downKeys is a key store that does not answer in time.
+type downKeys struct{ ports.KeyStore }
+
+func (downKeys) KeyByHash(context.Context, string) (apikey.Key, error) {
+	return apikey.Key{}, fmt.Errorf("postgres: key by hash: %w: context deadline exceeded", ports.ErrUnavailable)
+}
+
 // downSecurities is a document store whose lookups do not answer in time.
 type downSecurities struct{ ports.SecurityStore }
 
@@ -90,7 +97,10 @@ type faultRig struct {
 
 const faultCredits = 100
 
-func newFaultRig(t *testing.T, documentsDown bool) *faultRig {
+// The stores a rig can have down from the start.
+type downStores struct{ documents, keys bool }
+
+func newFaultRig(t *testing.T, down downStores) *faultRig {
 	t.Helper()
 	ctx := context.Background()
 	now := func() time.Time { return time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC) }
@@ -111,13 +121,17 @@ func newFaultRig(t *testing.T, documentsDown bool) *faultRig {
 	if err := securities.UpsertSecurities(ctx, []ashare.Security{{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "Kweichow Moutai", ListingDate: "2001-08-27", Listed: true}}); err != nil {
 		t.Fatal(err)
 	}
-	if documentsDown {
+	if down.documents {
 		securities = downSecurities{securities}
+	}
+	var keys ports.KeyStore = p
+	if down.keys {
+		keys = downKeys{p}
 	}
 	china := chinasecurities.New(securities)
 	faulty := &faultyLedger{Ledger: p}
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
-		Metering:     platform.NewMetering(p, faulty, now).WithStoreTimeout(50 * time.Millisecond),
+		Metering:     platform.NewMetering(keys, faulty, now).WithStoreTimeout(50 * time.Millisecond),
 		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
 		Availability: usecase.NewAvailability([]usecase.DatasetProbe{china.Probe()}),
 		Handlers:     httpadapter.ChinaHandlers(china),
@@ -224,7 +238,7 @@ func TestLostDebitsAreSettledAsTold(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newFaultRig(t, false)
+			r := newFaultRig(t, downStores{})
 			tc.inject(r.ledger)
 			w := r.get(t)
 			r.ledger.settleDown.Store(0) // the store answers again
@@ -241,11 +255,19 @@ func TestLostDebitsAreSettledAsTold(t *testing.T) {
 func TestDocumentStoreDownIsRefunded(t *testing.T) {
 	for _, lostRefunds := range []int64{0, 3} {
 		t.Run(fmt.Sprintf("%d refunds lost", lostRefunds), func(t *testing.T) {
-			r := newFaultRig(t, true)
+			r := newFaultRig(t, downStores{documents: true})
 			r.ledger.refundDown.Store(lostRefunds)
 			w := r.get(t)
 			wantStoreUnavailable(t, w)
 			eventuallyKept(t, r, map[ledger.Kind]int{ledger.Debit: 1, ledger.Refund: 1})
 		})
 	}
+}
+
+// TestKeyStoreDownIsStoreUnavailable: a key store that does not answer is
+// 503 store_unavailable costing 0, not a 500, and nothing is written.
+func TestKeyStoreDownIsStoreUnavailable(t *testing.T) {
+	r := newFaultRig(t, downStores{keys: true})
+	wantStoreUnavailable(t, r.get(t))
+	eventuallyKept(t, r, map[ledger.Kind]int{})
 }
