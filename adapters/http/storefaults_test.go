@@ -271,3 +271,70 @@ func TestKeyStoreDownIsStoreUnavailable(t *testing.T) {
 	wantStoreUnavailable(t, r.get(t))
 	eventuallyKept(t, r, map[ledger.Kind]int{})
 }
+
+// hangingSessions is a session store whose lookups, once hung, wait for
+// their context, or for the store to be back, as a database that does not
+// answer holds a query.
+type hangingSessions struct {
+	ports.SessionStore
+	hung *atomic.Bool
+	back chan struct{}
+}
+
+func (h hangingSessions) SessionByHash(ctx context.Context, tokenHash string) (account.Session, error) {
+	if !h.hung.Load() {
+		return h.SessionStore.SessionByHash(ctx, tokenHash)
+	}
+	select {
+	case <-ctx.Done():
+		return account.Session{}, fmt.Errorf("postgres: session: %w: %w", ports.ErrUnavailable, ctx.Err())
+	case <-h.back:
+		return h.SessionStore.SessionByHash(ctx, tokenHash)
+	}
+}
+
+// TestAccountRoutesAreBoundedByTheStoreTimeout: an account route whose
+// store does not answer is 503 store_unavailable with Retry-After once the
+// store timeout has passed, not held for as long as the store is down.
+func TestAccountRoutesAreBoundedByTheStoreTimeout(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC) }
+	p := memory.NewPlatform()
+	var hung atomic.Bool
+	back := make(chan struct{})
+	t.Cleanup(func() { close(back) })
+	accounts := platform.NewAccounts(p, hangingSessions{p, &hung, back}, p, memory.NewLimits(), memory.NewLimits(),
+		platform.AccountsConfig{InitialCredits: 100, SessionTTL: time.Hour}, now)
+	srv, err := httpadapter.NewServer(httpadapter.Deps{
+		Accounts: accounts, Keys: platform.NewKeys(p, now), Credits: platform.NewCredits(p, now),
+		Metering: platform.NewMetering(p, p, now), Limiter: platform.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
+		Availability: usecase.NewAvailability(nil), StoreTimeout: httpadapter.StoreTimeout(100 * time.Millisecond), Log: zap.NewNop(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	session, err := accounts.Login(context.Background(), "hang@example.com", "correct horse battery staple", "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hung.Store(true)
+	r := httptest.NewRequest("GET", "/account/credits", nil)
+	r.Header.Set("Authorization", "Bearer "+session.Token)
+	w := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.ServeHTTP(w, r)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // a watchdog, far past any bound: the store never comes back
+		t.Fatal("the request is held for as long as the store does not answer")
+	}
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("status %d, Retry-After %q, want 503 with it: %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body["error"] != "store_unavailable" {
+		t.Fatalf("body %s, want store_unavailable", w.Body)
+	}
+}
