@@ -52,6 +52,13 @@ type Config struct {
 	// per hour (an IPv6 address counts by its /64), across every node.
 	SignupsPerHour int
 	SessionTTL     time.Duration
+	// StoreTimeout bounds how long a request waits for PostgreSQL (and
+	// the settling of a debit whose outcome was lost) before it is
+	// answered 503 store_unavailable.
+	StoreTimeout time.Duration
+	// MongoTimeout bounds how long an operation waits for a MongoDB-wire
+	// server that does not answer.
+	MongoTimeout time.Duration
 	// MongoRefresh bounds how stale a server on MongoDB may serve what
 	// `quarry ingest` wrote: the life of its reference-data caches and
 	// the interval at which it refreshes its search index.
@@ -165,6 +172,8 @@ const (
 	EnvSignupLimit    = "QUARRY_SIGNUP_LIMIT"
 	EnvSessionTTL     = "QUARRY_SESSION_TTL"
 	EnvMongoRefresh   = "QUARRY_MONGO_REFRESH"
+	EnvStoreTimeout   = "QUARRY_STORE_TIMEOUT"
+	EnvMongoTimeout   = "QUARRY_MONGO_TIMEOUT"
 	EnvCacheBytes     = "QUARRY_CACHE_BYTES"
 	// EnvIngestMaxFileBytes is named by the refusal of a file too large.
 	EnvIngestMaxFileBytes = "QUARRY_INGEST_MAX_FILE_BYTES"
@@ -211,6 +220,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SignupsPerHour:     int(r.int64(EnvSignupLimit, platform.DefaultSignupsPerHour, 1)),
 		SessionTTL:         r.duration(EnvSessionTTL, 8*time.Hour),
 		MongoRefresh:       r.duration(EnvMongoRefresh, 30*time.Second),
+		StoreTimeout:       r.duration(EnvStoreTimeout, platform.DefaultStoreTimeout),
+		MongoTimeout:       r.duration(EnvMongoTimeout, platform.DefaultStoreTimeout),
 		CacheBytes:         r.bytes(EnvCacheBytes, 256<<20),
 		IngestMaxFileBytes: r.bytes(EnvIngestMaxFileBytes, ingest.DefaultMaxFileBytes),
 		LogLevel:           r.level(EnvLogLevel),

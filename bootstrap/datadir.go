@@ -121,7 +121,7 @@ func indexDirectory(cfg Config) fx.Option {
 // the data directory.
 func mongoConfig(cfg Config) fx.Option {
 	if cfg.MongoURI != "" {
-		return fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB})
+		return fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB, Timeout: cfg.MongoTimeout})
 	}
 	return fx.Provide(startDocuments, func(s *ferretdb.Server) mongo.Config {
 		return mongo.Config{URI: s.URI(), Database: cfg.MongoDB}

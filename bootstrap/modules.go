@@ -93,7 +93,7 @@ func platformStores(cfg Config) fx.Option {
 		)
 	}
 	return fx.Options(
-		fx.Supply(postgres.Config{URL: cfg.PostgresURL}),
+		fx.Supply(postgres.Config{URL: cfg.PostgresURL, Timeout: cfg.StoreTimeout}),
 		postgres.Module,
 		migrateOnStart(cfg),
 		fx.Provide(readiness("postgres", func(p *pgxpool.Pool) func(context.Context) error { return p.Ping })),
@@ -192,7 +192,11 @@ var useCases = fx.Module("app",
 		func(cfg Config, buckets ports.RateBuckets, now usecase.Clock) *platform.RateLimiter {
 			return platform.NewRateLimiter(buckets, cfg.RateLimitRPS, cfg.RateLimitBurst, now)
 		},
-		platform.NewAccounts, platform.NewKeys, platform.NewCredits, platform.NewMetering, platform.NewIdempotency,
+		func(cfg Config, k ports.KeyStore, l ports.Ledger, now usecase.Clock) *platform.Metering {
+			return platform.NewMetering(k, l, now).WithStoreTimeout(cfg.StoreTimeout)
+		},
+		func(cfg Config) httpadapter.StoreTimeout { return httpadapter.StoreTimeout(cfg.StoreTimeout) },
+		platform.NewAccounts, platform.NewKeys, platform.NewCredits, platform.NewIdempotency,
 		fx.Annotate(func(probes []usecase.DatasetProbe) *usecase.Availability {
 			return usecase.NewAvailability(probes, remedies()...)
 		},

@@ -32,6 +32,8 @@ var Settings = []Setting{
 	{EnvRateLimitBurst, "100", "burst per API key"},
 	{EnvSignupLimit, "5", "accounts one client address may create per hour, shared by every node"},
 	{EnvSessionTTL, "8h", "session token lifetime"},
+	{EnvStoreTimeout, "2s", "how long a request waits for PostgreSQL before it is answered 503 store_unavailable with Retry-After; a debit whose outcome was lost is settled within it"},
+	{EnvMongoTimeout, "2s", "how long a request waits for a MongoDB-wire server that does not answer before it is answered 503 store_unavailable, refunded"},
 	{EnvMongoRefresh, "30s", "with MongoDB or a data directory: cache life of reference data and how often new filing sections are indexed"},
 	{EnvIngestMaxFileBytes, "16GiB", "`quarry ingest`: the most a source file or zip entry may hold, uncompressed (KiB, MiB, GiB suffixes)"},
 	{EnvCacheBytes, "256MiB", "memory the reference-data caches share (KiB, MiB, GiB suffixes); 0 turns them off"},

@@ -520,6 +520,7 @@ const (
 	ErrorCodeNotFound             ErrorCode = "not_found"
 	ErrorCodePayloadTooLarge      ErrorCode = "payload_too_large"
 	ErrorCodeRateLimited          ErrorCode = "rate_limited"
+	ErrorCodeStoreUnavailable     ErrorCode = "store_unavailable"
 	ErrorCodeUnauthorized         ErrorCode = "unauthorized"
 	ErrorCodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed     ErrorCode = "validation_failed"
@@ -549,6 +550,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodePayloadTooLarge:
 		return true
 	case ErrorCodeRateLimited:
+		return true
+	case ErrorCodeStoreUnavailable:
 		return true
 	case ErrorCodeUnauthorized:
 		return true
@@ -1227,6 +1230,21 @@ func (e StorageSearch) Valid() bool {
 	}
 }
 
+// Defines values for StoreUnavailableResponseError.
+const (
+	StoreUnavailableResponseErrorStoreUnavailable StoreUnavailableResponseError = "store_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the StoreUnavailableResponseError enum.
+func (e StoreUnavailableResponseError) Valid() bool {
+	switch e {
+	case StoreUnavailableResponseErrorStoreUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UnauthorizedErrorError.
 const (
 	UnauthorizedErrorErrorUnauthorized UnauthorizedErrorError = "unauthorized"
@@ -1798,12 +1816,12 @@ type CreditStatement struct {
 // DatasetId Identifier of a dataset in the catalog.
 type DatasetId string
 
-// ErrorCode Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request (see the table in the introduction).
+// ErrorCode Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request, and `503`, which is `store_unavailable` when a store did not answer in time (see the table in the introduction).
 type ErrorCode string
 
 // ErrorResponse The body of every error response except a data operation's `503` and the readiness report.
 type ErrorResponse struct {
-	// Error Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request (see the table in the introduction).
+	// Error Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request, and `503`, which is `store_unavailable` when a store did not answer in time (see the table in the introduction).
 	Error ErrorCode `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
@@ -2605,6 +2623,20 @@ type StoragePlatform string
 // StorageSearch The full-text indexes (US filings, India judgments): rebuilt in memory at each start, or kept on disk (in QUARRY_INDEX_DIR, else in the data directory) and resumed from their checkpoint.
 type StorageSearch string
 
+// StoreUnavailableResponse An `ErrorResponse` whose `error` is `store_unavailable`.
+type StoreUnavailableResponse struct {
+	Error StoreUnavailableResponseError `json:"error"`
+
+	// Message Human-readable explanation, safe to show to the caller.
+	Message string `json:"message"`
+
+	// RequestId The request's `X-Request-ID`.
+	RequestId *string `json:"request_id,omitempty"`
+}
+
+// StoreUnavailableResponseError defines model for StoreUnavailableResponse.Error.
+type StoreUnavailableResponseError string
+
 // UnauthorizedError An `ErrorResponse` whose `error` is `unauthorized`.
 type UnauthorizedError struct {
 	Error UnauthorizedErrorError `json:"error"`
@@ -2789,10 +2821,10 @@ type DataPayloadTooLarge = PayloadTooLargeError
 // Example: {"error":"validation_failed","message":"code is not exchange-qualified: \"600519\"; did you mean SSE.600519?","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
 type DataUnprocessable = ValidationFailedError
 
-// DatasetUnavailable The `503` body of a data operation whose normalized dataset is not activated. It carries every `ErrorResponse` field, with `error` always `dataset_unavailable`.
-//
-// Example: {"availability":"not_backfilled","backfill_required":true,"dataset":"china_prices","error":"dataset_unavailable","external_source_required":false,"message":"dataset china_prices is not available: normalization_not_backfilled; an operator loads it with `quarry ingest china_prices`","reason":"normalization_not_backfilled","request_id":"req_01J9Z3Q4R5S6T7V8W9X0Y1Z2AB"}
-type DatasetUnavailable = NormalizedDatasetUnavailableResponse
+// DatasetUnavailable defines model for DatasetUnavailable.
+type DatasetUnavailable struct {
+	union json.RawMessage
+}
 
 // Forbidden An `ErrorResponse` whose `error` is `forbidden`.
 type Forbidden = ForbiddenError
@@ -2817,6 +2849,9 @@ type SessionUnauthorized = UnauthorizedError
 
 // SignInThrottled An `ErrorResponse` whose `error` is `rate_limited`.
 type SignInThrottled = RateLimitedError
+
+// StoreUnavailable An `ErrorResponse` whose `error` is `store_unavailable`.
+type StoreUnavailable = StoreUnavailableResponse
 
 // Unprocessable An `ErrorResponse` whose `error` is `validation_failed`.
 //
@@ -3167,6 +3202,68 @@ func (t AsOf) MarshalJSON() ([]byte, error) {
 }
 
 func (t *AsOf) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsNormalizedDatasetUnavailableResponse returns the union data inside the DatasetUnavailable as a NormalizedDatasetUnavailableResponse
+func (t DatasetUnavailable) AsNormalizedDatasetUnavailableResponse() (NormalizedDatasetUnavailableResponse, error) {
+	var body NormalizedDatasetUnavailableResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNormalizedDatasetUnavailableResponse overwrites any union data inside the DatasetUnavailable as the provided NormalizedDatasetUnavailableResponse
+func (t *DatasetUnavailable) FromNormalizedDatasetUnavailableResponse(v NormalizedDatasetUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNormalizedDatasetUnavailableResponse performs a merge with any union data inside the DatasetUnavailable, using the provided NormalizedDatasetUnavailableResponse
+func (t *DatasetUnavailable) MergeNormalizedDatasetUnavailableResponse(v NormalizedDatasetUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStoreUnavailableResponse returns the union data inside the DatasetUnavailable as a StoreUnavailableResponse
+func (t DatasetUnavailable) AsStoreUnavailableResponse() (StoreUnavailableResponse, error) {
+	var body StoreUnavailableResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStoreUnavailableResponse overwrites any union data inside the DatasetUnavailable as the provided StoreUnavailableResponse
+func (t *DatasetUnavailable) FromStoreUnavailableResponse(v StoreUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStoreUnavailableResponse performs a merge with any union data inside the DatasetUnavailable, using the provided StoreUnavailableResponse
+func (t *DatasetUnavailable) MergeStoreUnavailableResponse(v StoreUnavailableResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DatasetUnavailable) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DatasetUnavailable) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6955,6 +7052,12 @@ type ListBrowserCredentialsResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// ListBrowserCredentialsResponse503Headers the declared response headers of an HTTP 503 response for ListBrowserCredentials
+type ListBrowserCredentialsResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type ListBrowserCredentialsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6968,6 +7071,8 @@ type ListBrowserCredentialsResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListBrowserCredentialsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6978,6 +7083,8 @@ type ListBrowserCredentialsResponse struct {
 	Headers413 *ListBrowserCredentialsResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListBrowserCredentialsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBrowserCredentialsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7003,6 +7110,11 @@ func (r ListBrowserCredentialsResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListBrowserCredentialsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListBrowserCredentialsResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7064,6 +7176,12 @@ type CreateBrowserCredentialResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// CreateBrowserCredentialResponse503Headers the declared response headers of an HTTP 503 response for CreateBrowserCredential
+type CreateBrowserCredentialResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type CreateBrowserCredentialResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7079,6 +7197,8 @@ type CreateBrowserCredentialResponse struct {
 	JSON422 *Unprocessable
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateBrowserCredentialResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7091,6 +7211,8 @@ type CreateBrowserCredentialResponse struct {
 	Headers422 *CreateBrowserCredentialResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateBrowserCredentialResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBrowserCredentialResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7121,6 +7243,11 @@ func (r CreateBrowserCredentialResponse) GetJSON422() *Unprocessable {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateBrowserCredentialResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateBrowserCredentialResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7182,6 +7309,12 @@ type RevokeBrowserCredentialResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeBrowserCredentialResponse503Headers the declared response headers of an HTTP 503 response for RevokeBrowserCredential
+type RevokeBrowserCredentialResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type RevokeBrowserCredentialResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7197,6 +7330,8 @@ type RevokeBrowserCredentialResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeBrowserCredentialResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7209,6 +7344,8 @@ type RevokeBrowserCredentialResponse struct {
 	Headers413 *RevokeBrowserCredentialResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RevokeBrowserCredentialResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeBrowserCredentialResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7239,6 +7376,11 @@ func (r RevokeBrowserCredentialResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r RevokeBrowserCredentialResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RevokeBrowserCredentialResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7300,6 +7442,12 @@ type GetAccountCreditsResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// GetAccountCreditsResponse503Headers the declared response headers of an HTTP 503 response for GetAccountCredits
+type GetAccountCreditsResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type GetAccountCreditsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7315,6 +7463,8 @@ type GetAccountCreditsResponse struct {
 	JSON422 *Unprocessable
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetAccountCreditsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7327,6 +7477,8 @@ type GetAccountCreditsResponse struct {
 	Headers422 *GetAccountCreditsResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetAccountCreditsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAccountCreditsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7357,6 +7509,11 @@ func (r GetAccountCreditsResponse) GetJSON422() *Unprocessable {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAccountCreditsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAccountCreditsResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7413,6 +7570,12 @@ type ListApiKeysResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// ListApiKeysResponse503Headers the declared response headers of an HTTP 503 response for ListApiKeys
+type ListApiKeysResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type ListApiKeysResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7426,6 +7589,8 @@ type ListApiKeysResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListApiKeysResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7436,6 +7601,8 @@ type ListApiKeysResponse struct {
 	Headers413 *ListApiKeysResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListApiKeysResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListApiKeysResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7461,6 +7628,11 @@ func (r ListApiKeysResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListApiKeysResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListApiKeysResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7522,6 +7694,12 @@ type CreateApiKeyResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// CreateApiKeyResponse503Headers the declared response headers of an HTTP 503 response for CreateApiKey
+type CreateApiKeyResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type CreateApiKeyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7537,6 +7715,8 @@ type CreateApiKeyResponse struct {
 	JSON422 *Unprocessable
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateApiKeyResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7549,6 +7729,8 @@ type CreateApiKeyResponse struct {
 	Headers422 *CreateApiKeyResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateApiKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateApiKeyResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7579,6 +7761,11 @@ func (r CreateApiKeyResponse) GetJSON422() *Unprocessable {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateApiKeyResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateApiKeyResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7640,6 +7827,12 @@ type RevokeApiKeyResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// RevokeApiKeyResponse503Headers the declared response headers of an HTTP 503 response for RevokeApiKey
+type RevokeApiKeyResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type RevokeApiKeyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7655,6 +7848,8 @@ type RevokeApiKeyResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RevokeApiKeyResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7667,6 +7862,8 @@ type RevokeApiKeyResponse struct {
 	Headers413 *RevokeApiKeyResponse413Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RevokeApiKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeApiKeyResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7697,6 +7894,11 @@ func (r RevokeApiKeyResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r RevokeApiKeyResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RevokeApiKeyResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7764,6 +7966,12 @@ type AccountLoginResponse500Headers struct {
 	XRequestID RequestId
 }
 
+// AccountLoginResponse503Headers the declared response headers of an HTTP 503 response for AccountLogin
+type AccountLoginResponse503Headers struct {
+	RetryAfter int
+	XRequestID RequestId
+}
+
 type AccountLoginResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7781,6 +7989,8 @@ type AccountLoginResponse struct {
 	JSON429 *SignInThrottled
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StoreUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *AccountLoginResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7795,6 +8005,8 @@ type AccountLoginResponse struct {
 	Headers429 *AccountLoginResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *AccountLoginResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AccountLoginResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7830,6 +8042,11 @@ func (r AccountLoginResponse) GetJSON429() *SignInThrottled {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r AccountLoginResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AccountLoginResponse) GetJSON503() *StoreUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7928,6 +8145,7 @@ type AskResponse500Headers struct {
 
 // AskResponse503Headers the declared response headers of an HTTP 503 response for Ask
 type AskResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8207,6 +8425,7 @@ type GetChinaPricesResponse500Headers struct {
 
 // GetChinaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetChinaPrices
 type GetChinaPricesResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8419,6 +8638,7 @@ type GetChinaSecurityResponse500Headers struct {
 
 // GetChinaSecurityResponse503Headers the declared response headers of an HTTP 503 response for GetChinaSecurity
 type GetChinaSecurityResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8717,6 +8937,7 @@ type CreateIndiaExportResponse500Headers struct {
 
 // CreateIndiaExportResponse503Headers the declared response headers of an HTTP 503 response for CreateIndiaExport
 type CreateIndiaExportResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8931,6 +9152,7 @@ type GetIndiaJudgmentResponse500Headers struct {
 
 // GetIndiaJudgmentResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9143,6 +9365,7 @@ type GetIndiaJudgmentPdfResponse500Headers struct {
 
 // GetIndiaJudgmentPdfResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9348,6 +9571,7 @@ type GetIndiaPricesResponse500Headers struct {
 
 // GetIndiaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPrices
 type GetIndiaPricesResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9561,6 +9785,7 @@ type GetIndiaPricesCsvResponse500Headers struct {
 
 // GetIndiaPricesCsvResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9759,6 +9984,7 @@ type SearchIndiaDocumentsResponse500Headers struct {
 
 // SearchIndiaDocumentsResponse503Headers the declared response headers of an HTTP 503 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10287,6 +10513,7 @@ type GetUsFilingIndexResponse500Headers struct {
 
 // GetUsFilingIndexResponse503Headers the declared response headers of an HTTP 503 response for GetUsFilingIndex
 type GetUsFilingIndexResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10499,6 +10726,7 @@ type GetUsFinancialsResponse500Headers struct {
 
 // GetUsFinancialsResponse503Headers the declared response headers of an HTTP 503 response for GetUsFinancials
 type GetUsFinancialsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10711,6 +10939,7 @@ type GetUsBalanceSheetsResponse500Headers struct {
 
 // GetUsBalanceSheetsResponse503Headers the declared response headers of an HTTP 503 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10923,6 +11152,7 @@ type GetUsCashFlowStatementsResponse500Headers struct {
 
 // GetUsCashFlowStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11135,6 +11365,7 @@ type GetUsIncomeStatementsResponse500Headers struct {
 
 // GetUsIncomeStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11340,6 +11571,7 @@ type SearchUsFilingsResponse500Headers struct {
 
 // SearchUsFilingsResponse503Headers the declared response headers of an HTTP 503 response for SearchUsFilings
 type SearchUsFilingsResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11543,6 +11775,7 @@ type GetUsSecurityFundHoldersResponse500Headers struct {
 
 // GetUsSecurityFundHoldersResponse503Headers the declared response headers of an HTTP 503 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse503Headers struct {
+	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12384,6 +12617,13 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -12437,6 +12677,23 @@ func ParseListBrowserCredentialsResponse(rsp *http.Response) (*ListBrowserCreden
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListBrowserCredentialsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12497,6 +12754,13 @@ func ParseCreateBrowserCredentialResponse(rsp *http.Response) (*CreateBrowserCre
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12561,6 +12825,23 @@ func ParseCreateBrowserCredentialResponse(rsp *http.Response) (*CreateBrowserCre
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBrowserCredentialResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12621,6 +12902,13 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12685,6 +12973,23 @@ func ParseRevokeBrowserCredentialResponse(rsp *http.Response) (*RevokeBrowserCre
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeBrowserCredentialResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12745,6 +13050,13 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12809,6 +13121,23 @@ func ParseGetAccountCreditsResponse(rsp *http.Response) (*GetAccountCreditsRespo
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAccountCreditsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12863,6 +13192,13 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -12916,6 +13252,23 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListApiKeysResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12976,6 +13329,13 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13040,6 +13400,23 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateApiKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13100,6 +13477,13 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13164,6 +13548,23 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeApiKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13231,6 +13632,13 @@ func ParseAccountLoginResponse(rsp *http.Response) (*AccountLoginResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StoreUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13312,6 +13720,23 @@ func ParseAccountLoginResponse(rsp *http.Response) (*AccountLoginResponse, error
 			headers.XRequestID = value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AccountLoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13636,6 +14061,13 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14086,6 +14518,13 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaPricesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14463,6 +14902,13 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaSecurityResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14958,6 +15404,13 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateIndiaExportResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15335,6 +15788,13 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15705,6 +16165,13 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentPdfResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16082,6 +16549,13 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16459,6 +16933,13 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesCsvResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16805,6 +17286,13 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchIndiaDocumentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17558,6 +18046,13 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFilingIndexResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17935,6 +18430,13 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFinancialsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18312,6 +18814,13 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsBalanceSheetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18689,6 +19198,13 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsCashFlowStatementsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19066,6 +19582,13 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsIncomeStatementsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19412,6 +19935,13 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchUsFilingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19789,6 +20319,13 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsSecurityFundHoldersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {

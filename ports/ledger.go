@@ -51,6 +51,12 @@ type Ledger interface {
 	// each entry was written, ordered by day then route, omitting a day and
 	// route whose sum is zero. An unknown account has none.
 	Usage(ctx context.Context, accountID string, since time.Time) ([]ledger.Usage, error)
+	// Settle learns the outcome of a write of e whose answer was lost
+	// (ErrOutcomeUnknown): it reports whether e is held. It reads after any
+	// write of e's account still in flight has ended, so that write cannot
+	// change the answer afterwards. A different entry under e's id is
+	// ErrConflict; a store that cannot answer is ErrUnavailable.
+	Settle(ctx context.Context, e ledger.Entry) (bool, error)
 	// Verify compares every account's balance with the sum of its entries and
 	// returns the accounts where they differ.
 	Verify(ctx context.Context) ([]ledger.Mismatch, error)

@@ -12,9 +12,9 @@ import (
 // The routes of spec §5.8: a server holding a session mints short-lived,
 // narrowed credentials for the pages it serves.
 func (s *Server) routeBrowserCredentials() {
-	s.handle(http.MethodPost, "/account/browser-credentials", s.session(s.createBrowserCredential))
-	s.handle(http.MethodGet, "/account/browser-credentials", s.session(s.listBrowserCredentials))
-	s.handle(http.MethodDelete, "/account/browser-credentials/{credential_id}", s.session(s.revokeBrowserCredential))
+	s.handle(http.MethodPost, "/account/browser-credentials", s.bounded(s.session(s.createBrowserCredential)))
+	s.handle(http.MethodGet, "/account/browser-credentials", s.bounded(s.session(s.listBrowserCredentials)))
+	s.handle(http.MethodDelete, "/account/browser-credentials/{credential_id}", s.bounded(s.session(s.revokeBrowserCredential)))
 }
 
 type browserCredentialRequest struct {

@@ -83,6 +83,8 @@ type consoleUser struct {
 
 type consoleHandle func(w http.ResponseWriter, r *http.Request, p httprouter.Params, u consoleUser)
 
+// routeConsole routes the console's pages; those that read or write the
+// platform store are bounded by the store timeout, as the account routes.
 func (s *Server) routeConsole() {
 	home := func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 		consoleHeaders(w)
@@ -92,17 +94,17 @@ func (s *Server) routeConsole() {
 	s.handle(http.MethodGet, ConsolePath+"/", home)
 	s.handle(http.MethodGet, ConsolePath+"/static/{name}", s.consoleStatic)
 	s.handle(http.MethodGet, SignupURL, s.signupForm)
-	s.handle(http.MethodPost, SignupURL, s.signup)
-	s.handle(http.MethodPost, ConsolePath+"/signout", s.consoleForm(s.signout))
-	s.handle(http.MethodGet, ConsolePath+"/keys", s.signedIn(s.keysPage))
-	s.handle(http.MethodPost, ConsolePath+"/keys", s.consoleForm(s.mintKey))
-	s.handle(http.MethodGet, ConsolePath+"/keys/{key_id}/revoke", s.signedIn(s.confirmRevoke))
-	s.handle(http.MethodPost, ConsolePath+"/keys/{key_id}/revoke", s.consoleForm(s.revokeKeyForm))
-	s.handle(http.MethodPost, ConsolePath+"/browser-credentials/{credential_id}/revoke", s.consoleForm(s.revokeCredentialForm))
-	s.handle(http.MethodGet, ConsolePath+"/credits", s.signedIn(s.creditsPage))
-	s.handle(http.MethodGet, ConsolePath+"/catalog", s.signedIn(s.catalogPage))
-	s.handle(http.MethodGet, ConsolePath+"/try", s.signedIn(s.tryPage))
-	s.handle(http.MethodPost, ConsolePath+"/credentials", s.consoleAPI(s.consoleCredential))
+	s.handle(http.MethodPost, SignupURL, s.bounded(s.signup))
+	s.handle(http.MethodPost, ConsolePath+"/signout", s.bounded(s.consoleForm(s.signout)))
+	s.handle(http.MethodGet, ConsolePath+"/keys", s.bounded(s.signedIn(s.keysPage)))
+	s.handle(http.MethodPost, ConsolePath+"/keys", s.bounded(s.consoleForm(s.mintKey)))
+	s.handle(http.MethodGet, ConsolePath+"/keys/{key_id}/revoke", s.bounded(s.signedIn(s.confirmRevoke)))
+	s.handle(http.MethodPost, ConsolePath+"/keys/{key_id}/revoke", s.bounded(s.consoleForm(s.revokeKeyForm)))
+	s.handle(http.MethodPost, ConsolePath+"/browser-credentials/{credential_id}/revoke", s.bounded(s.consoleForm(s.revokeCredentialForm)))
+	s.handle(http.MethodGet, ConsolePath+"/credits", s.bounded(s.signedIn(s.creditsPage)))
+	s.handle(http.MethodGet, ConsolePath+"/catalog", s.bounded(s.signedIn(s.catalogPage)))
+	s.handle(http.MethodGet, ConsolePath+"/try", s.bounded(s.signedIn(s.tryPage)))
+	s.handle(http.MethodPost, ConsolePath+"/credentials", s.bounded(s.consoleAPI(s.consoleCredential)))
 }
 
 // consoleHeaders are the security headers of every console response. No

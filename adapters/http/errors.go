@@ -58,6 +58,15 @@ type transportError struct {
 
 func (e *transportError) Error() string { return e.text }
 
+// storeUnavailable is the code of a 503 whose store did not answer in time
+// (spec-gaps "A store that does not answer"), as against dataset_unavailable,
+// a dataset not activated or not loaded.
+const storeUnavailable = "store_unavailable"
+
+// storeRetryAfter is the Retry-After of store_unavailable, in seconds: about
+// the time a promoted standby takes to be found by the pool.
+const storeRetryAfter = "2"
+
 // status maps an error to its HTTP status and error code. It is the one
 // place where errors become statuses; anything unrecognised is a 500.
 func status(err error) (int, string) {
@@ -93,6 +102,8 @@ func status(err error) (int, string) {
 		return http.StatusServiceUnavailable, "dataset_unavailable"
 	case errors.Is(err, errMCPMethod):
 		return http.StatusNotFound, "not_found"
+	case errors.Is(err, ports.ErrUnavailable):
+		return http.StatusServiceUnavailable, storeUnavailable
 	}
 	return http.StatusInternalServerError, "internal"
 }
@@ -132,6 +143,9 @@ func message(code int, err error) string {
 	}
 	if errors.Is(err, errMCPTooLarge) || errors.Is(err, errMCPLate) {
 		return err.Error() // a 500 of the MCP gate's own, with nothing internal to hide
+	}
+	if errors.Is(err, ports.ErrUnavailable) {
+		return "a store this request needs did not answer in time; X-Credits-Cost says what the request cost; retry after the Retry-After interval"
 	}
 	switch code {
 	case http.StatusInternalServerError:
@@ -181,6 +195,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var rl *platform.RateLimitError
 	if errors.As(err, &rl) {
 		setRateLimitHeaders(w, rl)
+	}
+	if kind == storeUnavailable {
+		w.Header().Set("Retry-After", storeRetryAfter)
 	}
 	var un *usecase.UnavailableError
 	if errors.As(err, &un) {

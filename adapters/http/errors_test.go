@@ -30,7 +30,8 @@ func TestStatusMapsEveryErrorOnce(t *testing.T) {
 		{&platform.RateLimitError{}, http.StatusTooManyRequests, "rate_limited"},
 		{&usecase.UnavailableError{}, http.StatusServiceUnavailable, "dataset_unavailable"},
 		{errors.New("dial tcp 10.0.0.7:5432: connection refused"), http.StatusInternalServerError, "internal"},
-		{fmt.Errorf("postgres: %w", ports.ErrUnavailable), http.StatusInternalServerError, "internal"},
+		{fmt.Errorf("postgres: %w", ports.ErrUnavailable), http.StatusServiceUnavailable, "store_unavailable"},
+		{fmt.Errorf("postgres: debit: %w", ports.ErrOutcomeUnknown), http.StatusServiceUnavailable, "store_unavailable"},
 	}
 	for _, c := range cases {
 		code, kind := status(c.err)

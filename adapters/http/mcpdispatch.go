@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -269,7 +270,10 @@ func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, tap *mcpTap, op m
 		return mcpError(meta, fmt.Sprintf("%s; nothing was charged: send the same request over HTTP (%s %s)", why, op.route.Method, req.URL.RequestURI()))
 	}
 	bal, err := s.d.Metering.Refund(ctx, *tap.charge)
-	if err != nil {
+	// A pending refund is written again until kept: it costs nothing,
+	// though the balance after it is not known yet.
+	pending := errors.Is(err, platform.ErrRefundPending)
+	if err != nil && !pending {
 		s.log.Error("refund of an MCP result too large to carry failed", zap.Any("request_id", meta["quarry/request_id"]), zap.Error(err))
 		return mcpError(meta, why+", and its refund failed; GET /account/credits lists the request by request_id")
 	}
@@ -277,7 +281,10 @@ func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, tap *mcpTap, op m
 	if tap.claim != nil {
 		s.release(ctx, req, *tap.claim)
 	}
-	meta["quarry/credits_cost"], meta["quarry/credits_remaining"] = int64(0), bal
+	meta["quarry/credits_cost"] = int64(0)
+	if !pending {
+		meta["quarry/credits_remaining"] = bal
+	}
 	return mcpError(meta, fmt.Sprintf("%s; nothing was charged: narrow the request, or send it over HTTP (%s %s)", why, op.route.Method, req.URL.RequestURI()))
 }
 

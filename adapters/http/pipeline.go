@@ -54,8 +54,17 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 			writeError(w, r, err)
 			return
 		}
-		key, err := s.d.Metering.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
+		// The checks before the charge wait for a store at most the store
+		// timeout; the handler, which may stream, is not bound by it.
+		checks, cancel := context.WithTimeout(r.Context(), s.storeTimeout())
+		defer cancel()
+		key, err := s.d.Metering.Authenticate(checks, r.Header.Get("X-API-KEY"))
 		if err != nil {
+			if errors.Is(err, ports.ErrUnavailable) {
+				// No account is known, as on a 401, but a client counting
+				// what it was charged is told that this cost nothing.
+				w.Header().Set("X-Credits-Cost", "0")
+			}
 			writeError(w, r, err)
 			return
 		}
@@ -63,10 +72,10 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 		// Handlers whose answer depends on the credential (Ask reads only
 		// the datasets the key may read) find it in the context.
 		r = r.WithContext(context.WithValue(r.Context(), keyContext{}, key))
-		if err := s.d.Metering.Touch(r.Context(), key); err != nil {
+		if err := s.d.Metering.Touch(checks, key); err != nil {
 			s.log.Warn("last use of key not recorded", zap.String("request_id", rec.id), zap.String("key_id", key.ID), zap.Error(err))
 		}
-		serve, keyed, err := s.admit(r, p, key, id, rt, h)
+		serve, keyed, err := s.admit(checks, r, p, key, id, rt, h)
 		if err != nil {
 			// Refused before the charge: it cost nothing, which is known
 			// without asking the ledger, and the balance is not read, so
@@ -91,16 +100,17 @@ func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 	return k, ok
 }
 
-// admit runs the checks that come before the debit. On an idempotent route
-// sent an Idempotency-Key it also says which keyed request this is.
-func (s *Server) admit(r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *platform.Keyed, error) {
+// admit runs the checks that come before the debit, their store calls on
+// ctx. On an idempotent route sent an Idempotency-Key it also says which
+// keyed request this is.
+func (s *Server) admit(ctx context.Context, r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *platform.Keyed, error) {
 	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
 		return nil, nil, err
 	}
-	if err := s.d.Limiter.Allow(r.Context(), key.ID); err != nil {
+	if err := s.d.Limiter.Allow(ctx, key.ID); err != nil {
 		return nil, nil, err
 	}
-	if err := s.d.Availability.Require(r.Context(), id); err != nil {
+	if err := s.d.Availability.Require(ctx, id); err != nil {
 		return nil, nil, err
 	}
 	if !h.Idempotent || len(r.Header.Values(idempotencyHeader)) == 0 {
@@ -117,8 +127,13 @@ func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key,
 	charge, err := s.d.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
 	if err != nil {
 		// A key revoked since it was authenticated is a 401, which
-		// carries no credit headers; an unknown outcome carries none.
-		if !errors.Is(err, ports.ErrOutcomeUnknown) && !errors.Is(err, platform.ErrUnauthorized) {
+		// carries no credit headers. A ledger that did not answer left the
+		// request not charged (Metering.Charge settles it so), and its
+		// balance is not read from a store that is not answering.
+		switch {
+		case errors.Is(err, ports.ErrUnavailable):
+			w.Header().Set("X-Credits-Cost", "0")
+		case !errors.Is(err, platform.ErrUnauthorized):
 			s.creditHeaders(w, r, key.AccountID, 0)
 		}
 		writeError(w, r, err)
@@ -179,9 +194,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge platform.
 
 // refund reverses the charge of a failed request and reports what the
 // request finally cost. A refund that fails leaves the request charged, said
-// in X-Credits-Cost; one whose outcome the ledger could not learn gets no
-// credit headers, since either figure could be wrong. Failures are logged
-// for an operator.
+// in X-Credits-Cost; one the store did not confirm is written again in the
+// background until kept, so the request costs 0, and the balance after it is
+// not known yet. Failures are logged for an operator.
 func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64) {
 	bal, err := s.d.Metering.Refund(ctx, charge)
 	switch {
@@ -189,7 +204,10 @@ func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		s.metrics.refunded.Add(float64(cost))
 		setCredits(w, 0, bal)
 		return
-	case errors.Is(err, ports.ErrOutcomeUnknown):
+	case errors.Is(err, platform.ErrRefundPending):
+		s.metrics.refunded.Add(float64(cost))
+		w.Header().Set("X-Credits-Cost", "0")
+		w.Header().Del("X-Credits-Remaining")
 	default:
 		setCredits(w, cost, charge.Balance)
 	}

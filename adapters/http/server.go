@@ -46,8 +46,16 @@ type Deps struct {
 	Handlers  []DataHandler      `group:"handlers"`
 	Readiness []Readiness        `group:"readiness"`
 	Storage   Storage            `optional:"true"`
-	Log       *zap.Logger
+	// StoreTimeout bounds the store calls of account routes and of a data
+	// request's checks; unset, platform.DefaultStoreTimeout.
+	StoreTimeout StoreTimeout `optional:"true"`
+	Log          *zap.Logger
 }
+
+// StoreTimeout is how long a request waits for a store that does not
+// answer before it is refused with 503 store_unavailable
+// (QUARRY_STORE_TIMEOUT).
+type StoreTimeout time.Duration
 
 // Server routes requests to the use cases.
 type Server struct {

@@ -193,3 +193,15 @@ func (p *Platform) Verify(_ context.Context) ([]ledger.Mismatch, error) {
 	}
 	return out, nil
 }
+
+// Settle reports whether e is held. Writes hold p.mu, so none is in flight
+// while it reads.
+func (p *Platform) Settle(_ context.Context, e ledger.Entry) (bool, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	held, ok := p.entry(e.ID)
+	if ok && !held.SameAs(e) {
+		return false, ports.ErrConflict
+	}
+	return ok, nil
+}

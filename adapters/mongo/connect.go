@@ -17,11 +17,29 @@ import (
 // seconds instead of after the driver's 30 s server selection timeout.
 const pingTimeout = 10 * time.Second
 
-// Connect opens a client for uri and pings the primary. Every error wraps
-// ports.ErrUnavailable and names the hosts, never the URI itself, which
-// usually carries a password.
+// minHeartbeat is the shortest heartbeat interval the driver accepts.
+const minHeartbeat = 500 * time.Millisecond
+
+// Connect opens a client for uri and pings the primary, as ConnectWithin
+// does with the driver's own timeouts.
 func Connect(ctx context.Context, uri string) (*mongodrv.Client, error) {
-	opts := options.Client().SetAppName("quarry").ApplyURI(uri)
+	return ConnectWithin(ctx, uri, 0)
+}
+
+// ConnectWithin opens a client for uri and pings the primary. A positive
+// timeout bounds how long an operation waits for a server to answer
+// (server selection) and a connection attempt, and is the interval of the
+// driver's heartbeats, unless the URI sets serverSelectionTimeoutMS,
+// connectTimeoutMS or heartbeatFrequencyMS: a store that is down then fails
+// an operation with ports.ErrUnavailable within it, instead of after the
+// driver's 30 s, and one that is back is found within it. Every error wraps ports.ErrUnavailable and names the
+// hosts, never the URI itself, which usually carries a password.
+func ConnectWithin(ctx context.Context, uri string, timeout time.Duration) (*mongodrv.Client, error) {
+	opts := options.Client().SetAppName("quarry")
+	if timeout > 0 {
+		opts.SetServerSelectionTimeout(timeout).SetConnectTimeout(timeout).SetHeartbeatInterval(max(timeout, minHeartbeat))
+	}
+	opts.ApplyURI(uri)
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("mongo: invalid URI: %w: %s", ports.ErrUnavailable, describeURIError(uri, err))
 	}

@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"errors"
+	"time"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
@@ -14,6 +15,9 @@ type Config struct {
 	URI string
 	// Database is the name of the database holding every collection.
 	Database string
+	// Timeout bounds an operation's wait for a server that does not
+	// answer (ConnectWithin); zero keeps the driver's defaults.
+	Timeout time.Duration
 }
 
 // Module provides *mongodrv.Client and *mongodrv.Database from a Config
@@ -27,7 +31,7 @@ func provideClient(lc fx.Lifecycle, cfg Config) (*mongodrv.Client, error) {
 	if cfg.URI == "" || cfg.Database == "" {
 		return nil, errors.New("mongo: Config needs both a URI and a Database")
 	}
-	client, err := Connect(context.Background(), cfg.URI)
+	client, err := ConnectWithin(context.Background(), cfg.URI, cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}

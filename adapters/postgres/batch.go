@@ -31,11 +31,6 @@ import (
 // and the time the row lock is held; what is left waits for the next batch.
 const maxBatch = 256
 
-// batchTimeout bounds a batch, its one-by-one retry included. A batch does not
-// run on any caller's context, since one caller giving up must not fail the
-// others, so it needs a bound of its own against a database that hangs.
-const batchTimeout = 10 * time.Second
-
 // lockKeysSQL share-locks the batch's keys that are not revoked, before the
 // account, as debitTry does, and reads their expiry: the batch refuses the
 // debits of the others and those written after their key expired, and a
@@ -78,7 +73,11 @@ func (s *Store) Close() { s.debits.Close() }
 // commitDebits applies one batch of the account's debits and returns the
 // outcome of each.
 func (s *Store) commitDebits(accountID string, batch []ledger.Entry) []debitResult {
-	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	// A batch, its one-by-one retry included, is bounded by the Store's
+	// timeout. It does not run on any caller's context, since one caller
+	// giving up must not fail the others, so it needs a bound of its own
+	// against a database that does not answer.
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	if len(batch) == 1 {
 		// A transaction costs two round trips where the single statement
@@ -94,10 +93,8 @@ func (s *Store) commitDebits(accountID string, batch []ledger.Entry) []debitResu
 		// debit is written again by itself. Writes are idempotent by id, so
 		// a debit the batch did commit is found "already applied", and one
 		// it did not is applied now or refused with its own error.
-		settleCtx, cancelSettle := context.WithTimeout(context.Background(), settleTimeout)
-		defer cancelSettle()
 		for i, e := range batch {
-			results[i].balance, results[i].err = s.settle(settleCtx, "debit "+e.ID, s.debitTry(e))
+			results[i].balance, results[i].err = s.settle(ctx, "debit "+e.ID, s.debitTry(e))
 		}
 		return results
 	}

@@ -324,3 +324,30 @@ func checkEntry(e ledger.Entry, kind ledger.Kind) error {
 	}
 	return nil
 }
+
+// Settle reports whether e is held. It first takes the account's row lock,
+// which every debit, refund and grant of the account holds until it commits
+// or rolls back (a commit waiting for a synchronous standby included), so
+// no write of the account is in flight when it reads the entry.
+func (s *Store) Settle(ctx context.Context, e ledger.Entry) (bool, error) {
+	var held bool
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, e.AccountID); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT `+entryColumns+` FROM ledger_entries WHERE id = $1`, e.ID)
+		if err != nil {
+			return err
+		}
+		found, err := pgx.CollectRows(rows, scanEntry)
+		if err != nil {
+			return err
+		}
+		held = len(found) == 1
+		if held && !found[0].SameAs(e) {
+			return fmt.Errorf("postgres: entry id %s is taken by another entry: %w", e.ID, ports.ErrConflict)
+		}
+		return nil
+	})
+	return held, finish("settle "+e.ID, err)
+}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/fx"
@@ -14,6 +15,9 @@ import (
 type Config struct {
 	// URL is a PostgreSQL connection URL; it may carry a password.
 	URL string
+	// Timeout bounds a ledger write and a connection attempt; zero keeps
+	// their defaults.
+	Timeout time.Duration
 }
 
 // Module provides the connection pool, closed when the application stops, the
@@ -42,7 +46,7 @@ var Module = fx.Module("postgres",
 // newPool connects while the application is built, so a bad URL or an
 // unreachable database stops start-up, and closes the pool on stop.
 func newPool(lc fx.Lifecycle, cfg Config) (*pgxpool.Pool, error) {
-	pool, err := Connect(context.Background(), cfg.URL)
+	pool, err := ConnectWithin(context.Background(), cfg.URL, cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +58,8 @@ func newPool(lc fx.Lifecycle, cfg Config) (*pgxpool.Pool, error) {
 // hooks in the reverse order of their registration, and the Store is built
 // after the pool it needs, so the batch in flight commits before the pool
 // closes under it.
-func newStore(lc fx.Lifecycle, pool *pgxpool.Pool) *Store {
-	s := New(pool)
+func newStore(lc fx.Lifecycle, pool *pgxpool.Pool, cfg Config) *Store {
+	s := New(pool).WithTimeout(cfg.Timeout)
 	lc.Append(fx.StopHook(s.Close))
 	return s
 }

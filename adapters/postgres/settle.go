@@ -24,9 +24,10 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// settleTimeout bounds how long a write of unknown outcome is retried
-// before ports.ErrOutcomeUnknown is answered.
-const settleTimeout = 10 * time.Second
+// defaultTimeout bounds a ledger write, the learning of its outcome
+// included, on a Store no Config.Timeout was given to (the operator
+// commands): past it the write is ports.ErrOutcomeUnknown.
+const defaultTimeout = 10 * time.Second
 
 // settleBackoff is the first pause between attempts; it doubles up to
 // settleMaxBackoff, leaving a restarting server time to accept sessions.
@@ -39,17 +40,18 @@ const (
 // balance after it. Its errors are port sentinels or raw driver errors.
 type attempt func(ctx context.Context) (int64, error)
 
-// write runs try on the caller's context and, if its outcome is lost, settles
-// it on a context of its own: the caller may have given up, but the answer
-// still has to be the truth.
+// write runs try and, if its outcome is lost, settles it, both within the
+// Store's timeout and on a context no caller can cancel: the caller may
+// have given up, but the answer still has to be the truth, and a database
+// that does not answer must not hold the caller past the bound.
 func (s *Store) write(ctx context.Context, op string, try attempt) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.timeout)
+	defer cancel()
 	bal, err := try(ctx)
 	if !outcomeUnknown(err) {
 		return bal, finish(op, err)
 	}
-	settleCtx, cancel := context.WithTimeout(context.Background(), settleTimeout)
-	defer cancel()
-	return s.settle(settleCtx, op, try)
+	return s.settle(ctx, op, try)
 }
 
 // settle runs try until its outcome is known or ctx ends, pausing between

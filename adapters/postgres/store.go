@@ -5,6 +5,8 @@
 package postgres
 
 import (
+	"time"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/quarrydata/quarry/adapters/internal/groupcommit"
@@ -21,6 +23,8 @@ type Store struct {
 	pool *pgxpool.Pool
 	// debits queues debits by account id for group commit (batch.go).
 	debits *groupcommit.Queue[string, ledger.Entry, debitResult]
+	// timeout bounds a ledger write, learning its outcome included.
+	timeout time.Duration
 }
 
 var (
@@ -33,7 +37,17 @@ var (
 // New returns a Store on pool, whose database Migrate has brought up to date.
 // Call Close when done with it, before closing the pool.
 func New(pool *pgxpool.Pool) *Store {
-	s := &Store{pool: pool}
+	s := &Store{pool: pool, timeout: defaultTimeout}
 	s.debits = groupcommit.New(maxBatch, s.commitDebits)
+	return s
+}
+
+// WithTimeout bounds each ledger write, the learning of a lost outcome
+// included, to d: past it the write is ports.ErrOutcomeUnknown, which the
+// caller settles (ports.Ledger.Settle). Zero keeps the default of 10 s.
+func (s *Store) WithTimeout(d time.Duration) *Store {
+	if d > 0 {
+		s.timeout = d
+	}
 	return s
 }

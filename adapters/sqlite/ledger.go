@@ -234,3 +234,15 @@ func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) 
 	}
 	return out, nil
 }
+
+// Settle reports whether e is held, read in a write transaction: it waits
+// for the writer's lock, so no write is in flight while it reads.
+func (s *Store) Settle(ctx context.Context, e ledger.Entry) (bool, error) {
+	var held bool
+	err := s.write(ctx, "settle "+e.ID, func(tx *sql.Tx) error {
+		var err error
+		_, held, err = s.newLedgerTx(ctx, tx).replay(ctx, e)
+		return err
+	})
+	return held, err
+}

@@ -35,6 +35,9 @@ type Metering struct {
 	// touchEvery: a cached key's LastUsedAt does not move when it is
 	// written, so it alone would let every request write.
 	touched *otter.Cache[string, struct{}]
+	// storeTimeout bounds the settling of a debit of unknown outcome on
+	// the request's time (settle.go).
+	storeTimeout time.Duration
 }
 
 // NewMetering wires the metering use case.
@@ -44,7 +47,7 @@ func NewMetering(k ports.KeyStore, l ports.Ledger, now usecase.Clock) *Metering 
 		ExpiryCalculator: otter.ExpiryCreating[string, struct{}](touchEvery),
 		Clock:            readcache.OtterClock{Now: now},
 	})
-	return &Metering{keys: k, ledger: l, now: now, touched: touched}
+	return &Metering{keys: k, ledger: l, now: now, touched: touched, storeTimeout: DefaultStoreTimeout}
 }
 
 // Authenticate returns the live key behind a raw X-API-KEY value. A
@@ -101,10 +104,15 @@ type Charge struct {
 }
 
 // Charge debits cost credits for one request, atomically refusing an
-// overdraft with ports.ErrInsufficientCredits.
+// overdraft with ports.ErrInsufficientCredits. A debit whose outcome the
+// ledger lost is settled as not charged (settle.go) and answered with
+// ports.ErrUnavailable; ports.ErrOutcomeUnknown never leaves Charge.
 func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID string, cost int64) (Charge, error) {
 	e := debitEntry(k, route, requestID, cost, m.now())
 	bal, err := m.ledger.Debit(ctx, e)
+	if errors.Is(err, ports.ErrOutcomeUnknown) {
+		return Charge{}, m.notCharged(e, err)
+	}
 	if errors.Is(err, ports.ErrKeyRevoked) {
 		// Revoked after it was authenticated, perhaps on another node, or
 		// a browser credential that expired meanwhile.
@@ -128,9 +136,18 @@ func debitEntry(k apikey.Key, route, requestID string, cost int64, at time.Time)
 }
 
 // Refund reverses a charge whose request ended in an error and returns the
-// balance after it.
+// balance after it. A refund the store does not confirm (unavailable, or of
+// unknown outcome) is written again in the background until it is kept,
+// and answered with ErrRefundPending: the request costs nothing, though the
+// balance after it is not known yet.
 func (m *Metering) Refund(ctx context.Context, c Charge) (int64, error) {
-	return m.ledger.Refund(ctx, ledger.NewRefund(c.Entry, NewID("led"), m.now()))
+	r := ledger.NewRefund(c.Entry, NewID("led"), m.now())
+	bal, err := m.ledger.Refund(ctx, r)
+	if errors.Is(err, ports.ErrUnavailable) {
+		m.refundLater(r)
+		return 0, fmt.Errorf("%w: %w", ErrRefundPending, err)
+	}
+	return bal, err
 }
 
 // Balance returns the account's balance.

@@ -164,6 +164,38 @@ func RunLedger(t *testing.T, newPlatform NewPlatform) {
 			t.Fatalf("grant reason not read back: %+v", st.Entries)
 		}
 	})
+	t.Run("settle tells a held entry from one never written", func(t *testing.T) {
+		p := newPlatform(t)
+		a := funded(t, p, 5)
+		d := debit(a.ID, 2)
+		held, err := p.Ledger.Settle(ctx, d)
+		must(t, "Settle before the debit", err)
+		if held {
+			t.Fatal("Settle before the debit = held")
+		}
+		_, err = p.Ledger.Debit(ctx, d)
+		must(t, "Debit", err)
+		held, err = p.Ledger.Settle(ctx, d)
+		must(t, "Settle after the debit", err)
+		if !held {
+			t.Fatal("Settle after the debit = not held")
+		}
+		r := ledger.NewRefund(d, id("led"), t0)
+		_, err = p.Ledger.Refund(ctx, r)
+		must(t, "Refund", err)
+		if held, err = p.Ledger.Settle(ctx, r); err != nil || !held {
+			t.Fatalf("Settle of the refund = %v, %v; want held", held, err)
+		}
+		other := d
+		other.Amount = -3
+		_, err = p.Ledger.Settle(ctx, other)
+		wantErr(t, "Settle of another entry under a held id", err, ports.ErrConflict)
+		bal, err := p.Ledger.Balance(ctx, a.ID)
+		must(t, "Balance", err)
+		if bal != 5 {
+			t.Fatalf("balance after settling = %d, want 5: Settle must write nothing", bal)
+		}
+	})
 	t.Run("overdraft is refused and writes nothing", func(t *testing.T) {
 		p := newPlatform(t)
 		a := funded(t, p, 2)

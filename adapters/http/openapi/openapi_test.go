@@ -223,14 +223,14 @@ var nonDataOperations = []struct {
 	method, path, operationID, security string
 	statuses                            []string
 }{
-	{"POST", "/account/login", "account_login", "", []string{"200", "400", "401", "413", "422", "429", "500"}},
-	{"POST", "/account/keys", "create_api_key", "SessionAuth", []string{"201", "400", "401", "413", "422", "500"}},
-	{"GET", "/account/keys", "list_api_keys", "SessionAuth", []string{"200", "400", "401", "413", "500"}},
-	{"DELETE", "/account/keys/{key_id}", "revoke_api_key", "SessionAuth", []string{"200", "400", "401", "404", "413", "500"}},
-	{"GET", "/account/credits", "get_account_credits", "SessionAuth", []string{"200", "400", "401", "413", "422", "500"}},
-	{"POST", "/account/browser-credentials", "create_browser_credential", "SessionAuth", []string{"201", "400", "401", "413", "422", "500"}},
-	{"GET", "/account/browser-credentials", "list_browser_credentials", "SessionAuth", []string{"200", "400", "401", "413", "500"}},
-	{"DELETE", "/account/browser-credentials/{credential_id}", "revoke_browser_credential", "SessionAuth", []string{"200", "400", "401", "404", "413", "500"}},
+	{"POST", "/account/login", "account_login", "", []string{"200", "400", "401", "413", "422", "429", "500", "503"}},
+	{"POST", "/account/keys", "create_api_key", "SessionAuth", []string{"201", "400", "401", "413", "422", "500", "503"}},
+	{"GET", "/account/keys", "list_api_keys", "SessionAuth", []string{"200", "400", "401", "413", "500", "503"}},
+	{"DELETE", "/account/keys/{key_id}", "revoke_api_key", "SessionAuth", []string{"200", "400", "401", "404", "413", "500", "503"}},
+	{"GET", "/account/credits", "get_account_credits", "SessionAuth", []string{"200", "400", "401", "413", "422", "500", "503"}},
+	{"POST", "/account/browser-credentials", "create_browser_credential", "SessionAuth", []string{"201", "400", "401", "413", "422", "500", "503"}},
+	{"GET", "/account/browser-credentials", "list_browser_credentials", "SessionAuth", []string{"200", "400", "401", "413", "500", "503"}},
+	{"DELETE", "/account/browser-credentials/{credential_id}", "revoke_browser_credential", "SessionAuth", []string{"200", "400", "401", "404", "413", "500", "503"}},
 	{"GET", "/catalog", "get_catalog", "", []string{"200", "413", "500"}},
 	{"GET", "/healthz", "get_healthz", "", []string{"200", "413", "500"}},
 	{"GET", "/readyz", "get_readyz", "", []string{"200", "413", "500", "503"}},
