@@ -47,7 +47,7 @@ func TestReadAllRefusesBeyondItsLimit(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, c.want) || !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "f.json: larger than 10 bytes") {
+			if !errors.Is(err, c.want) || !errors.Is(err, source.ErrBadInput) || !strings.Contains(err.Error(), "f.json: ") || !strings.Contains(err.Error(), "larger than 10 bytes") {
 				t.Fatalf("ReadAll error = %v", err)
 			}
 		})
