@@ -18,7 +18,7 @@ import (
 const keyMessage = "Store this API key now: it is shown only once and cannot be recovered. Send it in the X-API-KEY header."
 
 func (s *Server) routeAccount() {
-	s.handle(http.MethodPost, "/account/login", s.bounded(s.login))
+	s.handle(http.MethodPost, "/account/login", s.boundedHashing(s.login))
 	s.handle(http.MethodPost, "/account/keys", s.bounded(s.session(s.createKey)))
 	s.handle(http.MethodGet, "/account/keys", s.bounded(s.session(s.listKeys)))
 	s.handle(http.MethodDelete, "/account/keys/{key_id}", s.bounded(s.session(s.revokeKey)))

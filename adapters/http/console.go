@@ -94,7 +94,7 @@ func (s *Server) routeConsole() {
 	s.handle(http.MethodGet, ConsolePath+"/", home)
 	s.handle(http.MethodGet, ConsolePath+"/static/{name}", s.consoleStatic)
 	s.handle(http.MethodGet, SignupURL, s.signupForm)
-	s.handle(http.MethodPost, SignupURL, s.bounded(s.signup))
+	s.handle(http.MethodPost, SignupURL, s.boundedHashing(s.signup))
 	s.handle(http.MethodPost, ConsolePath+"/signout", s.bounded(s.consoleForm(s.signout)))
 	s.handle(http.MethodGet, ConsolePath+"/keys", s.bounded(s.signedIn(s.keysPage)))
 	s.handle(http.MethodPost, ConsolePath+"/keys", s.bounded(s.consoleForm(s.mintKey)))
