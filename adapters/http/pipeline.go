@@ -54,8 +54,9 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 			writeError(w, r, err)
 			return
 		}
-		// The checks before the charge wait for a store at most the store
-		// timeout; the handler, which may stream, is not bound by it.
+		// The checks before the charge wait for the platform's store at
+		// most the store timeout; the dataset's availability and the
+		// handler, which may stream, are not bound by it.
 		checks, cancel := context.WithTimeout(r.Context(), s.storeTimeout())
 		defer cancel()
 		key, err := s.d.Metering.Authenticate(checks, r.Header.Get("X-API-KEY"))
@@ -110,7 +111,11 @@ func (s *Server) admit(ctx context.Context, r *http.Request, p httprouter.Params
 	if err := s.d.Limiter.Allow(ctx, key.ID); err != nil {
 		return nil, nil, err
 	}
-	if err := s.d.Availability.Require(ctx, id); err != nil {
+	// Availability reads the dataset's store, whose own client bounds a
+	// store that does not answer (QUARRY_MONGO_TIMEOUT); a store that
+	// answers slowly, such as a large index read at a first request, is no
+	// store that is down.
+	if err := s.d.Availability.Require(r.Context(), id); err != nil {
 		return nil, nil, err
 	}
 	if !h.Idempotent || len(r.Header.Values(idempotencyHeader)) == 0 {
