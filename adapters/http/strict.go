@@ -55,7 +55,7 @@ func strictQuery(route string, r *http.Request) error {
 	}
 	for name := range r.URL.Query() {
 		if _, found := slices.BinarySearch(names, name); !found {
-			return invalid(unknownQuery(name, names))
+			return invalid(unknownQuery(route, name, names))
 		}
 	}
 	return nil
@@ -77,8 +77,8 @@ func strictPrepare(route string, prepare Prepare) Prepare {
 // unknownQuery is the message of an unknown query parameter. Key creation
 // takes no scopes: every self-serve key carries every permission, and a
 // narrower credential is a browser credential's.
-func unknownQuery(name string, names []string) string {
-	if name == "scopes" && slices.Equal(names, []string{"name"}) {
+func unknownQuery(route, name string, names []string) string {
+	if route == "POST /account/keys" && name == "scopes" {
 		return `unknown query parameter "scopes": every self-serve key carries every permission; ` +
 			"for a narrower, short-lived credential for a browser, use POST /account/browser-credentials"
 	}
