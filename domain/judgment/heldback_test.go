@@ -27,21 +27,23 @@ import (
 // score can be read without reading the set. Set QUARRY_HELDBACK_SHOW=1 to
 // see the surviving text as well.
 //
-// The families and regions sets were each written blind, then their
-// failures were read and the rules grown on them (issue 35): they are sets
-// tuned on now. The held-back set was written after both, and nobody who
-// changes the rules reads it.
+// Every set was written blind, by someone who had read none of the rules
+// nor the sets before it; then its failures were read and the rules grown
+// on it (issue 35), and it became a set tuned on. In order: families,
+// regions, heldback (95.0% of persons and 85.1% of addresses when first
+// measured), heldback2 (written on 2026-12-02 for the rules of that day:
+// persons 242/248 and addresses 44/52 on them, 245/248 and 51/52 once
+// the first held-back set had been tuned on, before heldback2 was read).
+// A set still held back is measured and reported, not required: growing
+// the rules on what it misses would make it one more tuned set, and
+// nobody who changes the rules reads it.
 //
-// Recall on a tuned set is required to be 100%; on the held-back set it is
-// measured and reported (issue 35 asks 100% of it, which the rules do not
-// reach yet), and growing the rules on what it misses would make it one
-// more tuned set. The second held-back set, heldback2, was written blind
-// on 2026-12-02, after the rules of that day were frozen by the lead for
-// it; it too is measured, not required.
+// Recall on a tuned set is required to be 100%.
 var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json"}
 
-// heldbackMeasured are the sets whose recall is reported, not required.
-var heldbackMeasured = map[string]bool{"testdata/heldback/judgments.json": true, "testdata/heldback2/judgments.json": true}
+// heldbackMeasured are the sets whose recall is reported, not required:
+// the sets still held back.
+var heldbackMeasured = map[string]bool{}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {

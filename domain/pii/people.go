@@ -140,14 +140,15 @@ var kinAfter = regexp.MustCompile(`(?i)^[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[
 var testimonyAfter = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:deposed|stated|testified|admitted|denied|identified|supported|narrated|to[ \t]+the[ \t]+same[ \t]+effect|was[ \t]+examined|was[ \t]+cross-examined)\b`)
 
 // namedAs adds the names a text gives after "known as", "pet name", "nick
-// name" (an alias, perhaps one word in quotes or in lower case) and after
+// name", "referred to by her family as" (an alias, perhaps one word in
+// quotes or in lower case) and after
 // what ties a document to a person ("addressed to", "written by", "signed
 // by", "sent to", "letter of"): "a letter addressed to Suresh".
 func (d *detector) namedAs() {
 	for _, m := range d.findAll(namedAsPattern, namedAsFirst) {
 		i := m[1]
 		if n, _ := d.nameAt(i); n != nil {
-			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || strings.Contains(strings.ToLower(d.text[m[0]:m[1]]), "name") {
+			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || aliasLike(d.text[m[0]:m[1]]) {
 				d.addParty(n) // "registered in the name of Raja Ram"
 			}
 			continue
@@ -164,12 +165,12 @@ func (d *detector) namedAs() {
 // which one word in lower case or in quotes is a name too.
 func aliasLike(match string) bool {
 	m := strings.ToLower(match)
-	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call")
+	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call") || strings.Contains(m, "referred")
 }
 
 var (
-	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
-	namedAsFirst   = setOf(`in under call calls also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|referred[ \t]+to[ \t]+as|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsFirst   = setOf(`in under call calls called referred also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
 )
 
 // lines adds the names that stand alone on a line, or after a list's

@@ -92,7 +92,7 @@ var (
 	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
-	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:?|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
+	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
 	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
 	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
 	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
