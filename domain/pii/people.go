@@ -86,6 +86,9 @@ func (d *detector) personListAt(i int, strong bool) {
 		if n == nil {
 			n, end = initialsAt(d.text, i)
 		}
+		if n == nil && strong && i > start {
+			n, end = honorificAsName(d.text, start, i)
+		}
 		if n == nil || d.counselOrJudge(start, end) {
 			return
 		}
@@ -98,6 +101,18 @@ func (d *detector) personListAt(i int, strong bool) {
 		}
 		i = end + glue[1]
 	}
+}
+
+// honorificAsName returns the word of text[start:i], an honorific after a
+// close relation with no name after it, when it is the name: "the
+// appellant's sister, Selvi, was not examined", "her daughter Baby".
+func honorificAsName(text string, start, i int) ([]string, int) {
+	w := strings.TrimRight(strings.TrimSpace(text[start:i]), ".")
+	rest := strings.TrimLeft(text[i:], " \t")
+	if len(w) < 4 || !startsCapital(w, 0) || rest != "" && !strings.ContainsAny(rest[:1], ",;:.)") {
+		return nil, 0
+	}
+	return []string{w}, start + strings.Index(text[start:], w) + len(w)
 }
 
 // markedNames adds the names before what follows only a person's name (a
@@ -169,7 +184,7 @@ func aliasLike(match string) bool {
 }
 
 var (
-	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|referred[ \t]+to[ \t]+as|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter|` + kinWords + `|` + indianKinWords + `))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|referred[ \t]+to[ \t]+as|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
 	namedAsFirst   = setOf(`in under call calls called referred also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
 )
 
