@@ -42,8 +42,11 @@ import (
 // after heldback2 had been tuned on (persons 243/252, addresses 59/61,
 // PANs 39/39 on them), then tuned on.
 //
+// heldback4 was written blind on 2026-12-02 after heldback3 had been
+// tuned on; it is held back.
+//
 // Recall on a tuned set is required to be 100%.
-var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json"}
+var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json"}
 
 // heldbackKnownMisses are the annotations of tuned sets that no rule finds
 // and none is meant to, by judgment id and family, with the reason. They
@@ -54,7 +57,7 @@ var heldbackKnownMisses = map[string]string{
 
 // heldbackMeasured are the sets whose recall is reported, not required:
 // the sets still held back.
-var heldbackMeasured = map[string]bool{}
+var heldbackMeasured = map[string]bool{"testdata/heldback4/judgments.json": true}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {
