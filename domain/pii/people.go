@@ -180,12 +180,12 @@ func (d *detector) namedAs() {
 // which one word in lower case or in quotes is a name too.
 func aliasLike(match string) bool {
 	m := strings.ToLower(match)
-	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call") || strings.Contains(m, "referred")
+	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call") || strings.Contains(m, "referred") || strings.Contains(m, "initials")
 }
 
 var (
-	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter|` + kinWords + `|` + indianKinWords + `))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|referred[ \t]+to[ \t]+as|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
-	namedAsFirst   = setOf(`in under call calls called referred also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter|` + kinWords + `|` + indianKinWords + `))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|referred[ \t]+to[ \t]+as|(?:refers?[ \t]+to[ \t]+\S+[ \t]+)?by[ \t]+(?:his|her|their|the)[ \t]+(?:initials|nick[ \t]*-?[ \t]*name|pet[ \t]*-?[ \t]*name)[ \t]*,?|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsFirst   = setOf(`in under call calls called referred refers refer by also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
 )
 
 // lines adds the names that stand alone on a line, or after a list's
@@ -460,7 +460,7 @@ var judgmentAbbreviations = setOf(`crl cri crim civ misc spl addl asst supdt exh
 	bilaspur nainital shillong gangtok portblair
 	mofussil taluka hobli hoblis mandals tehsils thanas kotwali chowki
 	wp wpc slp crlmp rfa rsa mfa fao cwp crm lpa ita itat gstr gstin cgst sgst igst utgst
-	inr usd hon'ble honble ibid supra infra viz hsg soc para paras ofcourse occ occu opp regd trib
+	inr usd hon'ble honble ibid supra infra viz hsg soc para paras ofcourse occ occu opp regd trib nigam
 	caveator caveators gangman havaldar moulvi maulvi munsif qazi kazi talathi chowkidar patwari kotwal daroga
 	gujarati kashmiri marathi odia oriya telugu kannada malayalam bengali punjabi assamese konkani sindhi
 	bihari portuguese zoroastrian mahomedan mohammedan brahmin brahmins adivasi adivasis christmas onam pongal

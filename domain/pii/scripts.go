@@ -1,6 +1,7 @@
 package pii
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -56,15 +57,62 @@ var brahmicClass = func() [0x80]byte {
 // isBrahmic reports whether r is a letter or sign of a Brahmic script.
 func isBrahmic(r rune) bool { return r >= brahmicFirst && r <= brahmicLast }
 
-// brahmicSkeleton returns the skeleton of a word in a Brahmic script.
+// brahmicOwn are the letters and signs of one Brahmic script that the
+// shared layout does not give: Gurmukhi's tippi (a nasal), Assamese ra
+// and wa.
+var brahmicOwn = map[rune]byte{0x0A70: 'N', 0x09F0: 'R', 0x09F1: 'P'}
+
+// classOf returns the consonant class of a letter of a Brahmic script.
+func classOf(r rune) byte {
+	if c, ok := brahmicOwn[r]; ok {
+		return c
+	}
+	return brahmicClass[(r-brahmicFirst)%0x80]
+}
+
+// brahmicSkeleton returns the skeleton of a word in a Brahmic script, or
+// in the Arabic script Urdu and Kashmiri are written in.
 func brahmicSkeleton(w string) string {
 	var b []byte
-	for _, r := range w {
-		if isBrahmic(r) {
-			b = append(b, brahmicClass[(r-brahmicFirst)%0x80])
+	for i, r := range w {
+		switch {
+		case isBrahmic(r):
+			b = append(b, classOf(r))
+		case isArabic(r):
+			b = append(b, arabicClass(r, i == 0))
 		}
 	}
 	return collapse(b)
+}
+
+// isArabic reports whether r is a letter of the Arabic block.
+func isArabic(r rune) bool { return r >= 0x0600 && r <= 0x06FF }
+
+// arabicClasses gives the consonant class of the letters of Urdu's
+// alphabet; alef, ain, he and the vowel signs have none.
+var arabicClasses = map[rune]byte{
+	'ب': 'P', 'پ': 'P', 'ف': 'P', 'ت': 'T', 'ٹ': 'T', 'د': 'T', 'ڈ': 'T', 'ط': 'T',
+	'ث': 'C', 'ج': 'C', 'چ': 'C', 'ذ': 'C', 'ز': 'C', 'ژ': 'C', 'س': 'C', 'ش': 'C', 'ص': 'C', 'ض': 'C', 'ظ': 'C',
+	'خ': 'K', 'غ': 'K', 'ق': 'K', 'ک': 'K', 'ك': 'K', 'گ': 'K',
+	'ر': 'R', 'ڑ': 'R', 'ل': 'L', 'م': 'M', 'ن': 'N', 'ں': 'N',
+}
+
+// arabicClass returns the class of an Arabic-script letter: waw and ye
+// are consonants (v, y) at a word's start and vowels (o, u, i, e) within.
+func arabicClass(r rune, first bool) byte {
+	switch r {
+	case 'و':
+		if first {
+			return 'P'
+		}
+		return 0
+	case 'ی', 'ي', 'ے':
+		if first {
+			return 'Y'
+		}
+		return 0
+	}
+	return arabicClasses[r]
 }
 
 // latinDigraphs are the Latin spellings of one consonant.
@@ -88,7 +136,8 @@ func latinSkeleton(w string) string {
 }
 
 // collapse drops the vowels of a skeleton, a velar after a nasal (Singh,
-// सिंह), and a class repeated (Rajjan, रज्जन).
+// सिंह), a class repeated (Rajjan, रज्जन), and a stop before a sibilant
+// (Lakshmi, लक्ष्मी, and Tamil's லட்சுமி, which writes ksh as ṭc).
 func collapse(b []byte) string {
 	out := b[:0]
 	for _, c := range b {
@@ -96,6 +145,8 @@ func collapse(b []byte) string {
 		case c == 0:
 		case c == 'K' && len(out) > 0 && out[len(out)-1] == 'N':
 		case len(out) > 0 && out[len(out)-1] == c:
+		case c == 'C' && len(out) > 0 && (out[len(out)-1] == 'K' || out[len(out)-1] == 'T'):
+			out[len(out)-1] = 'C'
 		default:
 			out = append(out, c)
 		}
@@ -127,8 +178,8 @@ func brahmicFine(w string) string {
 		switch {
 		case brahmicVowel(o):
 			b = append(b, 'V')
-		case brahmicClass[o] != 0 || o == 0x39:
-			b = append(b, brahmicClass[o])
+		case classOf(r) != 0 || o == 0x39:
+			b = append(b, classOf(r))
 			if k+1 < len(rs) && !brahmicVowel((rs[k+1]-brahmicFirst)%0x80) && (rs[k+1]-brahmicFirst)%0x80 != 0x4D && (rs[k+1]-brahmicFirst)%0x80 != 0x3C {
 				b = append(b, 'V') // the inherent a
 			}
@@ -168,6 +219,9 @@ func collapseFine(b []byte) string {
 	return string(out)
 }
 
+// aliasSplit parts a name from its alias: "Jaswant Singh @ Jassa".
+var aliasSplit = regexp.MustCompile(`(?i)\s*(?:@|\balias\b|\burf\b)\s*`)
+
 // scriptWord is a word of a text in a Brahmic script, its skeleton and
 // its fine skeleton.
 type scriptWord struct {
@@ -175,19 +229,26 @@ type scriptWord struct {
 	start, end           int
 }
 
-// scriptWords returns the words of text in Brahmic scripts, in order.
+// isScript reports whether r is a letter or sign of a word in a Brahmic
+// or the Arabic script.
+func isScript(r rune) bool {
+	return (isBrahmic(r) || isArabic(r)) && !unicode.IsPunct(r) && !unicode.IsDigit(r)
+}
+
+// scriptWords returns the words of text in Brahmic scripts and the
+// Arabic script, in order.
 func scriptWords(text string) []scriptWord {
 	var out []scriptWord
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isBrahmic(r) || unicode.IsPunct(r) {
+		if !isScript(r) {
 			i += size
 			continue
 		}
 		j := i
 		for j < len(text) {
 			r, size := utf8.DecodeRuneInString(text[j:])
-			if !isBrahmic(r) || unicode.IsPunct(r) {
+			if !isScript(r) {
 				break
 			}
 			j += size
@@ -205,6 +266,13 @@ func scriptWords(text string) []scriptWord {
 // text, whose skeletons are those of the name's full words (initials
 // aside), each once.
 func scriptForms(text string, words []scriptWord, name string) []string {
+	if parts := aliasSplit.Split(name, -1); len(parts) > 1 {
+		var out []string
+		for _, p := range parts {
+			out = append(out, scriptForms(text, words, p)...)
+		}
+		return out
+	}
 	var want []string
 	for _, w := range strings.Fields(name) {
 		if !isInitials(w) {

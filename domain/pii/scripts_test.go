@@ -20,6 +20,9 @@ func TestScriptForms(t *testing.T) {
 		{"वह घर के बीच में था", "Biji", nil},
 		{"पप्पू सिंह आइल", "Pappu Singh", []string{"पप्पू सिंह"}},
 		{"वह घर के बीच में था", "Om", nil},
+		{"accused No. 1 as ਜਸਵੰਤ ਸਿੰਘ.", "Jaswant Singh @ Jassa", []string{"ਜਸਵੰਤ ਸਿੰਘ"}},
+		{"in the Urdu grounds as محمد یاسین بٹ)", "Mohammad Yaseen Bhat", []string{"محمد یاسین بٹ"}},
+		{"4. முத்துலட்சுமி, as she signed", "K. Muthulakshmi", []string{"முத்துலட்சுமி"}},
 	}
 	for _, c := range cases {
 		got := scriptForms(c.text, scriptWords(c.text), c.name)
