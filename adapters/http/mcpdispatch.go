@@ -97,7 +97,7 @@ func (op mcpOperation) knownArguments(args map[string]any) error {
 	props, _ := op.schema["properties"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		if _, ok := props[name]; !ok {
-			return invalid(fmt.Sprintf("unknown argument %q; %s takes %s", quoted(name), op.route.OperationID,
+			return invalid(fmt.Sprintf("unknown argument %q: %s takes %s", quoted(name), op.route.OperationID,
 				strings.Join(slices.Sorted(maps.Keys(props)), ", ")))
 		}
 	}
