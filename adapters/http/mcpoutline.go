@@ -48,19 +48,26 @@ func (op mcpOperation) tool() *mcp.Tool {
 			delete(prop, "description")
 		}
 	}
-	if op.outputRef == nil {
-		return t
+	if op.outputRef != nil {
+		deepenOutput(t, op.outputRef)
 	}
-	for depth, size := 2, toolSize(t); depth <= maxSchemaDepth; depth++ {
-		t.OutputSchema = outline(op.outputRef, depth)
+	return t
+}
+
+// deepenOutput outlines ref as t's output schema one level deeper at a
+// time while t stays within maxToolJSON and the outline grows.
+func deepenOutput(t *mcp.Tool, ref *openapi3.SchemaRef) {
+	size := toolSize(t)
+	for depth := 2; depth <= maxSchemaDepth; depth++ {
+		shallower := t.OutputSchema
+		t.OutputSchema = outline(ref, depth)
 		n := toolSize(t)
 		if n > maxToolJSON || n == size {
-			t.OutputSchema = outline(op.outputRef, depth-1)
-			break
+			t.OutputSchema = shallower
+			return
 		}
 		size = n
 	}
-	return t
 }
 
 // cloneSchema is a copy of a schema that a tool may change.
@@ -164,18 +171,18 @@ func note(description string) string {
 	return strings.NewReplacer(" ,", ",", " .", ".", " ;", ";", " :", ":").Replace(text)
 }
 
-// mcpOutput is an operation's output schema to begin with, the JSON
-// schema the tool outlines deeper if it can, and, for a route answering a
-// file, the file's media types. A JSON answer is outlined one level deep;
-// a file is described by the structured content its result carries beside
-// it (mcpFileContent).
-func mcpOutput(o *openapi3.Operation) (map[string]any, *openapi3.SchemaRef, []string) {
+// mcpOutput is an operation's output schema to begin with, and the JSON
+// schema the tool outlines deeper if it can (nil for a file). A JSON
+// answer is outlined one level deep; a file is described by the
+// structured content its result carries beside it (mcpFileContent), its
+// media type one of the route's.
+func mcpOutput(o *openapi3.Operation) (map[string]any, *openapi3.SchemaRef) {
 	resp := o.Responses.Status(http.StatusOK)
 	if resp == nil || resp.Value == nil {
-		return map[string]any{"type": "object"}, nil, nil
+		return map[string]any{"type": "object"}, nil
 	}
 	if mt := resp.Value.Content.Get("application/json"); mt != nil {
-		return outline(mt.Schema, 1), mt.Schema, nil
+		return outline(mt.Schema, 1), mt.Schema
 	}
 	var files []string
 	for name := range resp.Value.Content {
@@ -184,7 +191,7 @@ func mcpOutput(o *openapi3.Operation) (map[string]any, *openapi3.SchemaRef, []st
 		}
 	}
 	slices.Sort(files)
-	return fileOutput(files), nil, files
+	return fileOutput(files), nil
 }
 
 // fileOutput is the output schema of a route answering a file of one of

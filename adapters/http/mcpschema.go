@@ -32,8 +32,6 @@ type mcpOperation struct {
 	// output is the tool's output schema: an outline of the 200 response's
 	// JSON schema, or the file descriptor of a route answering a file.
 	output map[string]any
-	// files are the media types of a route answering a file, else nil.
-	files []string
 	// readOnly says that a call creates nothing: the route answers 200.
 	readOnly bool
 	// notes are the arguments' descriptions, most needed first, which the
@@ -81,7 +79,7 @@ func mcpOperationOf(doc *openapi3.T, rt dataset.Route) (mcpOperation, error) {
 	}
 	op := mcpOperation{route: rt, summary: o.Summary, description: o.Description, params: map[string]*openapi3.Parameter{},
 		readOnly: o.Responses.Status(http.StatusOK) != nil}
-	op.output, op.outputRef, op.files = mcpOutput(o)
+	op.output, op.outputRef = mcpOutput(o)
 	props, required := map[string]any{}, []string{}
 	var notes []mcpNote
 	for _, ref := range append(slices.Clone(item.Parameters), o.Parameters...) {
