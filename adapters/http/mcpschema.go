@@ -35,7 +35,7 @@ type mcpOperation struct {
 	// readOnly says that a call creates nothing: the route answers 200.
 	readOnly bool
 	// notes are the arguments' descriptions, most needed first, which the
-	// tool carries as far as its size allows (fitTool).
+	// tool carries as far as its size allows (tool).
 	notes []mcpNote
 	// outputRef is the JSON schema of the 200 response, outlined as deep as
 	// the tool's size allows; nil for a file.
@@ -90,45 +90,59 @@ func mcpOperationOf(doc *openapi3.T, rt dataset.Route) (mcpOperation, error) {
 			required = append(required, p.Name)
 		}
 	}
-	schema := map[string]any{"type": "object", "additionalProperties": false}
 	if body := jsonBody(o); body != nil {
 		op.hasBody = true
-		b := jsonSchema(doc, body, 0)
-		members, _ := b["properties"].(map[string]any)
-		for _, name := range slices.Sorted(maps.Keys(members)) {
-			if _, clash := props[name]; clash {
-				return mcpOperation{}, fmt.Errorf("mcp: %s has a parameter and a body member both named %q", rt.OperationID, name)
-			}
-			m := members[name].(map[string]any)
-			d, _ := m["description"].(string)
-			props[name] = withoutDescriptions(m)
-			notes = append(notes, mcpNote{name, note(d)})
+		bodyNotes, bodyRequired, err := bodyArguments(doc, o, body, props)
+		if err != nil {
+			return mcpOperation{}, err
 		}
-		if req, ok := b["required"].([]any); ok && o.RequestBody.Value.Required {
-			for _, name := range req {
-				required = append(required, name.(string))
-			}
-		}
+		notes, required = append(notes, bodyNotes...), append(required, bodyRequired...)
 	}
-	schema["properties"] = props
+	op.schema = map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 	if len(required) > 0 {
 		slices.Sort(required)
-		schema["required"] = required
+		op.schema["required"] = required
 	}
-	op.schema = schema
-	// Required arguments first, the others in the document's order.
-	slices.SortStableFunc(notes, func(a, b mcpNote) int {
-		return cmp.Compare(btoi(!slices.Contains(required, a.name)), btoi(!slices.Contains(required, b.name)))
-	})
-	op.notes = slices.DeleteFunc(notes, func(n mcpNote) bool { return n.text == "" })
+	op.notes = byNeed(notes, required)
 	return op, nil
 }
 
-func btoi(b bool) int {
-	if b {
+// bodyArguments adds the members of the JSON body to the arguments props
+// and returns their descriptions, in name order, and the required ones
+// when the body is required. A member named like a parameter is an error.
+func bodyArguments(doc *openapi3.T, o *openapi3.Operation, body *openapi3.SchemaRef, props map[string]any) ([]mcpNote, []string, error) {
+	b := jsonSchema(doc, body, 0)
+	members, _ := b["properties"].(map[string]any)
+	var notes []mcpNote
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		if _, clash := props[name]; clash {
+			return nil, nil, fmt.Errorf("mcp: %s has a parameter and a body member both named %q", o.OperationID, name)
+		}
+		m := members[name].(map[string]any)
+		d, _ := m["description"].(string)
+		props[name] = withoutDescriptions(m)
+		notes = append(notes, mcpNote{name, note(d)})
+	}
+	var required []string
+	if req, ok := b["required"].([]any); ok && o.RequestBody.Value.Required {
+		for _, name := range req {
+			required = append(required, name.(string))
+		}
+	}
+	return notes, required, nil
+}
+
+// byNeed are the arguments' descriptions that say something, those of
+// required arguments first, the others in the document's order.
+func byNeed(notes []mcpNote, required []string) []mcpNote {
+	optional := func(n mcpNote) int {
+		if slices.Contains(required, n.name) {
+			return 0
+		}
 		return 1
 	}
-	return 0
+	slices.SortStableFunc(notes, func(a, b mcpNote) int { return cmp.Compare(optional(a), optional(b)) })
+	return slices.DeleteFunc(notes, func(n mcpNote) bool { return n.text == "" })
 }
 
 // jsonBody is the schema of an operation's JSON request body, or nil.
