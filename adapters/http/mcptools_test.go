@@ -285,3 +285,20 @@ func TestMCPUnknownToolIsOneAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPNote: an argument's note is the first sentence of its
+// description, a full stop within backquotes or parentheses not ending it,
+// its parenthetical remarks left out.
+func TestMCPNote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Exchange ticker, for example `AAPL`. Give exactly one of `ticker` and `cik`.", "Exchange ticker, for example `AAPL`."},
+		{"A code such as `SSE.600519` (case-insensitive; see e.g. the catalog). More.", "A code such as `SSE.600519`."},
+		{"Statement period (see StatementPeriod). Default `annual`.", "Statement period."},
+		{"The version `v1.2` (or `v1.3`), kept", "The version `v1.2`, kept"},
+		{"", ""},
+	} {
+		if got := note(c.in); got != c.want {
+			t.Errorf("note(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
