@@ -3732,7 +3732,7 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -3753,7 +3753,7 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -4367,7 +4367,7 @@ func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocum
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -4398,7 +4398,7 @@ func (c *Client) McpWithBody(ctx context.Context, contentType string, body io.Re
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -6882,7 +6882,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -6903,7 +6903,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -8080,6 +8080,8 @@ func (r AccountLoginResponse) ContentType() string {
 
 // AskResponse200Headers the declared response headers of an HTTP 200 response for Ask
 type AskResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8087,6 +8089,8 @@ type AskResponse200Headers struct {
 
 // AskResponse400Headers the declared response headers of an HTTP 400 response for Ask
 type AskResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8099,6 +8103,8 @@ type AskResponse401Headers struct {
 
 // AskResponse402Headers the declared response headers of an HTTP 402 response for Ask
 type AskResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8106,6 +8112,8 @@ type AskResponse402Headers struct {
 
 // AskResponse403Headers the declared response headers of an HTTP 403 response for Ask
 type AskResponse403Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8113,6 +8121,8 @@ type AskResponse403Headers struct {
 
 // AskResponse413Headers the declared response headers of an HTTP 413 response for Ask
 type AskResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8120,6 +8130,8 @@ type AskResponse413Headers struct {
 
 // AskResponse422Headers the declared response headers of an HTTP 422 response for Ask
 type AskResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8127,7 +8139,9 @@ type AskResponse422Headers struct {
 
 // AskResponse429Headers the declared response headers of an HTTP 429 response for Ask
 type AskResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8138,6 +8152,8 @@ type AskResponse429Headers struct {
 
 // AskResponse500Headers the declared response headers of an HTTP 500 response for Ask
 type AskResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8145,6 +8161,8 @@ type AskResponse500Headers struct {
 
 // AskResponse503Headers the declared response headers of an HTTP 503 response for Ask
 type AskResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8353,6 +8371,8 @@ func (r GetCatalogResponse) ContentType() string {
 
 // GetChinaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetChinaPrices
 type GetChinaPricesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8360,6 +8380,8 @@ type GetChinaPricesResponse200Headers struct {
 
 // GetChinaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetChinaPrices
 type GetChinaPricesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8372,6 +8394,8 @@ type GetChinaPricesResponse401Headers struct {
 
 // GetChinaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetChinaPrices
 type GetChinaPricesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8386,6 +8410,8 @@ type GetChinaPricesResponse403Headers struct {
 
 // GetChinaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetChinaPrices
 type GetChinaPricesResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8393,6 +8419,8 @@ type GetChinaPricesResponse404Headers struct {
 
 // GetChinaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetChinaPrices
 type GetChinaPricesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8400,6 +8428,8 @@ type GetChinaPricesResponse413Headers struct {
 
 // GetChinaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetChinaPrices
 type GetChinaPricesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8407,7 +8437,9 @@ type GetChinaPricesResponse422Headers struct {
 
 // GetChinaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetChinaPrices
 type GetChinaPricesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8418,6 +8450,8 @@ type GetChinaPricesResponse429Headers struct {
 
 // GetChinaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetChinaPrices
 type GetChinaPricesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8425,6 +8459,8 @@ type GetChinaPricesResponse500Headers struct {
 
 // GetChinaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetChinaPrices
 type GetChinaPricesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8566,6 +8602,8 @@ func (r GetChinaPricesResponse) ContentType() string {
 
 // GetChinaSecurityResponse200Headers the declared response headers of an HTTP 200 response for GetChinaSecurity
 type GetChinaSecurityResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8573,6 +8611,8 @@ type GetChinaSecurityResponse200Headers struct {
 
 // GetChinaSecurityResponse400Headers the declared response headers of an HTTP 400 response for GetChinaSecurity
 type GetChinaSecurityResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8585,6 +8625,8 @@ type GetChinaSecurityResponse401Headers struct {
 
 // GetChinaSecurityResponse402Headers the declared response headers of an HTTP 402 response for GetChinaSecurity
 type GetChinaSecurityResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8599,6 +8641,8 @@ type GetChinaSecurityResponse403Headers struct {
 
 // GetChinaSecurityResponse404Headers the declared response headers of an HTTP 404 response for GetChinaSecurity
 type GetChinaSecurityResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8606,6 +8650,8 @@ type GetChinaSecurityResponse404Headers struct {
 
 // GetChinaSecurityResponse413Headers the declared response headers of an HTTP 413 response for GetChinaSecurity
 type GetChinaSecurityResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8613,6 +8659,8 @@ type GetChinaSecurityResponse413Headers struct {
 
 // GetChinaSecurityResponse422Headers the declared response headers of an HTTP 422 response for GetChinaSecurity
 type GetChinaSecurityResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8620,7 +8668,9 @@ type GetChinaSecurityResponse422Headers struct {
 
 // GetChinaSecurityResponse429Headers the declared response headers of an HTTP 429 response for GetChinaSecurity
 type GetChinaSecurityResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8631,6 +8681,8 @@ type GetChinaSecurityResponse429Headers struct {
 
 // GetChinaSecurityResponse500Headers the declared response headers of an HTTP 500 response for GetChinaSecurity
 type GetChinaSecurityResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8638,6 +8690,8 @@ type GetChinaSecurityResponse500Headers struct {
 
 // GetChinaSecurityResponse503Headers the declared response headers of an HTTP 503 response for GetChinaSecurity
 type GetChinaSecurityResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8857,6 +8911,8 @@ func (r GetHealthzResponse) ContentType() string {
 type CreateIndiaExportResponse200Headers struct {
 	ContentDisposition *string
 	IdempotentReplayed *string
+	RateLimit          string
+	RateLimitPolicy    string
 	XAsOf              *time.Time
 	XCreditsCost       *int64
 	XCreditsRemaining  *int64
@@ -8865,6 +8921,8 @@ type CreateIndiaExportResponse200Headers struct {
 
 // CreateIndiaExportResponse400Headers the declared response headers of an HTTP 400 response for CreateIndiaExport
 type CreateIndiaExportResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8877,6 +8935,8 @@ type CreateIndiaExportResponse401Headers struct {
 
 // CreateIndiaExportResponse402Headers the declared response headers of an HTTP 402 response for CreateIndiaExport
 type CreateIndiaExportResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8891,6 +8951,8 @@ type CreateIndiaExportResponse403Headers struct {
 
 // CreateIndiaExportResponse404Headers the declared response headers of an HTTP 404 response for CreateIndiaExport
 type CreateIndiaExportResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8898,6 +8960,8 @@ type CreateIndiaExportResponse404Headers struct {
 
 // CreateIndiaExportResponse409Headers the declared response headers of an HTTP 409 response for CreateIndiaExport
 type CreateIndiaExportResponse409Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8905,6 +8969,8 @@ type CreateIndiaExportResponse409Headers struct {
 
 // CreateIndiaExportResponse413Headers the declared response headers of an HTTP 413 response for CreateIndiaExport
 type CreateIndiaExportResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8912,6 +8978,8 @@ type CreateIndiaExportResponse413Headers struct {
 
 // CreateIndiaExportResponse422Headers the declared response headers of an HTTP 422 response for CreateIndiaExport
 type CreateIndiaExportResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8919,7 +8987,9 @@ type CreateIndiaExportResponse422Headers struct {
 
 // CreateIndiaExportResponse429Headers the declared response headers of an HTTP 429 response for CreateIndiaExport
 type CreateIndiaExportResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8930,6 +9000,8 @@ type CreateIndiaExportResponse429Headers struct {
 
 // CreateIndiaExportResponse500Headers the declared response headers of an HTTP 500 response for CreateIndiaExport
 type CreateIndiaExportResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8937,6 +9009,8 @@ type CreateIndiaExportResponse500Headers struct {
 
 // CreateIndiaExportResponse503Headers the declared response headers of an HTTP 503 response for CreateIndiaExport
 type CreateIndiaExportResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9080,6 +9154,8 @@ func (r CreateIndiaExportResponse) ContentType() string {
 
 // GetIndiaJudgmentResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9087,6 +9163,8 @@ type GetIndiaJudgmentResponse200Headers struct {
 
 // GetIndiaJudgmentResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9099,6 +9177,8 @@ type GetIndiaJudgmentResponse401Headers struct {
 
 // GetIndiaJudgmentResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9113,6 +9193,8 @@ type GetIndiaJudgmentResponse403Headers struct {
 
 // GetIndiaJudgmentResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9120,6 +9202,8 @@ type GetIndiaJudgmentResponse404Headers struct {
 
 // GetIndiaJudgmentResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9127,6 +9211,8 @@ type GetIndiaJudgmentResponse413Headers struct {
 
 // GetIndiaJudgmentResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9134,7 +9220,9 @@ type GetIndiaJudgmentResponse422Headers struct {
 
 // GetIndiaJudgmentResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9145,6 +9233,8 @@ type GetIndiaJudgmentResponse429Headers struct {
 
 // GetIndiaJudgmentResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9152,6 +9242,8 @@ type GetIndiaJudgmentResponse500Headers struct {
 
 // GetIndiaJudgmentResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9293,6 +9385,8 @@ func (r GetIndiaJudgmentResponse) ContentType() string {
 
 // GetIndiaJudgmentPdfResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9300,6 +9394,8 @@ type GetIndiaJudgmentPdfResponse200Headers struct {
 
 // GetIndiaJudgmentPdfResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9312,6 +9408,8 @@ type GetIndiaJudgmentPdfResponse401Headers struct {
 
 // GetIndiaJudgmentPdfResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9326,6 +9424,8 @@ type GetIndiaJudgmentPdfResponse403Headers struct {
 
 // GetIndiaJudgmentPdfResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9333,6 +9433,8 @@ type GetIndiaJudgmentPdfResponse404Headers struct {
 
 // GetIndiaJudgmentPdfResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9340,6 +9442,8 @@ type GetIndiaJudgmentPdfResponse413Headers struct {
 
 // GetIndiaJudgmentPdfResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9347,7 +9451,9 @@ type GetIndiaJudgmentPdfResponse422Headers struct {
 
 // GetIndiaJudgmentPdfResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9358,6 +9464,8 @@ type GetIndiaJudgmentPdfResponse429Headers struct {
 
 // GetIndiaJudgmentPdfResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9365,6 +9473,8 @@ type GetIndiaJudgmentPdfResponse500Headers struct {
 
 // GetIndiaJudgmentPdfResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9499,6 +9609,8 @@ func (r GetIndiaJudgmentPdfResponse) ContentType() string {
 
 // GetIndiaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPrices
 type GetIndiaPricesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9506,6 +9618,8 @@ type GetIndiaPricesResponse200Headers struct {
 
 // GetIndiaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPrices
 type GetIndiaPricesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9518,6 +9632,8 @@ type GetIndiaPricesResponse401Headers struct {
 
 // GetIndiaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPrices
 type GetIndiaPricesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9532,6 +9648,8 @@ type GetIndiaPricesResponse403Headers struct {
 
 // GetIndiaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPrices
 type GetIndiaPricesResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9539,6 +9657,8 @@ type GetIndiaPricesResponse404Headers struct {
 
 // GetIndiaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPrices
 type GetIndiaPricesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9546,6 +9666,8 @@ type GetIndiaPricesResponse413Headers struct {
 
 // GetIndiaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPrices
 type GetIndiaPricesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9553,7 +9675,9 @@ type GetIndiaPricesResponse422Headers struct {
 
 // GetIndiaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPrices
 type GetIndiaPricesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9564,6 +9688,8 @@ type GetIndiaPricesResponse429Headers struct {
 
 // GetIndiaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPrices
 type GetIndiaPricesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9571,6 +9697,8 @@ type GetIndiaPricesResponse500Headers struct {
 
 // GetIndiaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPrices
 type GetIndiaPricesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9713,6 +9841,8 @@ func (r GetIndiaPricesResponse) ContentType() string {
 // GetIndiaPricesCsvResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse200Headers struct {
 	ContentDisposition string
+	RateLimit          string
+	RateLimitPolicy    string
 	XCreditsCost       *int64
 	XCreditsRemaining  *int64
 	XRequestID         RequestId
@@ -9720,6 +9850,8 @@ type GetIndiaPricesCsvResponse200Headers struct {
 
 // GetIndiaPricesCsvResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9732,6 +9864,8 @@ type GetIndiaPricesCsvResponse401Headers struct {
 
 // GetIndiaPricesCsvResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9746,6 +9880,8 @@ type GetIndiaPricesCsvResponse403Headers struct {
 
 // GetIndiaPricesCsvResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9753,6 +9889,8 @@ type GetIndiaPricesCsvResponse404Headers struct {
 
 // GetIndiaPricesCsvResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9760,6 +9898,8 @@ type GetIndiaPricesCsvResponse413Headers struct {
 
 // GetIndiaPricesCsvResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9767,7 +9907,9 @@ type GetIndiaPricesCsvResponse422Headers struct {
 
 // GetIndiaPricesCsvResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9778,6 +9920,8 @@ type GetIndiaPricesCsvResponse429Headers struct {
 
 // GetIndiaPricesCsvResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9785,6 +9929,8 @@ type GetIndiaPricesCsvResponse500Headers struct {
 
 // GetIndiaPricesCsvResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9919,6 +10065,8 @@ func (r GetIndiaPricesCsvResponse) ContentType() string {
 
 // SearchIndiaDocumentsResponse200Headers the declared response headers of an HTTP 200 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9926,6 +10074,8 @@ type SearchIndiaDocumentsResponse200Headers struct {
 
 // SearchIndiaDocumentsResponse400Headers the declared response headers of an HTTP 400 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9938,6 +10088,8 @@ type SearchIndiaDocumentsResponse401Headers struct {
 
 // SearchIndiaDocumentsResponse402Headers the declared response headers of an HTTP 402 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9952,6 +10104,8 @@ type SearchIndiaDocumentsResponse403Headers struct {
 
 // SearchIndiaDocumentsResponse413Headers the declared response headers of an HTTP 413 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9959,6 +10113,8 @@ type SearchIndiaDocumentsResponse413Headers struct {
 
 // SearchIndiaDocumentsResponse422Headers the declared response headers of an HTTP 422 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9966,7 +10122,9 @@ type SearchIndiaDocumentsResponse422Headers struct {
 
 // SearchIndiaDocumentsResponse429Headers the declared response headers of an HTTP 429 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9977,6 +10135,8 @@ type SearchIndiaDocumentsResponse429Headers struct {
 
 // SearchIndiaDocumentsResponse500Headers the declared response headers of an HTTP 500 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9984,6 +10144,8 @@ type SearchIndiaDocumentsResponse500Headers struct {
 
 // SearchIndiaDocumentsResponse503Headers the declared response headers of an HTTP 503 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10116,12 +10278,16 @@ func (r SearchIndiaDocumentsResponse) ContentType() string {
 
 // McpResponse200Headers the declared response headers of an HTTP 200 response for Mcp
 type McpResponse200Headers struct {
-	XRequestID RequestId
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestID      RequestId
 }
 
 // McpResponse202Headers the declared response headers of an HTTP 202 response for Mcp
 type McpResponse202Headers struct {
-	XRequestID RequestId
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestID      RequestId
 }
 
 // McpResponse400Headers the declared response headers of an HTTP 400 response for Mcp
@@ -10151,7 +10317,9 @@ type McpResponse415Headers struct {
 
 // McpResponse429Headers the declared response headers of an HTTP 429 response for Mcp
 type McpResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10441,6 +10609,8 @@ func (r GetReadyzResponse) ContentType() string {
 
 // GetUsFilingIndexResponse200Headers the declared response headers of an HTTP 200 response for GetUsFilingIndex
 type GetUsFilingIndexResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10448,6 +10618,8 @@ type GetUsFilingIndexResponse200Headers struct {
 
 // GetUsFilingIndexResponse400Headers the declared response headers of an HTTP 400 response for GetUsFilingIndex
 type GetUsFilingIndexResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10460,6 +10632,8 @@ type GetUsFilingIndexResponse401Headers struct {
 
 // GetUsFilingIndexResponse402Headers the declared response headers of an HTTP 402 response for GetUsFilingIndex
 type GetUsFilingIndexResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10474,6 +10648,8 @@ type GetUsFilingIndexResponse403Headers struct {
 
 // GetUsFilingIndexResponse404Headers the declared response headers of an HTTP 404 response for GetUsFilingIndex
 type GetUsFilingIndexResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10481,6 +10657,8 @@ type GetUsFilingIndexResponse404Headers struct {
 
 // GetUsFilingIndexResponse413Headers the declared response headers of an HTTP 413 response for GetUsFilingIndex
 type GetUsFilingIndexResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10488,6 +10666,8 @@ type GetUsFilingIndexResponse413Headers struct {
 
 // GetUsFilingIndexResponse422Headers the declared response headers of an HTTP 422 response for GetUsFilingIndex
 type GetUsFilingIndexResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10495,7 +10675,9 @@ type GetUsFilingIndexResponse422Headers struct {
 
 // GetUsFilingIndexResponse429Headers the declared response headers of an HTTP 429 response for GetUsFilingIndex
 type GetUsFilingIndexResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10506,6 +10688,8 @@ type GetUsFilingIndexResponse429Headers struct {
 
 // GetUsFilingIndexResponse500Headers the declared response headers of an HTTP 500 response for GetUsFilingIndex
 type GetUsFilingIndexResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10513,6 +10697,8 @@ type GetUsFilingIndexResponse500Headers struct {
 
 // GetUsFilingIndexResponse503Headers the declared response headers of an HTTP 503 response for GetUsFilingIndex
 type GetUsFilingIndexResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10654,6 +10840,8 @@ func (r GetUsFilingIndexResponse) ContentType() string {
 
 // GetUsFinancialsResponse200Headers the declared response headers of an HTTP 200 response for GetUsFinancials
 type GetUsFinancialsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10661,6 +10849,8 @@ type GetUsFinancialsResponse200Headers struct {
 
 // GetUsFinancialsResponse400Headers the declared response headers of an HTTP 400 response for GetUsFinancials
 type GetUsFinancialsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10673,6 +10863,8 @@ type GetUsFinancialsResponse401Headers struct {
 
 // GetUsFinancialsResponse402Headers the declared response headers of an HTTP 402 response for GetUsFinancials
 type GetUsFinancialsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10687,6 +10879,8 @@ type GetUsFinancialsResponse403Headers struct {
 
 // GetUsFinancialsResponse404Headers the declared response headers of an HTTP 404 response for GetUsFinancials
 type GetUsFinancialsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10694,6 +10888,8 @@ type GetUsFinancialsResponse404Headers struct {
 
 // GetUsFinancialsResponse413Headers the declared response headers of an HTTP 413 response for GetUsFinancials
 type GetUsFinancialsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10701,6 +10897,8 @@ type GetUsFinancialsResponse413Headers struct {
 
 // GetUsFinancialsResponse422Headers the declared response headers of an HTTP 422 response for GetUsFinancials
 type GetUsFinancialsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10708,7 +10906,9 @@ type GetUsFinancialsResponse422Headers struct {
 
 // GetUsFinancialsResponse429Headers the declared response headers of an HTTP 429 response for GetUsFinancials
 type GetUsFinancialsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10719,6 +10919,8 @@ type GetUsFinancialsResponse429Headers struct {
 
 // GetUsFinancialsResponse500Headers the declared response headers of an HTTP 500 response for GetUsFinancials
 type GetUsFinancialsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10726,6 +10928,8 @@ type GetUsFinancialsResponse500Headers struct {
 
 // GetUsFinancialsResponse503Headers the declared response headers of an HTTP 503 response for GetUsFinancials
 type GetUsFinancialsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10867,6 +11071,8 @@ func (r GetUsFinancialsResponse) ContentType() string {
 
 // GetUsBalanceSheetsResponse200Headers the declared response headers of an HTTP 200 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10874,6 +11080,8 @@ type GetUsBalanceSheetsResponse200Headers struct {
 
 // GetUsBalanceSheetsResponse400Headers the declared response headers of an HTTP 400 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10886,6 +11094,8 @@ type GetUsBalanceSheetsResponse401Headers struct {
 
 // GetUsBalanceSheetsResponse402Headers the declared response headers of an HTTP 402 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10900,6 +11110,8 @@ type GetUsBalanceSheetsResponse403Headers struct {
 
 // GetUsBalanceSheetsResponse404Headers the declared response headers of an HTTP 404 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10907,6 +11119,8 @@ type GetUsBalanceSheetsResponse404Headers struct {
 
 // GetUsBalanceSheetsResponse413Headers the declared response headers of an HTTP 413 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10914,6 +11128,8 @@ type GetUsBalanceSheetsResponse413Headers struct {
 
 // GetUsBalanceSheetsResponse422Headers the declared response headers of an HTTP 422 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10921,7 +11137,9 @@ type GetUsBalanceSheetsResponse422Headers struct {
 
 // GetUsBalanceSheetsResponse429Headers the declared response headers of an HTTP 429 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10932,6 +11150,8 @@ type GetUsBalanceSheetsResponse429Headers struct {
 
 // GetUsBalanceSheetsResponse500Headers the declared response headers of an HTTP 500 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10939,6 +11159,8 @@ type GetUsBalanceSheetsResponse500Headers struct {
 
 // GetUsBalanceSheetsResponse503Headers the declared response headers of an HTTP 503 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11080,6 +11302,8 @@ func (r GetUsBalanceSheetsResponse) ContentType() string {
 
 // GetUsCashFlowStatementsResponse200Headers the declared response headers of an HTTP 200 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11087,6 +11311,8 @@ type GetUsCashFlowStatementsResponse200Headers struct {
 
 // GetUsCashFlowStatementsResponse400Headers the declared response headers of an HTTP 400 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11099,6 +11325,8 @@ type GetUsCashFlowStatementsResponse401Headers struct {
 
 // GetUsCashFlowStatementsResponse402Headers the declared response headers of an HTTP 402 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11113,6 +11341,8 @@ type GetUsCashFlowStatementsResponse403Headers struct {
 
 // GetUsCashFlowStatementsResponse404Headers the declared response headers of an HTTP 404 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11120,6 +11350,8 @@ type GetUsCashFlowStatementsResponse404Headers struct {
 
 // GetUsCashFlowStatementsResponse413Headers the declared response headers of an HTTP 413 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11127,6 +11359,8 @@ type GetUsCashFlowStatementsResponse413Headers struct {
 
 // GetUsCashFlowStatementsResponse422Headers the declared response headers of an HTTP 422 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11134,7 +11368,9 @@ type GetUsCashFlowStatementsResponse422Headers struct {
 
 // GetUsCashFlowStatementsResponse429Headers the declared response headers of an HTTP 429 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11145,6 +11381,8 @@ type GetUsCashFlowStatementsResponse429Headers struct {
 
 // GetUsCashFlowStatementsResponse500Headers the declared response headers of an HTTP 500 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11152,6 +11390,8 @@ type GetUsCashFlowStatementsResponse500Headers struct {
 
 // GetUsCashFlowStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11293,6 +11533,8 @@ func (r GetUsCashFlowStatementsResponse) ContentType() string {
 
 // GetUsIncomeStatementsResponse200Headers the declared response headers of an HTTP 200 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11300,6 +11542,8 @@ type GetUsIncomeStatementsResponse200Headers struct {
 
 // GetUsIncomeStatementsResponse400Headers the declared response headers of an HTTP 400 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11312,6 +11556,8 @@ type GetUsIncomeStatementsResponse401Headers struct {
 
 // GetUsIncomeStatementsResponse402Headers the declared response headers of an HTTP 402 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11326,6 +11572,8 @@ type GetUsIncomeStatementsResponse403Headers struct {
 
 // GetUsIncomeStatementsResponse404Headers the declared response headers of an HTTP 404 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11333,6 +11581,8 @@ type GetUsIncomeStatementsResponse404Headers struct {
 
 // GetUsIncomeStatementsResponse413Headers the declared response headers of an HTTP 413 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11340,6 +11590,8 @@ type GetUsIncomeStatementsResponse413Headers struct {
 
 // GetUsIncomeStatementsResponse422Headers the declared response headers of an HTTP 422 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11347,7 +11599,9 @@ type GetUsIncomeStatementsResponse422Headers struct {
 
 // GetUsIncomeStatementsResponse429Headers the declared response headers of an HTTP 429 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11358,6 +11612,8 @@ type GetUsIncomeStatementsResponse429Headers struct {
 
 // GetUsIncomeStatementsResponse500Headers the declared response headers of an HTTP 500 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11365,6 +11621,8 @@ type GetUsIncomeStatementsResponse500Headers struct {
 
 // GetUsIncomeStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11506,6 +11764,8 @@ func (r GetUsIncomeStatementsResponse) ContentType() string {
 
 // SearchUsFilingsResponse200Headers the declared response headers of an HTTP 200 response for SearchUsFilings
 type SearchUsFilingsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11513,6 +11773,8 @@ type SearchUsFilingsResponse200Headers struct {
 
 // SearchUsFilingsResponse400Headers the declared response headers of an HTTP 400 response for SearchUsFilings
 type SearchUsFilingsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11525,6 +11787,8 @@ type SearchUsFilingsResponse401Headers struct {
 
 // SearchUsFilingsResponse402Headers the declared response headers of an HTTP 402 response for SearchUsFilings
 type SearchUsFilingsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11539,6 +11803,8 @@ type SearchUsFilingsResponse403Headers struct {
 
 // SearchUsFilingsResponse413Headers the declared response headers of an HTTP 413 response for SearchUsFilings
 type SearchUsFilingsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11546,6 +11812,8 @@ type SearchUsFilingsResponse413Headers struct {
 
 // SearchUsFilingsResponse422Headers the declared response headers of an HTTP 422 response for SearchUsFilings
 type SearchUsFilingsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11553,7 +11821,9 @@ type SearchUsFilingsResponse422Headers struct {
 
 // SearchUsFilingsResponse429Headers the declared response headers of an HTTP 429 response for SearchUsFilings
 type SearchUsFilingsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11564,6 +11834,8 @@ type SearchUsFilingsResponse429Headers struct {
 
 // SearchUsFilingsResponse500Headers the declared response headers of an HTTP 500 response for SearchUsFilings
 type SearchUsFilingsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11571,6 +11843,8 @@ type SearchUsFilingsResponse500Headers struct {
 
 // SearchUsFilingsResponse503Headers the declared response headers of an HTTP 503 response for SearchUsFilings
 type SearchUsFilingsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11703,6 +11977,8 @@ func (r SearchUsFilingsResponse) ContentType() string {
 
 // GetUsSecurityFundHoldersResponse200Headers the declared response headers of an HTTP 200 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11710,6 +11986,8 @@ type GetUsSecurityFundHoldersResponse200Headers struct {
 
 // GetUsSecurityFundHoldersResponse400Headers the declared response headers of an HTTP 400 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11722,6 +12000,8 @@ type GetUsSecurityFundHoldersResponse401Headers struct {
 
 // GetUsSecurityFundHoldersResponse402Headers the declared response headers of an HTTP 402 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11736,6 +12016,8 @@ type GetUsSecurityFundHoldersResponse403Headers struct {
 
 // GetUsSecurityFundHoldersResponse404Headers the declared response headers of an HTTP 404 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11743,6 +12025,8 @@ type GetUsSecurityFundHoldersResponse404Headers struct {
 
 // GetUsSecurityFundHoldersResponse413Headers the declared response headers of an HTTP 413 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11750,6 +12034,8 @@ type GetUsSecurityFundHoldersResponse413Headers struct {
 
 // GetUsSecurityFundHoldersResponse422Headers the declared response headers of an HTTP 422 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11757,7 +12043,9 @@ type GetUsSecurityFundHoldersResponse422Headers struct {
 
 // GetUsSecurityFundHoldersResponse429Headers the declared response headers of an HTTP 429 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11768,6 +12056,8 @@ type GetUsSecurityFundHoldersResponse429Headers struct {
 
 // GetUsSecurityFundHoldersResponse500Headers the declared response headers of an HTTP 500 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11775,6 +12065,8 @@ type GetUsSecurityFundHoldersResponse500Headers struct {
 
 // GetUsSecurityFundHoldersResponse503Headers the declared response headers of an HTTP 503 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -12352,7 +12644,7 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -12379,7 +12671,7 @@ func (c *ClientWithResponses) McpWithBodyWithResponse(ctx context.Context, conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -13831,6 +14123,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers AskResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13855,6 +14161,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers AskResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13889,6 +14209,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers AskResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13913,6 +14247,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers402 = &headers
 	case rsp.StatusCode == 403:
 		var headers AskResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13937,6 +14285,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers AskResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13961,6 +14323,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers AskResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13985,12 +14361,26 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers AskResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14037,6 +14427,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers AskResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14061,6 +14465,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AskResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14264,6 +14682,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetChinaPricesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14288,6 +14720,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetChinaPricesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14322,6 +14768,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetChinaPricesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14370,6 +14830,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetChinaPricesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14394,6 +14868,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetChinaPricesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14418,6 +14906,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetChinaPricesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14442,12 +14944,26 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChinaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14494,6 +15010,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChinaPricesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14518,6 +15048,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14648,6 +15192,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetChinaSecurityResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14672,6 +15230,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetChinaSecurityResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14706,6 +15278,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetChinaSecurityResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14754,6 +15340,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetChinaSecurityResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14778,6 +15378,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetChinaSecurityResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14802,6 +15416,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetChinaSecurityResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14826,12 +15454,26 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChinaSecurityResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14878,6 +15520,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChinaSecurityResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14902,6 +15558,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaSecurityResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15119,6 +15789,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 			}
 			headers.IdempotentReplayed = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-As-Of"); len(values) > 0 {
 			var value time.Time
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-As-Of", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "date-time"}); err != nil {
@@ -15150,6 +15834,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateIndiaExportResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15184,6 +15882,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers CreateIndiaExportResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15232,6 +15944,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CreateIndiaExportResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15256,6 +15982,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateIndiaExportResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15280,6 +16020,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateIndiaExportResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15304,6 +16058,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateIndiaExportResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15328,12 +16096,26 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateIndiaExportResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -15380,6 +16162,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateIndiaExportResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15404,6 +16200,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateIndiaExportResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15534,6 +16344,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaJudgmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15558,6 +16382,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaJudgmentResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15592,6 +16430,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaJudgmentResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15640,6 +16492,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaJudgmentResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15664,6 +16530,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaJudgmentResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15688,6 +16568,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaJudgmentResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15712,12 +16606,26 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaJudgmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -15764,6 +16672,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaJudgmentResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15788,6 +16710,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15911,6 +16847,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaJudgmentPdfResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15935,6 +16885,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaJudgmentPdfResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15969,6 +16933,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaJudgmentPdfResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16017,6 +16995,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaJudgmentPdfResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16041,6 +17033,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaJudgmentPdfResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16065,6 +17071,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaJudgmentPdfResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16089,12 +17109,26 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaJudgmentPdfResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16141,6 +17175,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaJudgmentPdfResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16165,6 +17213,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentPdfResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16295,6 +17357,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaPricesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16319,6 +17395,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaPricesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16353,6 +17443,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaPricesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16401,6 +17505,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaPricesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16425,6 +17543,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaPricesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16449,6 +17581,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaPricesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16473,12 +17619,26 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16525,6 +17685,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaPricesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16549,6 +17723,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16679,6 +17867,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 			}
 			headers.ContentDisposition = value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16703,6 +17905,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaPricesCsvResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16737,6 +17953,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaPricesCsvResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16785,6 +18015,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaPricesCsvResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16809,6 +18053,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaPricesCsvResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16833,6 +18091,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaPricesCsvResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16857,12 +18129,26 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaPricesCsvResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16909,6 +18195,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaPricesCsvResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16933,6 +18233,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesCsvResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17056,6 +18370,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 	switch {
 	case rsp.StatusCode == 200:
 		var headers SearchIndiaDocumentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17080,6 +18408,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers SearchIndiaDocumentsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17114,6 +18456,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers SearchIndiaDocumentsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17162,6 +18518,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchIndiaDocumentsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17186,6 +18556,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers SearchIndiaDocumentsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17210,12 +18594,26 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers SearchIndiaDocumentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17262,6 +18660,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SearchIndiaDocumentsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17286,6 +18698,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchIndiaDocumentsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17398,6 +18824,20 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers McpResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -17408,6 +18848,20 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 202:
 		var headers McpResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -17468,12 +18922,26 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers McpResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17792,6 +19260,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsFilingIndexResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17816,6 +19298,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsFilingIndexResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17850,6 +19346,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsFilingIndexResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17898,6 +19408,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsFilingIndexResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17922,6 +19446,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsFilingIndexResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17946,6 +19484,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsFilingIndexResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17970,12 +19522,26 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsFilingIndexResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18022,6 +19588,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsFilingIndexResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18046,6 +19626,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFilingIndexResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18176,6 +19770,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsFinancialsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18200,6 +19808,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsFinancialsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18234,6 +19856,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsFinancialsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18282,6 +19918,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsFinancialsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18306,6 +19956,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsFinancialsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18330,6 +19994,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsFinancialsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18354,12 +20032,26 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsFinancialsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18406,6 +20098,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsFinancialsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18430,6 +20136,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFinancialsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18560,6 +20280,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsBalanceSheetsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18584,6 +20318,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsBalanceSheetsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18618,6 +20366,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsBalanceSheetsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18666,6 +20428,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsBalanceSheetsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18690,6 +20466,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsBalanceSheetsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18714,6 +20504,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsBalanceSheetsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18738,12 +20542,26 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsBalanceSheetsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18790,6 +20608,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsBalanceSheetsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18814,6 +20646,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsBalanceSheetsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18944,6 +20790,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsCashFlowStatementsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18968,6 +20828,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsCashFlowStatementsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19002,6 +20876,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsCashFlowStatementsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19050,6 +20938,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsCashFlowStatementsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19074,6 +20976,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsCashFlowStatementsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19098,6 +21014,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsCashFlowStatementsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19122,12 +21052,26 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsCashFlowStatementsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19174,6 +21118,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsCashFlowStatementsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19198,6 +21156,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsCashFlowStatementsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19328,6 +21300,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsIncomeStatementsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19352,6 +21338,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsIncomeStatementsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19386,6 +21386,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsIncomeStatementsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19434,6 +21448,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsIncomeStatementsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19458,6 +21486,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsIncomeStatementsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19482,6 +21524,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsIncomeStatementsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19506,12 +21562,26 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsIncomeStatementsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19558,6 +21628,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsIncomeStatementsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19582,6 +21666,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsIncomeStatementsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19705,6 +21803,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers SearchUsFilingsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19729,6 +21841,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers SearchUsFilingsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19763,6 +21889,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers SearchUsFilingsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19811,6 +21951,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchUsFilingsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19835,6 +21989,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers SearchUsFilingsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19859,12 +22027,26 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers SearchUsFilingsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19911,6 +22093,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SearchUsFilingsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19935,6 +22131,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchUsFilingsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -20065,6 +22275,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsSecurityFundHoldersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20089,6 +22313,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsSecurityFundHoldersResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20123,6 +22361,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsSecurityFundHoldersResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20171,6 +22423,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsSecurityFundHoldersResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20195,6 +22461,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsSecurityFundHoldersResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20219,6 +22499,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsSecurityFundHoldersResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20243,12 +22537,26 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsSecurityFundHoldersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -20295,6 +22603,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsSecurityFundHoldersResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20319,6 +22641,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsSecurityFundHoldersResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
