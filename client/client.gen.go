@@ -1022,14 +1022,17 @@ func (e NotFoundErrorError) Valid() bool {
 
 // Defines values for NotReadyChecks.
 const (
-	NotReadyChecksFailing NotReadyChecks = "failing"
-	NotReadyChecksOk      NotReadyChecks = "ok"
+	NotReadyChecksFailing     NotReadyChecks = "failing"
+	NotReadyChecksNotMigrated NotReadyChecks = "not_migrated"
+	NotReadyChecksOk          NotReadyChecks = "ok"
 )
 
 // Valid indicates whether the value is a known member of the NotReadyChecks enum.
 func (e NotReadyChecks) Valid() bool {
 	switch e {
 	case NotReadyChecksFailing:
+		return true
+	case NotReadyChecksNotMigrated:
 		return true
 	case NotReadyChecksOk:
 		return true
@@ -2488,9 +2491,12 @@ type NotFoundErrorError string
 
 // NotReady defines model for NotReady.
 type NotReady struct {
-	// Checks One entry per dependency checked, by name.
+	// Checks One entry per dependency checked, by name: `failing` when it does not answer, `not_migrated` when a PostgreSQL database answers but lacks migrations of this release (run `quarry migrate`).
 	Checks map[string]NotReadyChecks `json:"checks"`
-	Status NotReadyStatus            `json:"status"`
+
+	// Messages Present when a check is `not_migrated`: by check name, what the operator runs, naming `quarry migrate`.
+	Messages *map[string]string `json:"messages,omitempty"`
+	Status   NotReadyStatus     `json:"status"`
 
 	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 	Storage Storage `json:"storage"`
@@ -3779,7 +3785,7 @@ type ClientInterface interface {
 
 	// GetReadyz Readiness
 	//
-	// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+	// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4444,7 +4450,7 @@ func (c *Client) GetOpenapiDocument(ctx context.Context, reqEditors ...RequestEd
 
 // GetReadyz Readiness
 //
-// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 //
 // Corresponds with GET /readyz (the `GetReadyz` operationId).
 func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6931,7 +6937,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReadyzWithResponse Readiness
 	//
-	// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+	// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12711,7 +12717,7 @@ func (c *ClientWithResponses) GetOpenapiDocumentWithResponse(ctx context.Context
 
 // GetReadyzWithResponse Readiness
 //
-// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 //
 // Returns a wrapper object for the known response body format(s).
 //

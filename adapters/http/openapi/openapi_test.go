@@ -422,6 +422,8 @@ func TestResponseValidation(t *testing.T) {
 		{"ask forbidden", "POST", "/ask", 403, map[string]string{"X-Credits-Cost": "0"},
 			`{"error":"forbidden","message":"forbidden: nothing to search: ...","request_id":"` + rid + `"}`, false},
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
+		{"readyz not migrated", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"not_migrated"},"messages":{"postgres":"postgres: run quarry migrate"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
+		{"readyz ready and not migrated", "GET", "/readyz", 200, nil, `{"status":"ready","checks":{"postgres":"not_migrated"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, true},
 		{"judgment pdf", "GET", "/india/judgments/j1/pdf", 200, map[string]string{"Content-Type": "application/pdf"}, "%PDF-1.7", false},
 		{"prices csv", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv", "Content-Disposition": `attachment; filename="NSE_INFY_EQ_all_all.csv"`}, "symbol,close\nINFY,1500\n", false},
 		{"prices csv without its file name", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv"}, "symbol,close\nINFY,1500\n", true},
