@@ -636,6 +636,21 @@ func (e FilingFileStorageStatus) Valid() bool {
 	}
 }
 
+// Defines values for FinancialsMetaJurisdiction.
+const (
+	FinancialsMetaJurisdictionUS FinancialsMetaJurisdiction = "US"
+)
+
+// Valid indicates whether the value is a known member of the FinancialsMetaJurisdiction enum.
+func (e FinancialsMetaJurisdiction) Valid() bool {
+	switch e {
+	case FinancialsMetaJurisdictionUS:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ForbiddenErrorError.
 const (
 	ForbiddenErrorErrorForbidden ForbiddenErrorError = "forbidden"
@@ -1884,14 +1899,57 @@ type FilingIndexResponse struct {
 	Meta MetaWithoutJurisdiction `json:"meta"`
 }
 
+// FinancialsCounts Statements returned in each collection of the response.
+type FinancialsCounts struct {
+	// BalanceSheets Entries of `balance_sheets`.
+	BalanceSheets int `json:"balance_sheets"`
+
+	// CashFlowStatements Entries of `cash_flow_statements`.
+	CashFlowStatements int `json:"cash_flow_statements"`
+
+	// IncomeStatements Entries of `income_statements`.
+	IncomeStatements int `json:"income_statements"`
+}
+
+// FinancialsMeta Metadata of GET /us/financials: `Meta` with `counts`, the number of statements returned in each collection. `count` is the largest of them.
+type FinancialsMeta struct {
+	// AsOf Point in time of the data.
+	AsOf time.Time `json:"as_of"`
+
+	// Count Statements in the longest collection returned: the largest of `counts`.
+	Count int `json:"count"`
+
+	// Counts Statements returned in each collection of the response.
+	Counts       FinancialsCounts           `json:"counts"`
+	Jurisdiction FinancialsMetaJurisdiction `json:"jurisdiction"`
+
+	// Limit Page size applied to each collection.
+	Limit int `json:"limit"`
+
+	// NextOffset Offset of the next page, set while any collection has more; null on the last page of every collection.
+	NextOffset *int `json:"next_offset"`
+
+	// NormalizationVersion Version of the normalization that produced the data.
+	NormalizationVersion string `json:"normalization_version"`
+
+	// Offset Offset applied to each collection.
+	Offset int `json:"offset"`
+
+	// Provenance Where the data came from.
+	Provenance Provenance `json:"provenance"`
+}
+
+// FinancialsMetaJurisdiction defines model for FinancialsMeta.Jurisdiction.
+type FinancialsMetaJurisdiction string
+
 // FinancialsResponse defines model for FinancialsResponse.
 type FinancialsResponse struct {
 	BalanceSheets      []BalanceSheet      `json:"balance_sheets"`
 	CashFlowStatements []CashFlowStatement `json:"cash_flow_statements"`
 	IncomeStatements   []IncomeStatement   `json:"income_statements"`
 
-	// Meta Metadata of a US list response.
-	Meta Meta `json:"meta"`
+	// Meta Metadata of GET /us/financials: `Meta` with `counts`, the number of statements returned in each collection. `count` is the largest of them.
+	Meta FinancialsMeta `json:"meta"`
 }
 
 // ForbiddenError An `ErrorResponse` whose `error` is `forbidden`.
@@ -3801,7 +3859,7 @@ type ClientInterface interface {
 
 	// GetUsFinancials Income statements, balance sheets and cash-flow statements of a company
 	//
-	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 	//
 	// Cost: 1 credit per request. Requires permission: `us:read`.
 	//
@@ -4486,7 +4544,7 @@ func (c *Client) GetUsFilingIndex(ctx context.Context, accessionNumber Accession
 
 // GetUsFinancials Income statements, balance sheets and cash-flow statements of a company
 //
-// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 //
 // Cost: 1 credit per request. Requires permission: `us:read`.
 //
@@ -6957,7 +7015,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetUsFinancialsWithResponse Income statements, balance sheets and cash-flow statements of a company
 	//
-	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 	//
 	// Cost: 1 credit per request. Requires permission: `us:read`.
 	//
@@ -12749,7 +12807,7 @@ func (c *ClientWithResponses) GetUsFilingIndexWithResponse(ctx context.Context, 
 
 // GetUsFinancialsWithResponse Income statements, balance sheets and cash-flow statements of a company
 //
-// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 //
 // Cost: 1 credit per request. Requires permission: `us:read`.
 //
