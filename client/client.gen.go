@@ -1037,14 +1037,17 @@ func (e NotFoundErrorError) Valid() bool {
 
 // Defines values for NotReadyChecks.
 const (
-	NotReadyChecksFailing NotReadyChecks = "failing"
-	NotReadyChecksOk      NotReadyChecks = "ok"
+	NotReadyChecksFailing     NotReadyChecks = "failing"
+	NotReadyChecksNotMigrated NotReadyChecks = "not_migrated"
+	NotReadyChecksOk          NotReadyChecks = "ok"
 )
 
 // Valid indicates whether the value is a known member of the NotReadyChecks enum.
 func (e NotReadyChecks) Valid() bool {
 	switch e {
 	case NotReadyChecksFailing:
+		return true
+	case NotReadyChecksNotMigrated:
 		return true
 	case NotReadyChecksOk:
 		return true
@@ -2546,9 +2549,12 @@ type NotFoundErrorError string
 
 // NotReady defines model for NotReady.
 type NotReady struct {
-	// Checks One entry per dependency checked, by name.
+	// Checks One entry per dependency checked, by name: `failing` when it does not answer, `not_migrated` when a PostgreSQL database answers but lacks migrations of this release (run `quarry migrate`).
 	Checks map[string]NotReadyChecks `json:"checks"`
-	Status NotReadyStatus            `json:"status"`
+
+	// Messages Present when a check is `not_migrated`: by check name, what the operator runs, naming `quarry migrate`.
+	Messages *map[string]string `json:"messages,omitempty"`
+	Status   NotReadyStatus     `json:"status"`
 
 	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 	Storage Storage `json:"storage"`
@@ -3790,7 +3796,7 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -3811,7 +3817,7 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -3837,7 +3843,7 @@ type ClientInterface interface {
 
 	// GetReadyz Readiness
 	//
-	// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+	// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4425,7 +4431,7 @@ func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocum
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -4456,7 +4462,7 @@ func (c *Client) McpWithBody(ctx context.Context, contentType string, body io.Re
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -4502,7 +4508,7 @@ func (c *Client) GetOpenapiDocument(ctx context.Context, reqEditors ...RequestEd
 
 // GetReadyz Readiness
 //
-// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 //
 // Corresponds with GET /readyz (the `GetReadyz` operationId).
 func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6940,7 +6946,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -6961,7 +6967,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
@@ -6989,7 +6995,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReadyzWithResponse Readiness
 	//
-	// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+	// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8138,6 +8144,8 @@ func (r AccountLoginResponse) ContentType() string {
 
 // AskResponse200Headers the declared response headers of an HTTP 200 response for Ask
 type AskResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8145,6 +8153,8 @@ type AskResponse200Headers struct {
 
 // AskResponse400Headers the declared response headers of an HTTP 400 response for Ask
 type AskResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8157,6 +8167,8 @@ type AskResponse401Headers struct {
 
 // AskResponse402Headers the declared response headers of an HTTP 402 response for Ask
 type AskResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8164,6 +8176,8 @@ type AskResponse402Headers struct {
 
 // AskResponse403Headers the declared response headers of an HTTP 403 response for Ask
 type AskResponse403Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8171,6 +8185,8 @@ type AskResponse403Headers struct {
 
 // AskResponse413Headers the declared response headers of an HTTP 413 response for Ask
 type AskResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8178,6 +8194,8 @@ type AskResponse413Headers struct {
 
 // AskResponse422Headers the declared response headers of an HTTP 422 response for Ask
 type AskResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8185,7 +8203,9 @@ type AskResponse422Headers struct {
 
 // AskResponse429Headers the declared response headers of an HTTP 429 response for Ask
 type AskResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8196,6 +8216,8 @@ type AskResponse429Headers struct {
 
 // AskResponse500Headers the declared response headers of an HTTP 500 response for Ask
 type AskResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8203,6 +8225,8 @@ type AskResponse500Headers struct {
 
 // AskResponse503Headers the declared response headers of an HTTP 503 response for Ask
 type AskResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8411,6 +8435,8 @@ func (r GetCatalogResponse) ContentType() string {
 
 // GetChinaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetChinaPrices
 type GetChinaPricesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8418,6 +8444,8 @@ type GetChinaPricesResponse200Headers struct {
 
 // GetChinaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetChinaPrices
 type GetChinaPricesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8430,6 +8458,8 @@ type GetChinaPricesResponse401Headers struct {
 
 // GetChinaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetChinaPrices
 type GetChinaPricesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8444,6 +8474,8 @@ type GetChinaPricesResponse403Headers struct {
 
 // GetChinaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetChinaPrices
 type GetChinaPricesResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8451,6 +8483,8 @@ type GetChinaPricesResponse404Headers struct {
 
 // GetChinaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetChinaPrices
 type GetChinaPricesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8458,6 +8492,8 @@ type GetChinaPricesResponse413Headers struct {
 
 // GetChinaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetChinaPrices
 type GetChinaPricesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8465,7 +8501,9 @@ type GetChinaPricesResponse422Headers struct {
 
 // GetChinaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetChinaPrices
 type GetChinaPricesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8476,6 +8514,8 @@ type GetChinaPricesResponse429Headers struct {
 
 // GetChinaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetChinaPrices
 type GetChinaPricesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8483,6 +8523,8 @@ type GetChinaPricesResponse500Headers struct {
 
 // GetChinaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetChinaPrices
 type GetChinaPricesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8624,6 +8666,8 @@ func (r GetChinaPricesResponse) ContentType() string {
 
 // GetChinaSecurityResponse200Headers the declared response headers of an HTTP 200 response for GetChinaSecurity
 type GetChinaSecurityResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8631,6 +8675,8 @@ type GetChinaSecurityResponse200Headers struct {
 
 // GetChinaSecurityResponse400Headers the declared response headers of an HTTP 400 response for GetChinaSecurity
 type GetChinaSecurityResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8643,6 +8689,8 @@ type GetChinaSecurityResponse401Headers struct {
 
 // GetChinaSecurityResponse402Headers the declared response headers of an HTTP 402 response for GetChinaSecurity
 type GetChinaSecurityResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8657,6 +8705,8 @@ type GetChinaSecurityResponse403Headers struct {
 
 // GetChinaSecurityResponse404Headers the declared response headers of an HTTP 404 response for GetChinaSecurity
 type GetChinaSecurityResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8664,6 +8714,8 @@ type GetChinaSecurityResponse404Headers struct {
 
 // GetChinaSecurityResponse413Headers the declared response headers of an HTTP 413 response for GetChinaSecurity
 type GetChinaSecurityResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8671,6 +8723,8 @@ type GetChinaSecurityResponse413Headers struct {
 
 // GetChinaSecurityResponse422Headers the declared response headers of an HTTP 422 response for GetChinaSecurity
 type GetChinaSecurityResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8678,7 +8732,9 @@ type GetChinaSecurityResponse422Headers struct {
 
 // GetChinaSecurityResponse429Headers the declared response headers of an HTTP 429 response for GetChinaSecurity
 type GetChinaSecurityResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8689,6 +8745,8 @@ type GetChinaSecurityResponse429Headers struct {
 
 // GetChinaSecurityResponse500Headers the declared response headers of an HTTP 500 response for GetChinaSecurity
 type GetChinaSecurityResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8696,6 +8754,8 @@ type GetChinaSecurityResponse500Headers struct {
 
 // GetChinaSecurityResponse503Headers the declared response headers of an HTTP 503 response for GetChinaSecurity
 type GetChinaSecurityResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8915,6 +8975,8 @@ func (r GetHealthzResponse) ContentType() string {
 type CreateIndiaExportResponse200Headers struct {
 	ContentDisposition *string
 	IdempotentReplayed *string
+	RateLimit          string
+	RateLimitPolicy    string
 	XAsOf              *time.Time
 	XCreditsCost       *int64
 	XCreditsRemaining  *int64
@@ -8923,6 +8985,8 @@ type CreateIndiaExportResponse200Headers struct {
 
 // CreateIndiaExportResponse400Headers the declared response headers of an HTTP 400 response for CreateIndiaExport
 type CreateIndiaExportResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8935,6 +8999,8 @@ type CreateIndiaExportResponse401Headers struct {
 
 // CreateIndiaExportResponse402Headers the declared response headers of an HTTP 402 response for CreateIndiaExport
 type CreateIndiaExportResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8949,6 +9015,8 @@ type CreateIndiaExportResponse403Headers struct {
 
 // CreateIndiaExportResponse404Headers the declared response headers of an HTTP 404 response for CreateIndiaExport
 type CreateIndiaExportResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8956,6 +9024,8 @@ type CreateIndiaExportResponse404Headers struct {
 
 // CreateIndiaExportResponse409Headers the declared response headers of an HTTP 409 response for CreateIndiaExport
 type CreateIndiaExportResponse409Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8963,6 +9033,8 @@ type CreateIndiaExportResponse409Headers struct {
 
 // CreateIndiaExportResponse413Headers the declared response headers of an HTTP 413 response for CreateIndiaExport
 type CreateIndiaExportResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8970,6 +9042,8 @@ type CreateIndiaExportResponse413Headers struct {
 
 // CreateIndiaExportResponse422Headers the declared response headers of an HTTP 422 response for CreateIndiaExport
 type CreateIndiaExportResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8977,7 +9051,9 @@ type CreateIndiaExportResponse422Headers struct {
 
 // CreateIndiaExportResponse429Headers the declared response headers of an HTTP 429 response for CreateIndiaExport
 type CreateIndiaExportResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8988,6 +9064,8 @@ type CreateIndiaExportResponse429Headers struct {
 
 // CreateIndiaExportResponse500Headers the declared response headers of an HTTP 500 response for CreateIndiaExport
 type CreateIndiaExportResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8995,6 +9073,8 @@ type CreateIndiaExportResponse500Headers struct {
 
 // CreateIndiaExportResponse503Headers the declared response headers of an HTTP 503 response for CreateIndiaExport
 type CreateIndiaExportResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9138,6 +9218,8 @@ func (r CreateIndiaExportResponse) ContentType() string {
 
 // GetIndiaJudgmentResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9145,6 +9227,8 @@ type GetIndiaJudgmentResponse200Headers struct {
 
 // GetIndiaJudgmentResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9157,6 +9241,8 @@ type GetIndiaJudgmentResponse401Headers struct {
 
 // GetIndiaJudgmentResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9171,6 +9257,8 @@ type GetIndiaJudgmentResponse403Headers struct {
 
 // GetIndiaJudgmentResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9178,6 +9266,8 @@ type GetIndiaJudgmentResponse404Headers struct {
 
 // GetIndiaJudgmentResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9185,6 +9275,8 @@ type GetIndiaJudgmentResponse413Headers struct {
 
 // GetIndiaJudgmentResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9192,7 +9284,9 @@ type GetIndiaJudgmentResponse422Headers struct {
 
 // GetIndiaJudgmentResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9203,6 +9297,8 @@ type GetIndiaJudgmentResponse429Headers struct {
 
 // GetIndiaJudgmentResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9210,6 +9306,8 @@ type GetIndiaJudgmentResponse500Headers struct {
 
 // GetIndiaJudgmentResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9351,6 +9449,8 @@ func (r GetIndiaJudgmentResponse) ContentType() string {
 
 // GetIndiaJudgmentPdfResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9358,6 +9458,8 @@ type GetIndiaJudgmentPdfResponse200Headers struct {
 
 // GetIndiaJudgmentPdfResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9370,6 +9472,8 @@ type GetIndiaJudgmentPdfResponse401Headers struct {
 
 // GetIndiaJudgmentPdfResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9384,6 +9488,8 @@ type GetIndiaJudgmentPdfResponse403Headers struct {
 
 // GetIndiaJudgmentPdfResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9391,6 +9497,8 @@ type GetIndiaJudgmentPdfResponse404Headers struct {
 
 // GetIndiaJudgmentPdfResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9398,6 +9506,8 @@ type GetIndiaJudgmentPdfResponse413Headers struct {
 
 // GetIndiaJudgmentPdfResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9405,7 +9515,9 @@ type GetIndiaJudgmentPdfResponse422Headers struct {
 
 // GetIndiaJudgmentPdfResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9416,6 +9528,8 @@ type GetIndiaJudgmentPdfResponse429Headers struct {
 
 // GetIndiaJudgmentPdfResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9423,6 +9537,8 @@ type GetIndiaJudgmentPdfResponse500Headers struct {
 
 // GetIndiaJudgmentPdfResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9557,6 +9673,8 @@ func (r GetIndiaJudgmentPdfResponse) ContentType() string {
 
 // GetIndiaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPrices
 type GetIndiaPricesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9564,6 +9682,8 @@ type GetIndiaPricesResponse200Headers struct {
 
 // GetIndiaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPrices
 type GetIndiaPricesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9576,6 +9696,8 @@ type GetIndiaPricesResponse401Headers struct {
 
 // GetIndiaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPrices
 type GetIndiaPricesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9590,6 +9712,8 @@ type GetIndiaPricesResponse403Headers struct {
 
 // GetIndiaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPrices
 type GetIndiaPricesResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9597,6 +9721,8 @@ type GetIndiaPricesResponse404Headers struct {
 
 // GetIndiaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPrices
 type GetIndiaPricesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9604,6 +9730,8 @@ type GetIndiaPricesResponse413Headers struct {
 
 // GetIndiaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPrices
 type GetIndiaPricesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9611,7 +9739,9 @@ type GetIndiaPricesResponse422Headers struct {
 
 // GetIndiaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPrices
 type GetIndiaPricesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9622,6 +9752,8 @@ type GetIndiaPricesResponse429Headers struct {
 
 // GetIndiaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPrices
 type GetIndiaPricesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9629,6 +9761,8 @@ type GetIndiaPricesResponse500Headers struct {
 
 // GetIndiaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPrices
 type GetIndiaPricesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9771,6 +9905,8 @@ func (r GetIndiaPricesResponse) ContentType() string {
 // GetIndiaPricesCsvResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse200Headers struct {
 	ContentDisposition string
+	RateLimit          string
+	RateLimitPolicy    string
 	XCreditsCost       *int64
 	XCreditsRemaining  *int64
 	XRequestID         RequestId
@@ -9778,6 +9914,8 @@ type GetIndiaPricesCsvResponse200Headers struct {
 
 // GetIndiaPricesCsvResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9790,6 +9928,8 @@ type GetIndiaPricesCsvResponse401Headers struct {
 
 // GetIndiaPricesCsvResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9804,6 +9944,8 @@ type GetIndiaPricesCsvResponse403Headers struct {
 
 // GetIndiaPricesCsvResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9811,6 +9953,8 @@ type GetIndiaPricesCsvResponse404Headers struct {
 
 // GetIndiaPricesCsvResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9818,6 +9962,8 @@ type GetIndiaPricesCsvResponse413Headers struct {
 
 // GetIndiaPricesCsvResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9825,7 +9971,9 @@ type GetIndiaPricesCsvResponse422Headers struct {
 
 // GetIndiaPricesCsvResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9836,6 +9984,8 @@ type GetIndiaPricesCsvResponse429Headers struct {
 
 // GetIndiaPricesCsvResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9843,6 +9993,8 @@ type GetIndiaPricesCsvResponse500Headers struct {
 
 // GetIndiaPricesCsvResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9977,6 +10129,8 @@ func (r GetIndiaPricesCsvResponse) ContentType() string {
 
 // SearchIndiaDocumentsResponse200Headers the declared response headers of an HTTP 200 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9984,6 +10138,8 @@ type SearchIndiaDocumentsResponse200Headers struct {
 
 // SearchIndiaDocumentsResponse400Headers the declared response headers of an HTTP 400 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9996,6 +10152,8 @@ type SearchIndiaDocumentsResponse401Headers struct {
 
 // SearchIndiaDocumentsResponse402Headers the declared response headers of an HTTP 402 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10010,6 +10168,8 @@ type SearchIndiaDocumentsResponse403Headers struct {
 
 // SearchIndiaDocumentsResponse413Headers the declared response headers of an HTTP 413 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10017,6 +10177,8 @@ type SearchIndiaDocumentsResponse413Headers struct {
 
 // SearchIndiaDocumentsResponse422Headers the declared response headers of an HTTP 422 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10024,7 +10186,9 @@ type SearchIndiaDocumentsResponse422Headers struct {
 
 // SearchIndiaDocumentsResponse429Headers the declared response headers of an HTTP 429 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10035,6 +10199,8 @@ type SearchIndiaDocumentsResponse429Headers struct {
 
 // SearchIndiaDocumentsResponse500Headers the declared response headers of an HTTP 500 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10042,6 +10208,8 @@ type SearchIndiaDocumentsResponse500Headers struct {
 
 // SearchIndiaDocumentsResponse503Headers the declared response headers of an HTTP 503 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10174,12 +10342,16 @@ func (r SearchIndiaDocumentsResponse) ContentType() string {
 
 // McpResponse200Headers the declared response headers of an HTTP 200 response for Mcp
 type McpResponse200Headers struct {
-	XRequestID RequestId
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestID      RequestId
 }
 
 // McpResponse202Headers the declared response headers of an HTTP 202 response for Mcp
 type McpResponse202Headers struct {
-	XRequestID RequestId
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestID      RequestId
 }
 
 // McpResponse400Headers the declared response headers of an HTTP 400 response for Mcp
@@ -10209,7 +10381,9 @@ type McpResponse415Headers struct {
 
 // McpResponse429Headers the declared response headers of an HTTP 429 response for Mcp
 type McpResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10499,6 +10673,8 @@ func (r GetReadyzResponse) ContentType() string {
 
 // GetUsFilingIndexResponse200Headers the declared response headers of an HTTP 200 response for GetUsFilingIndex
 type GetUsFilingIndexResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10506,6 +10682,8 @@ type GetUsFilingIndexResponse200Headers struct {
 
 // GetUsFilingIndexResponse400Headers the declared response headers of an HTTP 400 response for GetUsFilingIndex
 type GetUsFilingIndexResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10518,6 +10696,8 @@ type GetUsFilingIndexResponse401Headers struct {
 
 // GetUsFilingIndexResponse402Headers the declared response headers of an HTTP 402 response for GetUsFilingIndex
 type GetUsFilingIndexResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10532,6 +10712,8 @@ type GetUsFilingIndexResponse403Headers struct {
 
 // GetUsFilingIndexResponse404Headers the declared response headers of an HTTP 404 response for GetUsFilingIndex
 type GetUsFilingIndexResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10539,6 +10721,8 @@ type GetUsFilingIndexResponse404Headers struct {
 
 // GetUsFilingIndexResponse413Headers the declared response headers of an HTTP 413 response for GetUsFilingIndex
 type GetUsFilingIndexResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10546,6 +10730,8 @@ type GetUsFilingIndexResponse413Headers struct {
 
 // GetUsFilingIndexResponse422Headers the declared response headers of an HTTP 422 response for GetUsFilingIndex
 type GetUsFilingIndexResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10553,7 +10739,9 @@ type GetUsFilingIndexResponse422Headers struct {
 
 // GetUsFilingIndexResponse429Headers the declared response headers of an HTTP 429 response for GetUsFilingIndex
 type GetUsFilingIndexResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10564,6 +10752,8 @@ type GetUsFilingIndexResponse429Headers struct {
 
 // GetUsFilingIndexResponse500Headers the declared response headers of an HTTP 500 response for GetUsFilingIndex
 type GetUsFilingIndexResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10571,6 +10761,8 @@ type GetUsFilingIndexResponse500Headers struct {
 
 // GetUsFilingIndexResponse503Headers the declared response headers of an HTTP 503 response for GetUsFilingIndex
 type GetUsFilingIndexResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10712,6 +10904,8 @@ func (r GetUsFilingIndexResponse) ContentType() string {
 
 // GetUsFinancialsResponse200Headers the declared response headers of an HTTP 200 response for GetUsFinancials
 type GetUsFinancialsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10719,6 +10913,8 @@ type GetUsFinancialsResponse200Headers struct {
 
 // GetUsFinancialsResponse400Headers the declared response headers of an HTTP 400 response for GetUsFinancials
 type GetUsFinancialsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10731,6 +10927,8 @@ type GetUsFinancialsResponse401Headers struct {
 
 // GetUsFinancialsResponse402Headers the declared response headers of an HTTP 402 response for GetUsFinancials
 type GetUsFinancialsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10745,6 +10943,8 @@ type GetUsFinancialsResponse403Headers struct {
 
 // GetUsFinancialsResponse404Headers the declared response headers of an HTTP 404 response for GetUsFinancials
 type GetUsFinancialsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10752,6 +10952,8 @@ type GetUsFinancialsResponse404Headers struct {
 
 // GetUsFinancialsResponse413Headers the declared response headers of an HTTP 413 response for GetUsFinancials
 type GetUsFinancialsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10759,6 +10961,8 @@ type GetUsFinancialsResponse413Headers struct {
 
 // GetUsFinancialsResponse422Headers the declared response headers of an HTTP 422 response for GetUsFinancials
 type GetUsFinancialsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10766,7 +10970,9 @@ type GetUsFinancialsResponse422Headers struct {
 
 // GetUsFinancialsResponse429Headers the declared response headers of an HTTP 429 response for GetUsFinancials
 type GetUsFinancialsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10777,6 +10983,8 @@ type GetUsFinancialsResponse429Headers struct {
 
 // GetUsFinancialsResponse500Headers the declared response headers of an HTTP 500 response for GetUsFinancials
 type GetUsFinancialsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10784,6 +10992,8 @@ type GetUsFinancialsResponse500Headers struct {
 
 // GetUsFinancialsResponse503Headers the declared response headers of an HTTP 503 response for GetUsFinancials
 type GetUsFinancialsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10925,6 +11135,8 @@ func (r GetUsFinancialsResponse) ContentType() string {
 
 // GetUsBalanceSheetsResponse200Headers the declared response headers of an HTTP 200 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10932,6 +11144,8 @@ type GetUsBalanceSheetsResponse200Headers struct {
 
 // GetUsBalanceSheetsResponse400Headers the declared response headers of an HTTP 400 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10944,6 +11158,8 @@ type GetUsBalanceSheetsResponse401Headers struct {
 
 // GetUsBalanceSheetsResponse402Headers the declared response headers of an HTTP 402 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10958,6 +11174,8 @@ type GetUsBalanceSheetsResponse403Headers struct {
 
 // GetUsBalanceSheetsResponse404Headers the declared response headers of an HTTP 404 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10965,6 +11183,8 @@ type GetUsBalanceSheetsResponse404Headers struct {
 
 // GetUsBalanceSheetsResponse413Headers the declared response headers of an HTTP 413 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10972,6 +11192,8 @@ type GetUsBalanceSheetsResponse413Headers struct {
 
 // GetUsBalanceSheetsResponse422Headers the declared response headers of an HTTP 422 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10979,7 +11201,9 @@ type GetUsBalanceSheetsResponse422Headers struct {
 
 // GetUsBalanceSheetsResponse429Headers the declared response headers of an HTTP 429 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10990,6 +11214,8 @@ type GetUsBalanceSheetsResponse429Headers struct {
 
 // GetUsBalanceSheetsResponse500Headers the declared response headers of an HTTP 500 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10997,6 +11223,8 @@ type GetUsBalanceSheetsResponse500Headers struct {
 
 // GetUsBalanceSheetsResponse503Headers the declared response headers of an HTTP 503 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11138,6 +11366,8 @@ func (r GetUsBalanceSheetsResponse) ContentType() string {
 
 // GetUsCashFlowStatementsResponse200Headers the declared response headers of an HTTP 200 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11145,6 +11375,8 @@ type GetUsCashFlowStatementsResponse200Headers struct {
 
 // GetUsCashFlowStatementsResponse400Headers the declared response headers of an HTTP 400 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11157,6 +11389,8 @@ type GetUsCashFlowStatementsResponse401Headers struct {
 
 // GetUsCashFlowStatementsResponse402Headers the declared response headers of an HTTP 402 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11171,6 +11405,8 @@ type GetUsCashFlowStatementsResponse403Headers struct {
 
 // GetUsCashFlowStatementsResponse404Headers the declared response headers of an HTTP 404 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11178,6 +11414,8 @@ type GetUsCashFlowStatementsResponse404Headers struct {
 
 // GetUsCashFlowStatementsResponse413Headers the declared response headers of an HTTP 413 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11185,6 +11423,8 @@ type GetUsCashFlowStatementsResponse413Headers struct {
 
 // GetUsCashFlowStatementsResponse422Headers the declared response headers of an HTTP 422 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11192,7 +11432,9 @@ type GetUsCashFlowStatementsResponse422Headers struct {
 
 // GetUsCashFlowStatementsResponse429Headers the declared response headers of an HTTP 429 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11203,6 +11445,8 @@ type GetUsCashFlowStatementsResponse429Headers struct {
 
 // GetUsCashFlowStatementsResponse500Headers the declared response headers of an HTTP 500 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11210,6 +11454,8 @@ type GetUsCashFlowStatementsResponse500Headers struct {
 
 // GetUsCashFlowStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11351,6 +11597,8 @@ func (r GetUsCashFlowStatementsResponse) ContentType() string {
 
 // GetUsIncomeStatementsResponse200Headers the declared response headers of an HTTP 200 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11358,6 +11606,8 @@ type GetUsIncomeStatementsResponse200Headers struct {
 
 // GetUsIncomeStatementsResponse400Headers the declared response headers of an HTTP 400 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11370,6 +11620,8 @@ type GetUsIncomeStatementsResponse401Headers struct {
 
 // GetUsIncomeStatementsResponse402Headers the declared response headers of an HTTP 402 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11384,6 +11636,8 @@ type GetUsIncomeStatementsResponse403Headers struct {
 
 // GetUsIncomeStatementsResponse404Headers the declared response headers of an HTTP 404 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11391,6 +11645,8 @@ type GetUsIncomeStatementsResponse404Headers struct {
 
 // GetUsIncomeStatementsResponse413Headers the declared response headers of an HTTP 413 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11398,6 +11654,8 @@ type GetUsIncomeStatementsResponse413Headers struct {
 
 // GetUsIncomeStatementsResponse422Headers the declared response headers of an HTTP 422 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11405,7 +11663,9 @@ type GetUsIncomeStatementsResponse422Headers struct {
 
 // GetUsIncomeStatementsResponse429Headers the declared response headers of an HTTP 429 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11416,6 +11676,8 @@ type GetUsIncomeStatementsResponse429Headers struct {
 
 // GetUsIncomeStatementsResponse500Headers the declared response headers of an HTTP 500 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11423,6 +11685,8 @@ type GetUsIncomeStatementsResponse500Headers struct {
 
 // GetUsIncomeStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11564,6 +11828,8 @@ func (r GetUsIncomeStatementsResponse) ContentType() string {
 
 // SearchUsFilingsResponse200Headers the declared response headers of an HTTP 200 response for SearchUsFilings
 type SearchUsFilingsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11571,6 +11837,8 @@ type SearchUsFilingsResponse200Headers struct {
 
 // SearchUsFilingsResponse400Headers the declared response headers of an HTTP 400 response for SearchUsFilings
 type SearchUsFilingsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11583,6 +11851,8 @@ type SearchUsFilingsResponse401Headers struct {
 
 // SearchUsFilingsResponse402Headers the declared response headers of an HTTP 402 response for SearchUsFilings
 type SearchUsFilingsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11597,6 +11867,8 @@ type SearchUsFilingsResponse403Headers struct {
 
 // SearchUsFilingsResponse413Headers the declared response headers of an HTTP 413 response for SearchUsFilings
 type SearchUsFilingsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11604,6 +11876,8 @@ type SearchUsFilingsResponse413Headers struct {
 
 // SearchUsFilingsResponse422Headers the declared response headers of an HTTP 422 response for SearchUsFilings
 type SearchUsFilingsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11611,7 +11885,9 @@ type SearchUsFilingsResponse422Headers struct {
 
 // SearchUsFilingsResponse429Headers the declared response headers of an HTTP 429 response for SearchUsFilings
 type SearchUsFilingsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11622,6 +11898,8 @@ type SearchUsFilingsResponse429Headers struct {
 
 // SearchUsFilingsResponse500Headers the declared response headers of an HTTP 500 response for SearchUsFilings
 type SearchUsFilingsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11629,6 +11907,8 @@ type SearchUsFilingsResponse500Headers struct {
 
 // SearchUsFilingsResponse503Headers the declared response headers of an HTTP 503 response for SearchUsFilings
 type SearchUsFilingsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11761,6 +12041,8 @@ func (r SearchUsFilingsResponse) ContentType() string {
 
 // GetUsSecurityFundHoldersResponse200Headers the declared response headers of an HTTP 200 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11768,6 +12050,8 @@ type GetUsSecurityFundHoldersResponse200Headers struct {
 
 // GetUsSecurityFundHoldersResponse400Headers the declared response headers of an HTTP 400 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11780,6 +12064,8 @@ type GetUsSecurityFundHoldersResponse401Headers struct {
 
 // GetUsSecurityFundHoldersResponse402Headers the declared response headers of an HTTP 402 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11794,6 +12080,8 @@ type GetUsSecurityFundHoldersResponse403Headers struct {
 
 // GetUsSecurityFundHoldersResponse404Headers the declared response headers of an HTTP 404 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11801,6 +12089,8 @@ type GetUsSecurityFundHoldersResponse404Headers struct {
 
 // GetUsSecurityFundHoldersResponse413Headers the declared response headers of an HTTP 413 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11808,6 +12098,8 @@ type GetUsSecurityFundHoldersResponse413Headers struct {
 
 // GetUsSecurityFundHoldersResponse422Headers the declared response headers of an HTTP 422 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11815,7 +12107,9 @@ type GetUsSecurityFundHoldersResponse422Headers struct {
 
 // GetUsSecurityFundHoldersResponse429Headers the declared response headers of an HTTP 429 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11826,6 +12120,8 @@ type GetUsSecurityFundHoldersResponse429Headers struct {
 
 // GetUsSecurityFundHoldersResponse500Headers the declared response headers of an HTTP 500 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11833,6 +12129,8 @@ type GetUsSecurityFundHoldersResponse500Headers struct {
 
 // GetUsSecurityFundHoldersResponse503Headers the declared response headers of an HTTP 503 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -12410,7 +12708,7 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -12437,7 +12735,7 @@ func (c *ClientWithResponses) McpWithBodyWithResponse(ctx context.Context, conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
@@ -12477,7 +12775,7 @@ func (c *ClientWithResponses) GetOpenapiDocumentWithResponse(ctx context.Context
 
 // GetReadyzWithResponse Readiness
 //
-// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13889,6 +14187,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers AskResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13913,6 +14225,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers AskResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13947,6 +14273,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers AskResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13971,6 +14311,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers402 = &headers
 	case rsp.StatusCode == 403:
 		var headers AskResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -13995,6 +14349,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers AskResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14019,6 +14387,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers AskResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14043,12 +14425,26 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers AskResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14095,6 +14491,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers AskResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14119,6 +14529,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AskResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14322,6 +14746,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetChinaPricesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14346,6 +14784,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetChinaPricesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14380,6 +14832,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetChinaPricesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14428,6 +14894,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetChinaPricesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14452,6 +14932,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetChinaPricesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14476,6 +14970,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetChinaPricesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14500,12 +15008,26 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChinaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14552,6 +15074,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChinaPricesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14576,6 +15112,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14706,6 +15256,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetChinaSecurityResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14730,6 +15294,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetChinaSecurityResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14764,6 +15342,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetChinaSecurityResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14812,6 +15404,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetChinaSecurityResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14836,6 +15442,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetChinaSecurityResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14860,6 +15480,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetChinaSecurityResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14884,12 +15518,26 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChinaSecurityResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14936,6 +15584,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChinaSecurityResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14960,6 +15622,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaSecurityResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15177,6 +15853,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 			}
 			headers.IdempotentReplayed = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-As-Of"); len(values) > 0 {
 			var value time.Time
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-As-Of", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "date-time"}); err != nil {
@@ -15208,6 +15898,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateIndiaExportResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15242,6 +15946,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers CreateIndiaExportResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15290,6 +16008,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CreateIndiaExportResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15314,6 +16046,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateIndiaExportResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15338,6 +16084,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateIndiaExportResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15362,6 +16122,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateIndiaExportResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15386,12 +16160,26 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateIndiaExportResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -15438,6 +16226,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateIndiaExportResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15462,6 +16264,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateIndiaExportResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15592,6 +16408,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaJudgmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15616,6 +16446,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaJudgmentResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15650,6 +16494,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaJudgmentResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15698,6 +16556,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaJudgmentResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15722,6 +16594,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaJudgmentResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15746,6 +16632,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaJudgmentResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15770,12 +16670,26 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaJudgmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -15822,6 +16736,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaJudgmentResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15846,6 +16774,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15969,6 +16911,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaJudgmentPdfResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15993,6 +16949,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaJudgmentPdfResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16027,6 +16997,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaJudgmentPdfResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16075,6 +17059,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaJudgmentPdfResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16099,6 +17097,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaJudgmentPdfResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16123,6 +17135,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaJudgmentPdfResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16147,12 +17173,26 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaJudgmentPdfResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16199,6 +17239,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaJudgmentPdfResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16223,6 +17277,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentPdfResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16353,6 +17421,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaPricesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16377,6 +17459,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaPricesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16411,6 +17507,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaPricesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16459,6 +17569,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaPricesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16483,6 +17607,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaPricesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16507,6 +17645,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaPricesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16531,12 +17683,26 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16583,6 +17749,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaPricesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16607,6 +17787,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16737,6 +17931,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 			}
 			headers.ContentDisposition = value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16761,6 +17969,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaPricesCsvResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16795,6 +18017,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaPricesCsvResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16843,6 +18079,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaPricesCsvResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16867,6 +18117,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaPricesCsvResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16891,6 +18155,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaPricesCsvResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16915,12 +18193,26 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaPricesCsvResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16967,6 +18259,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaPricesCsvResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16991,6 +18297,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesCsvResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17114,6 +18434,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 	switch {
 	case rsp.StatusCode == 200:
 		var headers SearchIndiaDocumentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17138,6 +18472,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers SearchIndiaDocumentsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17172,6 +18520,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers SearchIndiaDocumentsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17220,6 +18582,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchIndiaDocumentsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17244,6 +18620,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers SearchIndiaDocumentsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17268,12 +18658,26 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers SearchIndiaDocumentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17320,6 +18724,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SearchIndiaDocumentsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17344,6 +18762,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchIndiaDocumentsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17456,6 +18888,20 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers McpResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -17466,6 +18912,20 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 202:
 		var headers McpResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -17526,12 +18986,26 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers McpResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17850,6 +19324,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsFilingIndexResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17874,6 +19362,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsFilingIndexResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17908,6 +19410,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsFilingIndexResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17956,6 +19472,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsFilingIndexResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17980,6 +19510,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsFilingIndexResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18004,6 +19548,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsFilingIndexResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18028,12 +19586,26 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsFilingIndexResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18080,6 +19652,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsFilingIndexResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18104,6 +19690,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFilingIndexResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18234,6 +19834,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsFinancialsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18258,6 +19872,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsFinancialsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18292,6 +19920,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsFinancialsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18340,6 +19982,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsFinancialsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18364,6 +20020,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsFinancialsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18388,6 +20058,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsFinancialsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18412,12 +20096,26 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsFinancialsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18464,6 +20162,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsFinancialsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18488,6 +20200,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFinancialsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18618,6 +20344,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsBalanceSheetsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18642,6 +20382,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsBalanceSheetsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18676,6 +20430,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsBalanceSheetsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18724,6 +20492,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsBalanceSheetsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18748,6 +20530,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsBalanceSheetsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18772,6 +20568,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsBalanceSheetsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18796,12 +20606,26 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsBalanceSheetsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18848,6 +20672,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsBalanceSheetsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18872,6 +20710,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsBalanceSheetsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19002,6 +20854,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsCashFlowStatementsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19026,6 +20892,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsCashFlowStatementsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19060,6 +20940,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsCashFlowStatementsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19108,6 +21002,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsCashFlowStatementsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19132,6 +21040,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsCashFlowStatementsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19156,6 +21078,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsCashFlowStatementsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19180,12 +21116,26 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsCashFlowStatementsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19232,6 +21182,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsCashFlowStatementsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19256,6 +21220,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsCashFlowStatementsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19386,6 +21364,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsIncomeStatementsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19410,6 +21402,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsIncomeStatementsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19444,6 +21450,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsIncomeStatementsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19492,6 +21512,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsIncomeStatementsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19516,6 +21550,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsIncomeStatementsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19540,6 +21588,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsIncomeStatementsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19564,12 +21626,26 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsIncomeStatementsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19616,6 +21692,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsIncomeStatementsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19640,6 +21730,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsIncomeStatementsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19763,6 +21867,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers SearchUsFilingsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19787,6 +21905,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers SearchUsFilingsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19821,6 +21953,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers SearchUsFilingsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19869,6 +22015,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchUsFilingsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19893,6 +22053,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers SearchUsFilingsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19917,12 +22091,26 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers SearchUsFilingsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19969,6 +22157,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SearchUsFilingsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19993,6 +22195,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchUsFilingsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -20123,6 +22339,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsSecurityFundHoldersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20147,6 +22377,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsSecurityFundHoldersResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20181,6 +22425,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsSecurityFundHoldersResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20229,6 +22487,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsSecurityFundHoldersResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20253,6 +22525,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsSecurityFundHoldersResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20277,6 +22563,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsSecurityFundHoldersResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20301,12 +22601,26 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsSecurityFundHoldersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -20353,6 +22667,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsSecurityFundHoldersResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20377,6 +22705,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsSecurityFundHoldersResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

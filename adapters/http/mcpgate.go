@@ -81,7 +81,7 @@ func (s *Server) serveMCP(h http.Handler) func(http.ResponseWriter, *http.Reques
 			return
 		}
 		if msg.Method != methodCallTool || err != nil {
-			if err := s.d.Limiter.Allow(r.Context(), mcpFreeBucket+key.ID); err != nil {
+			if err := s.limit(r.Context(), w, mcpPolicy, mcpFreeBucket+key.ID); err != nil {
 				writeError(w, r, err)
 				return
 			}
