@@ -16,7 +16,6 @@ import (
 
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/pii"
-	"github.com/quarrydata/quarry/domain/question"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -78,6 +77,8 @@ type Service struct {
 	model ports.Answerer
 	// sentences keeps the retrieved documents' sentences, stemmed.
 	sentences sentenceMemo
+	// parses keeps what the grammar read in each question.
+	parses parseMemo
 }
 
 // WithModel makes a answer text questions through model instead of the
@@ -101,7 +102,7 @@ func (a *Service) WithJudgments(j *indiajudgments.Service) *Service {
 // nil shared splits them for every question.
 func New(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, shared *readcache.Cache) *Service {
 	return &Service{fin: fin, china: china, sections: filings, sources: []usecase.DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()},
-		sentences: newSentenceMemo(shared)}
+		sentences: newSentenceMemo(shared), parses: newParseMemo(shared)}
 }
 
 // Probe reports Ask available once any dataset it reads holds data. It
@@ -125,9 +126,9 @@ func (a *Service) Probe() usecase.DatasetProbe {
 func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error) {
 	ans := Answer{Searched: r.Searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
 	var cited []sentence
-	if !question.AsksPersonalIdentifier(q.Question) {
+	if p := a.parses.of(q.Question); !p.personal {
 		var err error
-		if cited, err = a.answerSentences(ctx, q, r.Searched, &ans); err != nil {
+		if cited, err = a.answerSentences(ctx, q, p, r.Searched, &ans); err != nil {
 			return Answer{}, err
 		}
 	}
@@ -140,13 +141,13 @@ func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error
 	return ans, nil
 }
 
-// answerSentences answers q by its kind, from the dataset that kind reads
-// when it is searched: a listing question from the China listings, a
-// figure question from the US statements, anything else from the 10-K
-// sections and the judgments.
-func (a *Service) answerSentences(ctx context.Context, q Query, searched []dataset.ID, ans *Answer) ([]sentence, error) {
-	lq, listing := question.ListingSubject(q.Question)
-	fig, figure := question.ParseFigure(q.Question)
+// answerSentences answers q by its kind (p, its parse), from the dataset
+// that kind reads when it is searched: a listing question from the China
+// listings, a figure question from the US statements, anything else from
+// the 10-K sections and the judgments.
+func (a *Service) answerSentences(ctx context.Context, q Query, p parsed, searched []dataset.ID, ans *Answer) ([]sentence, error) {
+	lq, listing := p.listing, p.isListing
+	fig, figure := p.figure, p.isFigure
 	switch {
 	case listing && slices.Contains(searched, dataset.ChinaSecurities):
 		out, err := a.listing(ctx, lq, q.AsOf)
