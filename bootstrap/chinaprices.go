@@ -3,6 +3,8 @@ package bootstrap
 import (
 	"context"
 
+	"go.uber.org/fx"
+
 	"github.com/quarrydata/quarry/ingest"
 
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -18,15 +20,24 @@ import (
 )
 
 // chinaPrices is the China A-share daily prices slice: its store (memory,
-// or MongoDB behind a read cache of each listing's versions), use case,
+// or MongoDB keeping the series documents and year buckets it reads in the
+// read cache, behind a read cache of each listing's steps), use case,
 // probe and handler.
 func chinaPrices() wiring {
-	stores, served := documents(
+	stores, _ := documents(
 		func() ports.ChinaPriceStore { return memory.NewChinaPrices() },
 		func(db *mongodrv.Database) ports.ChinaPriceStore { return mongo.NewChinaPrices(db) },
-		func(s ports.ChinaPriceStore, c *readcache.Cache) ports.ChinaPriceStore {
-			return chinaprices.NewCache(s, c)
+		nil)
+	// When documents are cached, the MongoDB store keeps the buckets it
+	// reads itself, unpacked, since only it knows their layout.
+	served := func(cfg Config) fx.Option {
+		if !cachesDocuments(cfg) {
+			return stores(cfg)
+		}
+		return fx.Provide(func(db *mongodrv.Database, c *readcache.Cache) ports.ChinaPriceStore {
+			return chinaprices.NewCache(mongo.NewCachedChinaPrices(db, c), c)
 		})
+	}
 	return wiring{
 		name:    string(dataset.ChinaPrices),
 		alias:   "china-prices",

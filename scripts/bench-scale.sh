@@ -264,7 +264,7 @@ queries() {
   for q in "$@"; do echo "${template//\{q\}/$q}"; done >"$work/$file"
 }
 
-echo "route (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses"
+echo "route (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses	bytes"
 # load ARGS...: one loadgen run, then the server's CPU seconds during it
 # (user + system, from /proc: with BENCH_DURATION past QUARRY_MONGO_REFRESH
 # it spans a refresh of the search indexes).

@@ -6,8 +6,12 @@
 # GET /china/prices?code=000001.SZ&limit=1000, POST /ask (a figure and a
 # text question), and the India rows GET /india/judgments/{id}, its PDF,
 # POST /india/search, GET /india/prices, its CSV and POST /india/exports, first on
-# memory storage, then on PostgreSQL + MongoDB-wire containers. Prints
-# req/s, p50 and p99, every route's ratio to healthz measured in this run,
+# memory storage, then on PostgreSQL + MongoDB-wire containers (the routes
+# are listed in scripts/benchroutes.sh). Each route is followed by a row
+# of a static body of its answer's mean size, served by Go's net/http
+# (cmd/staticbody) on this machine with the same load generator: the
+# limit of an answer that size. Prints req/s, p50, p99 and bytes, every
+# route's ratio to healthz and to its static body measured in this run,
 # and Ask's evaluation figures. Timings are reported, never asserted.
 #
 # BENCH_STACKS picks the stacks, by default "memory postgres durable
@@ -33,15 +37,17 @@ PROFILE=${BENCH_PROFILE:-}
 PPROF_ADDR=127.0.0.1:18481
 # The served node keeps its metrics listener, on a port beside the bench's.
 METRICS_ADDR=127.0.0.1:18482
-JUDGMENT=inj_n4ww4jhpszkskpjk
+STATIC_ADDR=127.0.0.1:18483
 containers=()
 stack_containers=()
 server_pid=""
+static_pid=""
 pgdata=""
 datadir=""
 
 cleanup() {
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+  [[ -n $static_pid ]] && kill "$static_pid" 2>/dev/null && wait "$static_pid" 2>/dev/null || true
   for c in "${containers[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
   [[ -n $pgdata ]] && rm -rf "$pgdata"
   [[ -n $datadir ]] && rm -rf "$datadir"
@@ -101,11 +107,13 @@ database_pids() {
 # garbage collector, and the CPU per request of the server, the database
 # containers and the whole machine (from /proc), whose sum against
 # healthz's says what the ratio can be.
+# The row is kept in last_row.
 route() {
   local stack=$1 label=$2 row
   shift 2
   if [[ -z $PROFILE ]]; then
-    ./bin/loadgen -label "$stack $label" -c "$CONNS" -d "$DURATION" "$@" | tee -a bin/bench.tsv
+    last_row=$(./bin/loadgen -label "$stack $label" -c "$CONNS" -d "$DURATION" "$@")
+    tee -a bin/bench.tsv <<<"$last_row"
     return
   fi
   local file="bin/cpu-$stack-${label// /-}.pprof" profiler server0 db0 busy0
@@ -113,6 +121,7 @@ route() {
   profiler=$!
   server0=$(cpu_ticks "$server_pid"); db0=$(cpu_ticks $(database_pids)); busy0=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9 }' /proc/stat)
   row=$(./bin/loadgen -label "$stack $label" -c "$CONNS" -d "$DURATION" "$@" | tee -a bin/bench.tsv)
+  last_row=$row
   echo "$row"
   awk -v n="$(cut -f2 <<<"$row")" -v d="${DURATION%s}" -v hz="$(getconf CLK_TCK)" \
     -v s=$(( $(cpu_ticks "$server_pid") - server0 )) -v b=$(( $(cpu_ticks $(database_pids)) - db0 )) \
@@ -129,44 +138,29 @@ route() {
   fi
 }
 
-measure() {
-  local stack=$1 key metered
-  key=$(mint_key)
-  route "$stack" healthz -url "http://$ADDR/healthz"
-  metered=$(route "$stack" metered -url "http://$ADDR/china/securities/SSE.600519" -header "X-API-KEY: $key")
-  echo "$metered"
-  # The same route at half the req/s just measured: its p50 and p99 at a
-  # load the stack keeps up with.
-  ./bin/loadgen -label "$stack metered@half" -url "http://$ADDR/china/securities/SSE.600519" \
-    -header "X-API-KEY: $key" -c "$CONNS" -d "$DURATION" -rate "$(head -n 1 <<<"$metered" | cut -f2 | awk '{ print int($1 / 2) }')" | tee -a bin/bench.tsv
-  route "$stack" financials -url "http://$ADDR/us/financials?ticker=AAPL" -header "X-API-KEY: $key"
-  route "$stack" search -method POST -url "http://$ADDR/us/search" \
-    -body '{"query":"iPhone services revenue"}' -header "X-API-KEY: $key"
-  route "$stack" holders -url "http://$ADDR/us/security-fund-holders?identifier=AAPL" -header "X-API-KEY: $key"
-  # limit=1000 asks for a 1,000-bar page; the sample holds 302 bars of
-  # 000001.SZ, so the page carries all 302 (two year buckets on MongoDB).
-  route "$stack" "china prices" -url "http://$ADDR/china/prices?code=000001.SZ&limit=1000" -header "X-API-KEY: $key"
-  # Ask: a figure question (answered from the statements) and a text
-  # question (retrieval over the 10-K sections).
-  route "$stack" ask-figure -method POST -url "http://$ADDR/ask" \
-    -body '{"question":"What was Apple'"'"'s revenue in fiscal 2023?"}' -header "X-API-KEY: $key"
-  route "$stack" ask-text -method POST -url "http://$ADDR/ask" \
-    -body '{"question":"What are Apple'"'"'s reportable segments?"}' -header "X-API-KEY: $key"
-  # inj_n4ww4jhpszkskpjk is the sample's Supreme Court judgment in Civil
-  # Appeal No. 5700 of 2021 (38 pages in the original, 76 kB of text), the
-  # longest: its PDF is the heaviest the sample renders.
-  route "$stack" judgment -url "http://$ADDR/india/judgments/$JUDGMENT" -header "X-API-KEY: $key"
-  route "$stack" "judgment pdf" -url "http://$ADDR/india/judgments/$JUDGMENT/pdf" -header "X-API-KEY: $key"
-  route "$stack" "india search" -method POST -url "http://$ADDR/india/search" \
-    -body '{"query":"writ petition municipal corporation"}' -header "X-API-KEY: $key"
-  # RELIANCE's rows in the sample (16 days); the export is the same rows as
-  # a typed Parquet file.
-  route "$stack" "india prices" -url "http://$ADDR/india/prices?symbol=RELIANCE&limit=1000" -header "X-API-KEY: $key"
-  route "$stack" "india csv" -url "http://$ADDR/india/prices.csv?symbol=RELIANCE" -header "X-API-KEY: $key"
-  route "$stack" "india export" -method POST -url "http://$ADDR/india/exports" \
-    -body '{"dataset":"india.prices","format":"parquet","filters":{"symbol":"RELIANCE"}}' -header "X-API-KEY: $key"
+# bench_route STACK LABEL LOADGEN-ARGS...: a route's row, then (but for
+# healthz) the row of a static body of its answer's mean size, and for the
+# metered route its row at half the req/s just measured: its p50 and p99
+# at a load the stack keeps up with.
+bench_route() {
+  local stack=$1 label=$2
+  route "$@"
+  [[ $label == healthz ]] && return 0
+  local row=$last_row
+  ./bin/loadgen -label "$stack $label@static" -url "http://$STATIC_ADDR/$(cut -f6 <<<"$row")" \
+    -c "$CONNS" -d "$DURATION" | tee -a bin/bench.tsv
+  if [[ $label == metered ]]; then
+    ./bin/loadgen -label "$stack metered@half" -c "$CONNS" -d "$DURATION" \
+      -rate "$(cut -f2 <<<"$row" | awk '{ print int($1 / 2) }')" "${@:3}" | tee -a bin/bench.tsv
+  fi
 }
 
+measure() {
+  bench_routes bench_route "$1" "$ADDR" "$(mint_key)"
+}
+
+# shellcheck source=scripts/benchroutes.sh
+source scripts/benchroutes.sh
 # shellcheck source=scripts/containers.sh
 source scripts/containers.sh
 
@@ -184,7 +178,10 @@ wait_for() {
   sed -n -e 's/.*\(evaluation: .*\)/ask \1/p' -e 's/.*\(ask eval .*\)/\1/p'
 
 : >bin/bench.tsv
-echo "stack route	req/s	p50 ms	p99 ms	statuses"
+(exec ./bin/staticbody -addr "$STATIC_ADDR" >bin/bench-static.log 2>&1) &
+static_pid=$!
+wait_for curl -sf "http://$STATIC_ADDR/0"
+echo "stack route	req/s	p50 ms	p99 ms	statuses	bytes"
 
 if [[ " $STACKS " == *" memory "* ]]; then
   unset QUARRY_POSTGRES_URL QUARRY_MONGO_URI
@@ -240,15 +237,18 @@ if [[ " $STACKS " == *" embedded "* ]]; then
   unset QUARRY_DATA_DIR
 fi
 
-# Every route's req/s as a ratio to its stack's healthz, measured in this run.
+# Every route's req/s as a ratio to its stack's healthz and to the static
+# body of its answer's size, measured in this run.
 awk -F'\t' '
   { stack = $1; sub(/ .*/, "", stack); route = $1; sub(/^[^ ]+ /, "", route) }
   route == "healthz" { healthz[stack] = $2 }
-  { rows[NR] = stack "\t" route "\t" $2 }
+  route ~ /@static$/ { r = route; sub(/@static$/, "", r); static[stack, r] = $2; next }
+  route !~ /@half$/ && route != "healthz" { rows[++n] = stack "\t" route "\t" $2 "\t" $6 }
   END {
-    print "ratio to healthz:"
-    for (i = 1; i <= NR; i++) {
+    printf "ratio to healthz and to a static body of the answer'"'"'s size:\n  %-15s %-14s %8s %8s %8s\n", "stack", "route", "bytes", "healthz", "static"
+    for (i = 1; i <= n; i++) {
       split(rows[i], f, "\t")
-      if (f[2] != "healthz" && f[2] !~ /@half$/ && f[1] in healthz) printf "  %-15s %-14s %.3f\n", f[1], f[2], f[3] / healthz[f[1]]
+      if (f[1] in healthz) printf "  %-15s %-14s %8d %8.3f %8.3f\n", f[1], f[2], f[4], f[3] / healthz[f[1]],
+        (static[f[1], f[2]] > 0 ? f[3] / static[f[1], f[2]] : 0)
     }
   }' bin/bench.tsv

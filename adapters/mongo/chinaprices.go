@@ -9,11 +9,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -43,19 +45,54 @@ const (
 )
 
 // ChinaPrices is the China A-share daily bars store.
+//
+// Given a ReadCache (NewCachedChinaPrices), it keeps what Bars reads: each
+// listing's series document and each year bucket's versions, unpacked
+// (about 250 bars, some 40 kB, a bucket), so that a page is cut in memory
+// for any date range, offset and as-of time, and a miss reads only the
+// buckets of the years the page reaches, as an uncached read does. The
+// shared budget bounds how many are kept. A write by this store forgets
+// the series and the buckets it wrote; one by another process (quarry
+// ingest) is seen once the entries' TTL has passed. UpdateSeries and
+// Versions always read the store.
 type ChinaPrices struct {
 	series  *mongodrv.Collection
 	buckets *mongodrv.Collection
 	// locks serialise UpdateSeries of one code within this process.
 	locks sync.Map
+
+	// heads and years cache what Bars reads (nil: nothing): the series
+	// document by code (one element), a bucket's versions by bucket _id.
+	heads *readcache.Slices[seriesDoc]
+	years *readcache.Slices[ashare.Bar]
 }
 
 var _ ports.ChinaPriceStore = (*ChinaPrices)(nil)
 
 // NewChinaPrices returns the prices store of db.
 func NewChinaPrices(db *mongodrv.Database) *ChinaPrices {
-	return &ChinaPrices{series: db.Collection(priceSeriesCollection), buckets: db.Collection(priceBucketsCollection)}
+	return NewCachedChinaPrices(db, nil)
 }
+
+// NewCachedChinaPrices returns the prices store of db, keeping what Bars
+// reads in cache (nothing when cache is nil).
+func NewCachedChinaPrices(db *mongodrv.Database, cache *readcache.Cache) *ChinaPrices {
+	return &ChinaPrices{series: db.Collection(priceSeriesCollection), buckets: db.Collection(priceBucketsCollection),
+		heads: readcache.NewSlices(cache, seriesBytes), years: readcache.NewSlices(cache, barBytes)}
+}
+
+// seriesBytes and barBytes weigh what a cached series document and bar
+// hold beyond their own size.
+func seriesBytes(d seriesDoc) int {
+	var st stepDoc
+	n := len(d.Code) + cap(d.Years)*int(unsafe.Sizeof(0)) + cap(d.Steps)*int(unsafe.Sizeof(st))
+	for _, st := range d.Steps {
+		n += len(st.Date)
+	}
+	return n
+}
+
+func barBytes(b ashare.Bar) int { return readcache.StringBytes(b.Code, b.TradeDate, b.Source) }
 
 type seriesDoc struct {
 	Code  string    `bson:"_id"`
@@ -169,6 +206,37 @@ func (s *ChinaPrices) bucket(ctx context.Context, code string, year int) ([]barD
 	return d.bars()
 }
 
+// cachedSeries is seriesOf through the cache.
+func (s *ChinaPrices) cachedSeries(ctx context.Context, code string) (seriesDoc, bool, error) {
+	got, err := s.heads.Get(ctx, code, func(ctx context.Context) ([]seriesDoc, error) {
+		d, found, err := s.seriesOf(ctx, code)
+		if err != nil || !found {
+			return nil, err
+		}
+		return []seriesDoc{d}, nil
+	})
+	if err != nil || len(got) == 0 {
+		return seriesDoc{}, false, err
+	}
+	return got[0], true, nil
+}
+
+// cachedBucket returns a year's versions of the code as bars, in order,
+// through the cache. The slice is shared: the caller must not change it.
+func (s *ChinaPrices) cachedBucket(ctx context.Context, code string, year int) ([]ashare.Bar, error) {
+	return s.years.Get(ctx, bucketID(code, year), func(ctx context.Context) ([]ashare.Bar, error) {
+		docs, err := s.bucket(ctx, code, year)
+		if err != nil {
+			return nil, err
+		}
+		versions := make([]ashare.Bar, len(docs))
+		for i, d := range docs {
+			versions[i] = d.bar(code)
+		}
+		return versions, nil
+	})
+}
+
 // held reads the code's series document and every one of its year
 // buckets: the buckets by year, and every version in trade date then
 // KnownAt order.
@@ -223,6 +291,13 @@ func (s *ChinaPrices) UpdateSeries(ctx context.Context, code string, change func
 		return nil
 	}
 	changed := map[int]bool{}
+	// Forgotten even when a write fails: it may have applied in part.
+	defer func() {
+		s.heads.Forget(code)
+		for y := range changed {
+			s.years.Forget(bucketID(code, y))
+		}
+	}()
 	for _, b := range add {
 		d, y := toBarDoc(b), yearOf(b.TradeDate)
 		i, found := slices.BinarySearchFunc(buckets[y], d, compareBarDoc)
@@ -266,7 +341,7 @@ func (s *ChinaPrices) UpdateSeries(ctx context.Context, code string, change func
 // Bars reads the buckets of the years q's range touches, oldest first, and
 // stops once the page and one more bar are found.
 func (s *ChinaPrices) Bars(ctx context.Context, q ports.BarQuery) ([]ashare.Bar, bool, error) {
-	series, found, err := s.seriesOf(ctx, q.Code)
+	series, found, err := s.cachedSeries(ctx, q.Code)
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -276,14 +351,10 @@ func (s *ChinaPrices) Bars(ctx context.Context, q ports.BarQuery) ([]ashare.Bar,
 			if (q.From != "" && y < yearOf(q.From)) || (q.To != "" && y > yearOf(q.To)) {
 				continue
 			}
-			docs, err := s.bucket(ctx, q.Code, y)
+			versions, err := s.cachedBucket(ctx, q.Code, y)
 			if err != nil {
 				readErr = err
 				return
-			}
-			versions := make([]ashare.Bar, len(docs))
-			for i, d := range docs {
-				versions[i] = d.bar(q.Code)
 			}
 			for b := range ashare.Visible(versions, q.From, q.To, q.AsOf) {
 				if !yield(b) {

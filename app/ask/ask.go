@@ -16,7 +16,6 @@ import (
 
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/pii"
-	"github.com/quarrydata/quarry/domain/question"
 	"github.com/quarrydata/quarry/ports"
 )
 
@@ -78,6 +77,10 @@ type Service struct {
 	model ports.Answerer
 	// sentences keeps the retrieved documents' sentences, stemmed.
 	sentences sentenceMemo
+	// parses keeps what the grammar read in each question.
+	parses parseMemo
+	// pans keeps whether each string an answer sends is PAN-shaped.
+	pans panMemo
 }
 
 // WithModel makes a answer text questions through model instead of the
@@ -101,7 +104,7 @@ func (a *Service) WithJudgments(j *indiajudgments.Service) *Service {
 // nil shared splits them for every question.
 func New(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, shared *readcache.Cache) *Service {
 	return &Service{fin: fin, china: china, sections: filings, sources: []usecase.DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()},
-		sentences: newSentenceMemo(shared)}
+		sentences: newSentenceMemo(shared), parses: newParseMemo(shared), pans: newPANMemo(shared)}
 }
 
 // Probe reports Ask available once any dataset it reads holds data. It
@@ -125,13 +128,13 @@ func (a *Service) Probe() usecase.DatasetProbe {
 func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error) {
 	ans := Answer{Searched: r.Searched, Excluded: r.Excluded, Statement: GovernanceStatement, AsOf: q.AsOf, Answerer: AnswererVersion}
 	var cited []sentence
-	if !question.AsksPersonalIdentifier(q.Question) {
+	if p := a.parses.of(q.Question); !p.personal {
 		var err error
-		if cited, err = a.answerSentences(ctx, q, r.Searched, &ans); err != nil {
+		if cited, err = a.answerSentences(ctx, q, p, r.Searched, &ans); err != nil {
 			return Answer{}, err
 		}
 	}
-	cited = slices.DeleteFunc(cited, leaksPAN)
+	cited = slices.DeleteFunc(cited, a.leaksPAN)
 	if len(cited) == 0 {
 		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
 		return ans, nil
@@ -140,13 +143,13 @@ func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error
 	return ans, nil
 }
 
-// answerSentences answers q by its kind, from the dataset that kind reads
-// when it is searched: a listing question from the China listings, a
-// figure question from the US statements, anything else from the 10-K
-// sections and the judgments.
-func (a *Service) answerSentences(ctx context.Context, q Query, searched []dataset.ID, ans *Answer) ([]sentence, error) {
-	lq, listing := question.ListingSubject(q.Question)
-	fig, figure := question.ParseFigure(q.Question)
+// answerSentences answers q by its kind (p, its parse), from the dataset
+// that kind reads when it is searched: a listing question from the China
+// listings, a figure question from the US statements, anything else from
+// the 10-K sections and the judgments.
+func (a *Service) answerSentences(ctx context.Context, q Query, p parsed, searched []dataset.ID, ans *Answer) ([]sentence, error) {
+	lq, listing := p.listing, p.isListing
+	fig, figure := p.figure, p.isFigure
 	switch {
 	case listing && slices.Contains(searched, dataset.ChinaSecurities):
 		out, err := a.listing(ctx, lq, q.AsOf)
@@ -219,15 +222,36 @@ type sentence struct {
 // slip past the redactor, and a model may write one: every answer is
 // scanned before it leaves, and a sentence holding one is dropped rather
 // than redacted, since what is left of it could still say whose it is.
-func leaksPAN(s sentence) bool {
+func (a *Service) leaksPAN(s sentence) bool {
 	c := s.cite
-	if pii.HasPANShaped(s.text) || pii.HasPANShaped(c.Title) || pii.HasPANShaped(c.Snippet) {
+	if a.pans.has(s.text) || a.pans.has(c.Title) || a.pans.has(c.Snippet) {
 		return true
 	}
 	for _, v := range c.Fields {
-		if pii.HasPANShaped(v) {
+		if a.pans.has(v) {
 			return true
 		}
 	}
 	return false
+}
+
+// panMemo keeps whether each string an answer sends holds a PAN-shaped
+// run (pii.HasPANShaped): the scan was a third of a figure question's CPU,
+// and an answer's titles, snippets and fields are those of the same few
+// filings again and again. An entry is used only for the very string it
+// was scanned from.
+type panMemo struct {
+	memo *readcache.Memo[string, bool]
+}
+
+// newPANMemo keeps scans in shared, nowhere when it is nil. An entry is
+// weighed at twice its string (as key and as source) and a little more.
+func newPANMemo(shared *readcache.Cache) panMemo {
+	return panMemo{memo: readcache.NewMemo(shared, func(a, b string) bool { return a == b },
+		func(s string, _ bool) int { return 2*len(s) + 64 })}
+}
+
+// has reports whether s holds a PAN-shaped run, scanned once per string.
+func (m panMemo) has(s string) bool {
+	return m.memo.Get(s, s, pii.HasPANShaped)
 }

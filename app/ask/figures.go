@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/quarrydata/quarry/app/usfinancials"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -170,7 +171,16 @@ func (a *Service) factHolding(ctx context.Context, cik string, field financials.
 	}
 	var best financials.Fact
 	found := false
-	known := financials.KnownAt(c.Facts, asOf)
+	// Only the facts of the row's concepts and period can hold it: the
+	// latest known of each is the same among them as among all the
+	// company's facts, which it is cheaper not to sort.
+	var candidates []financials.Fact
+	for _, f := range c.Facts {
+		if f.Start == start && f.End == r.End && slices.Contains(field.Concepts, f.Concept) {
+			candidates = append(candidates, f)
+		}
+	}
+	known := financials.KnownAt(candidates, asOf)
 	for _, concept := range field.Concepts {
 		for _, fact := range known {
 			if fact.Concept == concept && fact.Start == start && fact.End == r.End && fact.Value == value && (!found || fact.Filed > best.Filed) {

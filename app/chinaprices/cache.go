@@ -14,11 +14,13 @@ import (
 
 // ChinaPriceCache is a read-through cache in front of a ChinaPriceStore.
 // Steps change only when a file is ingested and every page reads them, so
-// a listing's steps are kept here. Pages are not: on MongoDB a page reads
-// the buckets of the years it reaches, each by _id, while a cache of pages
-// would have to read a listing's whole history on a miss (every version,
-// so that one entry serves every range and as-of time), and at the size of
-// the A-share universe a lookup of a random listing is a miss.
+// a listing's steps are kept here. Pages are not: a cache of pages would
+// have to read a listing's whole history on a miss (every version, so that
+// one entry serves every range and as-of time), and at the size of the
+// A-share universe a lookup of a random listing is a miss. On MongoDB the
+// store keeps the series documents and year buckets it reads itself
+// (mongo.NewCachedChinaPrices), so a miss reads only the buckets of the
+// years a page reaches.
 //
 // A write through this cache forgets the listing written; a write by
 // another process (quarry ingest) is seen once the entry's TTL has passed.

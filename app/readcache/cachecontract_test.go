@@ -19,8 +19,9 @@ import (
 
 // TestCachesKeepTheContract runs each read cache's port contract over a
 // memory store: a cache in front of a store is a store of the same port.
-// India prices are cached inside the MongoDB adapter, whose contract runs
-// in e2e (TestMongoContractsCachedIndiaPrices).
+// India prices, and China prices' buckets, are cached inside the MongoDB
+// adapter, whose contracts run in e2e (TestMongoContractsCachedIndiaPrices,
+// TestMongoContractsCachedChinaPrices).
 func TestCachesKeepTheContract(t *testing.T) {
 	cache := func(t *testing.T) *readcache.Cache { return readcachetest.New(t, time.Minute, usecase.SystemClock) }
 	porttest.RunAll(t, porttest.Stores{

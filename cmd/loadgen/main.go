@@ -1,7 +1,8 @@
 // Command loadgen drives one URL with a fixed number of concurrent
-// keep-alive connections for a fixed time and prints throughput and latency
-// percentiles. With -rate it sends at most that many requests per second in
-// all, to measure latency at a given load rather than at saturation. With
+// keep-alive connections for a fixed time and prints throughput, latency
+// percentiles and the mean bytes of a response body. With -rate it sends
+// at most that many requests per second in all, to measure latency at a
+// given load rather than at saturation. With
 // -urls it takes each request's URL at random from a file, so that a route
 // is measured over many keys rather than its hottest one; with -bodies it
 // takes each request's JSON body at random from a file, one a line, so that
@@ -30,6 +31,8 @@ type result struct {
 	latencies []time.Duration
 	statuses  map[int]int
 	errors    int
+	// bytes is the response body bytes read in all.
+	bytes int64
 }
 
 func main() {
@@ -155,8 +158,9 @@ func worker(ctx context.Context, client *http.Client, t target) result {
 			r.errors++
 			continue
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
+		n, _ := io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
+		r.bytes += n
 		r.latencies = append(r.latencies, time.Since(start))
 		r.statuses[resp.StatusCode]++
 	}
@@ -168,6 +172,7 @@ func merge(rs []result) result {
 	for _, r := range rs {
 		out.latencies = append(out.latencies, r.latencies...)
 		out.errors += r.errors
+		out.bytes += r.bytes
 		for code, n := range r.statuses {
 			out.statuses[code] += n
 		}
@@ -183,10 +188,15 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[int(float64(len(sorted)-1)*p)]
 }
 
-// report prints one tab-separated row: label, req/s, p50 ms, p99 ms, statuses.
+// report prints one tab-separated row: label, req/s, p50 ms, p99 ms,
+// statuses, and the mean bytes of a response body.
 func report(label string, r result, d time.Duration) {
 	rps := float64(len(r.latencies)) / d.Seconds()
-	fmt.Printf("%s\t%.0f\t%.3f\t%.3f\t%v errors=%d\n", label, rps,
+	var mean int64
+	if n := int64(len(r.latencies)); n > 0 {
+		mean = r.bytes / n
+	}
+	fmt.Printf("%s\t%.0f\t%.3f\t%.3f\t%v errors=%d\t%d\n", label, rps,
 		float64(percentile(r.latencies, 0.50).Microseconds())/1000,
-		float64(percentile(r.latencies, 0.99).Microseconds())/1000, r.statuses, r.errors)
+		float64(percentile(r.latencies, 0.99).Microseconds())/1000, r.statuses, r.errors, mean)
 }

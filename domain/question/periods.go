@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // months are the month names and abbreviations a date may use.
@@ -82,6 +81,9 @@ func periods(s string) (string, []Period) {
 		if locs == nil {
 			return
 		}
+		// Each match is blanked to the same length, so that the places
+		// found stay comparable: a ';' then spaces.
+		blanked := []byte(s)
 		for _, loc := range locs {
 			m := make([]string, len(loc)/2-1)
 			for i := range m {
@@ -90,9 +92,12 @@ func periods(s string) (string, []Period) {
 				}
 			}
 			all = append(all, found{loc[0], read(m)})
+			blanked[loc[0]] = ';'
+			for i := loc[0] + 1; i < loc[1]; i++ {
+				blanked[i] = ' '
+			}
 		}
-		// Same length, so that the places found stay comparable.
-		s = re.ReplaceAllStringFunc(s, func(x string) string { return ";" + strings.Repeat(" ", len(x)-1) })
+		s = string(blanked)
 	}
 	cut(endedDay, func(m []string) Period { return Period{Kind: EndDate, End: date(m[1:]), Span: spanOf(m[0])} })
 	cut(endedMonth, func(m []string) Period {
