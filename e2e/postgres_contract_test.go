@@ -110,3 +110,16 @@ func terminateBackends(t *testing.T, database string) int {
 	}
 	return n
 }
+
+// TestPostgresSearchContracts runs the search index contracts against the
+// indexes every node shares in PostgreSQL, a fresh migrated database per
+// index, as bleve's adapter tests run them.
+func TestPostgresSearchContracts(t *testing.T) {
+	t.Parallel()
+	t.Run("sections", func(t *testing.T) {
+		porttest.RunSectionIndex(t, func(t *testing.T) ports.SectionIndex { return postgres.NewSectionSearch(postgresPool(t)) })
+	})
+	t.Run("judgments", func(t *testing.T) {
+		porttest.RunJudgmentIndex(t, func(t *testing.T) ports.JudgmentIndex { return postgres.NewJudgmentSearch(postgresPool(t)) })
+	})
+}
