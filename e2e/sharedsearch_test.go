@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"reflect"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/bootstrap"
+	"github.com/quarrydata/quarry/cmd/quarry/cli"
+)
+
+// TestThreeNodesShareOneSearchIndex runs search on PostgreSQL
+// (QUARRY_SEARCH=postgres): `quarry ingest all` writes the documents and
+// indexes them, with their checkpoints, into the one index every node
+// shares; three nodes then start on it, each finding the checkpoint and
+// building nothing, and answer the same search alike, the passage's
+// offsets cutting the matched words out of the stored text.
+func TestThreeNodesShareOneSearchIndex(t *testing.T) {
+	cfg := appConfig(t, onDatabases)
+	cfg.Search = bootstrap.SearchPostgres
+	if err := cli.Ingest(context.Background(), cfg, "all", nil, io.Discard, nil); err != nil {
+		t.Fatalf("ingest: %v", err)
+	}
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, cfg.PostgresURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	var sections, judgments, checkpoints int
+	err = db.QueryRow(ctx, `SELECT (SELECT count(*) FROM search_sections), (SELECT count(*) FROM search_judgments),
+		(SELECT count(*) FROM search_checkpoints)`).Scan(&sections, &judgments, &checkpoints)
+	if err != nil || sections == 0 || judgments == 0 || checkpoints != 2 {
+		t.Fatalf("after ingest: %d sections, %d judgments, %d checkpoints (%v)", sections, judgments, checkpoints, err)
+	}
+
+	var nodes []*client
+	for range 3 {
+		c := cfg
+		c.HTTPAddr = freeAddr(t)
+		nodes = append(nodes, serveApp(t, c))
+	}
+	_, key := signIn(t, nodes[0], "shared-search@example.com")
+	var first searchResultsBody
+	for i, n := range nodes {
+		var got searchResultsBody
+		n.do("POST", "/us/search", map[string]any{"query": "smartphone market share"}, apiKey(key)).expect(t, http.StatusOK).JSON(t, &got)
+		if len(got.Results) == 0 {
+			t.Fatalf("node %d found nothing", i+1)
+		}
+		if i == 0 {
+			first = got
+			continue
+		}
+		if !reflect.DeepEqual(got.Results, first.Results) {
+			t.Errorf("node %d answered %+v, node 1 %+v", i+1, got.Results, first.Results)
+		}
+	}
+	for _, r := range first.Results {
+		if r.SourceOffsets.End <= r.SourceOffsets.Start {
+			t.Errorf("%s: empty passage %+v", r.SourceOffsets.Section, r.SourceOffsets)
+		}
+	}
+	var india struct {
+		Results []struct {
+			JudgmentID string `json:"judgment_id"`
+		} `json:"results"`
+	}
+	nodes[2].do("POST", "/india/search", map[string]any{"query": "specific performance agreement to sell"}, apiKey(key)).expect(t, http.StatusOK).JSON(t, &india)
+	if len(india.Results) == 0 {
+		t.Fatal("India search on node 3 found nothing")
+	}
+	var after int
+	if err := db.QueryRow(ctx, `SELECT count(*) FROM search_sections`).Scan(&after); err != nil || after != sections {
+		t.Fatalf("the nodes changed the index: %d sections, %d after ingest (%v)", after, sections, err)
+	}
+}
