@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -12,17 +13,6 @@ import (
 
 	"github.com/quarrydata/quarry/ports"
 )
-
-// The markers ts_headline puts around each matched word. Indexed text
-// never holds them (indexedText), so the passage is found by their byte
-// positions.
-const (
-	markStart = "\x01"
-	markStop  = "\x02"
-)
-
-// headlineOptions highlight every matched word of the whole text.
-const headlineOptions = "HighlightAll=true, StartSel=" + markStart + ", StopSel=" + markStop
 
 // queryExpr turns $1, the client's words, into the tsquery searched: the
 // words are parsed as PostgreSQL's English configuration does (stemmed,
@@ -144,7 +134,9 @@ type filter struct {
 
 // search runs one page of text over the table with filters: the matching
 // rows ranked by ts_rank_cd, best first, ties by id, the exact number
-// matching, and each hit's passage in bytes of its text.
+// matching, and each hit's passage in bytes of its text, found in Go in
+// the page's texts (ts_headline, asked to mark every match, took about
+// 60 ms a 10 KB judgment).
 func (x textIndex) search(ctx context.Context, text string, filters []filter, limit, offset int) ([]ports.IndexHit, int, error) {
 	args := []any{text}
 	where := []string{"d.tsv @@ (SELECT q FROM q)"}
@@ -152,43 +144,41 @@ func (x textIndex) search(ctx context.Context, text string, filters []filter, li
 		args = append(args, f.arg)
 		where = append(where, fmt.Sprintf(f.where, len(args)))
 	}
-	args = append(args, max(limit, 0), max(offset, 0), headlineOptions)
+	args = append(args, max(limit, 0), max(offset, 0))
 	n := len(args)
 	sql := fmt.Sprintf(`WITH q AS MATERIALIZED (SELECT %[1]s AS q),
 		m AS MATERIALIZED (SELECT d.id, ts_rank_cd(d.tsv, (SELECT q FROM q), %[2]d) AS score
 			FROM %[3]s d WHERE %[4]s),
 		page AS (SELECT id, score FROM m ORDER BY score DESC, id LIMIT $%[5]d OFFSET $%[6]d)
-		SELECT (SELECT count(*) FROM m), p.id, p.score, octet_length(d.body),
-			ts_headline('english', d.body, (SELECT q FROM q), $%[7]d)
+		SELECT (SELECT count(*) FROM m), tsvector_to_array(to_tsvector('english', $1)), p.id, p.score, d.body
 		FROM (SELECT 1) AS one
 		LEFT JOIN (page p JOIN %[3]s d ON d.id = p.id) ON true
 		ORDER BY p.score DESC, p.id`,
-		queryExpr, rankNormalization, x.table, strings.Join(where, " AND "), n-2, n-1, n)
+		queryExpr, rankNormalization, x.table, strings.Join(where, " AND "), n-1, n)
 	rows, err := x.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, 0, searchError(x.table, err)
 	}
 	defer rows.Close()
 	var hits []ports.IndexHit
-	var marked []markedHit
+	var bodies, lexemes []string
 	total := 0
 	for rows.Next() {
-		var id, headline *string
+		var id, body *string
 		var score *float32
-		var length *int
-		if err := rows.Scan(&total, &id, &score, &length, &headline); err != nil {
+		if err := rows.Scan(&total, &lexemes, &id, &score, &body); err != nil {
 			return nil, 0, searchError(x.table, err)
 		}
 		if id == nil {
 			continue
 		}
 		hits = append(hits, ports.IndexHit{ID: *id, Score: float64(*score)})
-		marked = append(marked, markedHit{headline: *headline, length: *length})
+		bodies = append(bodies, *body)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, searchError(x.table, err)
 	}
-	if err := x.passages(ctx, hits, marked); err != nil {
+	if err := x.passages(ctx, hits, bodies, lexemes); err != nil {
 		return nil, 0, err
 	}
 	return hits, total, nil
@@ -202,58 +192,84 @@ func searchError(table string, err error) error {
 	return translate("search "+table, err)
 }
 
-// markedHit is a hit's text as ts_headline returned it, every matched word
-// between markStart and markStop, and the length of its text in bytes.
-type markedHit struct {
-	headline string
-	length   int
-}
-
-// passages sets each hit's passage: the densest run of matched words
-// (ports.DensestPassage), the words told apart by their English lexemes, which one
-// more query reads for the distinct words matched.
-func (x textIndex) passages(ctx context.Context, hits []ports.IndexHit, marked []markedHit) error {
-	words := make([][]matchedWord, len(hits))
-	var distinct []string
+// passages sets each hit's passage: the densest run (ports.DensestPassage)
+// of the words of its text whose English lexemes are among the query's.
+// The text is cut into words as PostgreSQL's parser cuts most of it (runs
+// of letters and digits); the words that may stem to a query lexeme (they
+// begin with it, its last letter aside) are parsed by PostgreSQL in one
+// more query, so a word matches exactly when its lexeme does.
+func (x textIndex) passages(ctx context.Context, hits []ports.IndexHit, bodies, queryLexemes []string) error {
+	wanted := map[string]bool{}
+	var stems []string
+	for _, l := range queryLexemes {
+		wanted[l] = true
+		stem := l
+		if _, size := utf8.DecodeLastRuneInString(l); size < len(l) {
+			stem = l[:len(l)-size]
+		}
+		stems = append(stems, stem)
+	}
+	words := make([][]textWord, len(bodies))
+	var candidates []string
 	seen := map[string]bool{}
-	for i, m := range marked {
-		words[i] = matchedWords(m.headline, m.length)
-		for _, w := range words[i] {
+	for i, body := range bodies {
+		for _, w := range splitWords(body) {
+			if !mayStemTo(w.word, stems) {
+				continue
+			}
+			words[i] = append(words[i], w)
 			if !seen[w.word] {
 				seen[w.word] = true
-				distinct = append(distinct, w.word)
+				candidates = append(candidates, w.word)
 			}
 		}
 	}
-	if len(distinct) == 0 {
+	if len(candidates) == 0 {
 		return nil
 	}
-	lexemes, err := x.lexemes(ctx, distinct)
+	lexemes, err := x.lexemes(ctx, candidates)
 	if err != nil {
 		return err
 	}
 	for i := range hits {
-		locs := make([]ports.TermLocation, len(words[i]))
-		for j, w := range words[i] {
-			locs[j] = ports.TermLocation{Term: lexemes[w.word], Start: w.start, End: w.end}
+		var locs []ports.TermLocation
+		for _, w := range words[i] {
+			for _, l := range lexemes[w.word] {
+				if wanted[l] {
+					locs = append(locs, ports.TermLocation{Term: l, Start: w.start, End: w.end})
+					break
+				}
+			}
 		}
 		hits[i].Start, hits[i].End = ports.DensestPassage(locs)
 	}
 	return nil
 }
 
-// lexemes maps each word to its English lexemes, space-separated.
-func (x textIndex) lexemes(ctx context.Context, words []string) (map[string]string, error) {
-	rows, err := x.pool.Query(ctx, `SELECT w, array_to_string(tsvector_to_array(to_tsvector('english', w)), ' ')
-		FROM unnest($1::text[]) AS w`, words)
+// mayStemTo says whether word, lower case, begins with one of stems: a
+// Snowball stem is its word's beginning but for its last letter (company,
+// compani).
+func mayStemTo(word string, stems []string) bool {
+	for _, s := range stems {
+		if strings.HasPrefix(word, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// lexemes maps each word to its English lexemes.
+func (x textIndex) lexemes(ctx context.Context, words []string) (map[string][]string, error) {
+	rows, err := x.pool.Query(ctx, `SELECT w, tsvector_to_array(to_tsvector('english', w)) FROM unnest($1::text[]) AS w`, words)
 	if err != nil {
 		return nil, searchError(x.table, err)
 	}
-	out := make(map[string]string, len(words))
+	defer rows.Close()
+	out := make(map[string][]string, len(words))
 	for rows.Next() {
-		var w, lex string
+		var w string
+		var lex []string
 		if err := rows.Scan(&w, &lex); err != nil {
-			rows.Close()
 			return nil, searchError(x.table, err)
 		}
 		out[w] = lex
@@ -264,57 +280,44 @@ func (x textIndex) lexemes(ctx context.Context, words []string) (map[string]stri
 	return out, nil
 }
 
-// matchedWord is one word ts_headline marked, where it lies in the text.
-type matchedWord struct {
+// textWord is one word of a text, lower case, where it lies in bytes.
+type textWord struct {
 	word       string
 	start, end int
 }
 
-// matchedWords reads the marked words out of headline, at their byte
-// offsets in the text it was made from. A headline that, markers dropped,
-// is not as long as the text (ts_headline rewrote something) gives none:
-// the hit then has no passage rather than a wrong one.
-func matchedWords(headline string, length int) []matchedWord {
-	var out []matchedWord
-	var text strings.Builder
-	text.Grow(length)
+// splitWords cuts text into its runs of letters and digits.
+func splitWords(text string) []textWord {
+	var out []textWord
 	start := -1
-	for i := 0; i < len(headline); i++ {
-		switch headline[i] {
-		case markStart[0]:
-			start = text.Len()
-		case markStop[0]:
-			if start >= 0 {
-				out = append(out, matchedWord{start: start, end: text.Len()})
-			}
+	for i, r := range text {
+		inWord := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case inWord && start < 0:
+			start = i
+		case !inWord && start >= 0:
+			out = append(out, textWord{strings.ToLower(text[start:i]), start, i})
 			start = -1
-		default:
-			text.WriteByte(headline[i])
 		}
 	}
-	if text.Len() != length {
-		return nil
-	}
-	plain := text.String()
-	for i := range out {
-		out[i].word = strings.ToLower(plain[out[i].start:out[i].end])
+	if start >= 0 {
+		out = append(out, textWord{strings.ToLower(text[start:]), start, len(text)})
 	}
 	return out
 }
 
-// indexedText is text as the tables keep it: each NUL, highlight marker
-// and byte of invalid UTF-8 (which PostgreSQL's text refuses or which
-// would be taken for a marker) replaced by one space, so that every byte
-// offset into it is the same offset into text.
+// indexedText is text as the tables keep it: each NUL and byte of
+// invalid UTF-8, which PostgreSQL's text refuses, replaced by one space,
+// so that every byte offset into it is the same offset into text.
 func indexedText(text string) string {
-	if utf8.ValidString(text) && !strings.ContainsAny(text, "\x00"+markStart+markStop) {
+	if utf8.ValidString(text) && !strings.ContainsRune(text, 0) {
 		return text
 	}
 	b := []byte(text)
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
-		case r == utf8.RuneError && size == 1, r == 0, r == rune(markStart[0]), r == rune(markStop[0]):
+		case r == utf8.RuneError && size == 1, r == 0:
 			b[i] = ' '
 		}
 		i += size

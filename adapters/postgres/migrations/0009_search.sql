@@ -1,10 +1,10 @@
 -- Full-text search shared by every node (ports.SectionIndex and
--- ports.JudgmentIndex): one row a document, its text as indexed (NUL,
--- invalid UTF-8 and the two highlight markers replaced byte for byte, so
--- offsets into it are offsets into the document's text), its filters, and
--- its English tsvector, generated from the text and indexed with GIN. The
--- text is kept because the passage of a hit is found in it (ts_headline);
--- it is derived data, rebuilt from the document store when dropped.
+-- ports.JudgmentIndex): one row a document, its text as indexed (NUL and
+-- invalid UTF-8 replaced byte for byte, so offsets into it are offsets
+-- into the document's text), its filters, and its English tsvector,
+-- generated from the text and indexed with GIN. The text is kept because
+-- the passage of a hit is found in it; it is derived data, rebuilt from
+-- the document store when dropped.
 CREATE TABLE search_sections (
     id     text PRIMARY KEY,
     ticker text NOT NULL,
