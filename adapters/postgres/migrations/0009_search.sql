@@ -16,6 +16,10 @@ CREATE TABLE search_sections (
     tsv    tsvector GENERATED ALWAYS AS (to_tsvector('english', body)) STORED
 );
 CREATE INDEX search_sections_tsv ON search_sections USING gin (tsv);
+-- A search of one filer's sections ANDs these with the GIN index instead
+-- of ranking every section that holds a common word.
+CREATE INDEX search_sections_cik ON search_sections (cik);
+CREATE INDEX search_sections_ticker ON search_sections (ticker);
 
 CREATE TABLE search_judgments (
     id      text PRIMARY KEY,
