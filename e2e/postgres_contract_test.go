@@ -123,3 +123,47 @@ func TestPostgresSearchContracts(t *testing.T) {
 		porttest.RunJudgmentIndex(t, func(t *testing.T) ports.JudgmentIndex { return postgres.NewJudgmentSearch(postgresPool(t)) })
 	})
 }
+
+// TestPostgresSearchWriter checks the shared index's writer lock: while
+// one process writes an index, another's look skips it and a waiting
+// writer runs once it is released; the other index's lock is apart.
+func TestPostgresSearchWriter(t *testing.T) {
+	ctx := context.Background()
+	url := postgresDB(t)
+	writers := make([]*postgres.SearchWriter, 0, 3)
+	for _, name := range []string{"sections", "sections", "judgments"} {
+		pool, err := postgres.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		writers = append(writers, postgres.NewSearchWriter(pool, name))
+	}
+	first, second, other := writers[0], writers[1], writers[2]
+	release, holding := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := first.Hold(ctx, false, func(context.Context) error { close(holding); <-release; return nil })
+		done <- err
+	}()
+	<-holding
+	ran, err := second.Hold(ctx, false, func(context.Context) error { return nil })
+	if err != nil || ran {
+		t.Fatalf("a second writer's look ran = %v (%v) while the first held the lock", ran, err)
+	}
+	if ran, err := other.Hold(ctx, false, func(context.Context) error { return nil }); err != nil || !ran {
+		t.Fatalf("the judgments' writer ran = %v (%v) while the sections' lock was held", ran, err)
+	}
+	waited := make(chan bool, 1)
+	go func() {
+		ran, _ := second.Hold(ctx, true, func(context.Context) error { return nil })
+		waited <- ran
+	}()
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !<-waited {
+		t.Fatal("a waiting writer did not run once the lock was released")
+	}
+}
