@@ -79,3 +79,47 @@ func TestThreeNodesShareOneSearchIndex(t *testing.T) {
 		t.Fatalf("the nodes changed the index: %d sections, %d after ingest (%v)", after, sections, err)
 	}
 }
+
+// TestFirstNodeBuildsTheSharedIndex starts nodes on documents no run
+// indexed: the first finds no checkpoint and builds the shared index
+// before it is ready, under the index's lock; the second finds the
+// checkpoint and adds nothing.
+func TestFirstNodeBuildsTheSharedIndex(t *testing.T) {
+	cfg := appConfig(t, onDatabases)
+	cfg.Search = bootstrap.SearchPostgres
+	copyMongoTemplate(t, cfg.MongoDB)
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, cfg.PostgresURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	counts := func() (sections, checkpoints int) {
+		t.Helper()
+		err := db.QueryRow(ctx, `SELECT (SELECT count(*) FROM search_sections), (SELECT count(*) FROM search_checkpoints)`).Scan(&sections, &checkpoints)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sections, checkpoints
+	}
+	if s, c := counts(); s != 0 || c != 0 {
+		t.Fatalf("before any node: %d sections, %d checkpoints", s, c)
+	}
+	first := serveApp(t, cfg)
+	built, checkpoints := counts()
+	if built == 0 || checkpoints != 2 {
+		t.Fatalf("the first node is ready with %d sections indexed and %d checkpoints", built, checkpoints)
+	}
+	second := cfg
+	second.HTTPAddr = freeAddr(t)
+	node2 := serveApp(t, second)
+	_, key := signIn(t, first, "first-builds@example.com")
+	var got searchResultsBody
+	node2.do("POST", "/us/search", map[string]any{"query": "smartphone"}, apiKey(key)).expect(t, http.StatusOK).JSON(t, &got)
+	if len(got.Results) == 0 {
+		t.Fatal("the second node found nothing in the index the first built")
+	}
+	if after, _ := counts(); after != built {
+		t.Fatalf("%d sections after the second node's start, %d before", after, built)
+	}
+}
