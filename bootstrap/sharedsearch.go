@@ -32,16 +32,19 @@ type searchWriters struct {
 
 // refresh runs refresh as the index's one writer. On the shared index it
 // holds the index's lock, waiting for it when wait, else doing nothing
-// while another process writes; forget is called under the lock first, so
-// refresh goes on from the checkpoint the last writer saved and reads only
-// what no node indexed.
+// while another process writes; when another process saved the checkpoint
+// since, forget is called under the lock first, so refresh goes on from
+// the checkpoint the last writer saved and reads only what no node
+// indexed.
 func (w searchWriter) refresh(ctx context.Context, wait bool, forget func(), refresh func(context.Context) (int, error)) (int, error) {
 	if w.lock == nil {
 		return refresh(ctx)
 	}
 	n := 0
-	_, err := w.lock.Hold(ctx, wait, func(ctx context.Context) error {
-		forget()
+	_, err := w.lock.Hold(ctx, wait, func(ctx context.Context, moved bool) error {
+		if moved {
+			forget()
+		}
 		var err error
 		n, err = refresh(ctx)
 		return err

@@ -15,7 +15,13 @@ import (
 // checkpoint the last one saved.
 type SearchWriter struct {
 	pool *pgxpool.Pool
+	name string
 	key  int64
+	// seen is when the index's checkpoint was last saved (zero: never),
+	// as this writer last saw it while it held the lock, which it has
+	// when held.
+	seen time.Time
+	held bool
 }
 
 // NewSearchWriter returns the writer lock of the index called name
@@ -23,7 +29,7 @@ type SearchWriter struct {
 func NewSearchWriter(pool *pgxpool.Pool, name string) *SearchWriter {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte("quarry.search." + name))
-	return &SearchWriter{pool: pool, key: int64(h.Sum64())}
+	return &SearchWriter{pool: pool, name: name, key: int64(h.Sum64())}
 }
 
 // unlockTimeout bounds the unlock after fn, run even when ctx has ended.
@@ -31,8 +37,11 @@ const unlockTimeout = 5 * time.Second
 
 // Hold runs fn holding the lock and says whether it ran. With wait it
 // waits for a writer in another process to finish; without, it returns
-// false at once while one holds the lock.
-func (w *SearchWriter) Hold(ctx context.Context, wait bool, fn func(context.Context) error) (bool, error) {
+// false at once while one holds the lock. fn is told whether the index's
+// checkpoint was saved since this writer last held the lock (always, the
+// first time): only then has another process written the index. Calls
+// are not to overlap (each index's Refresh is serialised).
+func (w *SearchWriter) Hold(ctx context.Context, wait bool, fn func(ctx context.Context, moved bool) error) (bool, error) {
 	conn, err := w.pool.Acquire(ctx)
 	if err != nil {
 		return false, translate("acquire the search writer's connection", err)
@@ -58,5 +67,30 @@ func (w *SearchWriter) Hold(ctx context.Context, wait bool, fn func(context.Cont
 			_ = conn.Conn().Close(unlockCtx)
 		}
 	}()
-	return true, fn(ctx)
+	saved, err := w.savedAt(ctx, conn)
+	if err != nil {
+		return true, err
+	}
+	if err := fn(ctx, !w.held || !saved.Equal(w.seen)); err != nil {
+		return true, err
+	}
+	if w.seen, err = w.savedAt(ctx, conn); err != nil {
+		return true, err
+	}
+	w.held = true
+	return true, nil
+}
+
+// savedAt returns when the index's checkpoint was last saved; the zero
+// time when it never was.
+func (w *SearchWriter) savedAt(ctx context.Context, conn *pgxpool.Conn) (time.Time, error) {
+	var at *time.Time
+	err := conn.QueryRow(ctx, `SELECT max(saved_at) FROM search_checkpoints WHERE index_name = $1`, w.name).Scan(&at)
+	if err != nil {
+		return time.Time{}, translate("read the search checkpoint's time", err)
+	}
+	if at == nil {
+		return time.Time{}, nil
+	}
+	return *at, nil
 }
