@@ -74,6 +74,22 @@ func TestThreeNodesShareOneSearchIndex(t *testing.T) {
 	if len(india.Results) == 0 {
 		t.Fatal("India search on node 3 found nothing")
 	}
+	// Ask's retrievers read the shared index through the use cases.
+	for question, document := range map[string]string{
+		"What is Microsoft's mission?":    "0000950170-25-100235/1",
+		"What are the two new buzzwords?": "inj_rjb53zhkumhjenma",
+	} {
+		var ask struct {
+			Answer    *string `json:"answer"`
+			Citations []struct {
+				DocumentID string `json:"document_id"`
+			} `json:"citations"`
+		}
+		nodes[1].do("POST", "/ask", map[string]any{"question": question}, apiKey(key)).expect(t, http.StatusOK).JSON(t, &ask)
+		if ask.Answer == nil || len(ask.Citations) == 0 || ask.Citations[0].DocumentID != document {
+			t.Errorf("Ask %q on node 2: answer %v, citations %+v; want %s cited", question, ask.Answer, ask.Citations, document)
+		}
+	}
 	var after int
 	if err := db.QueryRow(ctx, `SELECT count(*) FROM search_sections`).Scan(&after); err != nil || after != sections {
 		t.Fatalf("the nodes changed the index: %d sections, %d after ingest (%v)", after, sections, err)
