@@ -43,7 +43,12 @@ type Config struct {
 	// on disk, resumed from their checkpoints at start instead of rebuilt;
 	// unset, it is the data directory's indexes folder, or memory without
 	// a data directory. One process at a time.
-	IndexDir       string
+	IndexDir string
+	// Search names the search engine of the 10-K sections and the India
+	// judgments: SearchBleve, an index of the process's own (in memory,
+	// or kept in the index directory), or SearchPostgres, one index in
+	// the PostgreSQL database at PostgresURL that every node shares.
+	Search         string
 	SampleData     bool
 	InitialCredits int64
 	RateLimitRPS   float64
@@ -131,9 +136,23 @@ func holdsDocuments(dir string) bool {
 // the server at QUARRY_MONGO_URI, or FerretDB embedded in QUARRY_DATA_DIR.
 func (c Config) OnMongo() bool { return c.MongoURI != "" || c.DataDir != "" }
 
+// The engines QUARRY_SEARCH names.
+const (
+	SearchBleve    = "bleve"
+	SearchPostgres = "postgres"
+)
+
+// sharedSearch reports whether the search indexes are the ones every node
+// shares in PostgreSQL.
+func (c Config) sharedSearch() bool { return c.Search == SearchPostgres }
+
 // indexDir is where the search indexes are kept on disk: IndexDir, else
-// the data directory's indexes folder; empty keeps them in memory.
+// the data directory's indexes folder; empty keeps them in memory, or in
+// PostgreSQL.
 func (c Config) indexDir() string {
+	if c.sharedSearch() {
+		return ""
+	}
 	if c.IndexDir == "" && c.DataDir != "" {
 		return filepath.Join(c.DataDir, dataDirIndexes)
 	}
@@ -165,6 +184,7 @@ const (
 	EnvMongoDB        = "QUARRY_MONGO_DB"
 	EnvDataDir        = "QUARRY_DATA_DIR"
 	EnvIndexDir       = "QUARRY_INDEX_DIR"
+	EnvSearch         = "QUARRY_SEARCH"
 	EnvSampleData     = "QUARRY_SAMPLE_DATA"
 	EnvInitialCredits = "QUARRY_INITIAL_CREDITS"
 	EnvRateLimitRPS   = "QUARRY_RATE_LIMIT_RPS"
@@ -214,6 +234,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MongoDB:            r.str(EnvMongoDB, "quarry"),
 		DataDir:            r.path(EnvDataDir),
 		IndexDir:           r.path(EnvIndexDir),
+		Search:             r.str(EnvSearch, SearchBleve),
 		InitialCredits:     r.int64(EnvInitialCredits, 100000, 0),
 		RateLimitRPS:       r.float(EnvRateLimitRPS, 50),
 		RateLimitBurst:     int(r.int64(EnvRateLimitBurst, 100, 1)),
@@ -246,6 +267,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.IndexDir != "" && !c.OnMongo() && r.err == nil {
 		r.err = fmt.Errorf("%s is set without %s or %s: documents in memory are gone at a restart, and an index kept on disk would name documents no store holds", EnvIndexDir, EnvMongoURI, EnvDataDir)
 	}
+	if r.err == nil {
+		r.err = c.checkSearch()
+	}
 	if c.PprofAddr != "" && !loopback(c.PprofAddr) && r.err == nil {
 		r.err = fmt.Errorf("%s=%q: want a loopback host:port such as 127.0.0.1:6060", EnvPprofAddr, c.PprofAddr)
 	}
@@ -257,6 +281,26 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 	}
 	return c, r.err
+}
+
+// checkSearch refuses a QUARRY_SEARCH that names no engine, and a shared
+// index without the database it lives in, without durable documents (an
+// index every node shares would name documents a restart forgets) or
+// beside QUARRY_INDEX_DIR, which only bleve uses.
+func (c Config) checkSearch() error {
+	switch {
+	case c.Search != SearchBleve && c.Search != SearchPostgres:
+		return fmt.Errorf("%s=%q: want %s or %s", EnvSearch, c.Search, SearchBleve, SearchPostgres)
+	case !c.sharedSearch():
+		return nil
+	case c.PostgresURL == "":
+		return fmt.Errorf("%s=%s needs %s: the shared index lives in that database", EnvSearch, SearchPostgres, EnvPostgresURL)
+	case !c.OnMongo():
+		return fmt.Errorf("%s=%s needs %s or %s: documents in memory are gone at a restart, and the shared index would name documents no store holds", EnvSearch, SearchPostgres, EnvMongoURI, EnvDataDir)
+	case c.IndexDir != "":
+		return fmt.Errorf("%s is set with %s=%s: the index directory is bleve's; unset one", EnvIndexDir, EnvSearch, SearchPostgres)
+	}
+	return nil
 }
 
 // metricsAddr reads QUARRY_METRICS_ADDR: unset is the loopback default,

@@ -16,6 +16,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/judgmentpdf"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/readcache"
@@ -70,11 +71,11 @@ func indiaJudgments() wiring {
 				renderCache(cfg, func(r ports.JudgmentRenderer, c *readcache.Cache) ports.JudgmentRenderer {
 					return indiajudgments.NewRenderCache(r, c)
 				}),
-				fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, log *zap.Logger) {
-					lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, log) }))
+				fx.Invoke(func(lc fx.Lifecycle, u *indiajudgments.Service, w searchWriters, log *zap.Logger) {
+					lc.Append(fx.StartHook(func(ctx context.Context) error { return startJudgments(ctx, cfg, u, w.judgments, log) }))
 					if cfg.OnMongo() {
 						catchingUp(lc, cfg.MongoRefresh, func(ctx context.Context) {
-							n, err := u.Refresh(ctx)
+							n, err := w.judgments.refresh(ctx, false, u.Forget, u.Refresh)
 							switch {
 							case err != nil && ctx.Err() == nil:
 								log.Warn("India judgment search index not refreshed", zap.Error(err))
@@ -87,7 +88,7 @@ func indiaJudgments() wiring {
 			)
 		},
 		search: func(name string, cfg Config) fx.Option {
-			return fx.Options(judgmentIndex(cfg), fx.Provide(indexingJudgments), searched(name, "judgments", (*indiajudgments.Service).Refresh))
+			return fx.Options(judgmentIndex(cfg), fx.Provide(indexingJudgments), searched(name, "judgments", func(w searchWriters) searchWriter { return w.judgments }, (*indiajudgments.Service).Forget, (*indiajudgments.Service).Refresh))
 		},
 		ingester: skippingIngester(func(d judgmentIngestDeps) func(context.Context, *ingest.Files) (ingest.Outcome, error) {
 			return func(ctx context.Context, files *ingest.Files) (ingest.Outcome, error) {
@@ -100,9 +101,13 @@ func indiaJudgments() wiring {
 	}
 }
 
-// judgmentIndex provides the search index of the judgments, in memory or
-// kept on disk as "judgments".
+// judgmentIndex provides the search index of the judgments: the one every
+// node shares in PostgreSQL, or bleve's in memory or kept on disk as
+// "judgments".
 func judgmentIndex(cfg Config) fx.Option {
+	if cfg.sharedSearch() {
+		return sharedIndex(postgres.NewJudgmentSearch, new(ports.JudgmentIndex))
+	}
 	return searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex))
 }
 
@@ -112,7 +117,7 @@ func indexingJudgments(s ports.JudgmentStore, x ports.JudgmentIndex) *indiajudgm
 	return indiajudgments.New(s, x, judgmentpdf.New(), usecase.SystemClock)
 }
 
-func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, log *zap.Logger) error {
+func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, w searchWriter, log *zap.Logger) error {
 	if cfg.samples(string(dataset.IndiaJudgments)) {
 		js, err := ingest.LoadJudgmentsSample()
 		if err != nil {
@@ -129,7 +134,7 @@ func startJudgments(ctx context.Context, cfg Config, u *indiajudgments.Service, 
 	n := 0
 	if !resumed {
 		// As for US filings: a first start builds the index before serving.
-		if n, err = u.Refresh(ctx); err != nil {
+		if n, err = w.refresh(ctx, true, u.Forget, u.Refresh); err != nil {
 			return fmt.Errorf("build the India judgment search index: %w", err)
 		}
 	}

@@ -26,11 +26,13 @@ type searchRefresh struct {
 }
 
 // searched puts the Refresh of a dataset's use case S, whose index is kept
-// in the index directory, in the "searches" group.
-func searched[S any](name, holds string, refresh func(S, context.Context) (int, error)) fx.Option {
-	return fx.Provide(fx.Annotate(func(s S, dir indexDir) searchRefresh {
+// in the index directory or shared in PostgreSQL, in the "searches"
+// group; on the shared index it runs as the index's writer (writer),
+// waiting for a node writing it.
+func searched[S any](name, holds string, writer func(searchWriters) searchWriter, forget func(S), refresh func(S, context.Context) (int, error)) fx.Option {
+	return fx.Provide(fx.Annotate(func(s S, dir indexDir, ws searchWriters) searchRefresh {
 		return searchRefresh{Dataset: name, Holds: holds, Dir: dir.path, Refresh: func(ctx context.Context) (int, error) {
-			return refresh(s, ctx)
+			return writer(ws).refresh(ctx, true, func() { forget(s) }, func(ctx context.Context) (int, error) { return refresh(s, ctx) })
 		}}
 	}, fx.ResultTags(`group:"searches"`)))
 }
@@ -63,16 +65,25 @@ func (s searchRefresh) after(ing Ingester) Ingester {
 // QUARRY_MONGO_REFRESH. In memory, on MongoDB without QUARRY_INDEX_DIR,
 // there is nothing to keep.
 func ingestSearch(cfg Config) fx.Option {
+	if cfg.sharedSearch() {
+		return fx.Options(append(datasetSearches(cfg), fx.Supply(indexDir{path: sharedSearchPlace}))...)
+	}
 	if cfg.indexDir() == "" || (cfg.IndexDir != "" && dirInUse(EnvIndexDir, cfg.IndexDir)) {
 		return fx.Options()
 	}
-	opts := []fx.Option{indexDirectory(cfg)}
+	return fx.Options(append(datasetSearches(cfg), indexDirectory(cfg))...)
+}
+
+// datasetSearches are the search options of every dataset that feeds a
+// search index.
+func datasetSearches(cfg Config) []fx.Option {
+	var opts []fx.Option
 	for _, d := range datasets() {
 		if d.search != nil {
 			opts = append(opts, d.search(d.name, cfg))
 		}
 	}
-	return fx.Options(opts...)
+	return opts
 }
 
 // dirInUse says whether another process holds the lock of the directory

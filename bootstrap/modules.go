@@ -31,6 +31,7 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),
 		dataDirectory(cfg),
 		indexDirectory(cfg),
+		searchDatabase(cfg),
 		platformStores(cfg),
 		keyCache,
 		documentDatabase(cfg),

@@ -127,7 +127,7 @@ func WithPlatform(ctx context.Context, cfg Config, writes bool, fn func(Operator
 // store, and the search indexes they bring up to date when those are kept
 // on disk.
 func ingestion(cfg Config) fx.Option {
-	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg)}
+	opts := []fx.Option{fx.Supply(cfg), dataDirectory(cfg), documentDatabase(cfg), searchDatabase(cfg)}
 	for _, d := range datasets() {
 		if d.stores != nil {
 			opts = append(opts, d.stores(cfg))

@@ -26,6 +26,7 @@ var Settings = []Setting{
 	{EnvMongoURI, "", "unset: memory or the data directory. Dataset documents on MongoDB (or a MongoDB-wire server)"},
 	{EnvMongoDB, "quarry", "MongoDB database name"},
 	{EnvIndexDir, "", "unset: the data directory's indexes folder, else memory (rebuilt at each start). With MongoDB or a data directory: the folder the search indexes are kept in, resumed at a restart; one per server"},
+	{EnvSearch, SearchBleve, "search engine of the 10-K sections and India judgments: bleve (each process's own index, in memory or the index directory) or postgres (one index in " + EnvPostgresURL + "'s database that every node shares, written by quarry ingest/sync or the one node holding its lock; needs MongoDB or a data directory)"},
 	{EnvSampleData, "", "load the bundled samples at start; default true without MongoDB (with a data directory: at its first start only), else false"},
 	{EnvInitialCredits, "100000", "credits granted at sign-up"},
 	{EnvRateLimitRPS, "50", "requests per second per API key"},

@@ -16,6 +16,7 @@ import (
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/adapters/mongo"
+	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -48,17 +49,17 @@ func usFilings() wiring {
 		extra: func(cfg Config) fx.Option {
 			return fx.Options(
 				sectionIndex(cfg),
-				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, log *zap.Logger) {
-					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, log) }))
+				fx.Invoke(func(lc fx.Lifecycle, f *usfilings.Service, w searchWriters, log *zap.Logger) {
+					lc.Append(fx.StartHook(func(ctx context.Context) error { return startUSFilings(ctx, cfg, f, w.sections, log) }))
 					// A schedule writes sections in this process; on memory
 					// too, the search index follows them.
 					if cfg.OnMongo() || slices.Contains(cfg.Sync.Sources, edgarsource.Name) {
-						refreshSearch(lc, cfg.MongoRefresh, f, log)
+						refreshSearch(lc, cfg.MongoRefresh, f, w.sections, log)
 					}
 				}))
 		},
 		search: func(name string, cfg Config) fx.Option {
-			return fx.Options(sectionIndex(cfg), fx.Provide(usfilings.New), searched(name, "sections", (*usfilings.Service).Refresh))
+			return fx.Options(sectionIndex(cfg), fx.Provide(usfilings.New), searched(name, "sections", func(w searchWriters) searchWriter { return w.sections }, (*usfilings.Service).Forget, (*usfilings.Service).Refresh))
 		},
 		// Filing folders are hashed file by file as they are read; they
 		// draw no bar.
@@ -70,9 +71,13 @@ func usFilings() wiring {
 	}
 }
 
-// sectionIndex provides the search index of the 10-K sections, in memory
-// or kept on disk as "sections".
+// sectionIndex provides the search index of the 10-K sections: the one
+// every node shares in PostgreSQL, or bleve's in memory or kept on disk as
+// "sections".
 func sectionIndex(cfg Config) fx.Option {
+	if cfg.sharedSearch() {
+		return sharedIndex(postgres.NewSectionSearch, new(ports.SectionIndex))
+	}
 	return searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex))
 }
 
@@ -80,10 +85,11 @@ func sectionIndex(cfg Config) fx.Option {
 // to the shared store since it last looked, and indexes those in the
 // background, from start (a first look at once) until stop. The
 // period is the one the document caches keep, so newly ingested data of
-// every kind is served within it.
-func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, log *zap.Logger) {
+// every kind is served within it. On the shared index a node looks only
+// when no other node is writing it (w).
+func refreshSearch(lc fx.Lifecycle, every time.Duration, f *usfilings.Service, w searchWriter, log *zap.Logger) {
 	catchingUp(lc, every, func(ctx context.Context) {
-		n, err := f.Refresh(ctx)
+		n, err := w.refresh(ctx, false, f.Forget, f.Refresh)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("US filing search index not refreshed", zap.Error(err))
@@ -101,7 +107,7 @@ func usFilingStores(cfg Config) fx.Option {
 	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))
 }
 
-func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, log *zap.Logger) error {
+func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, w searchWriter, log *zap.Logger) error {
 	if cfg.samples(string(dataset.USFilingIndexes)) {
 		filings, sections, err := ingest.LoadUSFilingsSample()
 		if err != nil {
@@ -118,8 +124,10 @@ func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, log *
 	n := 0
 	if !resumed {
 		// A first start builds the index before serving, so search never
-		// answers from part of it as though from all of it.
-		if n, err = f.Refresh(ctx); err != nil {
+		// answers from part of it as though from all of it; on the
+		// shared index, it waits for a node building it and then finds
+		// it built.
+		if n, err = w.refresh(ctx, true, f.Forget, f.Refresh); err != nil {
 			return fmt.Errorf("build the US filing search index: %w", err)
 		}
 	}

@@ -110,3 +110,88 @@ func terminateBackends(t *testing.T, database string) int {
 	}
 	return n
 }
+
+// TestPostgresSearchContracts runs the search index contracts against the
+// indexes every node shares in PostgreSQL, a fresh migrated database per
+// index, as bleve's adapter tests run them.
+func TestPostgresSearchContracts(t *testing.T) {
+	t.Parallel()
+	t.Run("sections", func(t *testing.T) {
+		porttest.RunSectionIndex(t, func(t *testing.T) ports.SectionIndex { return postgres.NewSectionSearch(postgresPool(t)) })
+	})
+	t.Run("judgments", func(t *testing.T) {
+		porttest.RunJudgmentIndex(t, func(t *testing.T) ports.JudgmentIndex { return postgres.NewJudgmentSearch(postgresPool(t)) })
+	})
+}
+
+// TestPostgresSearchWriter checks the shared index's writer lock: while
+// one process writes an index, another's look skips it and a waiting
+// writer runs once it is released; the other index's lock is apart.
+func TestPostgresSearchWriter(t *testing.T) {
+	ctx := context.Background()
+	url := postgresDB(t)
+	writers := make([]*postgres.SearchWriter, 0, 3)
+	for _, name := range []string{"sections", "sections", "judgments"} {
+		pool, err := postgres.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		writers = append(writers, postgres.NewSearchWriter(pool, name))
+	}
+	first, second, other := writers[0], writers[1], writers[2]
+	release, holding := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := first.Hold(ctx, false, func(context.Context, bool) error { close(holding); <-release; return nil })
+		done <- err
+	}()
+	<-holding
+	ran, err := second.Hold(ctx, false, func(context.Context, bool) error { return nil })
+	if err != nil || ran {
+		t.Fatalf("a second writer's look ran = %v (%v) while the first held the lock", ran, err)
+	}
+	if ran, err := other.Hold(ctx, false, func(context.Context, bool) error { return nil }); err != nil || !ran {
+		t.Fatalf("the judgments' writer ran = %v (%v) while the sections' lock was held", ran, err)
+	}
+	waited := make(chan bool, 1)
+	go func() {
+		ran, _ := second.Hold(ctx, true, func(context.Context, bool) error { return nil })
+		waited <- ran
+	}()
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !<-waited {
+		t.Fatal("a waiting writer did not run once the lock was released")
+	}
+
+	// A writer is told whether another process saved the checkpoint since
+	// it last held the lock.
+	moved := func(w *postgres.SearchWriter) bool {
+		t.Helper()
+		var got bool
+		if _, err := w.Hold(ctx, true, func(_ context.Context, m bool) error { got = m; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if moved(first); moved(first) {
+		t.Error("nothing was saved, and the writer is told the checkpoint moved")
+	}
+	idx, err := postgres.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(idx.Close)
+	if err := postgres.NewSectionSearch(idx).SaveCheckpoint(ctx, []byte(`{"mark":3}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !moved(first) {
+		t.Error("another process saved the checkpoint, and the writer is not told")
+	}
+	if moved(first) {
+		t.Error("the writer is told twice of one save")
+	}
+}

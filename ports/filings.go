@@ -128,12 +128,18 @@ type IndexHit struct {
 	End   int
 }
 
-// SectionIndex is a ranked full-text index of sections.
+// SectionIndex is a ranked full-text index of sections. Scores are the
+// engine's own, so engines may order sections of different scores
+// differently; every index keeps the rest (porttest.RunSectionIndex): a
+// section matches when it holds any word of the query (English stems,
+// stop words dropped, so a query of stop words matches nothing), equal
+// scores are ordered by id, pages are cut from that one order, the total
+// is exact, and a hit's passage is DensestPassage of its matched words.
 type SectionIndex interface {
 	// Index adds or replaces sections by id.
 	Index(ctx context.Context, s []filing.Section) error
-	// Search returns one page of hits, best first, and the number of
-	// sections matching in all.
+	// Search returns one page of hits, best first (equal scores by id),
+	// and the exact number of sections matching in all.
 	Search(ctx context.Context, q SectionQuery) ([]IndexHit, int, error)
 	// Count returns how many sections are indexed.
 	Count(ctx context.Context) (int64, error)

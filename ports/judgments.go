@@ -69,13 +69,14 @@ type JudgmentHit struct {
 }
 
 // JudgmentIndex is a ranked full-text index of judgments' tokenized text.
-// It keeps no text: a hit names its judgment by id and its passage in
-// bytes of the text that was indexed (IndexHit).
+// A hit names its judgment by id and its passage in bytes of the text that
+// was indexed (IndexHit). What every index keeps of matching, order,
+// pages and passages is what SectionIndex says.
 type JudgmentIndex interface {
 	// Index adds or replaces judgments by id.
 	Index(ctx context.Context, js []judgment.Judgment) error
-	// Search returns one page of hits, best first, and the number of
-	// judgments matching in all.
+	// Search returns one page of hits, best first (equal scores by id),
+	// and the exact number of judgments matching in all.
 	Search(ctx context.Context, q JudgmentQuery) ([]IndexHit, int, error)
 	// Count returns how many judgments are indexed.
 	Count(ctx context.Context) (int64, error)

@@ -33,6 +33,12 @@
 #   - drives each data route with loadgen at BENCH_RATE requests/s (8
 #     connections, BENCH_DURATION each), over random generated keys (and
 #     random listed codes for /china/securities).
+# BENCH_SEARCH=both (databases' stack only) compares the search engines in
+# the same run: the ingestions index into the shared PostgreSQL index too
+# (QUARRY_SEARCH=postgres; its build is part of their time and its tables'
+# size is printed), the node serves on bleve as above, then restarts on
+# bleve and on PostgreSQL in turn, each timed to /readyz and loaded with
+# the search routes alone.
 # BENCH_DATASETS (all) limits the generated datasets to a space-separated
 # list of financials filings holders bars nse judgments, to run one at a
 # larger SCALE. Figures are printed, never asserted. Not part of `go tool
@@ -52,6 +58,11 @@ DATASETS=${BENCH_DATASETS:-financials filings holders bars nse judgments}
 # or databases (PostgreSQL and a MongoDB-wire server in containers, their
 # data bind-mounted on the host's disk; images as in scripts/bench.sh).
 STACK=${BENCH_STACK:-datadir}
+SEARCH=${BENCH_SEARCH:-bleve}
+if [[ $SEARCH == both && $STACK != databases ]]; then
+  echo "BENCH_SEARCH=both needs BENCH_STACK=databases" >&2
+  exit 2
+fi
 PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
 MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}
 # scaled N: SCALE x N, at least 1; 0 when the dataset named second is not
@@ -86,6 +97,9 @@ if [[ $STACK == databases ]]; then
   export QUARRY_MONGO_URI="mongodb://$(address "${containers[1]}" 27017)" QUARRY_MONGO_DB=scale
   for _ in $(seq 300); do ./bin/quarry migrate >/dev/null 2>&1 && break; sleep 0.2; done
   echo "stack: PostgreSQL ($PG_IMAGE) and MongoDB-wire ($MONGO_IMAGE) in containers, data on the host's disk"
+  # The ingestions index into the shared index too (a bleve node builds
+  # its own at its first start either way).
+  [[ $SEARCH == both ]] && export QUARRY_SEARCH=postgres
 else
   echo "stack: a data directory on the host's disk"
 fi
@@ -202,6 +216,17 @@ if [[ -d $work/gen/india_judgments ]]; then
   sed -n 's/.*; \([0-9]* tokens.*\)/  \1/p' "$work/out" | head -1
 fi
 sizes "after the generated inputs"
+# search_tables: the shared index's size in PostgreSQL.
+search_tables() {
+  docker exec "${containers[0]}" psql -U quarry -d quarry -Atc "SELECT relname, count, pg_size_pretty(pg_total_relation_size(relname::regclass))
+    FROM (SELECT 'search_sections' AS relname, (SELECT count(*) FROM search_sections) AS count
+      UNION ALL SELECT 'search_judgments', (SELECT count(*) FROM search_judgments)) t" |
+    awk -F'|' '{ printf "  %-24s %8d rows  %s (table, TOAST and GIN)\n", $1, $2, $3 }'
+}
+if [[ $SEARCH == both ]]; then
+  echo "shared PostgreSQL search index after the ingestions:"
+  search_tables
+fi
 
 # serve: starts the server and prints the time to /readyz. On the
 # databases' stack the server keeps its search indexes in its own
@@ -210,8 +235,10 @@ sizes "after the generated inputs"
 serve() {
   local start
   start=$(date +%s.%N)
-  if [[ $STACK == databases ]]; then
-    (QUARRY_INDEX_DIR=$work/index exec ./bin/quarry serve >"$work/serve.log" 2>&1) &
+  if [[ ${SERVE_SEARCH:-bleve} == postgres ]]; then
+    (QUARRY_SEARCH=postgres exec ./bin/quarry serve >"$work/serve.log" 2>&1) &
+  elif [[ $STACK == databases ]]; then
+    (QUARRY_SEARCH=bleve QUARRY_INDEX_DIR=$work/index exec ./bin/quarry serve >"$work/serve.log" 2>&1) &
   else
     (exec ./bin/quarry serve >"$work/serve.log" 2>&1) &
   fi
@@ -275,6 +302,14 @@ load() {
   ./bin/loadgen -c 8 -d "$DURATION" -rate "$RATE" -header "X-API-KEY: $key" "$@"
   awk -v a="$before" -v b="$(cpu)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "  server CPU %.1f s\n", (b - a) / hz }'
 }
+# india_search, us_search: the search routes' loads.
+india_search() {
+  load -label "POST /india/search (5 queries)" -method POST -url "http://$ADDR/india/search" -bodies "$work/inq"
+}
+us_search() {
+  load -label "POST /us/search (5 queries, every filer)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usq"
+  load -label "POST /us/search (random filer's cik)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usqcik"
+}
 if ((filers > 0)); then
 urls fin "/us/financials?ticker=BENCH{i}"
 urls inc "/us/financials/income-statements?ticker=BENCH{i}&period=quarterly&limit=8"
@@ -316,7 +351,7 @@ if [[ -d $work/gen/india_judgments ]]; then
   keyed judgments india_judgments "/india/judgments/{1}"
   load -label "GET /india/judgments/{id} (random generated)" -urls "$work/judgments"
   queries inq '{"query":"{q}"}' "writ petition municipal corporation" "arbitration award" "land acquisition compensation" "withdrawn with no order as to costs" "service tax"
-  load -label "POST /india/search (5 queries)" -method POST -url "http://$ADDR/india/search" -bodies "$work/inq"
+  india_search
 fi
 # US search last: before its hits were read back one _id at a time, each
 # search's "find sections" scanned the sections at 1% and outlasted its
@@ -325,10 +360,27 @@ fi
 # a regression of that kind cannot hide the other routes' figures.
 if [[ -d $work/gen/us_filings ]]; then
   queries usq '{"query":"{q}"}' "iPhone services revenue" "supply chain risk" "cybersecurity incident" "data center GPUs" "cloud revenue growth"
-  load -label "POST /us/search (5 queries, every filer)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usq"
   bodies usqcik us_filings '{"query":"revenue","cik":"{2}"}'
-  load -label "POST /us/search (random filer's cik)" -method POST -url "http://$ADDR/us/search" -bodies "$work/usqcik"
+  us_search
 fi
 echo "serve RSS after the mixed load: $(rss)"
 kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
 serve "restart"
+if [[ $SEARCH == both ]]; then
+  # The engines side by side: the restarted bleve node (its index resumed
+  # from its folder), then a node on the shared PostgreSQL index, which
+  # reads no section or judgment at start.
+  for engine in bleve postgres; do
+    if [[ $engine == postgres ]]; then
+      kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
+      SERVE_SEARCH=postgres serve "a node on the shared PostgreSQL index, none of its own"
+      sleep 2
+      echo "serve RSS at rest: $(rss)"
+    fi
+    echo "search on $engine (rate $RATE/s, 8 connections, $DURATION)	req/s	p50 ms	p99 ms	statuses"
+    [[ -d $work/gen/india_judgments ]] && india_search
+    [[ -d $work/gen/us_filings ]] && us_search
+  done
+  echo "shared PostgreSQL search index once served:"
+  search_tables
+fi

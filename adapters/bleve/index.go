@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	blevesearch "github.com/blevesearch/bleve/v2"
@@ -34,10 +33,6 @@ const (
 	fieldItem   = "item"
 	fieldFiled  = "filed"
 )
-
-// maxPassage bounds, in bytes, the span of text one passage may cover: the
-// matched terms closest together within it make the passage.
-const maxPassage = 240
 
 // doc is what bleve indexes for a section.
 type doc struct {
@@ -217,35 +212,14 @@ func buildQuery(q ports.SectionQuery) query.Query {
 	return blevesearch.NewConjunctionQuery(must...)
 }
 
-// passage returns the byte range of the densest run of matched terms: of
-// the windows of at most maxPassage bytes, the one holding the most distinct
-// terms, then the shortest, then the earliest; it runs from its first
-// term's start to its last term's end.
+// passage returns the byte range of the densest run of matched terms
+// (ports.DensestPassage).
 func passage(byTerm search.TermLocationMap) (int, int) {
-	type loc struct {
-		term       string
-		start, end int
-	}
-	var locs []loc
+	var locs []ports.TermLocation
 	for term, ls := range byTerm {
 		for _, l := range ls {
-			locs = append(locs, loc{term, int(l.Start), int(l.End)})
+			locs = append(locs, ports.TermLocation{Term: term, Start: int(l.Start), End: int(l.End)})
 		}
 	}
-	if len(locs) == 0 {
-		return 0, 0
-	}
-	slices.SortFunc(locs, func(a, b loc) int { return a.start - b.start })
-	bestStart, bestEnd, bestN := locs[0].start, locs[0].end, 1
-	for i := range locs {
-		seen := map[string]bool{}
-		for j := i; j < len(locs) && locs[j].end-locs[i].start <= maxPassage; j++ {
-			seen[locs[j].term] = true
-			n, span := len(seen), locs[j].end-locs[i].start
-			if n > bestN || n == bestN && span < bestEnd-bestStart {
-				bestStart, bestEnd, bestN = locs[i].start, locs[j].end, n
-			}
-		}
-	}
-	return bestStart, bestEnd
+	return ports.DensestPassage(locs)
 }

@@ -88,7 +88,7 @@ func (s *Server) mcpServer() (*mcp.Server, error) {
 // mcpCapabilities are what the server advertises: tools, resources and
 // prompts, with no list-changed notification and no logging, since a
 // stateless server has no stream to send a notification or a log message
-// on, and its lists change only with a new build (spec-gaps B174).
+// on, and its lists change only with a new build (spec-gaps B175).
 // logging/setLevel is still answered, for clients that send it anyway.
 func mcpCapabilities() *mcp.ServerCapabilities {
 	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{},

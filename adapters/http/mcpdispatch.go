@@ -48,7 +48,7 @@ func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
 // request builds the HTTP request a tool call stands for: each argument
 // named by a parameter goes where the parameter is (path, query, header);
 // the others are the members of the JSON body. An argument the input
-// schema does not name is refused, naming it (spec-gaps B174).
+// schema does not name is refused, naming it (spec-gaps B175).
 func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.Request, error) {
 	args, err := mcpArguments(raw)
 	if err != nil {

@@ -156,7 +156,7 @@ func isTool(name string) bool {
 
 // unknownToolError is a tools/call of a name that is no tool: the gate
 // answers it for every protocol version as the SDK does for 2026-07-28
-// (spec-gaps B174): 400, JSON-RPC -32602, `unknown tool "name"`.
+// (spec-gaps B175): 400, JSON-RPC -32602, `unknown tool "name"`.
 type unknownToolError struct{ name string }
 
 func (e *unknownToolError) Error() string { return fmt.Sprintf("unknown tool %q", e.name) }

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// What an agent reads of a tool (spec-gaps B174): a description of a few
+// What an agent reads of a tool (spec-gaps B175): a description of a few
 // sentences, an input schema that admits only the operation's arguments,
 // and an output schema outlining the operation's 200 response, all derived
 // from the OpenAPI document, whose full text stays in the

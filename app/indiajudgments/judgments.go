@@ -210,6 +210,17 @@ func (u *Service) Resume(ctx context.Context) (bool, error) {
 	return u.held, nil
 }
 
+// Forget drops what Refresh knew of the index's checkpoint, so that the
+// next Refresh (or Resume) reads it again: an index other processes write
+// too (the one every node shares in PostgreSQL) may have indexed judgments
+// since this process last looked, and their versions are then taken from
+// the checkpoint instead of being indexed again.
+func (u *Service) Forget() {
+	u.refreshing.Lock()
+	defer u.refreshing.Unlock()
+	u.resumed = false
+}
+
 // resume reads the index's checkpoint once, before the first Refresh.
 func (u *Service) resume(ctx context.Context) error {
 	if u.resumed {

@@ -171,6 +171,16 @@ func (f *Service) Resume(ctx context.Context) (bool, error) {
 	return f.held, nil
 }
 
+// Forget drops what Refresh knew of the index's checkpoint, so that the
+// next Refresh (or Resume) reads it again and goes on from there: an index
+// other processes write too (the one every node shares in PostgreSQL) may
+// have moved on since this process last looked.
+func (f *Service) Forget() {
+	f.refreshing.Lock()
+	defer f.refreshing.Unlock()
+	f.resumed = false
+}
+
 // resume reads the index's checkpoint once, before the first Refresh.
 func (f *Service) resume(ctx context.Context) error {
 	if f.resumed {

@@ -364,7 +364,14 @@ func RunSections(t *testing.T, newStore NewSectionStore) {
 	})
 }
 
-// RunSectionIndex is the contract of SectionIndex.
+// RunSectionIndex is the contract of SectionIndex. Scores are the
+// engine's own (bleve's BM25, PostgreSQL's ts_rank_cd), so the order of
+// sections of different scores may differ between engines; what every
+// index keeps is checked here: a section matches when it holds any word
+// of the query (English stems, stop words dropped), hits come best first
+// with equal scores ordered by id, pages are cut from that one order,
+// the total is exact, and each passage is ports.DensestPassage of the
+// matched words.
 func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
 	ctx := context.Background()
 	secs := aaplSections()
@@ -437,6 +444,32 @@ func RunSectionIndex(t *testing.T, newIndex NewSectionIndex) {
 		second, _ := search(t, x, ports.SectionQuery{Text: "company market", Limit: 1, Offset: 1})
 		if len(second) != 1 || second[0].ID != all[1].ID {
 			t.Fatalf("page 2 = %+v, want %s", second, all[1].ID)
+		}
+		past, total := search(t, x, ports.SectionQuery{Text: "company market", Offset: 5})
+		if len(past) != 0 || total != 2 {
+			t.Fatalf("a page past the end = %+v, total %d; want none of 2", past, total)
+		}
+	})
+	t.Run("a section holding any of the words matches, a query of stop words none", func(t *testing.T) {
+		if _, total := search(t, x, ports.SectionQuery{Text: "smartphone saturday"}); total != 2 {
+			t.Errorf("words of two sections: total = %d, want 2", total)
+		}
+		if hits, total := search(t, x, ports.SectionQuery{Text: "the of a"}); total != 0 || len(hits) != 0 {
+			t.Errorf("stop words only: %+v, total %d", hits, total)
+		}
+	})
+	t.Run("equal scores are ordered by id", func(t *testing.T) {
+		y := newIndex(t)
+		twins := numbered(1, 3)
+		must(t, "Index", y.Index(ctx, []filingdomain.Section{twins[2], twins[0], twins[1]}))
+		hits, total := search(t, y, ports.SectionQuery{Text: "fiscal year"})
+		if total != 3 || len(hits) != 3 {
+			t.Fatalf("hits = %+v, total %d", hits, total)
+		}
+		for i, h := range hits {
+			if h.ID != twins[i].ID || h.Score != hits[0].Score {
+				t.Fatalf("hit %d = %+v, want %s at score %v", i, h, twins[i].ID, hits[0].Score)
+			}
 		}
 	})
 }

@@ -246,7 +246,8 @@ func runVersionsSince(t *testing.T, s ports.JudgmentStore) {
 	}
 }
 
-// RunJudgmentIndex is the contract of JudgmentIndex.
+// RunJudgmentIndex is the contract of JudgmentIndex; what every index
+// keeps is what RunSectionIndex says.
 func RunJudgmentIndex(t *testing.T, newIndex NewJudgmentIndex) {
 	ctx := context.Background()
 	js := judgmentFixtures(t)
@@ -325,6 +326,15 @@ func RunJudgmentIndex(t *testing.T, newIndex NewJudgmentIndex) {
 		second, _ := search(t, x, ports.JudgmentQuery{Text: "appeals granted sale", Limit: 1, Offset: 1})
 		if len(second) != 1 || second[0].ID != all[1].ID {
 			t.Fatalf("page 2 = %+v, want %s", second, all[1].ID)
+		}
+		past, total := search(t, x, ports.JudgmentQuery{Text: "appeals granted sale", Offset: 5})
+		if len(past) != 0 || total != 2 {
+			t.Fatalf("a page past the end = %+v, total %d; want none of 2", past, total)
+		}
+	})
+	t.Run("a query of stop words matches nothing", func(t *testing.T) {
+		if hits, total := search(t, x, ports.JudgmentQuery{Text: "the of a"}); total != 0 || len(hits) != 0 {
+			t.Errorf("stop words only: %+v, total %d", hits, total)
 		}
 	})
 }
