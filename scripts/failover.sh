@@ -46,7 +46,7 @@ as_pg=()
 [[ $EUID == 0 ]] && as_pg=(setpriv --reuid=postgres --regid=postgres --init-groups)
 as_pg() { "${as_pg[@]}" "$@"; }
 wait_for() {
-  for _ in $(seq 300); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  for _ in $(seq 1200); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
   fail "timed out waiting for: $*"
 }
 node_addr() { echo "127.0.0.1:$((18590 + $1))"; }
