@@ -44,11 +44,11 @@ import (
 //
 // heldback4 was written blind on 2026-12-02 after heldback3 had been
 // tuned on (persons 212/218, addresses 54/56, PANs 35/35 on the rules of
-// then), then tuned on. No set is held back now: the next round of rules
-// is measured on a new one.
+// then), then tuned on.
 //
 // heldback5 was written blind on 2026-12-02 after heldback4 had been
-// tuned on; it is held back.
+// tuned on (persons 240/243, addresses 43/44, PANs 36/36 on the rules of
+// then), then tuned on.
 //
 // Recall on a tuned set is required to be 100%.
 var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json"}
@@ -62,7 +62,7 @@ var heldbackKnownMisses = map[string]string{
 
 // heldbackMeasured are the sets whose recall is reported, not required:
 // the sets still held back.
-var heldbackMeasured = map[string]bool{"testdata/heldback5/judgments.json": true}
+var heldbackMeasured = map[string]bool{}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {

@@ -115,8 +115,9 @@ func arabicClass(r rune, first bool) byte {
 	return arabicClasses[r]
 }
 
-// latinDigraphs are the Latin spellings of one consonant.
-var latinDigraphs = strings.NewReplacer("chh", "c", "ch", "c", "sh", "c", "kh", "k", "gh", "k", "ph", "p",
+// latinDigraphs are the Latin spellings of one consonant, and of ज्ञ
+// (dny in Marathi, gy in Hindi: Dnyaneshwar, Gyan).
+var latinDigraphs = strings.NewReplacer("dny", "jn", "gny", "jn", "gy", "jn", "chh", "c", "ch", "c", "sh", "c", "kh", "k", "gh", "k", "ph", "p",
 	"bh", "p", "th", "t", "dh", "t", "jh", "c", "zh", "l")
 
 // latinClass gives the consonant class of a Latin letter; 0 for a vowel
@@ -300,14 +301,30 @@ func scriptForms(text string, words []scriptWord, name string) []string {
 }
 
 // matchRun returns the text of words when their skeletons are want and
-// only white space parts them.
+// only white space parts them. The last word may carry more after the
+// name, glued to it as Indian languages glue an honorific and a case
+// ending ("হরিপদবাবুকে", Haripada-babu-ke): up to maxGlued classes, when
+// the name's word has minSkeleton classes or more.
 func matchRun(text string, words []scriptWord, want []string) (string, bool) {
 	for k, w := range words {
-		if w.skeleton != want[k] || k > 0 && strings.TrimSpace(text[words[k-1].end:w.start]) != "" {
+		if k > 0 && strings.TrimSpace(text[words[k-1].end:w.start]) != "" {
+			return "", false
+		}
+		last := k == len(words)-1
+		if w.skeleton != want[k] && !(last && gluedSuffix(w.skeleton, want[k])) {
 			return "", false
 		}
 	}
 	return text[words[0].start:words[len(words)-1].end], true
+}
+
+// maxGlued is how many consonant classes an honorific and a case ending
+// glued to a name add: babu and ke, ji and ne.
+const maxGlued = 3
+
+// gluedSuffix reports whether skeleton is name's and at most maxGlued more.
+func gluedSuffix(skeleton, name string) bool {
+	return len(name) >= minSkeleton && strings.HasPrefix(skeleton, name) && len(skeleton)-len(name) <= maxGlued
 }
 
 // fineForms returns the words whose fine skeleton is fine, each once.

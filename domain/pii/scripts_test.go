@@ -23,6 +23,8 @@ func TestScriptForms(t *testing.T) {
 		{"accused No. 1 as ਜਸਵੰਤ ਸਿੰਘ.", "Jaswant Singh @ Jassa", []string{"ਜਸਵੰਤ ਸਿੰਘ"}},
 		{"in the Urdu grounds as محمد یاسین بٹ)", "Mohammad Yaseen Bhat", []string{"محمد یاسین بٹ"}},
 		{"4. முத்துலட்சுமி, as she signed", "K. Muthulakshmi", []string{"முத்துலட்சுமி"}},
+		{"\"আমি হরিপদবাবুকে সই করতে দেখেছি\"", "Haripada", []string{"হরিপদবাবুকে"}},
+		{"\"माझे पती ज्ञानेश्वर हे बसमधून उतरून\"", "Dnyaneshwar", []string{"ज्ञानेश्वर"}},
 	}
 	for _, c := range cases {
 		got := scriptForms(c.text, scriptWords(c.text), c.name)
