@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"regexp"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -89,6 +90,55 @@ func (s *Securities) SecuritiesByName(ctx context.Context, name string) ([]ashar
 		out[i] = ashare.Security(d)
 	}
 	return out, nil
+}
+
+// SearchSecurities returns one page of the listings q matches, by code.
+// The exchange, board, listed state and digits are filtered by the server;
+// the name is matched here, by ashare.NameKey, which no query expresses,
+// so the page is cut here too. A search by name alone reads every listing,
+// as SecuritiesByName does: a few thousand small documents.
+func (s *Securities) SearchSecurities(ctx context.Context, q ashare.Search, offset, limit int) ([]ashare.Security, bool, error) {
+	cur, err := s.c.Find(ctx, searchFilter(q), options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, false, translate("search securities", err)
+	}
+	var docs []securityDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, false, translate("read searched securities", err)
+	}
+	page := []ashare.Security{}
+	matched := 0
+	for _, d := range docs {
+		sec := ashare.Security(d)
+		if !q.Matches(sec) {
+			continue
+		}
+		if matched++; matched > offset+limit {
+			return page, true, nil
+		}
+		if matched > offset {
+			page = append(page, sec)
+		}
+	}
+	return page, false, nil
+}
+
+// searchFilter is the part of q the server filters on.
+func searchFilter(q ashare.Search) bson.D {
+	filter := bson.D{}
+	if q.Digits != "" {
+		filter = append(filter, bson.E{Key: "_id", Value: bson.Regex{Pattern: `^[A-Z]+\.` + regexp.QuoteMeta(q.Digits)}})
+	}
+	if q.Exchange != "" {
+		filter = append(filter, bson.E{Key: "exchange", Value: string(q.Exchange)})
+	}
+	if q.Board != "" {
+		filter = append(filter, bson.E{Key: "board", Value: string(q.Board)})
+	}
+	if q.Listed != nil {
+		filter = append(filter, bson.E{Key: "listed", Value: *q.Listed})
+	}
+	return filter
 }
 
 // CountSecurities returns how many listings are held.
