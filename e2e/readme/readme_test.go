@@ -60,8 +60,7 @@ func TestReadmeCommands(t *testing.T) {
 
 // walkThroughCredits is what the walk-through leaves of the sign-up's
 // 100000: 1 for the security, 2 for the searches, 1 for the statements,
-// 25 for Ask; the 422
-// is not charged.
+// 25 for Ask; the 422 is not charged.
 const walkThroughCredits = `"credits":99971`
 
 // run is the state of one run of the README in its directory.
