@@ -147,6 +147,16 @@ func (s *Financials) SearchCompanies(_ context.Context, q financials.CompanySear
 	return page, more, nil
 }
 
+// pageOf returns the items of all from offset on, at most limit of them,
+// and whether more follow.
+func pageOf[T any](all []T, offset, limit int) ([]T, bool) {
+	if offset >= len(all) {
+		return []T{}, false
+	}
+	end := min(len(all), offset+limit)
+	return slices.Clip(all[offset:end]), end < len(all)
+}
+
 // CountCompanies returns how many companies are held.
 func (s *Financials) CountCompanies(context.Context) (int64, error) {
 	s.mu.RLock()

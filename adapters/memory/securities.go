@@ -71,18 +71,8 @@ func (s *Securities) SearchSecurities(_ context.Context, q ashare.Search, offset
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(out, func(a, b ashare.Security) int { return cmp.Compare(a.Code, b.Code) })
-	page, more := pageOf(out, offset, limit)
+	page, more := q.Page(out, offset, limit)
 	return page, more, nil
-}
-
-// pageOf returns the items of all from offset on, at most limit of them,
-// and whether more follow.
-func pageOf[T any](all []T, offset, limit int) ([]T, bool) {
-	if offset >= len(all) {
-		return []T{}, false
-	}
-	end := min(len(all), offset+limit)
-	return slices.Clip(all[offset:end]), end < len(all)
 }
 
 // CountSecurities returns how many listings are held.

@@ -106,21 +106,12 @@ func (s *Securities) SearchSecurities(ctx context.Context, q ashare.Search, offs
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, false, translate("read searched securities", err)
 	}
-	page := []ashare.Security{}
-	matched := 0
-	for _, d := range docs {
-		sec := ashare.Security(d)
-		if !q.Matches(sec) {
-			continue
-		}
-		if matched++; matched > offset+limit {
-			return page, true, nil
-		}
-		if matched > offset {
-			page = append(page, sec)
-		}
+	secs := make([]ashare.Security, len(docs))
+	for i, d := range docs {
+		secs[i] = ashare.Security(d)
 	}
-	return page, false, nil
+	page, more := q.Page(secs, offset, limit)
+	return page, more, nil
 }
 
 // searchFilter is the part of q the server filters on.

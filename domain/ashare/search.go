@@ -32,6 +32,26 @@ func (q Search) Matches(s Security) bool {
 		(q.Listed == nil || s.Listed == *q.Listed)
 }
 
+// Page returns the listings of sorted, ordered by code, that q matches
+// from offset on, at most limit of them, and whether more match after
+// them.
+func (q Search) Page(sorted []Security, offset, limit int) ([]Security, bool) {
+	page := []Security{}
+	matched := 0
+	for _, s := range sorted {
+		if !q.Matches(s) {
+			continue
+		}
+		if matched++; matched > offset+limit {
+			return page, true
+		}
+		if matched > offset {
+			page = append(page, s)
+		}
+	}
+	return page, false
+}
+
 // NameKey is the form a listing name is matched in: compatibility-folded
 // (NFKC, so the full-width Ａ of 万科Ａ is A), lower-cased, with every
 // space removed (the exchanges pad short names with spaces).
