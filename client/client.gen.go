@@ -1733,13 +1733,18 @@ type ChinaSecurity struct {
 	// Code Canonical exchange-qualified code.
 	Code string `json:"code"`
 
-	// CompanyName The name the exchange lists the security under (证券简称), in Chinese, as the ingested list gives it: for example `贵州茅台` or `万科Ａ`. It follows the exchange's renames, including risk-warning prefixes such as `*ST` while they apply. No English name is served.
+	// CompanyName The name the exchange lists the security under (证券简称), in Chinese, as the ingested list gives it: for example `贵州茅台` or `万科Ａ`. It follows the exchange's renames, including risk-warning prefixes such as `*ST` while they apply.
 	//
 	// Example: 贵州茅台
 	CompanyName string `json:"company_name"`
 
 	// DelistingDate Null while listed.
 	DelistingDate *openapi_types.Date `json:"delisting_date"`
+
+	// EnglishName The company's English name, where the list ingested gives one (the SSE's and the SZSE's lists and Tushare's `enname` do; the bundled sample does not). Absent otherwise.
+	//
+	// Example: Kweichow Moutai Co.,Ltd.
+	EnglishName *string `json:"english_name,omitempty"`
 
 	// Exchange `SSE` Shanghai, `SZSE` Shenzhen, `BSE` Beijing.
 	Exchange    ChinaSecurityExchange `json:"exchange"`
@@ -3009,7 +3014,7 @@ type GetChinaPricesParamsAdjust string
 
 // ListChinaSecuritiesParams defines parameters for ListChinaSecurities.
 type ListChinaSecuritiesParams struct {
-	// Name A part of the listing's name, case-insensitive and width-folded (NFKC), spaces ignored. At most 100 characters.
+	// Name A part of the listing's name (`company_name`) or of its `english_name`, case-insensitive and width-folded (NFKC), spaces ignored. At most 100 characters.
 	Name *ChinaNameQuery `form:"name,omitempty" json:"name,omitempty"`
 
 	// Code A prefix of the six digits (`600`) or of an exchange-qualified code (`SSE.600`). A vendor form (`600519.SH`) is `422` naming the qualified code.
@@ -3760,7 +3765,7 @@ type ClientInterface interface {
 	//
 	// Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
 	//
-	// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); an English name matches where the listing's name is English.
+	// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
 	// - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
 	// - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
 	// - `board`: `main`, `star`, `chinext` or `bse`.
@@ -4327,7 +4332,7 @@ func (c *Client) GetChinaPrices(ctx context.Context, params *GetChinaPricesParam
 //
 // Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
 //
-// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); an English name matches where the listing's name is English.
+// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
 // - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
 // - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
 // - `board`: `main`, `star`, `chinext` or `bse`.
@@ -7210,7 +7215,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
 	//
-	// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); an English name matches where the listing's name is English.
+	// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
 	// - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
 	// - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
 	// - `board`: `main`, `star`, `chinext` or `bse`.
@@ -13050,7 +13055,7 @@ func (c *ClientWithResponses) GetChinaPricesWithResponse(ctx context.Context, pa
 //
 // Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
 //
-// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); an English name matches where the listing's name is English.
+// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
 // - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
 // - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
 // - `board`: `main`, `star`, `chinext` or `bse`.

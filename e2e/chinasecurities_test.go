@@ -140,6 +140,7 @@ func searchPublishedLists(t *testing.T, c *client, key string) {
 	for path, want := range map[string]string{
 		"/china/securities?name=茅台":                    "SSE.600519",
 		"/china/securities?name=万科A":                   "SZSE.000002",
+		"/china/securities?name=china%20vanke":         "SZSE.000002",
 		"/china/securities?code=30213":                 "SZSE.302132",
 		"/china/securities?code=SZSE.00000&board=main": "SZSE.000001 SZSE.000002 SZSE.000004 SZSE.000006 SZSE.000007 SZSE.000008 SZSE.000009",
 		"/china/securities?exchange=bse&code=920185":   "BSE.920185",

@@ -22,6 +22,7 @@ type securityBody struct {
 	Exchange      string  `json:"exchange"`
 	Board         string  `json:"board"`
 	CompanyName   string  `json:"company_name"`
+	EnglishName   string  `json:"english_name,omitempty"`
 	ListingDate   string  `json:"listing_date"`
 	DelistingDate *string `json:"delisting_date"`
 	Listed        bool    `json:"listed"`
@@ -100,7 +101,7 @@ func toSecuritiesResponse(p chinasecurities.Page, q chinasecurities.SearchQuery,
 
 func toSecurityBody(s ashare.Security) securityBody {
 	return securityBody{
-		Code: s.Code, Exchange: s.Exchange, Board: s.Board, CompanyName: s.CompanyName,
+		Code: s.Code, Exchange: s.Exchange, Board: s.Board, CompanyName: s.CompanyName, EnglishName: s.EnglishName,
 		ListingDate: s.ListingDate, DelistingDate: optional(s.DelistingDate), Listed: s.Listed,
 	}
 }

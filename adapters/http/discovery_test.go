@@ -66,7 +66,7 @@ func newDiscovery(t *testing.T) *discovery {
 	}
 	listings := memory.NewSecurities()
 	if err := listings.UpsertSecurities(ctx, []ashare.Security{
-		{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "贵州茅台", ListingDate: "2001-08-27", Listed: true},
+		{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "贵州茅台", EnglishName: "Kweichow Moutai Co.,Ltd.", ListingDate: "2001-08-27", Listed: true},
 		{Code: "SZSE.000002", Exchange: "SZSE", Board: "main", CompanyName: "万科Ａ", ListingDate: "1991-01-29", Listed: true},
 		{Code: "SZSE.300104", Exchange: "SZSE", Board: "chinext", CompanyName: "乐视退", ListingDate: "2010-08-12", DelistingDate: "2020-07-21"},
 	}); err != nil {
@@ -213,6 +213,7 @@ func TestChinaListingsAreSearchedAndPaged(t *testing.T) {
 	}
 	for path, want := range map[string][]string{
 		"/china/securities":                              {"SSE.600519", "SZSE.000002", "SZSE.300104"},
+		"/china/securities?name=kweichow":                {"SSE.600519"},
 		"/china/securities?name=茅台":                      {"SSE.600519"},
 		"/china/securities?name=万科A":                     {"SZSE.000002"},
 		"/china/securities?code=600":                     {"SSE.600519"},

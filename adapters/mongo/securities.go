@@ -41,6 +41,7 @@ type securityDoc struct {
 	Exchange      string `bson:"exchange"`
 	Board         string `bson:"board"`
 	CompanyName   string `bson:"company_name"`
+	EnglishName   string `bson:"english_name,omitempty"`
 	ListingDate   string `bson:"listing_date"`
 	DelistingDate string `bson:"delisting_date,omitempty"`
 	Listed        bool   `bson:"listed"`

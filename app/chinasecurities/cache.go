@@ -65,5 +65,5 @@ func (c *Cache) UpsertSecurities(ctx context.Context, secs []ashare.Security) er
 }
 
 func securityWeight(s ashare.Security) int {
-	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.ListingDate, s.DelistingDate)
+	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.EnglishName, s.ListingDate, s.DelistingDate)
 }

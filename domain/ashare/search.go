@@ -10,7 +10,8 @@ import (
 // Search narrows the listings held; each field set narrows it further,
 // and the zero value matches every listing.
 type Search struct {
-	// Name is the NameKey of a part of the listing's name.
+	// Name is the NameKey of a part of the listing's name, Chinese or
+	// English.
 	Name string
 	// Exchange, when set, is the listing's exchange.
 	Exchange Exchange
@@ -25,7 +26,7 @@ type Search struct {
 // Matches reports whether the listing s passes every field set.
 func (q Search) Matches(s Security) bool {
 	_, digits, _ := strings.Cut(s.Code, ".")
-	return strings.Contains(NameKey(s.CompanyName), q.Name) &&
+	return (strings.Contains(NameKey(s.CompanyName), q.Name) || (s.EnglishName != "" && strings.Contains(NameKey(s.EnglishName), q.Name))) &&
 		(q.Exchange == "" || Exchange(s.Exchange) == q.Exchange) &&
 		strings.HasPrefix(digits, q.Digits) &&
 		(q.Board == "" || Board(s.Board) == q.Board) &&

@@ -22,6 +22,7 @@ func runSecuritySearch(t *testing.T, newStore NewSecurityStore) {
 	}
 	spdb := listing("SSE.600000", "SSE", "main", "浦发银行", true)
 	moutai := listing("SSE.600519", "SSE", "main", "贵州茅台", true)
+	moutai.EnglishName = "Kweichow Moutai Co.,Ltd."
 	smic := listing("SSE.688981", "SSE", "star", "Semiconductor Manufacturing International", true)
 	pingAn := listing("SZSE.000001", "SZSE", "main", "平安银行", true)
 	vanke := listing("SZSE.000002", "SZSE", "main", "万科Ａ", true)
@@ -40,6 +41,7 @@ func runSecuritySearch(t *testing.T, newStore NewSecurityStore) {
 			"Chinese name part":      {ashare.Search{Name: ashare.NameKey("银行")}, []ashare.Security{spdb, pingAn}},
 			"full-width folded":      {ashare.Search{Name: ashare.NameKey("万科A")}, []ashare.Security{vanke}},
 			"English, any case":      {ashare.Search{Name: ashare.NameKey("semiconductor MANUFACTURING")}, []ashare.Security{smic}},
+			"English name":           {ashare.Search{Name: ashare.NameKey("KWEICHOW moutai")}, []ashare.Security{moutai}},
 			"exchange":               {ashare.Search{Exchange: ashare.SZSE}, []ashare.Security{pingAn, vanke, letv}},
 			"digits prefix":          {ashare.Search{Digits: "600"}, []ashare.Security{spdb, moutai}},
 			"digits on one exchange": {ashare.Search{Exchange: ashare.SZSE, Digits: "000"}, []ashare.Security{pingAn, vanke}},
