@@ -99,9 +99,10 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 	for path, body := range map[string]string{
 		"/china/securities/SSE.600519":  `{"security":{"code":"SSE.600519","exchange":"SSE","board":"main","company_name":"贵州茅台","listing_date":"2001-08-27","delisting_date":null,"listed":true}}`,
 		"/china/securities/BSE.920185":  `{"security":{"code":"BSE.920185","exchange":"BSE","board":"bse","company_name":"贝特瑞","listing_date":"2020-07-27","delisting_date":null,"listed":true}}`,
-		"/china/securities/SZSE.302132": `{"security":{"code":"SZSE.302132","exchange":"SZSE","board":"chinext","company_name":"中航成飞","listing_date":"2010-08-27","delisting_date":null,"listed":true}}`,
-		// The SZSE's list is the later one: 万科's name without its padding.
-		"/china/securities/SZSE.000002": `{"security":{"code":"SZSE.000002","exchange":"SZSE","board":"main","company_name":"万科Ａ","listing_date":"1991-01-29","delisting_date":null,"listed":true}}`,
+		"/china/securities/SZSE.302132": `{"security":{"code":"SZSE.302132","exchange":"SZSE","board":"chinext","company_name":"中航成飞","english_name":"AVIC CHENGDU AIRCRAFT COMPANY LIMITED","listing_date":"2010-08-27","delisting_date":null,"listed":true}}`,
+		// The SZSE's list is the later one: 万科's name without its padding,
+		// and the English names it gives, which Tushare's stock_basic lacks.
+		"/china/securities/SZSE.000002": `{"security":{"code":"SZSE.000002","exchange":"SZSE","board":"main","company_name":"万科Ａ","english_name":"CHINA VANKE CO., LTD.","listing_date":"1991-01-29","delisting_date":null,"listed":true}}`,
 	} {
 		got := c.do("GET", path, nil, apiKey(key)).expect(t, http.StatusOK)
 		if strings.TrimSpace(string(got.Body)) != body {
