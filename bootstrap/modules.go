@@ -96,7 +96,9 @@ func platformStores(cfg Config) fx.Option {
 		fx.Supply(postgres.Config{URL: cfg.PostgresURL, Timeout: cfg.StoreTimeout}),
 		postgres.Module,
 		migrateOnStart(cfg),
-		fx.Provide(readiness("postgres", func(p *pgxpool.Pool) func(context.Context) error { return p.Ping })),
+		fx.Provide(readiness("postgres", func(p *pgxpool.Pool) func(context.Context) error {
+			return func(ctx context.Context) error { return postgres.Ready(ctx, p) }
+		})),
 	)
 }
 

@@ -636,6 +636,21 @@ func (e FilingFileStorageStatus) Valid() bool {
 	}
 }
 
+// Defines values for FinancialsMetaJurisdiction.
+const (
+	FinancialsMetaJurisdictionUS FinancialsMetaJurisdiction = "US"
+)
+
+// Valid indicates whether the value is a known member of the FinancialsMetaJurisdiction enum.
+func (e FinancialsMetaJurisdiction) Valid() bool {
+	switch e {
+	case FinancialsMetaJurisdictionUS:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ForbiddenErrorError.
 const (
 	ForbiddenErrorErrorForbidden ForbiddenErrorError = "forbidden"
@@ -1022,14 +1037,17 @@ func (e NotFoundErrorError) Valid() bool {
 
 // Defines values for NotReadyChecks.
 const (
-	NotReadyChecksFailing NotReadyChecks = "failing"
-	NotReadyChecksOk      NotReadyChecks = "ok"
+	NotReadyChecksFailing     NotReadyChecks = "failing"
+	NotReadyChecksNotMigrated NotReadyChecks = "not_migrated"
+	NotReadyChecksOk          NotReadyChecks = "ok"
 )
 
 // Valid indicates whether the value is a known member of the NotReadyChecks enum.
 func (e NotReadyChecks) Valid() bool {
 	switch e {
 	case NotReadyChecksFailing:
+		return true
+	case NotReadyChecksNotMigrated:
 		return true
 	case NotReadyChecksOk:
 		return true
@@ -1922,14 +1940,57 @@ type FilingIndexResponse struct {
 	Meta MetaWithoutJurisdiction `json:"meta"`
 }
 
+// FinancialsCounts Statements returned in each collection of the response.
+type FinancialsCounts struct {
+	// BalanceSheets Entries of `balance_sheets`.
+	BalanceSheets int `json:"balance_sheets"`
+
+	// CashFlowStatements Entries of `cash_flow_statements`.
+	CashFlowStatements int `json:"cash_flow_statements"`
+
+	// IncomeStatements Entries of `income_statements`.
+	IncomeStatements int `json:"income_statements"`
+}
+
+// FinancialsMeta Metadata of GET /us/financials: `Meta` with `counts`, the number of statements returned in each collection. `count` is the largest of them.
+type FinancialsMeta struct {
+	// AsOf Point in time of the data.
+	AsOf time.Time `json:"as_of"`
+
+	// Count Statements in the longest collection returned: the largest of `counts`.
+	Count int `json:"count"`
+
+	// Counts Statements returned in each collection of the response.
+	Counts       FinancialsCounts           `json:"counts"`
+	Jurisdiction FinancialsMetaJurisdiction `json:"jurisdiction"`
+
+	// Limit Page size applied to each collection.
+	Limit int `json:"limit"`
+
+	// NextOffset Offset of the next page, set while any collection has more; null on the last page of every collection.
+	NextOffset *int `json:"next_offset"`
+
+	// NormalizationVersion Version of the normalization that produced the data.
+	NormalizationVersion string `json:"normalization_version"`
+
+	// Offset Offset applied to each collection.
+	Offset int `json:"offset"`
+
+	// Provenance Where the data came from.
+	Provenance Provenance `json:"provenance"`
+}
+
+// FinancialsMetaJurisdiction defines model for FinancialsMeta.Jurisdiction.
+type FinancialsMetaJurisdiction string
+
 // FinancialsResponse defines model for FinancialsResponse.
 type FinancialsResponse struct {
 	BalanceSheets      []BalanceSheet      `json:"balance_sheets"`
 	CashFlowStatements []CashFlowStatement `json:"cash_flow_statements"`
 	IncomeStatements   []IncomeStatement   `json:"income_statements"`
 
-	// Meta Metadata of a US list response.
-	Meta Meta `json:"meta"`
+	// Meta Metadata of GET /us/financials: `Meta` with `counts`, the number of statements returned in each collection. `count` is the largest of them.
+	Meta FinancialsMeta `json:"meta"`
 }
 
 // ForbiddenError An `ErrorResponse` whose `error` is `forbidden`.
@@ -2553,9 +2614,12 @@ type NotFoundErrorError string
 
 // NotReady defines model for NotReady.
 type NotReady struct {
-	// Checks One entry per dependency checked, by name.
+	// Checks One entry per dependency checked, by name: `failing` when it does not answer, `not_migrated` when a PostgreSQL database answers but lacks migrations of this release (run `quarry migrate`).
 	Checks map[string]NotReadyChecks `json:"checks"`
-	Status NotReadyStatus            `json:"status"`
+
+	// Messages Present when a check is `not_migrated`: by check name, what the operator runs, naming `quarry migrate`.
+	Messages *map[string]string `json:"messages,omitempty"`
+	Status   NotReadyStatus     `json:"status"`
 
 	// Storage Which backend serves what, as QUARRY_POSTGRES_URL, QUARRY_MONGO_URI, QUARRY_DATA_DIR and QUARRY_INDEX_DIR set it, each independently of the others (spec-gaps A60, B149).
 	Storage Storage `json:"storage"`
@@ -3900,13 +3964,13 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
 	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
-	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
 	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 	//
@@ -3921,13 +3985,13 @@ type ClientInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
 	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
-	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
 	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 	//
@@ -3947,7 +4011,7 @@ type ClientInterface interface {
 
 	// GetReadyz Readiness
 	//
-	// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+	// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3978,7 +4042,7 @@ type ClientInterface interface {
 
 	// GetUsFinancials Income statements, balance sheets and cash-flow statements of a company
 	//
-	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 	//
 	// Cost: 1 credit per request. Requires permission: `us:read`.
 	//
@@ -4577,13 +4641,13 @@ func (c *Client) SearchIndiaDocuments(ctx context.Context, body SearchIndiaDocum
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
 // **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
-// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
 // **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 //
@@ -4608,13 +4672,13 @@ func (c *Client) McpWithBody(ctx context.Context, contentType string, body io.Re
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
 // **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
-// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
 // **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 //
@@ -4654,7 +4718,7 @@ func (c *Client) GetOpenapiDocument(ctx context.Context, reqEditors ...RequestEd
 
 // GetReadyz Readiness
 //
-// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 //
 // Corresponds with GET /readyz (the `GetReadyz` operationId).
 func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4715,7 +4779,7 @@ func (c *Client) GetUsFilingIndex(ctx context.Context, accessionNumber Accession
 
 // GetUsFinancials Income statements, balance sheets and cash-flow statements of a company
 //
-// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 //
 // Cost: 1 credit per request. Requires permission: `us:read`.
 //
@@ -7364,13 +7428,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
 	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
-	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
 	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 	//
@@ -7385,13 +7449,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 	//
-	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+	// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 	//
 	// **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 	//
 	// **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 	//
-	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+	// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 	//
 	// **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 	//
@@ -7413,7 +7477,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReadyzWithResponse Readiness
 	//
-	// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+	// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7450,7 +7514,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetUsFinancialsWithResponse Income statements, balance sheets and cash-flow statements of a company
 	//
-	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+	// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 	//
 	// Cost: 1 credit per request. Requires permission: `us:read`.
 	//
@@ -8579,6 +8643,8 @@ func (r AccountLoginResponse) ContentType() string {
 
 // AskResponse200Headers the declared response headers of an HTTP 200 response for Ask
 type AskResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8586,6 +8652,8 @@ type AskResponse200Headers struct {
 
 // AskResponse400Headers the declared response headers of an HTTP 400 response for Ask
 type AskResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8598,6 +8666,8 @@ type AskResponse401Headers struct {
 
 // AskResponse402Headers the declared response headers of an HTTP 402 response for Ask
 type AskResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8605,6 +8675,8 @@ type AskResponse402Headers struct {
 
 // AskResponse403Headers the declared response headers of an HTTP 403 response for Ask
 type AskResponse403Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8612,6 +8684,8 @@ type AskResponse403Headers struct {
 
 // AskResponse413Headers the declared response headers of an HTTP 413 response for Ask
 type AskResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8619,6 +8693,8 @@ type AskResponse413Headers struct {
 
 // AskResponse422Headers the declared response headers of an HTTP 422 response for Ask
 type AskResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8626,7 +8702,9 @@ type AskResponse422Headers struct {
 
 // AskResponse429Headers the declared response headers of an HTTP 429 response for Ask
 type AskResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8637,6 +8715,8 @@ type AskResponse429Headers struct {
 
 // AskResponse500Headers the declared response headers of an HTTP 500 response for Ask
 type AskResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8644,6 +8724,8 @@ type AskResponse500Headers struct {
 
 // AskResponse503Headers the declared response headers of an HTTP 503 response for Ask
 type AskResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -8852,6 +8934,8 @@ func (r GetCatalogResponse) ContentType() string {
 
 // GetChinaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetChinaPrices
 type GetChinaPricesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8859,6 +8943,8 @@ type GetChinaPricesResponse200Headers struct {
 
 // GetChinaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetChinaPrices
 type GetChinaPricesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8871,6 +8957,8 @@ type GetChinaPricesResponse401Headers struct {
 
 // GetChinaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetChinaPrices
 type GetChinaPricesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8885,6 +8973,8 @@ type GetChinaPricesResponse403Headers struct {
 
 // GetChinaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetChinaPrices
 type GetChinaPricesResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8892,6 +8982,8 @@ type GetChinaPricesResponse404Headers struct {
 
 // GetChinaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetChinaPrices
 type GetChinaPricesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8899,6 +8991,8 @@ type GetChinaPricesResponse413Headers struct {
 
 // GetChinaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetChinaPrices
 type GetChinaPricesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8906,7 +9000,9 @@ type GetChinaPricesResponse422Headers struct {
 
 // GetChinaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetChinaPrices
 type GetChinaPricesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -8917,6 +9013,8 @@ type GetChinaPricesResponse429Headers struct {
 
 // GetChinaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetChinaPrices
 type GetChinaPricesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -8924,6 +9022,8 @@ type GetChinaPricesResponse500Headers struct {
 
 // GetChinaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetChinaPrices
 type GetChinaPricesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9065,6 +9165,8 @@ func (r GetChinaPricesResponse) ContentType() string {
 
 // ListChinaSecuritiesResponse200Headers the declared response headers of an HTTP 200 response for ListChinaSecurities
 type ListChinaSecuritiesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9072,6 +9174,8 @@ type ListChinaSecuritiesResponse200Headers struct {
 
 // ListChinaSecuritiesResponse400Headers the declared response headers of an HTTP 400 response for ListChinaSecurities
 type ListChinaSecuritiesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9084,6 +9188,8 @@ type ListChinaSecuritiesResponse401Headers struct {
 
 // ListChinaSecuritiesResponse402Headers the declared response headers of an HTTP 402 response for ListChinaSecurities
 type ListChinaSecuritiesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9098,6 +9204,8 @@ type ListChinaSecuritiesResponse403Headers struct {
 
 // ListChinaSecuritiesResponse413Headers the declared response headers of an HTTP 413 response for ListChinaSecurities
 type ListChinaSecuritiesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9105,6 +9213,8 @@ type ListChinaSecuritiesResponse413Headers struct {
 
 // ListChinaSecuritiesResponse422Headers the declared response headers of an HTTP 422 response for ListChinaSecurities
 type ListChinaSecuritiesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9112,7 +9222,9 @@ type ListChinaSecuritiesResponse422Headers struct {
 
 // ListChinaSecuritiesResponse429Headers the declared response headers of an HTTP 429 response for ListChinaSecurities
 type ListChinaSecuritiesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9123,6 +9235,8 @@ type ListChinaSecuritiesResponse429Headers struct {
 
 // ListChinaSecuritiesResponse500Headers the declared response headers of an HTTP 500 response for ListChinaSecurities
 type ListChinaSecuritiesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9130,6 +9244,8 @@ type ListChinaSecuritiesResponse500Headers struct {
 
 // ListChinaSecuritiesResponse503Headers the declared response headers of an HTTP 503 response for ListChinaSecurities
 type ListChinaSecuritiesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9262,6 +9378,8 @@ func (r ListChinaSecuritiesResponse) ContentType() string {
 
 // GetChinaSecurityResponse200Headers the declared response headers of an HTTP 200 response for GetChinaSecurity
 type GetChinaSecurityResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9269,6 +9387,8 @@ type GetChinaSecurityResponse200Headers struct {
 
 // GetChinaSecurityResponse400Headers the declared response headers of an HTTP 400 response for GetChinaSecurity
 type GetChinaSecurityResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9281,6 +9401,8 @@ type GetChinaSecurityResponse401Headers struct {
 
 // GetChinaSecurityResponse402Headers the declared response headers of an HTTP 402 response for GetChinaSecurity
 type GetChinaSecurityResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9295,6 +9417,8 @@ type GetChinaSecurityResponse403Headers struct {
 
 // GetChinaSecurityResponse404Headers the declared response headers of an HTTP 404 response for GetChinaSecurity
 type GetChinaSecurityResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9302,6 +9426,8 @@ type GetChinaSecurityResponse404Headers struct {
 
 // GetChinaSecurityResponse413Headers the declared response headers of an HTTP 413 response for GetChinaSecurity
 type GetChinaSecurityResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9309,6 +9435,8 @@ type GetChinaSecurityResponse413Headers struct {
 
 // GetChinaSecurityResponse422Headers the declared response headers of an HTTP 422 response for GetChinaSecurity
 type GetChinaSecurityResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9316,7 +9444,9 @@ type GetChinaSecurityResponse422Headers struct {
 
 // GetChinaSecurityResponse429Headers the declared response headers of an HTTP 429 response for GetChinaSecurity
 type GetChinaSecurityResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9327,6 +9457,8 @@ type GetChinaSecurityResponse429Headers struct {
 
 // GetChinaSecurityResponse500Headers the declared response headers of an HTTP 500 response for GetChinaSecurity
 type GetChinaSecurityResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9334,6 +9466,8 @@ type GetChinaSecurityResponse500Headers struct {
 
 // GetChinaSecurityResponse503Headers the declared response headers of an HTTP 503 response for GetChinaSecurity
 type GetChinaSecurityResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9553,6 +9687,8 @@ func (r GetHealthzResponse) ContentType() string {
 type CreateIndiaExportResponse200Headers struct {
 	ContentDisposition *string
 	IdempotentReplayed *string
+	RateLimit          string
+	RateLimitPolicy    string
 	XAsOf              *time.Time
 	XCreditsCost       *int64
 	XCreditsRemaining  *int64
@@ -9561,6 +9697,8 @@ type CreateIndiaExportResponse200Headers struct {
 
 // CreateIndiaExportResponse400Headers the declared response headers of an HTTP 400 response for CreateIndiaExport
 type CreateIndiaExportResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9573,6 +9711,8 @@ type CreateIndiaExportResponse401Headers struct {
 
 // CreateIndiaExportResponse402Headers the declared response headers of an HTTP 402 response for CreateIndiaExport
 type CreateIndiaExportResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9587,6 +9727,8 @@ type CreateIndiaExportResponse403Headers struct {
 
 // CreateIndiaExportResponse404Headers the declared response headers of an HTTP 404 response for CreateIndiaExport
 type CreateIndiaExportResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9594,6 +9736,8 @@ type CreateIndiaExportResponse404Headers struct {
 
 // CreateIndiaExportResponse409Headers the declared response headers of an HTTP 409 response for CreateIndiaExport
 type CreateIndiaExportResponse409Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9601,6 +9745,8 @@ type CreateIndiaExportResponse409Headers struct {
 
 // CreateIndiaExportResponse413Headers the declared response headers of an HTTP 413 response for CreateIndiaExport
 type CreateIndiaExportResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9608,6 +9754,8 @@ type CreateIndiaExportResponse413Headers struct {
 
 // CreateIndiaExportResponse422Headers the declared response headers of an HTTP 422 response for CreateIndiaExport
 type CreateIndiaExportResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9615,7 +9763,9 @@ type CreateIndiaExportResponse422Headers struct {
 
 // CreateIndiaExportResponse429Headers the declared response headers of an HTTP 429 response for CreateIndiaExport
 type CreateIndiaExportResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9626,6 +9776,8 @@ type CreateIndiaExportResponse429Headers struct {
 
 // CreateIndiaExportResponse500Headers the declared response headers of an HTTP 500 response for CreateIndiaExport
 type CreateIndiaExportResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9633,6 +9785,8 @@ type CreateIndiaExportResponse500Headers struct {
 
 // CreateIndiaExportResponse503Headers the declared response headers of an HTTP 503 response for CreateIndiaExport
 type CreateIndiaExportResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9776,6 +9930,8 @@ func (r CreateIndiaExportResponse) ContentType() string {
 
 // GetIndiaJudgmentResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9783,6 +9939,8 @@ type GetIndiaJudgmentResponse200Headers struct {
 
 // GetIndiaJudgmentResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9795,6 +9953,8 @@ type GetIndiaJudgmentResponse401Headers struct {
 
 // GetIndiaJudgmentResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9809,6 +9969,8 @@ type GetIndiaJudgmentResponse403Headers struct {
 
 // GetIndiaJudgmentResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9816,6 +9978,8 @@ type GetIndiaJudgmentResponse404Headers struct {
 
 // GetIndiaJudgmentResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9823,6 +9987,8 @@ type GetIndiaJudgmentResponse413Headers struct {
 
 // GetIndiaJudgmentResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9830,7 +9996,9 @@ type GetIndiaJudgmentResponse422Headers struct {
 
 // GetIndiaJudgmentResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -9841,6 +10009,8 @@ type GetIndiaJudgmentResponse429Headers struct {
 
 // GetIndiaJudgmentResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9848,6 +10018,8 @@ type GetIndiaJudgmentResponse500Headers struct {
 
 // GetIndiaJudgmentResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgment
 type GetIndiaJudgmentResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -9989,6 +10161,8 @@ func (r GetIndiaJudgmentResponse) ContentType() string {
 
 // GetIndiaJudgmentPdfResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -9996,6 +10170,8 @@ type GetIndiaJudgmentPdfResponse200Headers struct {
 
 // GetIndiaJudgmentPdfResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10008,6 +10184,8 @@ type GetIndiaJudgmentPdfResponse401Headers struct {
 
 // GetIndiaJudgmentPdfResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10022,6 +10200,8 @@ type GetIndiaJudgmentPdfResponse403Headers struct {
 
 // GetIndiaJudgmentPdfResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10029,6 +10209,8 @@ type GetIndiaJudgmentPdfResponse404Headers struct {
 
 // GetIndiaJudgmentPdfResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10036,6 +10218,8 @@ type GetIndiaJudgmentPdfResponse413Headers struct {
 
 // GetIndiaJudgmentPdfResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10043,7 +10227,9 @@ type GetIndiaJudgmentPdfResponse422Headers struct {
 
 // GetIndiaJudgmentPdfResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10054,6 +10240,8 @@ type GetIndiaJudgmentPdfResponse429Headers struct {
 
 // GetIndiaJudgmentPdfResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10061,6 +10249,8 @@ type GetIndiaJudgmentPdfResponse500Headers struct {
 
 // GetIndiaJudgmentPdfResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaJudgmentPdf
 type GetIndiaJudgmentPdfResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10195,6 +10385,8 @@ func (r GetIndiaJudgmentPdfResponse) ContentType() string {
 
 // GetIndiaPricesResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPrices
 type GetIndiaPricesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10202,6 +10394,8 @@ type GetIndiaPricesResponse200Headers struct {
 
 // GetIndiaPricesResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPrices
 type GetIndiaPricesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10214,6 +10408,8 @@ type GetIndiaPricesResponse401Headers struct {
 
 // GetIndiaPricesResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPrices
 type GetIndiaPricesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10228,6 +10424,8 @@ type GetIndiaPricesResponse403Headers struct {
 
 // GetIndiaPricesResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPrices
 type GetIndiaPricesResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10235,6 +10433,8 @@ type GetIndiaPricesResponse404Headers struct {
 
 // GetIndiaPricesResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPrices
 type GetIndiaPricesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10242,6 +10442,8 @@ type GetIndiaPricesResponse413Headers struct {
 
 // GetIndiaPricesResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPrices
 type GetIndiaPricesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10249,7 +10451,9 @@ type GetIndiaPricesResponse422Headers struct {
 
 // GetIndiaPricesResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPrices
 type GetIndiaPricesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10260,6 +10464,8 @@ type GetIndiaPricesResponse429Headers struct {
 
 // GetIndiaPricesResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPrices
 type GetIndiaPricesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10267,6 +10473,8 @@ type GetIndiaPricesResponse500Headers struct {
 
 // GetIndiaPricesResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPrices
 type GetIndiaPricesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10409,6 +10617,8 @@ func (r GetIndiaPricesResponse) ContentType() string {
 // GetIndiaPricesCsvResponse200Headers the declared response headers of an HTTP 200 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse200Headers struct {
 	ContentDisposition string
+	RateLimit          string
+	RateLimitPolicy    string
 	XCreditsCost       *int64
 	XCreditsRemaining  *int64
 	XRequestID         RequestId
@@ -10416,6 +10626,8 @@ type GetIndiaPricesCsvResponse200Headers struct {
 
 // GetIndiaPricesCsvResponse400Headers the declared response headers of an HTTP 400 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10428,6 +10640,8 @@ type GetIndiaPricesCsvResponse401Headers struct {
 
 // GetIndiaPricesCsvResponse402Headers the declared response headers of an HTTP 402 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10442,6 +10656,8 @@ type GetIndiaPricesCsvResponse403Headers struct {
 
 // GetIndiaPricesCsvResponse404Headers the declared response headers of an HTTP 404 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10449,6 +10665,8 @@ type GetIndiaPricesCsvResponse404Headers struct {
 
 // GetIndiaPricesCsvResponse413Headers the declared response headers of an HTTP 413 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10456,6 +10674,8 @@ type GetIndiaPricesCsvResponse413Headers struct {
 
 // GetIndiaPricesCsvResponse422Headers the declared response headers of an HTTP 422 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10463,7 +10683,9 @@ type GetIndiaPricesCsvResponse422Headers struct {
 
 // GetIndiaPricesCsvResponse429Headers the declared response headers of an HTTP 429 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10474,6 +10696,8 @@ type GetIndiaPricesCsvResponse429Headers struct {
 
 // GetIndiaPricesCsvResponse500Headers the declared response headers of an HTTP 500 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10481,6 +10705,8 @@ type GetIndiaPricesCsvResponse500Headers struct {
 
 // GetIndiaPricesCsvResponse503Headers the declared response headers of an HTTP 503 response for GetIndiaPricesCsv
 type GetIndiaPricesCsvResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10615,6 +10841,8 @@ func (r GetIndiaPricesCsvResponse) ContentType() string {
 
 // SearchIndiaDocumentsResponse200Headers the declared response headers of an HTTP 200 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10622,6 +10850,8 @@ type SearchIndiaDocumentsResponse200Headers struct {
 
 // SearchIndiaDocumentsResponse400Headers the declared response headers of an HTTP 400 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10634,6 +10864,8 @@ type SearchIndiaDocumentsResponse401Headers struct {
 
 // SearchIndiaDocumentsResponse402Headers the declared response headers of an HTTP 402 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10648,6 +10880,8 @@ type SearchIndiaDocumentsResponse403Headers struct {
 
 // SearchIndiaDocumentsResponse413Headers the declared response headers of an HTTP 413 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10655,6 +10889,8 @@ type SearchIndiaDocumentsResponse413Headers struct {
 
 // SearchIndiaDocumentsResponse422Headers the declared response headers of an HTTP 422 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10662,7 +10898,9 @@ type SearchIndiaDocumentsResponse422Headers struct {
 
 // SearchIndiaDocumentsResponse429Headers the declared response headers of an HTTP 429 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -10673,6 +10911,8 @@ type SearchIndiaDocumentsResponse429Headers struct {
 
 // SearchIndiaDocumentsResponse500Headers the declared response headers of an HTTP 500 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -10680,6 +10920,8 @@ type SearchIndiaDocumentsResponse500Headers struct {
 
 // SearchIndiaDocumentsResponse503Headers the declared response headers of an HTTP 503 response for SearchIndiaDocuments
 type SearchIndiaDocumentsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -10812,12 +11054,16 @@ func (r SearchIndiaDocumentsResponse) ContentType() string {
 
 // McpResponse200Headers the declared response headers of an HTTP 200 response for Mcp
 type McpResponse200Headers struct {
-	XRequestID RequestId
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestID      RequestId
 }
 
 // McpResponse202Headers the declared response headers of an HTTP 202 response for Mcp
 type McpResponse202Headers struct {
-	XRequestID RequestId
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestID      RequestId
 }
 
 // McpResponse400Headers the declared response headers of an HTTP 400 response for Mcp
@@ -10847,7 +11093,9 @@ type McpResponse415Headers struct {
 
 // McpResponse429Headers the declared response headers of an HTTP 429 response for Mcp
 type McpResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11137,6 +11385,8 @@ func (r GetReadyzResponse) ContentType() string {
 
 // ListUsCompaniesResponse200Headers the declared response headers of an HTTP 200 response for ListUsCompanies
 type ListUsCompaniesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11144,6 +11394,8 @@ type ListUsCompaniesResponse200Headers struct {
 
 // ListUsCompaniesResponse400Headers the declared response headers of an HTTP 400 response for ListUsCompanies
 type ListUsCompaniesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11156,6 +11408,8 @@ type ListUsCompaniesResponse401Headers struct {
 
 // ListUsCompaniesResponse402Headers the declared response headers of an HTTP 402 response for ListUsCompanies
 type ListUsCompaniesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11170,6 +11424,8 @@ type ListUsCompaniesResponse403Headers struct {
 
 // ListUsCompaniesResponse413Headers the declared response headers of an HTTP 413 response for ListUsCompanies
 type ListUsCompaniesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11177,6 +11433,8 @@ type ListUsCompaniesResponse413Headers struct {
 
 // ListUsCompaniesResponse422Headers the declared response headers of an HTTP 422 response for ListUsCompanies
 type ListUsCompaniesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11184,7 +11442,9 @@ type ListUsCompaniesResponse422Headers struct {
 
 // ListUsCompaniesResponse429Headers the declared response headers of an HTTP 429 response for ListUsCompanies
 type ListUsCompaniesResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11195,6 +11455,8 @@ type ListUsCompaniesResponse429Headers struct {
 
 // ListUsCompaniesResponse500Headers the declared response headers of an HTTP 500 response for ListUsCompanies
 type ListUsCompaniesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11202,6 +11464,8 @@ type ListUsCompaniesResponse500Headers struct {
 
 // ListUsCompaniesResponse503Headers the declared response headers of an HTTP 503 response for ListUsCompanies
 type ListUsCompaniesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11334,6 +11598,8 @@ func (r ListUsCompaniesResponse) ContentType() string {
 
 // GetUsFilingIndexResponse200Headers the declared response headers of an HTTP 200 response for GetUsFilingIndex
 type GetUsFilingIndexResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11341,6 +11607,8 @@ type GetUsFilingIndexResponse200Headers struct {
 
 // GetUsFilingIndexResponse400Headers the declared response headers of an HTTP 400 response for GetUsFilingIndex
 type GetUsFilingIndexResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11353,6 +11621,8 @@ type GetUsFilingIndexResponse401Headers struct {
 
 // GetUsFilingIndexResponse402Headers the declared response headers of an HTTP 402 response for GetUsFilingIndex
 type GetUsFilingIndexResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11367,6 +11637,8 @@ type GetUsFilingIndexResponse403Headers struct {
 
 // GetUsFilingIndexResponse404Headers the declared response headers of an HTTP 404 response for GetUsFilingIndex
 type GetUsFilingIndexResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11374,6 +11646,8 @@ type GetUsFilingIndexResponse404Headers struct {
 
 // GetUsFilingIndexResponse413Headers the declared response headers of an HTTP 413 response for GetUsFilingIndex
 type GetUsFilingIndexResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11381,6 +11655,8 @@ type GetUsFilingIndexResponse413Headers struct {
 
 // GetUsFilingIndexResponse422Headers the declared response headers of an HTTP 422 response for GetUsFilingIndex
 type GetUsFilingIndexResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11388,7 +11664,9 @@ type GetUsFilingIndexResponse422Headers struct {
 
 // GetUsFilingIndexResponse429Headers the declared response headers of an HTTP 429 response for GetUsFilingIndex
 type GetUsFilingIndexResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11399,6 +11677,8 @@ type GetUsFilingIndexResponse429Headers struct {
 
 // GetUsFilingIndexResponse500Headers the declared response headers of an HTTP 500 response for GetUsFilingIndex
 type GetUsFilingIndexResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11406,6 +11686,8 @@ type GetUsFilingIndexResponse500Headers struct {
 
 // GetUsFilingIndexResponse503Headers the declared response headers of an HTTP 503 response for GetUsFilingIndex
 type GetUsFilingIndexResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11547,6 +11829,8 @@ func (r GetUsFilingIndexResponse) ContentType() string {
 
 // GetUsFinancialsResponse200Headers the declared response headers of an HTTP 200 response for GetUsFinancials
 type GetUsFinancialsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11554,6 +11838,8 @@ type GetUsFinancialsResponse200Headers struct {
 
 // GetUsFinancialsResponse400Headers the declared response headers of an HTTP 400 response for GetUsFinancials
 type GetUsFinancialsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11566,6 +11852,8 @@ type GetUsFinancialsResponse401Headers struct {
 
 // GetUsFinancialsResponse402Headers the declared response headers of an HTTP 402 response for GetUsFinancials
 type GetUsFinancialsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11580,6 +11868,8 @@ type GetUsFinancialsResponse403Headers struct {
 
 // GetUsFinancialsResponse404Headers the declared response headers of an HTTP 404 response for GetUsFinancials
 type GetUsFinancialsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11587,6 +11877,8 @@ type GetUsFinancialsResponse404Headers struct {
 
 // GetUsFinancialsResponse413Headers the declared response headers of an HTTP 413 response for GetUsFinancials
 type GetUsFinancialsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11594,6 +11886,8 @@ type GetUsFinancialsResponse413Headers struct {
 
 // GetUsFinancialsResponse422Headers the declared response headers of an HTTP 422 response for GetUsFinancials
 type GetUsFinancialsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11601,7 +11895,9 @@ type GetUsFinancialsResponse422Headers struct {
 
 // GetUsFinancialsResponse429Headers the declared response headers of an HTTP 429 response for GetUsFinancials
 type GetUsFinancialsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11612,6 +11908,8 @@ type GetUsFinancialsResponse429Headers struct {
 
 // GetUsFinancialsResponse500Headers the declared response headers of an HTTP 500 response for GetUsFinancials
 type GetUsFinancialsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11619,6 +11917,8 @@ type GetUsFinancialsResponse500Headers struct {
 
 // GetUsFinancialsResponse503Headers the declared response headers of an HTTP 503 response for GetUsFinancials
 type GetUsFinancialsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11760,6 +12060,8 @@ func (r GetUsFinancialsResponse) ContentType() string {
 
 // GetUsBalanceSheetsResponse200Headers the declared response headers of an HTTP 200 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11767,6 +12069,8 @@ type GetUsBalanceSheetsResponse200Headers struct {
 
 // GetUsBalanceSheetsResponse400Headers the declared response headers of an HTTP 400 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11779,6 +12083,8 @@ type GetUsBalanceSheetsResponse401Headers struct {
 
 // GetUsBalanceSheetsResponse402Headers the declared response headers of an HTTP 402 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11793,6 +12099,8 @@ type GetUsBalanceSheetsResponse403Headers struct {
 
 // GetUsBalanceSheetsResponse404Headers the declared response headers of an HTTP 404 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11800,6 +12108,8 @@ type GetUsBalanceSheetsResponse404Headers struct {
 
 // GetUsBalanceSheetsResponse413Headers the declared response headers of an HTTP 413 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11807,6 +12117,8 @@ type GetUsBalanceSheetsResponse413Headers struct {
 
 // GetUsBalanceSheetsResponse422Headers the declared response headers of an HTTP 422 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11814,7 +12126,9 @@ type GetUsBalanceSheetsResponse422Headers struct {
 
 // GetUsBalanceSheetsResponse429Headers the declared response headers of an HTTP 429 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -11825,6 +12139,8 @@ type GetUsBalanceSheetsResponse429Headers struct {
 
 // GetUsBalanceSheetsResponse500Headers the declared response headers of an HTTP 500 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11832,6 +12148,8 @@ type GetUsBalanceSheetsResponse500Headers struct {
 
 // GetUsBalanceSheetsResponse503Headers the declared response headers of an HTTP 503 response for GetUsBalanceSheets
 type GetUsBalanceSheetsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -11973,6 +12291,8 @@ func (r GetUsBalanceSheetsResponse) ContentType() string {
 
 // GetUsCashFlowStatementsResponse200Headers the declared response headers of an HTTP 200 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11980,6 +12300,8 @@ type GetUsCashFlowStatementsResponse200Headers struct {
 
 // GetUsCashFlowStatementsResponse400Headers the declared response headers of an HTTP 400 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -11992,6 +12314,8 @@ type GetUsCashFlowStatementsResponse401Headers struct {
 
 // GetUsCashFlowStatementsResponse402Headers the declared response headers of an HTTP 402 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12006,6 +12330,8 @@ type GetUsCashFlowStatementsResponse403Headers struct {
 
 // GetUsCashFlowStatementsResponse404Headers the declared response headers of an HTTP 404 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12013,6 +12339,8 @@ type GetUsCashFlowStatementsResponse404Headers struct {
 
 // GetUsCashFlowStatementsResponse413Headers the declared response headers of an HTTP 413 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12020,6 +12348,8 @@ type GetUsCashFlowStatementsResponse413Headers struct {
 
 // GetUsCashFlowStatementsResponse422Headers the declared response headers of an HTTP 422 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12027,7 +12357,9 @@ type GetUsCashFlowStatementsResponse422Headers struct {
 
 // GetUsCashFlowStatementsResponse429Headers the declared response headers of an HTTP 429 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -12038,6 +12370,8 @@ type GetUsCashFlowStatementsResponse429Headers struct {
 
 // GetUsCashFlowStatementsResponse500Headers the declared response headers of an HTTP 500 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12045,6 +12379,8 @@ type GetUsCashFlowStatementsResponse500Headers struct {
 
 // GetUsCashFlowStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsCashFlowStatements
 type GetUsCashFlowStatementsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -12186,6 +12522,8 @@ func (r GetUsCashFlowStatementsResponse) ContentType() string {
 
 // GetUsIncomeStatementsResponse200Headers the declared response headers of an HTTP 200 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12193,6 +12531,8 @@ type GetUsIncomeStatementsResponse200Headers struct {
 
 // GetUsIncomeStatementsResponse400Headers the declared response headers of an HTTP 400 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12205,6 +12545,8 @@ type GetUsIncomeStatementsResponse401Headers struct {
 
 // GetUsIncomeStatementsResponse402Headers the declared response headers of an HTTP 402 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12219,6 +12561,8 @@ type GetUsIncomeStatementsResponse403Headers struct {
 
 // GetUsIncomeStatementsResponse404Headers the declared response headers of an HTTP 404 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12226,6 +12570,8 @@ type GetUsIncomeStatementsResponse404Headers struct {
 
 // GetUsIncomeStatementsResponse413Headers the declared response headers of an HTTP 413 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12233,6 +12579,8 @@ type GetUsIncomeStatementsResponse413Headers struct {
 
 // GetUsIncomeStatementsResponse422Headers the declared response headers of an HTTP 422 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12240,7 +12588,9 @@ type GetUsIncomeStatementsResponse422Headers struct {
 
 // GetUsIncomeStatementsResponse429Headers the declared response headers of an HTTP 429 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -12251,6 +12601,8 @@ type GetUsIncomeStatementsResponse429Headers struct {
 
 // GetUsIncomeStatementsResponse500Headers the declared response headers of an HTTP 500 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12258,6 +12610,8 @@ type GetUsIncomeStatementsResponse500Headers struct {
 
 // GetUsIncomeStatementsResponse503Headers the declared response headers of an HTTP 503 response for GetUsIncomeStatements
 type GetUsIncomeStatementsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -12399,6 +12753,8 @@ func (r GetUsIncomeStatementsResponse) ContentType() string {
 
 // SearchUsFilingsResponse200Headers the declared response headers of an HTTP 200 response for SearchUsFilings
 type SearchUsFilingsResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12406,6 +12762,8 @@ type SearchUsFilingsResponse200Headers struct {
 
 // SearchUsFilingsResponse400Headers the declared response headers of an HTTP 400 response for SearchUsFilings
 type SearchUsFilingsResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12418,6 +12776,8 @@ type SearchUsFilingsResponse401Headers struct {
 
 // SearchUsFilingsResponse402Headers the declared response headers of an HTTP 402 response for SearchUsFilings
 type SearchUsFilingsResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12432,6 +12792,8 @@ type SearchUsFilingsResponse403Headers struct {
 
 // SearchUsFilingsResponse413Headers the declared response headers of an HTTP 413 response for SearchUsFilings
 type SearchUsFilingsResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12439,6 +12801,8 @@ type SearchUsFilingsResponse413Headers struct {
 
 // SearchUsFilingsResponse422Headers the declared response headers of an HTTP 422 response for SearchUsFilings
 type SearchUsFilingsResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12446,7 +12810,9 @@ type SearchUsFilingsResponse422Headers struct {
 
 // SearchUsFilingsResponse429Headers the declared response headers of an HTTP 429 response for SearchUsFilings
 type SearchUsFilingsResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -12457,6 +12823,8 @@ type SearchUsFilingsResponse429Headers struct {
 
 // SearchUsFilingsResponse500Headers the declared response headers of an HTTP 500 response for SearchUsFilings
 type SearchUsFilingsResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12464,6 +12832,8 @@ type SearchUsFilingsResponse500Headers struct {
 
 // SearchUsFilingsResponse503Headers the declared response headers of an HTTP 503 response for SearchUsFilings
 type SearchUsFilingsResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -12596,6 +12966,8 @@ func (r SearchUsFilingsResponse) ContentType() string {
 
 // GetUsSecurityFundHoldersResponse200Headers the declared response headers of an HTTP 200 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12603,6 +12975,8 @@ type GetUsSecurityFundHoldersResponse200Headers struct {
 
 // GetUsSecurityFundHoldersResponse400Headers the declared response headers of an HTTP 400 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12615,6 +12989,8 @@ type GetUsSecurityFundHoldersResponse401Headers struct {
 
 // GetUsSecurityFundHoldersResponse402Headers the declared response headers of an HTTP 402 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12629,6 +13005,8 @@ type GetUsSecurityFundHoldersResponse403Headers struct {
 
 // GetUsSecurityFundHoldersResponse404Headers the declared response headers of an HTTP 404 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse404Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12636,6 +13014,8 @@ type GetUsSecurityFundHoldersResponse404Headers struct {
 
 // GetUsSecurityFundHoldersResponse413Headers the declared response headers of an HTTP 413 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12643,6 +13023,8 @@ type GetUsSecurityFundHoldersResponse413Headers struct {
 
 // GetUsSecurityFundHoldersResponse422Headers the declared response headers of an HTTP 422 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12650,7 +13032,9 @@ type GetUsSecurityFundHoldersResponse422Headers struct {
 
 // GetUsSecurityFundHoldersResponse429Headers the declared response headers of an HTTP 429 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse429Headers struct {
+	RateLimit          string
 	RateLimitLimit     int
+	RateLimitPolicy    string
 	RateLimitRemaining int
 	RateLimitReset     int
 	RetryAfter         int
@@ -12661,6 +13045,8 @@ type GetUsSecurityFundHoldersResponse429Headers struct {
 
 // GetUsSecurityFundHoldersResponse500Headers the declared response headers of an HTTP 500 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
 	XRequestID        RequestId
@@ -12668,6 +13054,8 @@ type GetUsSecurityFundHoldersResponse500Headers struct {
 
 // GetUsSecurityFundHoldersResponse503Headers the declared response headers of an HTTP 503 response for GetUsSecurityFundHolders
 type GetUsSecurityFundHoldersResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
 	RetryAfter        *int
 	XCreditsCost      *int64
 	XCreditsRemaining *int64
@@ -13270,13 +13658,13 @@ func (c *ClientWithResponses) SearchIndiaDocumentsWithResponse(ctx context.Conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
 // **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
-// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
 // **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 //
@@ -13297,13 +13685,13 @@ func (c *ClientWithResponses) McpWithBodyWithResponse(ctx context.Context, conte
 //
 // Speaks the Model Context Protocol's Streamable HTTP transport (protocol versions as the official Go SDK v1.8.0 negotiates them), statelessly and with JSON responses: each POST carries one JSON-RPC message and is authenticated on its own, there is no `Mcp-Session-Id`, and `GET` and `DELETE` on `/mcp` are `405` (spec-gaps B97). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.
 //
-// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104).
+// The API key goes in `X-API-KEY` or, as many MCP clients send it, in `Authorization: Bearer <api key>`; a session token is refused with `401` as on the data operations (B98). The endpoint itself is free: `initialize`, `tools/list`, `resources/read` and `prompts/get` cost nothing, but every message other than a tool call takes a token from a bucket of the key's own for MCP, at the key's rate and burst, and past it is the `429` of every route, before it is handled (B104); its answer carries `RateLimit-Policy` and `RateLimit` of the policy `"mcp"`. A tool call's own route is metered under the key's `"default"` policy.
 //
 // **One message per POST.** Quarry reads the message before the MCP SDK does, whatever headers come with it: a JSON-RPC batch (a JSON array) is `400` with JSON-RPC code `-32600`, nothing in it run; a method the server does not serve (`subscriptions/listen`, `resources/subscribe`, `completion/complete`, any unknown one) is `404` with `-32601`, answered at once, since the server sends nothing of its own accord. An answer is at most 16 MiB and a request ends within 55 s, else `500` with `-32603` (B104).
 //
 // **Errors are JSON.** What every operation refuses (a credential header twice, a bad key, a body over 1 MiB, the rate limit) is an `ErrorResponse`; what the MCP layer refuses (the message, the `Accept`, `Content-Type` or `Mcp-Protocol-Version` header, an answer too large or too late) is a JSON-RPC error response (`McpError`) with the message's id, whose `data` is the same `ErrorResponse` (B97).
 //
-// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type). A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `structuredContent` is the route's error body. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
+// **Tools.** One per data operation of the catalog, named by its `operationId`; its input schema is the operation's parameters (path, query and header, `Idempotency-Key` included) and the members of its JSON body side by side, as this document states them (references inlined, `nullable` as a `null` type), and admits no other argument: an unknown one is a tool error naming it, costing nothing. Its output schema outlines the operation's `200` response. An unknown tool is `400` with `-32602`. A call is dispatched in process through the operation's own route with the caller's key, so its permissions, cost, `402`, `429`, `503`, refunds and idempotency are the route's, and it appears in the ledger under the route. A JSON answer is the result's `structuredContent` and its text; a file (CSV, PDF, XLSX, Parquet) is an embedded resource (`text` for CSV, base64 `blob` otherwise) of at most 4 MiB, with its `uri`, `media_type` and `size` as `structuredContent`, whose `uri` is `quarry:` and the route's path and query, with `#` and the file's name when the route names one (B100). An error status is a tool result with `isError` true whose text is the status, the `error` code and the message (a missing permission names it) and, when nothing was charged, says so; `_meta` carries the route's error body as `quarry/error`. Each result's `_meta` carries `quarry/status`, `quarry/request_id`, `quarry/credits_cost`, `quarry/credits_remaining` (when the route sent them), `quarry/retry_after` on `429`, and on success `quarry/licence`, the dataset's licence; a result of an internal-only dataset also says its licence in a text content (B101). A body over 4 MiB is a failed call: refunded, its `Idempotency-Key` released, and the tool error says to narrow the request or send it over HTTP (B100).
 //
 // **Resources.** `quarry://catalog` (`GET /catalog`) and `quarry://openapi.json` (this document). **Prompt.** `point_in_time`: how to ask with `as_of` and read citations and governance (optional argument `question`).
 //
@@ -13337,7 +13725,7 @@ func (c *ClientWithResponses) GetOpenapiDocumentWithResponse(ctx context.Context
 
 // GetReadyzWithResponse Readiness
 //
-// Checks each dependency the service needs to answer requests, such as its stores. No authentication, unmetered.
+// Checks each dependency the service needs to answer requests, such as its stores. A PostgreSQL database that answers but lacks migrations of this release is not ready: its check is `not_migrated` and `messages` names `quarry migrate` (sign-ins would otherwise fail). No authentication, unmetered.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13392,7 +13780,7 @@ func (c *ClientWithResponses) GetUsFilingIndexWithResponse(ctx context.Context, 
 
 // GetUsFinancialsWithResponse Income statements, balance sheets and cash-flow statements of a company
 //
-// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.count` is the longest page's count, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
+// Point-in-time financial statements of one company, newest report period first. Give exactly one of `ticker` and `cik`. Each collection is paged with the same `limit` and `offset`; `meta.counts` gives each collection's count (`income_statements`, `balance_sheets`, `cash_flow_statements`), `meta.count` is the largest of them, and `meta.next_offset` is set while any collection has more. Values are as known at `as_of`: each is the fact of the latest filing made by then, so a figure a later filing restated shows its original value before that filing's date and the restated one from it on. A statement's `accession_number`, `filing_date` and `filing_url` name the filing of its newest value. Amounts are unscaled, in the reporting currency; fields the filings did not report are null. Fields are read from us-gaap concepts through the concept map named by `meta.normalization_version` (see docs/spec-gaps.md). `period=ttm` serves trailing twelve months, point in time, derived only from reported figures (see StatementPeriod).
 //
 // Cost: 1 credit per request. Requires permission: `us:read`.
 //
@@ -14772,6 +15160,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers AskResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14796,6 +15198,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers AskResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14830,6 +15246,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers AskResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14854,6 +15284,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers402 = &headers
 	case rsp.StatusCode == 403:
 		var headers AskResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14878,6 +15322,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers AskResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14902,6 +15360,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers AskResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -14926,12 +15398,26 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers AskResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -14978,6 +15464,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers AskResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15002,6 +15502,20 @@ func ParseAskResponse(rsp *http.Response) (*AskResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AskResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15205,6 +15719,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetChinaPricesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15229,6 +15757,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetChinaPricesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15263,6 +15805,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetChinaPricesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15311,6 +15867,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetChinaPricesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15335,6 +15905,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetChinaPricesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15359,6 +15943,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetChinaPricesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15383,12 +15981,26 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChinaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -15435,6 +16047,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChinaPricesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15459,6 +16085,20 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15582,6 +16222,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 	switch {
 	case rsp.StatusCode == 200:
 		var headers ListChinaSecuritiesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15606,6 +16260,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListChinaSecuritiesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15640,6 +16308,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers ListChinaSecuritiesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15688,6 +16370,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListChinaSecuritiesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15712,6 +16408,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers ListChinaSecuritiesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15736,12 +16446,26 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListChinaSecuritiesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -15788,6 +16512,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListChinaSecuritiesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15812,6 +16550,20 @@ func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListChinaSecuritiesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15942,6 +16694,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetChinaSecurityResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -15966,6 +16732,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetChinaSecurityResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16000,6 +16780,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetChinaSecurityResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16048,6 +16842,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetChinaSecurityResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16072,6 +16880,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetChinaSecurityResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16096,6 +16918,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetChinaSecurityResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16120,12 +16956,26 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChinaSecurityResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16172,6 +17022,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChinaSecurityResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16196,6 +17060,20 @@ func ParseGetChinaSecurityResponse(rsp *http.Response) (*GetChinaSecurityRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaSecurityResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16413,6 +17291,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 			}
 			headers.IdempotentReplayed = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-As-Of"); len(values) > 0 {
 			var value time.Time
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-As-Of", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "date-time"}); err != nil {
@@ -16444,6 +17336,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateIndiaExportResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16478,6 +17384,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers CreateIndiaExportResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16526,6 +17446,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CreateIndiaExportResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16550,6 +17484,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateIndiaExportResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16574,6 +17522,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateIndiaExportResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16598,6 +17560,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateIndiaExportResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16622,12 +17598,26 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateIndiaExportResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -16674,6 +17664,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateIndiaExportResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16698,6 +17702,20 @@ func ParseCreateIndiaExportResponse(rsp *http.Response) (*CreateIndiaExportRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateIndiaExportResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16828,6 +17846,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaJudgmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16852,6 +17884,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaJudgmentResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16886,6 +17932,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaJudgmentResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16934,6 +17994,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaJudgmentResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16958,6 +18032,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaJudgmentResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -16982,6 +18070,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaJudgmentResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17006,12 +18108,26 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaJudgmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17058,6 +18174,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaJudgmentResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17082,6 +18212,20 @@ func ParseGetIndiaJudgmentResponse(rsp *http.Response) (*GetIndiaJudgmentRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17205,6 +18349,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaJudgmentPdfResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17229,6 +18387,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaJudgmentPdfResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17263,6 +18435,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaJudgmentPdfResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17311,6 +18497,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaJudgmentPdfResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17335,6 +18535,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaJudgmentPdfResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17359,6 +18573,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaJudgmentPdfResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17383,12 +18611,26 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaJudgmentPdfResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17435,6 +18677,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaJudgmentPdfResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17459,6 +18715,20 @@ func ParseGetIndiaJudgmentPdfResponse(rsp *http.Response) (*GetIndiaJudgmentPdfR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaJudgmentPdfResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17589,6 +18859,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetIndiaPricesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17613,6 +18897,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaPricesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17647,6 +18945,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaPricesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17695,6 +19007,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaPricesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17719,6 +19045,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaPricesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17743,6 +19083,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaPricesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17767,12 +19121,26 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaPricesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -17819,6 +19187,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaPricesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17843,6 +19225,20 @@ func ParseGetIndiaPricesResponse(rsp *http.Response) (*GetIndiaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17973,6 +19369,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 			}
 			headers.ContentDisposition = value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -17997,6 +19407,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetIndiaPricesCsvResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18031,6 +19455,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetIndiaPricesCsvResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18079,6 +19517,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetIndiaPricesCsvResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18103,6 +19555,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetIndiaPricesCsvResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18127,6 +19593,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetIndiaPricesCsvResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18151,12 +19631,26 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIndiaPricesCsvResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18203,6 +19697,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetIndiaPricesCsvResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18227,6 +19735,20 @@ func ParseGetIndiaPricesCsvResponse(rsp *http.Response) (*GetIndiaPricesCsvRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIndiaPricesCsvResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18350,6 +19872,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 	switch {
 	case rsp.StatusCode == 200:
 		var headers SearchIndiaDocumentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18374,6 +19910,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers SearchIndiaDocumentsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18408,6 +19958,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers SearchIndiaDocumentsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18456,6 +20020,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchIndiaDocumentsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18480,6 +20058,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers SearchIndiaDocumentsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18504,12 +20096,26 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers SearchIndiaDocumentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -18556,6 +20162,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SearchIndiaDocumentsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -18580,6 +20200,20 @@ func ParseSearchIndiaDocumentsResponse(rsp *http.Response) (*SearchIndiaDocument
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchIndiaDocumentsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18692,6 +20326,20 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers McpResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -18702,6 +20350,20 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 202:
 		var headers McpResponse202Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -18762,12 +20424,26 @@ func ParseMcpResponse(rsp *http.Response) (*McpResponse, error) {
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers McpResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19079,6 +20755,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers ListUsCompaniesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19103,6 +20793,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListUsCompaniesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19137,6 +20841,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers ListUsCompaniesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19185,6 +20903,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListUsCompaniesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19209,6 +20941,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers ListUsCompaniesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19233,12 +20979,26 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListUsCompaniesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19285,6 +21045,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListUsCompaniesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19309,6 +21083,20 @@ func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListUsCompaniesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19439,6 +21227,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsFilingIndexResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19463,6 +21265,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsFilingIndexResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19497,6 +21313,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsFilingIndexResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19545,6 +21375,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsFilingIndexResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19569,6 +21413,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsFilingIndexResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19593,6 +21451,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsFilingIndexResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19617,12 +21489,26 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsFilingIndexResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -19669,6 +21555,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsFilingIndexResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19693,6 +21593,20 @@ func ParseGetUsFilingIndexResponse(rsp *http.Response) (*GetUsFilingIndexRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFilingIndexResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -19823,6 +21737,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsFinancialsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19847,6 +21775,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsFinancialsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19881,6 +21823,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsFinancialsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19929,6 +21885,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsFinancialsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19953,6 +21923,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsFinancialsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -19977,6 +21961,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsFinancialsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20001,12 +21999,26 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsFinancialsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -20053,6 +22065,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsFinancialsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20077,6 +22103,20 @@ func ParseGetUsFinancialsResponse(rsp *http.Response) (*GetUsFinancialsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsFinancialsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -20207,6 +22247,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsBalanceSheetsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20231,6 +22285,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsBalanceSheetsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20265,6 +22333,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsBalanceSheetsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20313,6 +22395,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsBalanceSheetsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20337,6 +22433,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsBalanceSheetsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20361,6 +22471,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsBalanceSheetsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20385,12 +22509,26 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsBalanceSheetsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -20437,6 +22575,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsBalanceSheetsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20461,6 +22613,20 @@ func ParseGetUsBalanceSheetsResponse(rsp *http.Response) (*GetUsBalanceSheetsRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsBalanceSheetsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -20591,6 +22757,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsCashFlowStatementsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20615,6 +22795,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsCashFlowStatementsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20649,6 +22843,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsCashFlowStatementsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20697,6 +22905,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsCashFlowStatementsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20721,6 +22943,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsCashFlowStatementsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20745,6 +22981,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsCashFlowStatementsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20769,12 +23019,26 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsCashFlowStatementsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -20821,6 +23085,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsCashFlowStatementsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20845,6 +23123,20 @@ func ParseGetUsCashFlowStatementsResponse(rsp *http.Response) (*GetUsCashFlowSta
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsCashFlowStatementsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -20975,6 +23267,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsIncomeStatementsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -20999,6 +23305,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsIncomeStatementsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21033,6 +23353,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsIncomeStatementsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21081,6 +23415,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsIncomeStatementsResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21105,6 +23453,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsIncomeStatementsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21129,6 +23491,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsIncomeStatementsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21153,12 +23529,26 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsIncomeStatementsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -21205,6 +23595,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsIncomeStatementsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21229,6 +23633,20 @@ func ParseGetUsIncomeStatementsResponse(rsp *http.Response) (*GetUsIncomeStateme
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsIncomeStatementsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -21352,6 +23770,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers SearchUsFilingsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21376,6 +23808,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers SearchUsFilingsResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21410,6 +23856,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers SearchUsFilingsResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21458,6 +23918,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers SearchUsFilingsResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21482,6 +23956,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers SearchUsFilingsResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21506,12 +23994,26 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers SearchUsFilingsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -21558,6 +24060,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SearchUsFilingsResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21582,6 +24098,20 @@ func ParseSearchUsFilingsResponse(rsp *http.Response) (*SearchUsFilingsResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SearchUsFilingsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -21712,6 +24242,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUsSecurityFundHoldersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21736,6 +24280,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetUsSecurityFundHoldersResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21770,6 +24328,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetUsSecurityFundHoldersResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21818,6 +24390,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetUsSecurityFundHoldersResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21842,6 +24428,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetUsSecurityFundHoldersResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21866,6 +24466,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetUsSecurityFundHoldersResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21890,12 +24504,26 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsSecurityFundHoldersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
 		}
 		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
 			var value int
@@ -21942,6 +24570,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUsSecurityFundHoldersResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
 			var value int64
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
@@ -21966,6 +24608,20 @@ func ParseGetUsSecurityFundHoldersResponse(rsp *http.Response) (*GetUsSecurityFu
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUsSecurityFundHoldersResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -223,14 +223,21 @@ func (b *browser) onPhone(name, table string, whole bool) {
 }
 
 // phoneCheck lists what does not fit a narrow window: the page wider than
-// the window, the table's box reaching past it, and a chart label drawn
-// under minLabelPx pixels high.
+// the window, the table's box reaching past it, a cell of the table out of
+// sight (a table of records is a card per row on a phone, so every column
+// shows without scrolling), and a chart label drawn under minLabelPx
+// pixels high.
 const phoneCheck = `(() => {
   const w = window.innerWidth, out = [];
   const page = document.documentElement.scrollWidth;
   if (page > w) out.push("the page is " + page + " px wide in a " + w + " px window");
-  const box = document.querySelector(%q).parentElement.getBoundingClientRect();
+  const table = document.querySelector(%[1]q);
+  const box = table.parentElement.getBoundingClientRect();
   if (box.right > w) out.push("the table's box ends at " + Math.round(box.right) + " px");
+  for (const cell of table.querySelectorAll("td, th")) {
+    const r = cell.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 1) { out.push("a column is out of sight: a cell ends at " + Math.round(r.right) + " px"); break; }
+  }
   for (const t of document.querySelectorAll("svg.chart text.tick")) {
     const h = t.getBoundingClientRect().height;
     if (h > 0 && h < ` + minLabelPx + `) { out.push("a chart label is " + h.toFixed(1) + " px high"); break; }
@@ -361,6 +368,18 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 	}
 	b.shot("catalog")
 	b.onPhone("catalog", "#catalog", true)
+
+	// A CSV export tried: its first lines shown, the whole offered as a file.
+	b.run("try a CSV", chromedp.Navigate(base+"/console/try"), chromedp.WaitVisible(chromedp.CSS("#try-form")),
+		chromedp.SetValue(chromedp.CSS("#try-path"), "/india/prices.csv?symbol=NIITTECH"))
+	b.try("200")
+	if body := b.text("#try-body-out"); !strings.HasPrefix(body, "symbol,series,isin,date,") || !strings.Contains(body, "\nNIITTECH,EQ,") {
+		t.Fatalf("the CSV's first lines shown as %.300q", body)
+	}
+	if name := value(b, "download", chromedp.Evaluate[string](`document.getElementById("try-download").hidden ? "" : document.getElementById("try-download-link").download`)); !strings.HasSuffix(name, ".csv") {
+		t.Fatalf("the CSV is offered for download as %q", name)
+	}
+	b.shot("try-it-csv")
 
 	// The reference, linked from every page's footer; the top of it, as it
 	// is some hundred screens long.

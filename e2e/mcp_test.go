@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,11 +16,13 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/internal/buildinfo"
 )
 
 // bearerKey sends an API key as Authorization: Bearer, as many MCP clients
@@ -69,7 +72,9 @@ func TestMCPOverHTTP(t *testing.T) {
 			if _, err := mcpOverHTTP(t, c, session); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 				t.Fatalf("a session token was taken as an API key: %v", err)
 			}
-			checkMCP(t, c, session, mustMCP(t, c, key))
+			cs := mustMCP(t, c, key)
+			checkServerInfo(t, cs)
+			checkMCP(t, c, session, cs)
 			_, metrics := plainGet(t, "http://"+cfg.MetricsAddr+"/metrics")
 			if !bytes.Contains(metrics, []byte(`route="POST /mcp"`)) {
 				t.Errorf("/metrics has no series of POST /mcp")
@@ -80,10 +85,25 @@ func TestMCPOverHTTP(t *testing.T) {
 
 // TestMCPOverStdio drives `quarry mcp --url` as a desktop assistant does:
 // the binary started with QUARRY_API_KEY, MCP on its stdin and stdout.
+//
+// The binary is built under a version of its own: the bridge still names
+// the server's build, as POST /mcp does, and says the server's refusal of
+// a bad key.
 func TestMCPOverStdio(t *testing.T) {
 	c, _ := startApp(t, stack{})
 	session, key := signIn(t, c, "desktop@example.com")
-	cmd := exec.Command(buildQuarry(t), "mcp", "--url", c.base)
+	bin := filepath.Join(t.TempDir(), "quarry")
+	build := exec.Command("go", "build", "-ldflags", "-X github.com/quarrydata/quarry/internal/buildinfo.Version=bridge-e2e",
+		"-o", bin, "github.com/quarrydata/quarry/cmd/quarry")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bad := exec.Command(bin, "mcp", "--url", c.base)
+	bad.Env = append(os.Environ(), bootstrap.EnvAPIKey+"=qk_notakey")
+	if out, err := bad.CombinedOutput(); err == nil || !strings.Contains(string(out), "401 unauthorized: ") {
+		t.Errorf("a bad key: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "mcp", "--url", c.base)
 	cmd.Env = append(os.Environ(), bootstrap.EnvAPIKey+"="+key)
 	cmd.Stderr = os.Stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "desktop", Version: "1"}, nil).
@@ -92,7 +112,27 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatalf("start the bridge: %v", err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
+	checkServerInfo(t, cs)
 	checkMCP(t, c, session, cs)
+}
+
+// checkServerInfo holds the initialization to one version, the server's
+// build, and to capabilities that promise no notification: the server
+// sends none.
+func checkServerInfo(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	init := cs.InitializeResult()
+	if init.ServerInfo.Version != buildinfo.Version {
+		t.Errorf("serverInfo.version %q, want the server's build %q", init.ServerInfo.Version, buildinfo.Version)
+	}
+	// As the client reads them: the SDK's Logging field is deprecated.
+	raw, err := json.Marshal(init.Capabilities)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"prompts":{},"resources":{},"tools":{}}`; string(raw) != want {
+		t.Errorf("capabilities %s, want %s: nothing is ever notified or logged", raw, want)
+	}
 }
 
 // checkMCP lists the tools against the OpenAPI document, reads the
@@ -100,12 +140,13 @@ func TestMCPOverStdio(t *testing.T) {
 // ledger.
 func checkMCP(t *testing.T, c *client, session string, cs *mcp.ClientSession) {
 	t.Helper()
-	checkToolSchemas(t, cs)
+	tools := checkToolSchemas(t, cs)
 	checkResources(t, cs)
 	before := credits(t, c, session)
 	var spent int64
 	successes := 0
 	var judgmentID string
+	called := map[string]bool{}
 	for _, call := range mcpCalls(&judgmentID) {
 		res := callTool(t, cs, call.tool, call.args)
 		if res.IsError {
@@ -115,8 +156,23 @@ func checkMCP(t *testing.T, c *client, session string, cs *mcp.ClientSession) {
 			t.Errorf("%s: quarry/credits_cost %v, want %d", call.tool, got, call.cost)
 		}
 		call.check(t, res)
+		holdsOutputSchema(t, tools[call.tool], res)
 		spent += call.cost
 		successes++
+		called[call.tool] = true
+	}
+	for name := range tools {
+		if !called[name] {
+			t.Errorf("tool %s is never called: add a call of it to mcpCalls", name)
+		}
+	}
+	// Refused before the route: an argument the tool does not take, and a
+	// tool that does not exist.
+	if res := callTool(t, cs, "get_us_income_statements", map[string]any{"tickr": "NVDA"}); !res.IsError || !strings.Contains(text(res), "400 invalid_request") || !strings.Contains(text(res), `unknown argument "tickr": get_us_income_statements takes as_of, cik,`) {
+		t.Errorf("an unknown argument: %v %s", res.IsError, text(res))
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_nothing", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), `unknown tool "get_nothing"`) {
+		t.Errorf("an unknown tool: %v", err)
 	}
 	// Refused before the charge: a tool error, with the route's message.
 	res := callTool(t, cs, "get_china_security", map[string]any{"code": "600519"})
@@ -146,10 +202,13 @@ type mcpCall struct {
 	check func(t *testing.T, res *mcp.CallToolResult)
 }
 
-// mcpCalls calls a tool of every dataset with the bundled sample.
+// mcpCalls calls every tool with the bundled sample.
 func mcpCalls(judgmentID *string) []mcpCall {
 	return []mcpCall{
+		{"get_us_financials", map[string]any{"ticker": "NVDA", "limit": 1}, dataset.CostStandardRead, hasField("balance_sheets")},
 		{"get_us_income_statements", map[string]any{"ticker": "NVDA", "as_of": "2025-02-25", "limit": 2}, dataset.CostStandardRead, hasField("income_statements")},
+		{"get_us_balance_sheets", map[string]any{"cik": "1045810", "limit": 1}, dataset.CostStandardRead, hasField("balance_sheets")},
+		{"get_us_cash_flow_statements", map[string]any{"ticker": "AAPL", "period": "quarterly", "limit": 1}, dataset.CostStandardRead, hasField("cash_flow_statements")},
 		{"get_us_filing_index", map[string]any{"accession_number": "0000320193-24-000123"}, dataset.CostStandardRead, hasField("files")},
 		{"search_us_filings", map[string]any{"query": "iPhone", "ticker": "AAPL"}, dataset.CostSearch, hasField("results")},
 		{"get_us_security_fund_holders", map[string]any{"identifier": "AAPL"}, dataset.CostStandardRead, hasField("meta")},
@@ -181,6 +240,35 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 		t.Fatalf("call %s: %v", name, err)
 	}
 	return res
+}
+
+// holdsOutputSchema checks a successful result's structured content
+// against the tool's output schema, as a client holding the server to it
+// does.
+func holdsOutputSchema(t *testing.T, tool *mcp.Tool, res *mcp.CallToolResult) {
+	t.Helper()
+	if tool == nil {
+		return
+	}
+	raw, err := json.Marshal(tool.OutputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatalf("%s: output schema: %v", tool.Name, err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("%s: output schema: %v", tool.Name, err)
+	}
+	if res.StructuredContent == nil {
+		t.Errorf("%s: a result without structured content", tool.Name)
+		return
+	}
+	if err := resolved.Validate(res.StructuredContent); err != nil {
+		t.Errorf("%s: structured content fails the output schema: %v", tool.Name, err)
+	}
 }
 
 // text is a result's text contents, joined.
@@ -303,7 +391,7 @@ func checkResources(t *testing.T, cs *mcp.ClientSession) {
 // checkToolSchemas holds the tools to the OpenAPI document: one per data
 // operation of the catalog, named by its operationId, whose properties are
 // the operation's parameters and body members with their own schemas.
-func checkToolSchemas(t *testing.T, cs *mcp.ClientSession) {
+func checkToolSchemas(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
 	t.Helper()
 	doc, err := openapi.Load()
 	if err != nil {
@@ -332,17 +420,28 @@ func checkToolSchemas(t *testing.T, cs *mcp.ClientSession) {
 	if len(tools) != want {
 		t.Errorf("%d tools for %d data operations", len(tools), want)
 	}
+	return tools
 }
 
 func checkToolSchema(t *testing.T, tool *mcp.Tool, item *openapi3.PathItem, op *openapi3.Operation) {
 	t.Helper()
 	var schema struct {
-		Properties map[string]map[string]any `json:"properties"`
-		Required   []string                  `json:"required"`
+		Properties           map[string]map[string]any `json:"properties"`
+		Required             []string                  `json:"required"`
+		AdditionalProperties *bool                     `json:"additionalProperties"`
 	}
 	raw, _ := json.Marshal(tool.InputSchema)
 	if err := json.Unmarshal(raw, &schema); err != nil {
 		t.Fatalf("%s: %v", tool.Name, err)
+	}
+	if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
+		t.Errorf("%s: the input schema admits arguments it does not name", tool.Name)
+	}
+	if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+		t.Errorf("%s: annotations %+v, want read-only, idempotent and closed-world", tool.Name, a)
+	}
+	if tool.OutputSchema == nil {
+		t.Errorf("%s: no output schema", tool.Name)
 	}
 	wantProps, wantRequired := map[string]*openapi3.Schema{}, []string{}
 	for _, p := range append(slices.Clone(item.Parameters), op.Parameters...) {
@@ -350,8 +449,8 @@ func checkToolSchema(t *testing.T, tool *mcp.Tool, item *openapi3.PathItem, op *
 		if p.Value.Required {
 			wantRequired = append(wantRequired, p.Value.Name)
 		}
-		if got := schema.Properties[p.Value.Name]["description"]; got != p.Value.Description {
-			t.Errorf("%s.%s: description %q, want the parameter's", tool.Name, p.Value.Name, got)
+		if got, _ := schema.Properties[p.Value.Name]["description"].(string); len(got) > len(p.Value.Description) {
+			t.Errorf("%s.%s: description %q, longer than the parameter's", tool.Name, p.Value.Name, got)
 		}
 	}
 	if op.RequestBody != nil {

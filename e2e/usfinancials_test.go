@@ -28,10 +28,11 @@ type financialsBody struct {
 	Balance  []statement `json:"balance_sheets"`
 	CashFlow []statement `json:"cash_flow_statements"`
 	Meta     struct {
-		Count                int    `json:"count"`
-		NextOffset           *int   `json:"next_offset"`
-		AsOf                 string `json:"as_of"`
-		NormalizationVersion string `json:"normalization_version"`
+		Count                int            `json:"count"`
+		Counts               map[string]int `json:"counts"`
+		NextOffset           *int           `json:"next_offset"`
+		AsOf                 string         `json:"as_of"`
+		NormalizationVersion string         `json:"normalization_version"`
 		Provenance           struct {
 			Source string `json:"source"`
 		} `json:"provenance"`
@@ -107,6 +108,23 @@ func TestUSFinancials(t *testing.T) {
 					t.Fatalf("AAPL = %+v", first)
 				}
 				c.do("GET", "/us/companies?cik=32x", nil, apiKey(key)).expect(t, http.StatusUnprocessableEntity)
+			})
+			t.Run("meta counts each collection", func(t *testing.T) {
+				b := get("/us/financials?ticker=NVDA&limit=2", http.StatusOK)
+				want := map[string]int{"income_statements": len(b.Income), "balance_sheets": len(b.Balance), "cash_flow_statements": len(b.CashFlow)}
+				if len(b.Income) != 2 || len(b.Balance) != 1 || len(b.CashFlow) != 1 {
+					t.Fatalf("NVDA pages %d/%d/%d", len(b.Income), len(b.Balance), len(b.CashFlow))
+				}
+				if len(b.Meta.Counts) != 3 || b.Meta.Counts["income_statements"] != want["income_statements"] ||
+					b.Meta.Counts["balance_sheets"] != want["balance_sheets"] || b.Meta.Counts["cash_flow_statements"] != want["cash_flow_statements"] {
+					t.Fatalf("meta.counts = %v, want %v", b.Meta.Counts, want)
+				}
+				if b.Meta.Count != 2 || b.Meta.NextOffset == nil || *b.Meta.NextOffset != 2 {
+					t.Fatalf("meta = %+v", b.Meta)
+				}
+				if one := get("/us/financials/income-statements?ticker=NVDA&limit=2", http.StatusOK); one.Meta.Counts != nil {
+					t.Fatalf("a single-collection route has meta.counts %v", one.Meta.Counts)
+				}
 			})
 			t.Run("a restatement appears from its filing date on", func(t *testing.T) {
 				const q = "/us/financials/income-statements?cik=1045810&report_period_lte=2024-01-28&limit=1&as_of="

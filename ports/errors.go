@@ -23,6 +23,9 @@ var (
 	ErrLimitReached = errors.New("limit reached")
 	// ErrUnavailable: the backing store cannot be reached or failed.
 	ErrUnavailable = errors.New("store unavailable")
+	// ErrNotMigrated: the store answers but lacks the schema this release
+	// needs; an operator applies its migrations.
+	ErrNotMigrated = errors.New("not migrated")
 	// ErrOutcomeUnknown: a write was sent but the store stayed unreachable
 	// for as long as the adapter tried to learn whether it was applied. It
 	// also wraps ErrUnavailable.

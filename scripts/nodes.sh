@@ -8,6 +8,10 @@
 #   scripts/nodes.sh check [N]   spread a load over the nodes and check the
 #                                money and key guarantees, then stop
 #   scripts/nodes.sh serve [N]   keep the nodes running until Ctrl-C
+#   scripts/nodes.sh failover [RUNS] [N] [PROMOTE_AFTER]
+#                                kill the PostgreSQL primary under load,
+#                                promote its standby, compare told with
+#                                kept (scripts/failover.sh)
 #
 # check signs in on node 1 and uses the session on every node, spends an
 # account of 150 credits with 300 requests sent round robin over the nodes
@@ -17,6 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-check}
+if [[ $MODE == failover ]]; then
+  shift
+  exec bash scripts/failover.sh "$@"
+fi
 N=${2:-3}
 PG_IMAGE=${QUARRY_TEST_POSTGRES_IMAGE:-quarry-test/postgres:15}
 MONGO_IMAGE=${QUARRY_TEST_MONGO_IMAGE:-quarry-test/ferretdb:1.24.2}

@@ -106,7 +106,7 @@ func TestConsoleCatalogShowsHowCurrentEachDatasetIs(t *testing.T) {
 	} {
 		_, row, ok := strings.Cut(page, `<tr data-dataset="`+string(id)+`">`)
 		row, _, _ = strings.Cut(row, "</tr>")
-		if !ok || !strings.Contains(row, `<td class="freshness">`+want) {
+		if !ok || !strings.Contains(row, `<td class="freshness" data-label="Kept current by">`+want) {
 			t.Errorf("%s's row:\n%s\nwant its freshness cell to start %s", id, row, want)
 		}
 	}

@@ -69,16 +69,16 @@ func TestReferenceShowsTheDocumentAndEscapesItsMarkup(t *testing.T) {
 		"API key in the X-API-KEY header (Key)", "7 credits per request", "<code>things:write</code>",
 		"<dt>Authentication</dt><dd>none</dd>", "<dt>Cost</dt><dd>free</dd>",
 		// Parameters: the path's and the operation's, with their bounds.
-		"<td><code>id</code> <span class=\"req\">required</span></td><td>path</td><td>string</td><td>pattern ^t_[0-9]&#43;$</td>",
-		"<td><code>limit</code></td><td>query</td><td>integer</td><td>1 to 500; default 50</td><td class=\"prose\">Page <code>&lt;size&gt;</code>.</td>",
+		`<td data-label=""><code>id</code> <span class="req">required</span></td><td data-label="In">path</td><td data-label="Type">string</td><td data-label="Constraints">pattern ^t_[0-9]&#43;$</td>`,
+		`<td data-label=""><code>limit</code></td><td data-label="In">query</td><td data-label="Type">integer</td><td data-label="Constraints">1 to 500; default 50</td><td data-label="" class="prose">Page <code>&lt;size&gt;</code>.</td>`,
 		// The body's fields, an inline object's under a dotted name.
-		"<td><code>name</code> <span class=\"req\">required</span></td><td>string</td><td>1 to 64 characters</td>",
-		"<td><code>meta.note</code></td><td>string, nullable</td>",
+		`<td data-label=""><code>name</code> <span class="req">required</span></td><td data-label="Type">string</td><td data-label="Constraints">1 to 64 characters</td>`,
+		`<td data-label=""><code>meta.note</code></td><td data-label="Type">string, nullable</td>`,
 		// Responses in order, linking the named object; the object listed
 		// among the schemas, its named scalar shown as its type.
 		`<strong class="status s2xx">201</strong> Made.`, `<a href="#schema-Thing">Thing</a>`,
 		`<strong class="status s4xx">401</strong> No key.`,
-		`id="schema-Thing"`, "<td><code>id</code></td><td>string</td>", "one of a, b",
+		`id="schema-Thing"`, `<td data-label=""><code>id</code></td><td data-label="Type">string</td>`, "one of a, b",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

@@ -131,6 +131,8 @@ func rpcCode(err error) int {
 		return -32700 // parse error
 	case errors.Is(err, errMCPMethod):
 		return -32601 // method not found
+	case errors.As(err, new(*unknownToolError)):
+		return -32602 // invalid params
 	case code >= 500:
 		return -32603 // internal error
 	}

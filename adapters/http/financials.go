@@ -65,7 +65,22 @@ type financialsResponse struct {
 	IncomeStatements   *[]incomeStatement   `json:"income_statements,omitempty"`
 	BalanceSheets      *[]balanceSheet      `json:"balance_sheets,omitempty"`
 	CashFlowStatements *[]cashFlowStatement `json:"cash_flow_statements,omitempty"`
-	Meta               Meta                 `json:"meta"`
+	Meta               financialsMeta       `json:"meta"`
+}
+
+// financialsMeta is Meta with, on a response of several collections, the
+// count of each (the single-statement routes leave Counts out: their count
+// is Meta.Count).
+type financialsMeta struct {
+	Meta
+	Counts *statementCounts `json:"counts,omitempty"`
+}
+
+// statementCounts is the number of statements returned in each collection.
+type statementCounts struct {
+	IncomeStatements   int `json:"income_statements"`
+	BalanceSheets      int `json:"balance_sheets"`
+	CashFlowStatements int `json:"cash_flow_statements"`
 }
 
 // USFinancialsHandlers returns the handlers of the four statement routes
@@ -119,26 +134,31 @@ func statementsQuery(fin *usfinancials.Service, r *http.Request) (usfinancials.Q
 // maxOffset bounds offset so offset+limit cannot overflow.
 const maxOffset = 1 << 30
 
-// toFinancialsResponse shapes the pages. meta counts the longest page and
-// offers a next page while any collection has more.
+// toFinancialsResponse shapes the pages. meta counts the longest page,
+// gives each collection's count when there are several, and offers a next
+// page while any collection has more.
 func toFinancialsResponse(st usfinancials.Statements, q usfinancials.Query) financialsResponse {
 	var resp financialsResponse
+	var counts statementCounts
 	count, total := 0, 0
 	for kind, page := range st.Pages {
 		count, total = max(count, len(page.Rows)), max(total, page.Total)
 		switch kind {
 		case financials.Income:
 			rows := mapRows(st, q, page.Rows, toIncome)
-			resp.IncomeStatements = &rows
+			resp.IncomeStatements, counts.IncomeStatements = &rows, len(rows)
 		case financials.Balance:
 			rows := mapRows(st, q, page.Rows, toBalance)
-			resp.BalanceSheets = &rows
+			resp.BalanceSheets, counts.BalanceSheets = &rows, len(rows)
 		case financials.CashFlow:
 			rows := mapRows(st, q, page.Rows, toCashFlow)
-			resp.CashFlowStatements = &rows
+			resp.CashFlowStatements, counts.CashFlowStatements = &rows, len(rows)
 		}
 	}
-	resp.Meta = NewMeta("US", q.Limit, q.Offset, count, total, st.AsOf, financials.MapVersion, financialsProvenance(st.RetrievedAt))
+	resp.Meta.Meta = NewMeta("US", q.Limit, q.Offset, count, total, st.AsOf, financials.MapVersion, financialsProvenance(st.RetrievedAt))
+	if len(st.Pages) > 1 {
+		resp.Meta.Counts = &counts
+	}
 	return resp
 }
 

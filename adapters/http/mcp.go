@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
-	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/internal/buildinfo"
 )
 
 // The MCP endpoint (spec-gaps B97 to B104): POST /mcp speaks the Model
@@ -67,14 +67,10 @@ func (s *Server) mcpServer() (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "quarry", Title: "Quarry", Version: dataset.Version},
-		&mcp.ServerOptions{Instructions: mcpInstructions})
+	server := mcp.NewServer(&mcp.Implementation{Name: "quarry", Title: "Quarry", Version: buildinfo.Version},
+		&mcp.ServerOptions{Instructions: mcpInstructions, Capabilities: mcpCapabilities()})
 	for _, op := range ops {
-		server.AddTool(&mcp.Tool{
-			Name: op.route.OperationID, Title: op.summary, Description: mcpToolDescription(op),
-			InputSchema: op.schema,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
-		}, s.mcpTool(op))
+		server.AddTool(op.tool(), s.mcpTool(op))
 	}
 	server.AddResource(&mcp.Resource{URI: mcpCatalogURI, Name: "catalog", MIMEType: "application/json",
 		Description: "Every dataset with its routes, costs, permissions, availability and licence (GET /catalog)."}, s.mcpCatalog)
@@ -89,6 +85,28 @@ func (s *Server) mcpServer() (*mcp.Server, error) {
 	return server, nil
 }
 
+// mcpCapabilities are what the server advertises: tools, resources and
+// prompts, with no list-changed notification and no logging, since a
+// stateless server has no stream to send a notification or a log message
+// on, and its lists change only with a new build (spec-gaps B174).
+// logging/setLevel is still answered, for clients that send it anyway.
+func mcpCapabilities() *mcp.ServerCapabilities {
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{},
+		Prompts: &mcp.PromptCapabilities{}}
+}
+
+// mcpAnnotations are a tool's hints: a route answering 200 creates
+// nothing, so its call is read-only and idempotent (its only effect, the
+// charge, is metering, not the data), and a read-only tool destroys
+// nothing; every tool reads what Quarry holds, a closed world.
+func mcpAnnotations(op mcpOperation) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{ReadOnlyHint: op.readOnly, IdempotentHint: op.readOnly, OpenWorldHint: new(false)}
+	if !op.readOnly {
+		a.DestructiveHint = new(false)
+	}
+	return a
+}
+
 // mcpTools are the tools of the OpenAPI document, derived once.
 var mcpTools = sync.OnceValues(func() ([]mcpOperation, error) {
 	doc, err := openapi.Load()
@@ -97,12 +115,6 @@ var mcpTools = sync.OnceValues(func() ([]mcpOperation, error) {
 	}
 	return mcpOperations(doc)
 })
-
-// mcpToolDescription is the operation's description in the OpenAPI
-// document, which says what it costs and needs, and its route.
-func mcpToolDescription(op mcpOperation) string {
-	return fmt.Sprintf("%s\n\nRoute: %s %s. Charged only when it succeeds.", op.description, op.route.Method, op.route.Path)
-}
 
 // mcpCatalog reads GET /catalog in process.
 func (s *Server) mcpCatalog(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -183,3 +183,20 @@ func TestMCPResultOverTheResponseBoundIsRefunded(t *testing.T) {
 		t.Errorf("balance %d, meta %v", bal, res.Meta)
 	}
 }
+
+// TestMCPMessagesCarryTheirRateLimit: a message other than a tool call
+// takes from the key's MCP bucket, and its answer says so under the policy
+// "mcp": 100 at once, refilled at a tenth of one a second.
+func TestMCPMessagesCarryTheirRateLimit(t *testing.T) {
+	s, _, secret := csvServer(t, 0)
+	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("X-API-KEY", secret)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	policy, left := w.Header().Get("RateLimit-Policy"), w.Header().Get("RateLimit")
+	if w.Code != http.StatusOK || policy != `"mcp";q=100;w=1000` || left != `"mcp";r=99;t=10` {
+		t.Fatalf("tools/list: %d, RateLimit-Policy %q, RateLimit %q; want 200, %q, %q", w.Code, policy, left, `"mcp";q=100;w=1000`, `"mcp";r=99;t=10`)
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,17 +47,20 @@ func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
 
 // request builds the HTTP request a tool call stands for: each argument
 // named by a parameter goes where the parameter is (path, query, header);
-// the others are the members of the JSON body, or, for an operation without
-// one, query parameters the route may ignore as it ignores any unknown one.
+// the others are the members of the JSON body. An argument the input
+// schema does not name is refused, naming it (spec-gaps B174).
 func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.Request, error) {
 	args, err := mcpArguments(raw)
 	if err != nil {
 		return nil, err
 	}
+	if err := op.knownArguments(args); err != nil {
+		return nil, err
+	}
 	path, query, header, body := op.route.Path, url.Values{}, http.Header{}, map[string]any{}
 	for name, v := range args {
 		p, isParam := op.params[name]
-		if !isParam && op.hasBody {
+		if !isParam {
 			body[name] = v
 			continue
 		}
@@ -65,14 +70,14 @@ func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.
 			return nil, err
 		case !ok:
 			continue
-		case isParam && p.In == "path":
+		case p.In == "path":
 			// The router matches the unescaped path, as it does a request
 			// over HTTP: a "/" would move the value into another segment.
 			if text == "" || strings.Contains(text, "/") {
 				return nil, unprocessable(fmt.Sprintf("argument %q must be one non-empty path segment, without \"/\"", name))
 			}
 			path = strings.Replace(path, "{"+name+"}", url.PathEscape(text), 1)
-		case isParam && p.In == "header":
+		case p.In == "header":
 			header.Set(name, text)
 		default:
 			query.Set(name, text)
@@ -84,6 +89,19 @@ func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.
 		}
 	}
 	return op.newRequest(ctx, path, query, header, body)
+}
+
+// knownArguments refuses the first argument, in name order, that the
+// tool's input schema does not name.
+func (op mcpOperation) knownArguments(args map[string]any) error {
+	props, _ := op.schema["properties"].(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		if _, ok := props[name]; !ok {
+			return invalid(fmt.Sprintf("unknown argument %q: %s takes %s", quoted(name), op.route.OperationID,
+				strings.Join(slices.Sorted(maps.Keys(props)), ", ")))
+		}
+	}
+	return nil
 }
 
 func (op mcpOperation) newRequest(ctx context.Context, path string, query url.Values, header http.Header, body map[string]any) (*http.Request, error) {
@@ -254,9 +272,10 @@ func mcpRouteError(meta mcp.Meta, rec *capture) *mcp.CallToolResult {
 	if cost, ok := meta["quarry/credits_cost"].(int64); ok && cost == 0 {
 		text += "; nothing was charged"
 	}
-	res := mcpError(meta, text)
-	res.StructuredContent = body
-	return res
+	// The error body goes in _meta, not in structuredContent, which a
+	// client may hold to the tool's output schema even in an error.
+	meta["quarry/error"] = body
+	return mcpError(meta, text)
 }
 
 // mcpTooLarge answers a result too large to carry (why says how large):
@@ -308,7 +327,8 @@ func mcpResult(meta mcp.Meta, rec *capture, req *http.Request) *mcp.CallToolResu
 	} else {
 		rc.Blob = bytes.Clone(rec.body.Bytes())
 	}
-	return &mcp.CallToolResult{Meta: meta, Content: []mcp.Content{&mcp.EmbeddedResource{Resource: rc}}}
+	return &mcp.CallToolResult{Meta: meta, StructuredContent: mcpFileContent(uri, mediaType, rec.body.Len()),
+		Content: []mcp.Content{&mcp.EmbeddedResource{Resource: rc}}}
 }
 
 // capture is the ResponseWriter of an in-process dispatch: it keeps the

@@ -9,12 +9,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/apikey"
 )
 
@@ -79,7 +81,7 @@ func (s *Server) serveMCP(h http.Handler) func(http.ResponseWriter, *http.Reques
 			return
 		}
 		if msg.Method != methodCallTool || err != nil {
-			if err := s.d.Limiter.Allow(r.Context(), mcpFreeBucket+key.ID); err != nil {
+			if err := s.limit(r.Context(), w, mcpPolicy, mcpFreeBucket+key.ID); err != nil {
 				writeError(w, r, err)
 				return
 			}
@@ -128,9 +130,39 @@ func readMCPMessage(r *http.Request) (mcpMessage, []byte, error) {
 	if msg.Method != "" && !mcpServed[msg.Method] {
 		return msg, nil, fmt.Errorf("%w: %q is not served here (no subscriptions, completions or server-to-client stream)", errMCPMethod, quoted(msg.Method))
 	}
+	if name, ok := calledTool(msg); ok && !isTool(name) {
+		return msg, nil, &unknownToolError{name: quoted(name)}
+	}
 	body, err := encodeMessage(msg)
 	return msg, body, err
 }
+
+// calledTool is the name a tools/call message calls, if it gives one.
+func calledTool(msg mcpMessage) (string, bool) {
+	var params struct {
+		Name *string `json:"name"`
+	}
+	if msg.Method != methodCallTool || json.Unmarshal(msg.Params, &params) != nil || params.Name == nil {
+		return "", false
+	}
+	return *params.Name, true
+}
+
+// isTool reports whether name is one of the tools.
+func isTool(name string) bool {
+	ops, _ := mcpTools()
+	return slices.ContainsFunc(ops, func(op mcpOperation) bool { return op.route.OperationID == name })
+}
+
+// unknownToolError is a tools/call of a name that is no tool: the gate
+// answers it for every protocol version as the SDK does for 2026-07-28
+// (spec-gaps B174): 400, JSON-RPC -32602, `unknown tool "name"`.
+type unknownToolError struct{ name string }
+
+func (e *unknownToolError) Error() string { return fmt.Sprintf("unknown tool %q", e.name) }
+
+// Unwrap makes the error a 400 invalid_request.
+func (e *unknownToolError) Unwrap() error { return usecase.ErrInvalidRequest }
 
 // encodeMessage encodes msg for the SDK as it came, <, > and & included:
 // encoding/json's HTML escapes would make a body within the bound six

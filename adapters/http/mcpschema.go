@@ -1,8 +1,11 @@
 package http
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -24,8 +27,25 @@ type mcpOperation struct {
 	// JSON request body.
 	hasBody bool
 	// schema is the tool's input schema, derived from the parameters and
-	// the request body.
+	// the request body; it admits no other argument.
 	schema map[string]any
+	// output is the tool's output schema: an outline of the 200 response's
+	// JSON schema, or the file descriptor of a route answering a file.
+	output map[string]any
+	// readOnly says that a call creates nothing: the route answers 200.
+	readOnly bool
+	// notes are the arguments' descriptions, most needed first, which the
+	// tool carries as far as its size allows (tool).
+	notes []mcpNote
+	// outputRef is the JSON schema of the 200 response, outlined as deep as
+	// the tool's size allows; nil for a file.
+	outputRef *openapi3.SchemaRef
+}
+
+// mcpNote is the description of one argument: the lead sentence of its
+// description in the OpenAPI document, without its parenthetical remarks.
+type mcpNote struct {
+	name, text string
 }
 
 // mcpOperations derives one tool per data route of the catalog from the
@@ -57,46 +77,72 @@ func mcpOperationOf(doc *openapi3.T, rt dataset.Route) (mcpOperation, error) {
 	if o.OperationID != rt.OperationID {
 		return mcpOperation{}, fmt.Errorf("mcp: %s %s is %q in the document, %q in the catalog", rt.Method, rt.Path, o.OperationID, rt.OperationID)
 	}
-	op := mcpOperation{route: rt, summary: o.Summary, description: o.Description, params: map[string]*openapi3.Parameter{}}
+	op := mcpOperation{route: rt, summary: o.Summary, description: o.Description, params: map[string]*openapi3.Parameter{},
+		readOnly: o.Responses.Status(http.StatusOK) != nil}
+	op.output, op.outputRef = mcpOutput(o)
 	props, required := map[string]any{}, []string{}
+	var notes []mcpNote
 	for _, ref := range append(slices.Clone(item.Parameters), o.Parameters...) {
 		p := ref.Value
-		prop := jsonSchema(doc, p.Schema, 0)
-		if p.Description != "" {
-			prop["description"] = p.Description
-		}
-		props[p.Name], op.params[p.Name] = prop, p
+		props[p.Name], op.params[p.Name] = withoutDescriptions(jsonSchema(doc, p.Schema, 0)), p
+		notes = append(notes, mcpNote{p.Name, note(p.Description)})
 		if p.Required {
 			required = append(required, p.Name)
 		}
 	}
-	schema := map[string]any{"type": "object"}
 	if body := jsonBody(o); body != nil {
 		op.hasBody = true
-		b := jsonSchema(doc, body, 0)
-		members, _ := b["properties"].(map[string]any)
-		for name, s := range members {
-			if _, clash := props[name]; clash {
-				return mcpOperation{}, fmt.Errorf("mcp: %s has a parameter and a body member both named %q", rt.OperationID, name)
-			}
-			props[name] = s
+		bodyNotes, bodyRequired, err := bodyArguments(doc, o, body, props)
+		if err != nil {
+			return mcpOperation{}, err
 		}
-		if req, ok := b["required"].([]any); ok && o.RequestBody.Value.Required {
-			for _, name := range req {
-				required = append(required, name.(string))
-			}
-		}
-		if ap, ok := b["additionalProperties"]; ok {
-			schema["additionalProperties"] = ap
-		}
+		notes, required = append(notes, bodyNotes...), append(required, bodyRequired...)
 	}
-	schema["properties"] = props
+	op.schema = map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 	if len(required) > 0 {
 		slices.Sort(required)
-		schema["required"] = required
+		op.schema["required"] = required
 	}
-	op.schema = schema
+	op.notes = byNeed(notes, required)
 	return op, nil
+}
+
+// bodyArguments adds the members of the JSON body to the arguments props
+// and returns their descriptions, in name order, and the required ones
+// when the body is required. A member named like a parameter is an error.
+func bodyArguments(doc *openapi3.T, o *openapi3.Operation, body *openapi3.SchemaRef, props map[string]any) ([]mcpNote, []string, error) {
+	b := jsonSchema(doc, body, 0)
+	members, _ := b["properties"].(map[string]any)
+	var notes []mcpNote
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		if _, clash := props[name]; clash {
+			return nil, nil, fmt.Errorf("mcp: %s has a parameter and a body member both named %q", o.OperationID, name)
+		}
+		m := members[name].(map[string]any)
+		d, _ := m["description"].(string)
+		props[name] = withoutDescriptions(m)
+		notes = append(notes, mcpNote{name, note(d)})
+	}
+	var required []string
+	if req, ok := b["required"].([]any); ok && o.RequestBody.Value.Required {
+		for _, name := range req {
+			required = append(required, name.(string))
+		}
+	}
+	return notes, required, nil
+}
+
+// byNeed are the arguments' descriptions that say something, those of
+// required arguments first, the others in the document's order.
+func byNeed(notes []mcpNote, required []string) []mcpNote {
+	optional := func(n mcpNote) int {
+		if slices.Contains(required, n.name) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(notes, func(a, b mcpNote) int { return cmp.Compare(optional(a), optional(b)) })
+	return slices.DeleteFunc(notes, func(n mcpNote) bool { return n.text == "" })
 }
 
 // jsonBody is the schema of an operation's JSON request body, or nil.
@@ -161,6 +207,33 @@ func jsonSchema(doc *openapi3.T, ref *openapi3.SchemaRef, depth int) map[string]
 				out[i] = jsonSchema(doc, sub, depth+1)
 			}
 			m[kw] = out
+		}
+	}
+	return m
+}
+
+// withoutDescriptions is a schema with every description left out; a
+// property named "description" stays.
+func withoutDescriptions(m map[string]any) map[string]any {
+	delete(m, "description")
+	for k, v := range m {
+		switch v := v.(type) {
+		case map[string]any:
+			if k != "properties" {
+				m[k] = withoutDescriptions(v)
+				continue
+			}
+			for name, p := range v {
+				if sub, ok := p.(map[string]any); ok {
+					v[name] = withoutDescriptions(sub)
+				}
+			}
+		case []any:
+			for i, e := range v {
+				if sub, ok := e.(map[string]any); ok {
+					v[i] = withoutDescriptions(sub)
+				}
+			}
 		}
 	}
 	return m

@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/quarrydata/quarry/adapters/http/openapi"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/ports"
 )
 
 func (s *Server) routeOps() {
@@ -25,9 +27,12 @@ func (s *Server) routeOps() {
 }
 
 type readiness struct {
-	Status  string            `json:"status"`
-	Checks  map[string]string `json:"checks"`
-	Storage Storage           `json:"storage"`
+	Status string            `json:"status"`
+	Checks map[string]string `json:"checks"`
+	// Messages says, for a check that is not_migrated, what the operator
+	// runs; it is left out when no check needs one.
+	Messages map[string]string `json:"messages,omitempty"`
+	Storage  Storage           `json:"storage"`
 }
 
 // Storage names the backend of each kind of store, for /readyz and
@@ -59,9 +64,20 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 	code := http.StatusOK
 	for _, c := range s.d.Readiness {
 		out.Checks[c.Name] = "ok"
-		if err := c.Check(ctx); err != nil {
-			out.Checks[c.Name] = "failing"
-			out.Status, code = "unavailable", http.StatusServiceUnavailable
+		err := c.Check(ctx)
+		if err == nil {
+			continue
+		}
+		out.Checks[c.Name] = "failing"
+		out.Status, code = "unavailable", http.StatusServiceUnavailable
+		if errors.Is(err, ports.ErrNotMigrated) {
+			// The check's message is the operator's remedy, written for a
+			// reader of /readyz; a failing store's driver error is not.
+			out.Checks[c.Name] = "not_migrated"
+			if out.Messages == nil {
+				out.Messages = map[string]string{}
+			}
+			out.Messages[c.Name] = c.Name + ": " + err.Error()
 		}
 	}
 	writeJSON(w, code, out)

@@ -76,7 +76,7 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 		if err := s.d.Metering.Touch(checks, key); err != nil {
 			s.log.Warn("last use of key not recorded", zap.String("request_id", rec.id), zap.String("key_id", key.ID), zap.Error(err))
 		}
-		serve, keyed, err := s.admit(checks, r, p, key, id, rt, h)
+		serve, keyed, err := s.admit(checks, w, r, p, key, id, rt, h)
 		if err != nil {
 			// Refused before the charge: it cost nothing, which is known
 			// without asking the ledger, and the balance is not read, so
@@ -102,13 +102,14 @@ func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 }
 
 // admit runs the checks that come before the debit, their store calls on
-// ctx. On an idempotent route sent an Idempotency-Key it also says which
-// keyed request this is.
-func (s *Server) admit(ctx context.Context, r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *platform.Keyed, error) {
+// ctx, and from the rate limit on says what it holds in w's headers. On an
+// idempotent route sent an Idempotency-Key it also says which keyed request
+// this is.
+func (s *Server) admit(ctx context.Context, w http.ResponseWriter, r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *platform.Keyed, error) {
 	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
 		return nil, nil, err
 	}
-	if err := s.d.Limiter.Allow(ctx, key.ID); err != nil {
+	if err := s.limit(ctx, w, keyPolicy, key.ID); err != nil {
 		return nil, nil, err
 	}
 	// Availability reads the dataset's store, whose own client bounds a

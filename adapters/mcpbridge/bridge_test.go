@@ -40,3 +40,18 @@ func TestConnectFollowsNoRedirect(t *testing.T) {
 		t.Errorf("the other server was sent %d requests, %d with the key", hits.Load(), keys.Load())
 	}
 }
+
+// TestConnectSaysTheRemotesRefusal: a remote refusing the key is an error
+// with the remote's status, code and message, not the status text alone.
+func TestConnectSaysTheRemotesRefusal(t *testing.T) {
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"error":"unauthorized","message":"missing or invalid API key","request_id":"req_1"}`))
+	}))
+	defer remote.Close()
+	_, err := Connect(context.Background(), remote.URL+"/mcp", "qk_bad", "test")
+	if err == nil || !strings.Contains(err.Error(), "401 unauthorized: missing or invalid API key") {
+		t.Errorf("%v, want the remote's message", err)
+	}
+}

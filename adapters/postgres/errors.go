@@ -15,6 +15,7 @@ import (
 const (
 	uniqueViolation     = "23505"
 	foreignKeyViolation = "23503"
+	undefinedTable      = "42P01"
 )
 
 // translate turns a driver error into the ports sentinel it means, prefixed

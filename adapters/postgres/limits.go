@@ -13,17 +13,19 @@ var (
 	_ ports.SigninHistory = (*Store)(nil)
 )
 
-// Take implements ports.RateBuckets in one round trip (migration 0004's
-// rate_take).
+// Take implements ports.RateBuckets in one round trip (migration 0009's
+// rate_take), which also answers what the bucket holds after the take.
 func (s *Store) Take(ctx context.Context, key string, want int, r ratelimit.Rate, now time.Time) (ratelimit.Grant, error) {
-	var granted int
-	var retry int64
-	err := s.pool.QueryRow(ctx, `SELECT granted, retry_after FROM rate_take($1, $2, $3, $4, $5)`,
-		key, ratelimit.Micros(now), want, r.Interval(), r.Tolerance()).Scan(&granted, &retry)
+	var g ratelimit.Grant
+	var retry, full int64
+	err := s.pool.QueryRow(ctx, `SELECT granted, retry_after, remaining, full_after FROM rate_take($1, $2, $3, $4, $5)`,
+		key, ratelimit.Micros(now), want, r.Interval(), r.Tolerance()).Scan(&g.Tokens, &retry, &g.Remaining, &full)
 	if err != nil {
 		return ratelimit.Grant{}, translate("take rate tokens", err)
 	}
-	return ratelimit.Grant{Tokens: granted, RetryAfter: time.Duration(retry) * time.Microsecond}, nil
+	g.RetryAfter = time.Duration(retry) * time.Microsecond
+	g.Full = time.Duration(full) * time.Microsecond
+	return g, nil
 }
 
 // Give implements ports.RateBuckets.

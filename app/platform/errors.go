@@ -21,6 +21,9 @@ type RateLimitError struct {
 	// Reason, when set, tells the client which limit refused it and when
 	// to retry; the API key's rate limit leaves it empty.
 	Reason string
+	// Quota is what the key's rate limit holds, set by RateLimiter only:
+	// the sign-in and sign-up throttles meter no request.
+	Quota *Quota
 }
 
 func (e *RateLimitError) Error() string {

@@ -40,7 +40,7 @@ func TestRateLimitHoldsAcrossNodes(t *testing.T) {
 	for ; !clock.t.After(end); clock.t = clock.t.Add(time.Millisecond) {
 		for _, n := range nodes {
 			offered++
-			err := n.Allow(context.Background(), "key_1")
+			_, err := n.Allow(context.Background(), "key_1")
 			var rl *platform.RateLimitError
 			switch {
 			case err == nil:
@@ -68,13 +68,13 @@ func TestRefusedRequestsStayLocal(t *testing.T) {
 	clock := &fixedClock{t: time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC)}
 	store := &countingBuckets{Limits: memory.NewLimits()}
 	limiter := platform.NewRateLimiter(store, 1, 1, clock.now)
-	if err := limiter.Allow(context.Background(), "key_1"); err != nil {
+	if _, err := limiter.Allow(context.Background(), "key_1"); err != nil {
 		t.Fatalf("first request: %v", err)
 	}
 	before := store.takes.Load()
 	for range 1000 {
 		var rl *platform.RateLimitError
-		if err := limiter.Allow(context.Background(), "key_1"); !errors.As(err, &rl) || rl.RetryAfter <= 0 {
+		if _, err := limiter.Allow(context.Background(), "key_1"); !errors.As(err, &rl) || rl.RetryAfter <= 0 {
 			t.Fatalf("over the limit: %v, want a RateLimitError with a wait", err)
 		}
 	}
@@ -82,7 +82,36 @@ func TestRefusedRequestsStayLocal(t *testing.T) {
 		t.Fatalf("1000 refusals made %d store round trips, want 1 (the one that found the bucket empty)", trips)
 	}
 	clock.t = clock.t.Add(time.Second)
-	if err := limiter.Allow(context.Background(), "key_1"); err != nil {
+	if _, err := limiter.Allow(context.Background(), "key_1"); err != nil {
 		t.Fatalf("a second later: %v, want the refilled token", err)
+	}
+}
+
+// TestAllowSaysWhatIsLeft: each admitted request says how many the key has
+// left and when it is whole again, counting this node's lease and the shared
+// bucket alike; a refusal says none are left.
+func TestAllowSaysWhatIsLeft(t *testing.T) {
+	clock := &fixedClock{t: time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC)}
+	limiter := platform.NewRateLimiter(memory.NewLimits(), 10, 20, clock.now) // leases of 2, a token per 100 ms
+	ctx := context.Background()
+	for i := 1; i <= 20; i++ {
+		q, err := limiter.Allow(ctx, "key_1")
+		if err != nil {
+			t.Fatalf("request %d of a burst of 20: %v", i, err)
+		}
+		want := platform.Quota{Limit: 20, Window: 2 * time.Second, Remaining: 20 - i, Reset: time.Duration(i) * 100 * time.Millisecond}
+		if q != want {
+			t.Fatalf("request %d: %+v, want %+v", i, q, want)
+		}
+	}
+	_, err := limiter.Allow(ctx, "key_1")
+	var rl *platform.RateLimitError
+	if !errors.As(err, &rl) || rl.Quota == nil || rl.Quota.Remaining != 0 || rl.Quota.Reset != 2*time.Second {
+		t.Fatalf("the 21st request: %v (quota %+v), want a refusal with none left, whole in 2s", err, rl)
+	}
+	clock.t = clock.t.Add(time.Second)
+	q, err := limiter.Allow(ctx, "key_1")
+	if err != nil || q.Remaining != 9 || q.Reset != 1100*time.Millisecond {
+		t.Fatalf("a second later: %+v, %v; want 9 left, whole in 1.1s", q, err)
 	}
 }

@@ -20,10 +20,8 @@ import (
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/dataset"
+	"github.com/quarrydata/quarry/internal/buildinfo"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // command is one line of the command summary and its own help.
 type command struct {
@@ -212,7 +210,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return nil
 	}
 	if args[0] == "version" {
-		fmt.Fprintf(out, "quarry %s (interface %s)\n", version, dataset.Version)
+		fmt.Fprintf(out, "quarry %s (interface %s)\n", buildinfo.Version, dataset.Version)
 		return nil
 	}
 	cfg, err := bootstrap.LoadConfig(os.Getenv)
@@ -252,7 +250,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		return cli.GrantCredits(ctx, cfg, args[2], amount, args[5], out)
 	case args[0] == "mcp" && len(args) == 3 && args[1] == "--url":
-		return bootstrap.MCPBridge(ctx, cfg, args[2], version, os.Stdin, os.Stdout)
+		return bootstrap.MCPBridge(ctx, cfg, args[2], buildinfo.Version, os.Stdin, os.Stdout)
 	case args[0] == "vault" && len(args) == 2 && args[1] == "migrate":
 		return cli.VaultMigrate(ctx, cfg, out)
 	case args[0] == "vault" && len(args) == 2 && args[1] == "retokenize":

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -144,5 +146,21 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
 			t.Errorf("quarry %q: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// TestFailedSyncPrintsItsErrorOnce: a sync whose source refuses it says
+// why once, on the source's line, and exits 1 with a line naming the
+// source, not the error a second and third time.
+func TestFailedSyncPrintsItsErrorOnce(t *testing.T) {
+	nse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "refused by the test", http.StatusForbidden)
+	}))
+	defer nse.Close()
+	env := []string{bootstrap.EnvDataDir + "=" + t.TempDir(), bootstrap.EnvNSEBaseURL + "=" + nse.URL}
+	out, errOut, code := quarry(t, env, "sync", "nse", "--from", "2025-06-23", "--to", "2025-06-23")
+	all := out + errOut
+	if code != 1 || strings.Count(all, "403") != 1 || !strings.Contains(out, "nse: ") || !strings.Contains(errOut, "nse did not finish") {
+		t.Fatalf("a failed sync: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1, the error (403) once on nse's line, and a last line naming nse", code, out, errOut)
 	}
 }

@@ -38,11 +38,44 @@ var dictionary = sync.OnceValue(func() map[string]struct{} {
 // isEnglish reports whether w, in any case, is an ordinary English word,
 // or words joined by hyphens each of which is ("Sub-Section").
 func isEnglish(w string) bool {
-	words := dictionary()
 	for _, part := range strings.Split(strings.ToLower(w), "-") {
-		if _, ok := words[part]; !ok {
+		if !inDictionary(part) {
 			return false
 		}
 	}
 	return true
+}
+
+// inDictionary reports whether the lower-case word w is in the list, as
+// it is or spelt the American way: Indian judgments spell British
+// ("labour", "defence", "organisation", "judgement", "programme"), and
+// the list is American.
+func inDictionary(w string) bool {
+	words := dictionary()
+	if _, ok := words[w]; ok {
+		return true
+	}
+	american := w
+	for _, r := range britishSpellings {
+		if a := r.Replace(w); a != w {
+			if _, ok := words[a]; ok {
+				return true
+			}
+			american = r.Replace(american)
+		}
+	}
+	_, ok := words[american]
+	return ok
+}
+
+// britishSpellings turn a British spelling into the American one, each
+// on its own; inDictionary also tries all of them together
+// ("organisational").
+var britishSpellings = []*strings.Replacer{
+	strings.NewReplacer("isation", "ization", "ise", "ize", "ising", "izing", "yse", "yze", "ysing", "yzing"),
+	strings.NewReplacer("our", "or"),
+	strings.NewReplacer("ence", "ense"),
+	strings.NewReplacer("tre", "ter", "tres", "ters"),
+	strings.NewReplacer("lled", "led", "lling", "ling", "ller", "ler", "llor", "lor"),
+	strings.NewReplacer("ogue", "og", "mme", "m", "dgement", "dgment", "cheque", "check", "ae", "e", "oe", "e", "grey", "gray", "tyre", "tire"),
 }

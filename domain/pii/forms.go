@@ -2,6 +2,7 @@ package pii
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // People is every person and address a judgment names that may not be
@@ -24,7 +25,8 @@ type Address struct {
 // Person is one person's name and the other forms it may be written in:
 // its words in another order ("SHARMA Rajesh Kumar"), by initials ("R.K.
 // Sharma", "Sharma R.K."), and each of its words that is no English word
-// alone ("Sharma"), except the words of a counsel's or judge's name.
+// alone ("Sharma"), except the words of a counsel's or judge's name; and
+// its renderings in an Indian script the text quotes (scriptForms).
 type Person struct {
 	Name  string
 	Forms []string
@@ -48,6 +50,11 @@ func FindPeople(text string, judges, parties []string) People {
 		p.Persons = append(p.Persons, Person{Name: n, Forms: d.forms(strings.Fields(n)), Listed: i < len(parties)})
 	}
 	p.Persons = append(p.Persons, d.parts(p.Persons, seen)...)
+	if words := scriptWords(text); len(words) > 0 {
+		for i := range p.Persons {
+			p.Persons[i].Forms = append(p.Persons[i].Forms, scriptForms(text, words, p.Persons[i].Name)...)
+		}
+	}
 	for _, a := range append(d.addresses(), d.hindiAddresses...) {
 		p.Addresses = append(p.Addresses, Address{Text: a, Forms: placeNames(a)})
 	}
@@ -155,8 +162,9 @@ func firstLetter(w string) string {
 // parts returns, as persons of their own, the given names of persons'
 // names, which stand alone in a text as the person ("Sunita said"): each
 // word but the last (a surname such as Singh alone names nobody, and is
-// in many a cited case's name), no English word, at least three letters,
-// and none of a counsel's or judge's name.
+// in many a cited case's name), at least three letters, no English word
+// the text also writes in lower case, and none of a counsel's or judge's
+// name.
 func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 	var out []Person
 	for _, p := range persons {
@@ -167,7 +175,7 @@ func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 		for _, w := range words[:len(words)-1] {
 			w = strings.TrimSuffix(w, ".")
 			key := strings.ToLower(w)
-			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) || d.clear[key] || d.judgeWord(key) || seen[key] {
+			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) && d.writesLower(key) || d.clear[key] || d.judgeWord(key) || seen[key] {
 				continue
 			}
 			seen[key] = true
@@ -175,6 +183,26 @@ func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 		}
 	}
 	return out
+}
+
+// writesLower reports whether the text writes the lower-case word w in
+// lower case somewhere, as a word of its own: a given name that is an
+// English word ("Dimple", "Rose") is tokenized alone only where the text
+// never uses the word as a word, since a form is matched in any case.
+func (d *detector) writesLower(w string) bool {
+	for from := 0; ; {
+		i := strings.Index(d.text[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(d.text[:i])
+		after, _ := utf8.DecodeRuneInString(d.text[i+len(w):])
+		if (i == 0 || !nameRune(before)) && !nameRune(after) {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // judgeWord reports whether w is a word of a counsel's or judge's name met.

@@ -3,6 +3,7 @@ package pii
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // The rules by which a person is found without a role of the parties':
@@ -35,9 +36,14 @@ const kinWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|a
 // after the name and a comma: "Ram Lal, Patwari".
 const officialWords = `patwari|lekhpal|kanungo|tehsildar|naib[ \t]+tehsildar|sarpanch|mukhiya|pradhan|stenographer|typist|scribe|peon|clerk|cashier|accountant|nurse|compounder|conductor|watchman|chowkidar|guard|constable|head[ \t]+constable|sub-inspector|inspector|investigating[ \t]+officer|station[ \t]+house[ \t]+officer|medical[ \t]+officer|doctor|manager|branch[ \t]+manager|agent|broker|contractor|supervisor|driver|owner|notary|oath[ \t]+commissioner|process[ \t]+server|bailiff|postman`
 
+// indianKinWords are kin in Hindi, Urdu, Tamil and other Indian
+// languages as judgments write them in Latin letters ("her nanad Pinky",
+// "his mama Ramu").
+const indianKinWords = `nanad|nanand|nanandi|devar|dewar|jeth|jethani|devrani|bhabhi|bhabi|bhauji|bhaujai|saala|sala|saali|sali|jija|jijaji|mausi|mausa|mama|mami|chacha|chachi|chachu|tau|tai|taiji|bua|phupha|phuphi|phua|nana|nani|dada|dadi|didi|bhaiya|bhaiyya|bhai|behen|bahen|amma|appa|anna|akka|thambi|thangai|chithi|chithappa|periyappa|periyamma|maama|athai|ammi|abba|bhanja|bhanji|bhatija|bhatiji|bhateeja|samdhi|samdhan|sasur|saas|bahu|damad|jamai|pota|poti|nati|natin`
+
 // closeWords are the relations after which any capitalised name is a
 // person's: kin, heirs, a victim, a minor, a witness, a surety.
-var closeWords = setOf(strings.ReplaceAll(kinWords, "|", " ") + ` next friend heirs lrs l representative representatives minor child girl boy prosecutrix
+var closeWords = setOf(strings.ReplaceAll(kinWords+"|"+indianKinWords, "|", " ") + ` next friend heirs lrs l representative representatives minor child girl boy prosecutrix
 	survivor victim deceased injured witness eyewitness eye-witness informant surety cousin fiance fiancee paramour friend neighbour neighbor`)
 
 // closeRelation reports whether a relationPattern match names a close relation.
@@ -48,7 +54,7 @@ func closeRelation(match string) bool {
 
 // relationWords name a person by a relation to the case or to another
 // person: kin, heirs, a victim, a witness, an officer who acted in it.
-const relationWords = `husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|student|pupil|patient|teacher|worker|workman|labourer|occupant|passenger|pedestrian|rider|cyclist|supplier|vendor|vendee|purchaser|buyer|seller|dealer|distributor|customer|borrower|guarantor|director|transferee|transferor|lessee|lessor|licensee|allottee|assessee|depositor|drawer|payee|nominee|beneficiary|donor|donee|testator|testatrix|legatee|executor|mortgagor|mortgagee|surety|consignee|shareholder|addressee|sender|signatory|attesting witness|scribe|one|substituted by|substituted`
+const relationWords = indianKinWords + `|husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|student|pupil|patient|teacher|worker|workman|labourer|occupant|passenger|pedestrian|rider|cyclist|supplier|vendor|vendee|purchaser|buyer|seller|dealer|distributor|customer|borrower|guarantor|director|transferee|transferor|lessee|lessor|licensee|allottee|assessee|depositor|drawer|payee|nominee|beneficiary|donor|donee|testator|testatrix|legatee|executor|mortgagor|mortgagee|surety|consignee|shareholder|addressee|sender|signatory|attesting witness|scribe|one|substituted by|substituted`
 
 // relations adds the names after a relation or a witness's number.
 func (d *detector) relations() {
@@ -80,6 +86,9 @@ func (d *detector) personListAt(i int, strong bool) {
 		if n == nil {
 			n, end = initialsAt(d.text, i)
 		}
+		if n == nil && strong && i > start {
+			n, end = honorificAsName(d.text, start, i)
+		}
 		if n == nil || d.counselOrJudge(start, end) {
 			return
 		}
@@ -92,6 +101,18 @@ func (d *detector) personListAt(i int, strong bool) {
 		}
 		i = end + glue[1]
 	}
+}
+
+// honorificAsName returns the word of text[start:i], an honorific after a
+// close relation with no name after it, when it is the name: "the
+// appellant's sister, Selvi, was not examined", "her daughter Baby".
+func honorificAsName(text string, start, i int) ([]string, int) {
+	w := strings.TrimRight(strings.TrimSpace(text[start:i]), ".")
+	rest := strings.TrimLeft(text[i:], " \t")
+	if len(w) < 4 || !startsCapital(w, 0) || rest != "" && !strings.ContainsAny(rest[:1], ",;:.)") {
+		return nil, 0
+	}
+	return []string{w}, start + strings.Index(text[start:], w) + len(w)
 }
 
 // markedNames adds the names before what follows only a person's name (a
@@ -134,14 +155,15 @@ var kinAfter = regexp.MustCompile(`(?i)^[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[
 var testimonyAfter = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:deposed|stated|testified|admitted|denied|identified|supported|narrated|to[ \t]+the[ \t]+same[ \t]+effect|was[ \t]+examined|was[ \t]+cross-examined)\b`)
 
 // namedAs adds the names a text gives after "known as", "pet name", "nick
-// name" (an alias, perhaps one word in quotes or in lower case) and after
+// name", "referred to by her family as" (an alias, perhaps one word in
+// quotes or in lower case) and after
 // what ties a document to a person ("addressed to", "written by", "signed
 // by", "sent to", "letter of"): "a letter addressed to Suresh".
 func (d *detector) namedAs() {
 	for _, m := range d.findAll(namedAsPattern, namedAsFirst) {
 		i := m[1]
 		if n, _ := d.nameAt(i); n != nil {
-			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || strings.Contains(strings.ToLower(d.text[m[0]:m[1]]), "name") {
+			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || aliasLike(d.text[m[0]:m[1]]) {
 				d.addParty(n) // "registered in the name of Raja Ram"
 			}
 			continue
@@ -158,12 +180,12 @@ func (d *detector) namedAs() {
 // which one word in lower case or in quotes is a name too.
 func aliasLike(match string) bool {
 	m := strings.ToLower(match)
-	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call")
+	return strings.Contains(m, "name") || strings.Contains(m, "known") || strings.Contains(m, "call") || strings.Contains(m, "referred") || strings.Contains(m, "initials")
 }
 
 var (
-	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
-	namedAsFirst   = setOf(`in under call calls also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter|` + kinWords + `|` + indianKinWords + `))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|referred[ \t]+to[ \t]+as|(?:refers?[ \t]+to[ \t]+\S+[ \t]+)?by[ \t]+(?:his|her|their|the)[ \t]+(?:initials|nick[ \t]*-?[ \t]*name|pet[ \t]*-?[ \t]*name)[ \t]*,?|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsFirst   = setOf(`in under call calls called referred refers refer by also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
 )
 
 // lines adds the names that stand alone on a line, or after a list's
@@ -316,6 +338,10 @@ func (d *detector) generic() {
 			i = nextWord(d.text, i)
 			continue
 		}
+		if d.seen[strings.ToLower(strings.Join(n, " "))] {
+			i = end // found whole by a rule of context: no part of it alone
+			continue
+		}
 		if name := trimEnglish(n); name != nil && !d.known(name) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
 			d.add(name)
 		}
@@ -355,11 +381,91 @@ func trimEnglish(words []string) []string {
 			foreign++
 		}
 	}
+	if len(words) == 1 && loneName(words[0]) {
+		return words
+	}
 	if len(words) < 2 || foreign == 0 {
 		return nil
 	}
 	return words
 }
+
+// loneName reports whether w, met alone, is taken for a name: a
+// capitalised word of three letters or more, not all capitals, that is no
+// English word, no word of courts, places or procedure and no common
+// abbreviation of a judgment ("Crl.", "Exh."). Given names alone
+// ("Bindu, the trainee nurse"), surnames ("Patel ji") and the localities
+// of an address are met so; when unsure, a name is tokenized.
+func loneName(w string) bool {
+	if isInitials(w) {
+		return false
+	}
+	w = withoutPossessive([]string{strings.ReplaceAll(strings.TrimSuffix(w, "."), "’", "'")})[0]
+	w = w[strings.LastIndexByte(w, '.')+1:] // "R.Sarpotdar" is Sarpotdar's, "B.Sc" no one's
+	key := strings.ToLower(w)
+	letters := 0
+	for _, r := range key {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 3 && !capitalsFirst(w) && !isEnglish(key) && !notNameWords[key] &&
+		!judgmentAbbreviations[key] && !partlyEnglish(key) && !strings.ContainsAny(key, iastLetters)
+}
+
+// iastLetters are the letters of the scholarly transliteration of
+// Sanskrit (IAST), which a judgment uses for texts and terms it cites
+// ("Mahābhārata", "Śrī") and not for the names of the people in it.
+const iastLetters = "āīūṛṝḷḹṅṭḍṇśṣḥṃ"
+
+// capitalsFirst reports whether w starts with two capitals, as an
+// acronym does ("AOs", "NGOs", "FIRs"), and no name.
+func capitalsFirst(w string) bool {
+	r := []rune(w)
+	return len(r) > 1 && unicode.IsUpper(r[0]) && unicode.IsUpper(r[1])
+}
+
+// partlyEnglish reports whether a hyphenated word has a part that is an
+// English word or a letter or two ("Co-operative", "E-Office",
+// "Commissioner-P"): a word of the text's own, not a name.
+func partlyEnglish(key string) bool {
+	parts := strings.Split(key, "-")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) <= 2 || isEnglish(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// judgmentAbbreviations are abbreviations a judgment writes capitalised,
+// and the words of Indian law and administration that the English word
+// list does not hold, which name nobody.
+var judgmentAbbreviations = setOf(`crl cri crim civ misc spl addl asst supdt exh exts ext appl petn resp govt
+	ld rs jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun
+	january february march april may june july august september october november december
+	monday tuesday wednesday thursday friday saturday sunday indian hindi english urdu sanskrit
+	assessee assessees arbitral unamended redressal tribunal's commissioner's board's company's
+	annexure annexures challan challans sanhita nyaya bharatiya nagarik suraksha sakshya adhiniyam
+	abhiyan yojana mantri awas lokpal lokayukta lokayukt sarkar rashtriya nirman vikas pradhikaran
+	zila zilla palika mahanagar mahanagarpalika nagarpalika parishad mandi samiti aadhaar aadhar paise
+	sansad aayog niti vidhan sabha rajya lok adalat adalats kutumb nyayalaya mahila bal kalyan
+	crpc ipc bns bnss bsa sarfaesi cenvat modvat octroi mauza mouza mauja tahsil tahsildar mamlatdar
+	sarpanch zamindar patta chitta adangal jamabandi girdawari khata khatian khewat khatauni kabristan
+	shariat stridhan mehr mahr iddat khula mubarat diwali holi eid navratri durga puja dussehra
+	gauhati kohima itanagar aizawl agartala imphal kalaburagi gulbarga dharwad jalpaiguri amaravati
+	bilaspur nainital shillong gangtok portblair
+	mofussil taluka hobli hoblis mandals tehsils thanas kotwali chowki
+	wp wpc slp crlmp rfa rsa mfa fao cwp crm lpa ita itat gstr gstin cgst sgst igst utgst
+	inr usd hon'ble honble ibid supra infra viz hsg soc para paras ofcourse occ occu opp regd trib nigam
+	caveator caveators gangman havaldar moulvi maulvi munsif qazi kazi talathi chowkidar patwari kotwal daroga
+	gujarati kashmiri marathi odia oriya telugu kannada malayalam bengali punjabi assamese konkani sindhi
+	bihari portuguese zoroastrian mahomedan mohammedan brahmin brahmins adivasi adivasis christmas onam pongal
+	mondays tuesdays wednesdays thursdays fridays saturdays sundays england pakistan australia nepal bangladesh
+	america london dubai singapore`)
 
 // precedent reports whether the name at text[start:end] is a party's of
 // a cited case: "v." or "versus" next to it.

@@ -92,7 +92,7 @@ var (
 	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
-	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:?|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
+	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
 	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
 	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
 	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
@@ -515,7 +515,7 @@ secretary director manager chairman president member authority department
 ministry police station village tehsil taluka city road dist
 his her their who which whose is was has had are were be this that it he she
 ors anr others another etc lrs dead since late through alias
-sir madam hon ble retd retired pan sh km kum mst thiru tmt selvi janab begum sardarni sushri
+sir madam hon ble retd retired pan sh km kum mst thiru tmt janab begum sardarni sushri
 india hindustan maharashtra gujarat karnataka kerala tamil nadu andhra pradesh telangana uttar
 madhya himachal arunachal bihar jharkhand odisha orissa punjab haryana rajasthan assam meghalaya
 manipur mizoram nagaland tripura sikkim uttarakhand uttaranchal chhattisgarh bengal ladakh puducherry
@@ -528,7 +528,7 @@ shimla dehradun cuttack bhubaneswar thiruvananthapuram trivandrum kochi cochin e
 calicut thrissur mangalore mangaluru hubli dharwad belgaum solapur kolhapur satara ahmednagar nanded
 latur jalgaon amravati ratnagiri raigad palghar navi
 nagar colony vihar enclave puram ganj bagh chowk bazar bazaar mohalla gali sector marg bhawan bhavan
-tehsildar taluk mandal zilla parishad panchayat gram nigam samiti sangh sabha vidhan lok adalat thana
+tehsildar taluk mandal zilla parishad panchayat gram samiti sangh sabha vidhan lok adalat thana
 kotwali sadar mofussil vakalatnama panchnama mahazar roznamcha khasra khatauni jamabandi benami
 stridhan nikah talaq hiba wakf dargah gurudwara mandir masjid ashram
 hindu muslim sikh christian parsi buddhist

@@ -42,19 +42,34 @@ type Grant struct {
 	Tokens int
 	// RetryAfter, when no token was taken, is how long until one is free.
 	RetryAfter time.Duration
+	// Remaining is how many whole tokens the bucket holds after the take.
+	Remaining int
+	// Full is how long after now the bucket is full again if nothing more
+	// is taken: 0 when it is full.
+	Full time.Duration
 }
 
 // Take takes up to want tokens from the bucket whose TAT is tat at now, and
-// returns what was granted and the new TAT.
+// returns what was granted, with what the bucket holds after it, and the new
+// TAT.
 func Take(tat, now int64, want int, r Rate) (Grant, int64) {
 	start := max(tat, now)
 	free := (now + r.Tolerance() - start) / r.Interval()
 	n := int64(max(0, min(int64(want), free)))
 	if n == 0 {
 		wait := start + r.Interval() - r.Tolerance() - now
-		return Grant{RetryAfter: time.Duration(max(wait, 1)) * time.Microsecond}, tat
+		g := Grant{RetryAfter: time.Duration(max(wait, 1)) * time.Microsecond}
+		return g.after(tat, now, r), tat
 	}
-	return Grant{Tokens: int(n)}, start + n*r.Interval()
+	next := start + n*r.Interval()
+	return Grant{Tokens: int(n)}.after(next, now, r), next
+}
+
+// after fills in what the bucket whose TAT is tat holds at now.
+func (g Grant) after(tat, now int64, r Rate) Grant {
+	g.Remaining = int(max(0, (now+r.Tolerance()-max(tat, now))/r.Interval()))
+	g.Full = time.Duration(max(0, tat-now)) * time.Microsecond
+	return g
 }
 
 // Give returns n tokens taken earlier to the bucket whose TAT is tat.

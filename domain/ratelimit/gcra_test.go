@@ -55,3 +55,24 @@ func TestNeverMoreThanBurstPlusRefill(t *testing.T) {
 		t.Fatalf("granted %d over 10 s, want burst + rate × 10 s = %d", granted, want)
 	}
 }
+
+func TestTakeSaysWhatTheBucketHoldsAfter(t *testing.T) {
+	r := Rate{PerSecond: 10, Burst: 5} // one token per 100 ms
+	now := int64(1_000_000_000)
+	g, tat := Take(0, now, 2, r)
+	if g.Remaining != 3 || g.Full != 200*time.Millisecond {
+		t.Fatalf("2 of a new bucket of 5: %+v, want 3 left and full in 200ms", g)
+	}
+	g, tat = Take(tat, now, 9, r)
+	if g.Tokens != 3 || g.Remaining != 0 || g.Full != 500*time.Millisecond {
+		t.Fatalf("the last 3: %+v, want 3 taken, 0 left, full in 500ms", g)
+	}
+	g, _ = Take(tat, now+150_000, 1, r)
+	if g.Tokens != 1 || g.Remaining != 0 || g.Full != 450*time.Millisecond {
+		t.Fatalf("150 ms later: %+v, want 1 taken, 0 left (half a token), full in 450ms", g)
+	}
+	g, _ = Take(tat, now+50_000, 1, r)
+	if g.Tokens != 0 || g.Remaining != 0 || g.Full != 450*time.Millisecond {
+		t.Fatalf("a refusal: %+v, want nothing taken, 0 left, full in 450ms", g)
+	}
+}

@@ -90,6 +90,22 @@ func (r *run) build() {
 // lines, starts line in the background and checks the step it stands for.
 func (r *run) serve(line string) {
 	r.t.Helper()
+	r.start(line)
+	if r.served == 1 {
+		r.walkThrough()
+		return
+	}
+	// After a restart, and from the backup: the same account and credits.
+	got := r.sh(`curl -s -X POST http://` + printedAddr + `/account/login -d '{"email":"you@example.com","password":"a long passphrase"}'`)
+	if !strings.Contains(got, walkThroughCredits) {
+		r.t.Errorf("%s: the walk-through's account has not kept its credits (%s): %s", line, walkThroughCredits, got)
+	}
+}
+
+// start stops the running server, as the README says to between serve
+// lines, and starts line in the background, waiting until it is ready.
+func (r *run) start(line string) {
+	r.t.Helper()
 	r.stop()
 	r.logs.Reset()
 	cmd := exec.Command("bash", "-c", line)
@@ -105,15 +121,6 @@ func (r *run) serve(line string) {
 	r.t.Cleanup(r.stop)
 	r.waitReady(line)
 	r.served++
-	if r.served == 1 {
-		r.walkThrough()
-		return
-	}
-	// After a restart, and from the backup: the same account and credits.
-	got := r.sh(`curl -s -X POST http://` + printedAddr + `/account/login -d '{"email":"you@example.com","password":"a long passphrase"}'`)
-	if !strings.Contains(got, walkThroughCredits) {
-		r.t.Errorf("%s: the walk-through's account has not kept its credits (%s): %s", line, walkThroughCredits, got)
-	}
 }
 
 // waitReady waits for /readyz to answer 200, failing if the server exits.

@@ -24,6 +24,7 @@ func RunRateBuckets(t *testing.T, newPlatform NewPlatform) {
 		return p
 	}
 	t.Run("a new bucket is full, then refills at its rate", func(t *testing.T) { testBucketRefill(t, stores(t).Buckets) })
+	t.Run("a take says what the bucket holds after it", func(t *testing.T) { testBucketRemaining(t, stores(t).Buckets) })
 	t.Run("tokens given back are taken again", func(t *testing.T) { testBucketGive(t, stores(t).Buckets) })
 	t.Run("buckets of different keys are apart", func(t *testing.T) { testBucketKeys(t, stores(t).Buckets) })
 	t.Run("concurrent takers share no token", func(t *testing.T) { testBucketConcurrent(t, stores(t).Buckets) })
@@ -54,6 +55,31 @@ func testBucketRefill(t *testing.T, b ports.RateBuckets) {
 	}
 	if g := take(t, b, key, 9, r, t0.Add(time.Hour)); g.Tokens != 5 {
 		t.Fatalf("an hour later %d tokens were granted, want the burst of 5", g.Tokens)
+	}
+}
+
+func testBucketRemaining(t *testing.T, b ports.RateBuckets) {
+	r := ratelimit.Rate{PerSecond: 10, Burst: 5} // one token per 100 ms
+	key := id("bucket")
+	steps := []struct {
+		at        time.Duration
+		want      int
+		tokens    int
+		remaining int
+		full      time.Duration
+	}{
+		{0, 2, 2, 3, 200 * time.Millisecond},                      // a new bucket
+		{0, 9, 3, 0, 500 * time.Millisecond},                      // the rest of it
+		{50 * time.Millisecond, 1, 0, 0, 450 * time.Millisecond},  // refused
+		{150 * time.Millisecond, 1, 1, 0, 450 * time.Millisecond}, // half a token left
+		{time.Second, 1, 1, 4, 100 * time.Millisecond},            // refilled
+	}
+	for _, s := range steps {
+		g := take(t, b, key, s.want, r, t0.Add(s.at))
+		if g.Tokens != s.tokens || g.Remaining != s.remaining || g.Full != s.full {
+			t.Fatalf("at +%v taking %d: %+v, want %d taken, %d left, full in %v",
+				s.at, s.want, g, s.tokens, s.remaining, s.full)
+		}
 	}
 }
 

@@ -14,6 +14,15 @@
 //
 //	go get github.com/quarrydata/quarry/quarrytest/quarrycontainer
 //
+// With no image registry at hand, set TESTCONTAINERS_RYUK_DISABLED=true
+// (testcontainers' reaper is an image of its own, which Run would fail to
+// pull; terminate every container yourself, as with
+// testcontainers.CleanupContainer), and, when the tests run inside a
+// container on a local engine, TESTCONTAINERS_HOST_OVERRIDE=localhost
+// (testcontainers would otherwise look for the published ports on the
+// default gateway). Set both before the first container starts, in the
+// environment or in TestMain; docs/testing.md shows a TestMain that does.
+//
 // ExampleRun runs in `go tool task test`, which builds the image first.
 package quarrycontainer
 

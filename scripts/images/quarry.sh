@@ -23,7 +23,7 @@ log "building static quarry binary ($version)"
 # time zone, certificate or user database from the filesystem.
 mkdir "$ctx/rootfs"
 (cd "$ROOT" && CGO_ENABLED=0 GOOS=linux go build -mod=readonly -trimpath \
-  -ldflags="-s -w -X main.version=$version" -o "$ctx/rootfs/quarry" ./cmd/quarry)
+  -ldflags="-s -w -X github.com/quarrydata/quarry/internal/buildinfo.Version=$version" -o "$ctx/rootfs/quarry" ./cmd/quarry)
 
 # scratch has no filesystem: give it a world-writable /tmp (1777) in case a
 # library wants os.TempDir. COPY would reset the mode, so ADD a tarball.

@@ -188,10 +188,15 @@ func checkDataResponses(t *testing.T, op *openapi3.Operation) {
 		}
 	}
 	if rl := op.Responses.Value("429").Value; rl != nil {
-		for _, h := range []string{"Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
+		for _, h := range []string{"Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "RateLimit"} {
 			if rl.Headers[h] == nil || !rl.Headers[h].Value.Required {
 				t.Errorf("%s 429: header %s must be documented and required", op.OperationID, h)
 			}
+		}
+	}
+	for _, h := range []string{"RateLimit-Policy", "RateLimit"} {
+		if ok := op.Responses.Value("200").Value; ok != nil && (ok.Headers[h] == nil || !ok.Headers[h].Value.Required) {
+			t.Errorf("%s 200: header %s must be documented and required", op.OperationID, h)
 		}
 	}
 	if ref := op.Responses.Value("503").Ref; ref != "#/components/responses/DatasetUnavailable" {
@@ -380,6 +385,10 @@ func TestResponseValidation(t *testing.T) {
 			map[string]string{"X-Request-ID": ""}, security, true},
 		{"bad credit header", "GET", "/china/securities/SSE.600519", 200,
 			map[string]string{"X-Credits-Cost": "one"}, security, true},
+		{"no rate-limit header", "GET", "/china/securities/SSE.600519", 200,
+			map[string]string{"RateLimit": ""}, security, true},
+		{"rate-limit header of an older draft", "GET", "/china/securities/SSE.600519", 200,
+			map[string]string{"RateLimit": "limit=100, remaining=42, reset=1"}, security, true},
 		{"unavailable", "GET", "/china/prices?code=SSE.600519", 503,
 			map[string]string{"X-Credits-Cost": "0", "X-Credits-Remaining": "100000"},
 			`{"error":"dataset_unavailable","message":"m","request_id":"` + rid + `","dataset":"china_prices","availability":"not_backfilled","reason":"normalization_not_backfilled","backfill_required":true,"external_source_required":false}`, false},
@@ -415,6 +424,8 @@ func TestResponseValidation(t *testing.T) {
 		{"ask forbidden", "POST", "/ask", 403, map[string]string{"X-Credits-Cost": "0"},
 			`{"error":"forbidden","message":"forbidden: nothing to search: ...","request_id":"` + rid + `"}`, false},
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
+		{"readyz not migrated", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"not_migrated"},"messages":{"postgres":"postgres: run quarry migrate"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
+		{"readyz ready and not migrated", "GET", "/readyz", 200, nil, `{"status":"ready","checks":{"postgres":"not_migrated"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, true},
 		{"judgment pdf", "GET", "/india/judgments/j1/pdf", 200, map[string]string{"Content-Type": "application/pdf"}, "%PDF-1.7", false},
 		{"prices csv", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv", "Content-Disposition": `attachment; filename="NSE_INFY_EQ_all_all.csv"`}, "symbol,close\nINFY,1500\n", false},
 		{"prices csv without its file name", "GET", "/india/prices.csv", 200, map[string]string{"Content-Type": "text/csv"}, "symbol,close\nINFY,1500\n", true},
@@ -429,6 +440,8 @@ func TestResponseValidation(t *testing.T) {
 			h := http.Header{}
 			h.Set("Content-Type", "application/json")
 			h.Set("X-Request-ID", rid)
+			h.Set("RateLimit-Policy", `"default";q=100;w=2`)
+			h.Set("RateLimit", `"default";r=42;t=1`)
 			for k, v := range tc.header {
 				if v == "" {
 					h.Del(k)

@@ -256,13 +256,16 @@ func retry[T any](ctx context.Context, c *Client, u string, attempt func() (T, e
 	return zero, c.failed(u, last)
 }
 
-// failed logs and counts a failure; ErrNotFound is an answer, not one.
+// failed counts a failure, and logs it at debug level only: the error is
+// returned, and whoever stops on it reports it once (the sync's outcome, a
+// source's own warning for what it does without); ErrNotFound is an
+// answer, not a failure.
 func (c *Client) failed(u string, err error) error {
 	if err == nil || errors.Is(err, ports.ErrNotFound) || errors.Is(err, context.Canceled) {
 		return err
 	}
 	c.opt.Meter.Failed(c.opt.Source)
-	c.opt.Log.Warn("source fetch failed; nothing stored, the next run fetches it again",
+	c.opt.Log.Debug("source fetch failed; nothing stored, the next run fetches it again",
 		zap.String("source", c.opt.Source), zap.String("url", u), zap.String("reason", err.Error()))
 	return err
 }

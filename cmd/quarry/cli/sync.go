@@ -80,8 +80,17 @@ func Sync(ctx context.Context, cfg bootstrap.Config, args SyncArgs, out io.Write
 	}
 	return withSyncer(ctx, cfg, func(s *sourcesync.Syncer) error {
 		outcomes, err := s.Sync(ctx, args.Sources, sourcesync.Range{From: args.From, To: args.To})
+		var stopped []string
 		for _, o := range outcomes {
 			writeOutcome(out, o)
+			if o.Err != nil {
+				stopped = append(stopped, o.Source)
+			}
+		}
+		if len(stopped) > 0 {
+			// Each error is on its source's line: the exit status says
+			// the run failed without printing it again.
+			return fmt.Errorf("sync: %s did not finish; the reason is on its line above", strings.Join(stopped, ", "))
 		}
 		return err
 	})

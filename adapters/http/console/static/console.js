@@ -55,6 +55,37 @@
     document.getElementById(id).textContent = text;
   }
 
+  // previewLines is how many lines of a text response the page shows; the
+  // rest is offered as a download.
+  const previewLines = 20;
+  let downloadURL = "";
+
+  // showFile shows a response that is no JSON: the first lines of a text
+  // (a CSV export), or its size, and a link that saves it whole under the
+  // name its Content-Disposition gives, or else its path's last part.
+  async function showFile(blob, type, disposition, path) {
+    let name = (disposition.match(/filename="?([^";]+)"?/) || [])[1] || path.split("/").pop() || "response";
+    if (!name.includes(".") && type.startsWith("text/csv")) {
+      name += ".csv";
+    }
+    if (type.startsWith("text/")) {
+      const lines = (await blob.text()).split("\n");
+      const more = lines.length - previewLines;
+      show("try-body-out", lines.slice(0, previewLines).join("\n") + (more > 0 ? "\n… " + more + " more lines" : ""));
+    } else {
+      show("try-body-out", blob.size + " bytes of " + type);
+    }
+    if (downloadURL) {
+      URL.revokeObjectURL(downloadURL);
+    }
+    downloadURL = URL.createObjectURL(blob);
+    const link = document.getElementById("try-download-link");
+    link.href = downloadURL;
+    link.download = name;
+    show("try-download-size", blob.size + " bytes, " + type);
+    document.getElementById("try-download").hidden = false;
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const method = document.getElementById("try-method").value;
@@ -64,6 +95,7 @@
     for (const id of ["try-status", "try-cost", "try-remaining", "try-request-id", "try-credential", "try-body-out"]) {
       show(id, "");
     }
+    document.getElementById("try-download").hidden = true;
     if (target.origin !== window.location.origin) {
       show("try-status", "refused: the path must be a path of this service");
       return;
@@ -86,8 +118,7 @@
       if (type.startsWith("application/json")) {
         show("try-body-out", JSON.stringify(await res.json(), null, 2));
       } else {
-        const blob = await res.blob();
-        show("try-body-out", blob.size + " bytes of " + type);
+        await showFile(await res.blob(), type, res.headers.get("Content-Disposition") || "", target.pathname);
       }
       const balance = res.headers.get("X-Credits-Remaining");
       if (balance) {
