@@ -37,62 +37,83 @@ const maxNameLength = 100
 // ParseSearch validates the parameters: a malformed value is
 // ErrValidation, naming the qualified code a vendor-form code means; a
 // code and an exchange that name two exchanges are ErrInvalidRequest.
+// They are read in order, so the first bad one is the one reported.
 func ParseSearch(p SearchParams) (SearchQuery, error) {
 	q := SearchQuery{Limit: p.Limit, Offset: p.Offset}
-	var err error
-	if q.Search.Name, err = searchName(p.Name); err != nil {
-		return q, err
-	}
-	if p.Exchange != "" {
-		e, ok := ashare.ParseExchange(p.Exchange)
-		if !ok {
-			return q, fmt.Errorf("%w: exchange %q is not one of SSE, SZSE, BSE", usecase.ErrValidation, p.Exchange)
-		}
-		q.Search.Exchange = e
-	}
-	if p.Code != "" {
-		e, digits, err := codePrefix(p.Code)
-		if err != nil {
+	for _, read := range []func(SearchParams, *ashare.Search) error{readName, readExchange, readCode, readBoard, readListed} {
+		if err := read(p, &q.Search); err != nil {
 			return q, err
 		}
-		if e != "" && q.Search.Exchange != "" && e != q.Search.Exchange {
-			return q, fmt.Errorf("%w: code %s is on %s but exchange is %s", usecase.ErrInvalidRequest, p.Code, e, q.Search.Exchange)
-		}
-		if e != "" {
-			q.Search.Exchange = e
-		}
-		q.Search.Digits = digits
-	}
-	if p.Board != "" {
-		b, ok := ashare.ParseBoard(p.Board)
-		if !ok {
-			return q, fmt.Errorf("%w: board %q is not one of main, star, chinext, bse", usecase.ErrValidation, p.Board)
-		}
-		q.Search.Board = b
-	}
-	switch p.Listed {
-	case "":
-	case "true", "false":
-		listed := p.Listed == "true"
-		q.Search.Listed = &listed
-	default:
-		return q, fmt.Errorf("%w: listed %q is not true or false", usecase.ErrValidation, p.Listed)
 	}
 	return q, nil
 }
 
-func searchName(raw string) (string, error) {
-	if raw == "" {
-		return "", nil
+func readName(p SearchParams, s *ashare.Search) error {
+	if p.Name == "" {
+		return nil
 	}
-	if utf8.RuneCountInString(raw) > maxNameLength {
-		return "", fmt.Errorf("%w: name is longer than %d characters", usecase.ErrValidation, maxNameLength)
+	if utf8.RuneCountInString(p.Name) > maxNameLength {
+		return fmt.Errorf("%w: name is longer than %d characters", usecase.ErrValidation, maxNameLength)
 	}
-	key := ashare.NameKey(raw)
-	if key == "" {
-		return "", fmt.Errorf("%w: name holds only spaces", usecase.ErrValidation)
+	if s.Name = ashare.NameKey(p.Name); s.Name == "" {
+		return fmt.Errorf("%w: name holds only spaces", usecase.ErrValidation)
 	}
-	return key, nil
+	return nil
+}
+
+func readExchange(p SearchParams, s *ashare.Search) error {
+	if p.Exchange == "" {
+		return nil
+	}
+	e, ok := ashare.ParseExchange(p.Exchange)
+	if !ok {
+		return fmt.Errorf("%w: exchange %q is not one of SSE, SZSE, BSE", usecase.ErrValidation, p.Exchange)
+	}
+	s.Exchange = e
+	return nil
+}
+
+// readCode reads the code prefix, after the exchange, which a qualified
+// prefix must agree with.
+func readCode(p SearchParams, s *ashare.Search) error {
+	if p.Code == "" {
+		return nil
+	}
+	e, digits, err := codePrefix(p.Code)
+	switch {
+	case err != nil:
+		return err
+	case e != "" && s.Exchange != "" && e != s.Exchange:
+		return fmt.Errorf("%w: code %s is on %s but exchange is %s", usecase.ErrInvalidRequest, p.Code, e, s.Exchange)
+	case e != "":
+		s.Exchange = e
+	}
+	s.Digits = digits
+	return nil
+}
+
+func readBoard(p SearchParams, s *ashare.Search) error {
+	if p.Board == "" {
+		return nil
+	}
+	b, ok := ashare.ParseBoard(p.Board)
+	if !ok {
+		return fmt.Errorf("%w: board %q is not one of main, star, chinext, bse", usecase.ErrValidation, p.Board)
+	}
+	s.Board = b
+	return nil
+}
+
+func readListed(p SearchParams, s *ashare.Search) error {
+	switch p.Listed {
+	case "":
+	case "true", "false":
+		listed := p.Listed == "true"
+		s.Listed = &listed
+	default:
+		return fmt.Errorf("%w: listed %q is not true or false", usecase.ErrValidation, p.Listed)
+	}
+	return nil
 }
 
 // codePrefix reads a code prefix: up to six digits (600), or an exchange,
