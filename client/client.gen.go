@@ -1736,6 +1736,13 @@ type ChinaPricesResponse struct {
 	Meta ChinaMeta `json:"meta"`
 }
 
+// ChinaSecuritiesResponse One page of listings, by code.
+type ChinaSecuritiesResponse struct {
+	// Meta Metadata of a China list response: `Meta` with jurisdiction `CN`.
+	Meta       ChinaMeta       `json:"meta"`
+	Securities []ChinaSecurity `json:"securities"`
+}
+
 // ChinaSecurity One mainland A-share listing.
 type ChinaSecurity struct {
 	// Board `main`: SSE 600, 601, 603, 605 and SZSE 000 to 003. `star`: SSE 688, 689. `chinext`: SZSE 300, 301. `bse`: BSE 430, 830 to 839, 870 to 873, 920.
@@ -1744,13 +1751,18 @@ type ChinaSecurity struct {
 	// Code Canonical exchange-qualified code.
 	Code string `json:"code"`
 
-	// CompanyName The name the exchange lists the security under (证券简称), in Chinese, as the ingested list gives it: for example `贵州茅台` or `万科Ａ`. It follows the exchange's renames, including risk-warning prefixes such as `*ST` while they apply. No English name is served.
+	// CompanyName The name the exchange lists the security under (证券简称), in Chinese, as the ingested list gives it: for example `贵州茅台` or `万科Ａ`. It follows the exchange's renames, including risk-warning prefixes such as `*ST` while they apply.
 	//
 	// Example: 贵州茅台
 	CompanyName string `json:"company_name"`
 
 	// DelistingDate Null while listed.
 	DelistingDate *openapi_types.Date `json:"delisting_date"`
+
+	// EnglishName The company's English name, where the list ingested gives one (the SSE's and the SZSE's lists and Tushare's `enname` do; the bundled sample does not). Absent otherwise.
+	//
+	// Example: Kweichow Moutai Co.,Ltd.
+	EnglishName *string `json:"english_name,omitempty"`
 
 	// Exchange `SSE` Shanghai, `SZSE` Shenzhen, `BSE` Beijing.
 	Exchange    ChinaSecurityExchange `json:"exchange"`
@@ -1772,6 +1784,26 @@ type ChinaSecurityResponse struct {
 
 // Cik SEC Central Index Key, 10 digits with leading zeros.
 type Cik = string
+
+// CompaniesResponse One page of companies, by CIK.
+type CompaniesResponse struct {
+	Companies []Company `json:"companies"`
+
+	// Meta Metadata of a US list response.
+	Meta Meta `json:"meta"`
+}
+
+// Company A US filer whose financial statements are held.
+type Company struct {
+	// Cik SEC Central Index Key, 10 digits with leading zeros.
+	Cik Cik `json:"cik"`
+
+	// Name The name EDGAR gives the filer, for example `NVIDIA CORP`.
+	Name string `json:"name"`
+
+	// Tickers The company's exchange tickers, primary first; empty for a filer with none.
+	Tickers []string `json:"tickers"`
+}
 
 // CostEntry defines model for CostEntry.
 type CostEntry struct {
@@ -1839,6 +1871,11 @@ type ErrorCode string
 
 // ErrorResponse The body of every error response except a data operation's `503` and the readiness report.
 type ErrorResponse struct {
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string `json:"did_you_mean,omitempty"`
+
 	// Error Machine-readable error class. Each HTTP status uses one value, except `422`, which is `idempotency_key_reused` when an Idempotency-Key was used with another request, and `503`, which is `store_unavailable` when a store did not answer in time (see the table in the introduction).
 	Error ErrorCode `json:"error"`
 
@@ -1851,7 +1888,11 @@ type ErrorResponse struct {
 
 // ExportUnprocessableError An `ErrorResponse` whose `error` is `validation_failed` or `idempotency_key_reused`.
 type ExportUnprocessableError struct {
-	Error ExportUnprocessableErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                       `json:"did_you_mean,omitempty"`
+	Error      ExportUnprocessableErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -1954,7 +1995,11 @@ type FinancialsResponse struct {
 
 // ForbiddenError An `ErrorResponse` whose `error` is `forbidden`.
 type ForbiddenError struct {
-	Error ForbiddenErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string             `json:"did_you_mean,omitempty"`
+	Error      ForbiddenErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2020,7 +2065,11 @@ type FundSecurity struct {
 
 // IdempotencyConflictError An `ErrorResponse` whose `error` is `idempotency_key_in_use`.
 type IdempotencyConflictError struct {
-	Error IdempotencyConflictErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                       `json:"did_you_mean,omitempty"`
+	Error      IdempotencyConflictErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2255,7 +2304,11 @@ type IndiaSearchResult struct {
 
 // InsufficientCreditsError An `ErrorResponse` whose `error` is `insufficient_credits`.
 type InsufficientCreditsError struct {
-	Error InsufficientCreditsErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                       `json:"did_you_mean,omitempty"`
+	Error      InsufficientCreditsErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2269,7 +2322,11 @@ type InsufficientCreditsErrorError string
 
 // InternalError An `ErrorResponse` whose `error` is `internal`.
 type InternalError struct {
-	Error InternalErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string            `json:"did_you_mean,omitempty"`
+	Error      InternalErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2283,7 +2340,11 @@ type InternalErrorError string
 
 // InvalidRequestError An `ErrorResponse` whose `error` is `invalid_request`.
 type InvalidRequestError struct {
-	Error InvalidRequestErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                  `json:"did_you_mean,omitempty"`
+	Error      InvalidRequestErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2535,7 +2596,11 @@ type NormalizedDatasetUnavailableResponseError string
 
 // NotFoundError An `ErrorResponse` whose `error` is `not_found`.
 type NotFoundError struct {
-	Error NotFoundErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string            `json:"did_you_mean,omitempty"`
+	Error      NotFoundErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2586,7 +2651,11 @@ type PageMeta struct {
 
 // PayloadTooLargeError An `ErrorResponse` whose `error` is `payload_too_large`.
 type PayloadTooLargeError struct {
-	Error PayloadTooLargeErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                   `json:"did_you_mean,omitempty"`
+	Error      PayloadTooLargeErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2618,7 +2687,11 @@ type Provenance struct {
 
 // RateLimitedError An `ErrorResponse` whose `error` is `rate_limited`.
 type RateLimitedError struct {
-	Error RateLimitedErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string               `json:"did_you_mean,omitempty"`
+	Error      RateLimitedErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2689,7 +2762,11 @@ type StorageSearch string
 
 // StoreUnavailableResponse An `ErrorResponse` whose `error` is `store_unavailable`.
 type StoreUnavailableResponse struct {
-	Error StoreUnavailableResponseError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                       `json:"did_you_mean,omitempty"`
+	Error      StoreUnavailableResponseError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2703,7 +2780,11 @@ type StoreUnavailableResponseError string
 
 // UnauthorizedError An `ErrorResponse` whose `error` is `unauthorized`.
 type UnauthorizedError struct {
-	Error UnauthorizedErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                `json:"did_you_mean,omitempty"`
+	Error      UnauthorizedErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2770,7 +2851,11 @@ type UsSearchResult struct {
 
 // ValidationFailedError An `ErrorResponse` whose `error` is `validation_failed`.
 type ValidationFailedError struct {
-	Error ValidationFailedErrorError `json:"error"`
+	// DidYouMean On a `422` refusing a value the service can tell the intended form of, that form, for a program to retry with: an A-share code sent bare (`600519`) or in a vendor's form (`600519.SH`, `sh600519`) carries the exchange-qualified code it means (`SSE.600519`). Absent otherwise.
+	//
+	// Example: SSE.600519
+	DidYouMean *string                    `json:"did_you_mean,omitempty"`
+	Error      ValidationFailedErrorError `json:"error"`
 
 	// Message Human-readable explanation, safe to show to the caller.
 	Message string `json:"message"`
@@ -2793,14 +2878,35 @@ type AsOf struct {
 	union json.RawMessage
 }
 
+// ChinaBoard defines model for ChinaBoard.
+type ChinaBoard = string
+
 // ChinaCodePath defines model for ChinaCodePath.
 type ChinaCodePath = string
+
+// ChinaCodePrefix defines model for ChinaCodePrefix.
+type ChinaCodePrefix = string
 
 // ChinaCodeQuery defines model for ChinaCodeQuery.
 type ChinaCodeQuery = string
 
+// ChinaExchange defines model for ChinaExchange.
+type ChinaExchange = string
+
+// ChinaListed defines model for ChinaListed.
+type ChinaListed = bool
+
+// ChinaNameQuery defines model for ChinaNameQuery.
+type ChinaNameQuery = string
+
+// CikPrefix defines model for CikPrefix.
+type CikPrefix = string
+
 // CikQuery defines model for CikQuery.
 type CikQuery = string
+
+// CompanyName defines model for CompanyName.
+type CompanyName = string
 
 // CredentialIdPath defines model for CredentialIdPath.
 type CredentialIdPath = string
@@ -2864,6 +2970,9 @@ type StartDate = openapi_types.Date
 
 // Ticker defines model for Ticker.
 type Ticker = string
+
+// TickerPrefix defines model for TickerPrefix.
+type TickerPrefix = string
 
 // BadRequest An `ErrorResponse` whose `error` is `invalid_request`.
 type BadRequest = InvalidRequestError
@@ -2967,6 +3076,30 @@ type GetChinaPricesParams struct {
 // GetChinaPricesParamsAdjust defines parameters for GetChinaPrices.
 type GetChinaPricesParamsAdjust string
 
+// ListChinaSecuritiesParams defines parameters for ListChinaSecurities.
+type ListChinaSecuritiesParams struct {
+	// Name A part of the listing's name (`company_name`) or of its `english_name`, case-insensitive and width-folded (NFKC), spaces ignored. At most 100 characters.
+	Name *ChinaNameQuery `form:"name,omitempty" json:"name,omitempty"`
+
+	// Code A prefix of the six digits (`600`) or of an exchange-qualified code (`SSE.600`). A vendor form (`600519.SH`) is `422` naming the qualified code.
+	Code *ChinaCodePrefix `form:"code,omitempty" json:"code,omitempty"`
+
+	// Exchange `SSE` Shanghai, `SZSE` Shenzhen, `BSE` Beijing; case-insensitive.
+	Exchange *ChinaExchange `form:"exchange,omitempty" json:"exchange,omitempty"`
+
+	// Board `main`, `star`, `chinext` or `bse`; case-insensitive.
+	Board *ChinaBoard `form:"board,omitempty" json:"board,omitempty"`
+
+	// Listed `true`: listings that trade; `false`: delisted listings.
+	Listed *ChinaListed `form:"listed,omitempty" json:"listed,omitempty"`
+
+	// Limit Page size.
+	Limit *FundHoldersLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Offset Number of items to skip.
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
+}
+
 // CreateIndiaExportParams defines parameters for CreateIndiaExport.
 type CreateIndiaExportParams struct {
 	// IdempotencyKey Makes the request safe to retry (IETF httpapi draft "The Idempotency-Key HTTP Header Field"): 1 to 255 printable ASCII characters, bare or as a Structured Field string; malformed, or given twice, is 400. Scoped to the account. The same key and body within 24 hours replays the first file byte for byte with `Idempotent-Replayed: true` and `X-Credits-Cost: 0`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A request that fails is refunded and frees its key.
@@ -3029,6 +3162,24 @@ type Mcp400JSONResponseBody struct {
 // Mcp500JSONResponseBody defines parameters for Mcp.
 type Mcp500JSONResponseBody struct {
 	union json.RawMessage
+}
+
+// ListUsCompaniesParams defines parameters for ListUsCompanies.
+type ListUsCompaniesParams struct {
+	// Ticker A prefix of one of the company's tickers, case-insensitive: letters, digits, `.` and `-`, at most 10.
+	Ticker *TickerPrefix `form:"ticker,omitempty" json:"ticker,omitempty"`
+
+	// Name A part of the company's name, case-insensitive; punctuation and runs of spaces are read as one space. At most 150 characters, with at least one letter or digit.
+	Name *CompanyName `form:"name,omitempty" json:"name,omitempty"`
+
+	// Cik A prefix of the SEC Central Index Key, 1 to 10 digits, with or without its leading zeros: a prefix that begins with `0` is one of the 10-digit form, any other one of the number.
+	Cik *CikPrefix `form:"cik,omitempty" json:"cik,omitempty"`
+
+	// Limit Page size.
+	Limit *FundHoldersLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Offset Number of items to skip.
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
 }
 
 // GetUsFinancialsParams defines parameters for GetUsFinancials.
@@ -3674,11 +3825,28 @@ type ClientInterface interface {
 	// Corresponds with GET /china/prices (the `GetChinaPrices` operationId).
 	GetChinaPrices(ctx context.Context, params *GetChinaPricesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChinaSecurities Search the A-share listings held
+	//
+	// Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
+	//
+	// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
+	// - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
+	// - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
+	// - `board`: `main`, `star`, `chinext` or `bse`.
+	// - `listed`: `true` for listings that trade, `false` for delisted ones.
+	//
+	// A malformed filter is `422`. No match is `200` with an empty list.
+	//
+	// Cost: 1 credit per request. Requires permission: `china:read`.
+	//
+	// Corresponds with GET /china/securities (the `ListChinaSecurities` operationId).
+	ListChinaSecurities(ctx context.Context, params *ListChinaSecuritiesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetChinaSecurity One mainland A-share listing
 	//
 	// Returns the listing with the exchange-qualified code `<EXCHANGE>.<six digits>`, for example `SSE.600519`. The exchange part is case-insensitive and the response carries the canonical upper-case form.
 	//
-	// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`). A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
+	// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`), and `did_you_mean` carries the code when one exchange lists those digits. A vendor form (`600519.SH`, `sh600519`, `600519.XSHG`) is `422` naming the qualified code it means the same way; `/china/prices` reads those forms, this route takes only the qualified one. A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
 	//
 	// Cost: 1 credit per request. Requires permission: `china:read`.
 	//
@@ -3847,6 +4015,21 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListUsCompanies Search the US companies held
+	//
+	// Lists the companies whose financial statements are held, by CIK, one page at a time, so that a ticker, a name or a CIK can be found before `/us/financials` is asked. With no filter it lists every company. Each filter given narrows the list further:
+	//
+	// - `ticker`: a prefix of one of the company's tickers, case-insensitive (`NV` finds `NVDA`).
+	// - `name`: a part of the company's name, anywhere in it, case-insensitive, with punctuation and runs of spaces read as one space (`micro` finds `MICROSOFT CORP` and `ADVANCED MICRO DEVICES INC`).
+	// - `cik`: a prefix of the CIK, with or without its leading zeros: `1045` and `0001045` both find `0001045810`.
+	//
+	// A malformed filter is `422`. No match is `200` with an empty list.
+	//
+	// Cost: 1 credit per request. Requires permission: `us:read`.
+	//
+	// Corresponds with GET /us/companies (the `ListUsCompanies` operationId).
+	ListUsCompanies(ctx context.Context, params *ListUsCompaniesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetUsFilingIndex Files of an EDGAR filing
 	//
@@ -4209,11 +4392,38 @@ func (c *Client) GetChinaPrices(ctx context.Context, params *GetChinaPricesParam
 	return c.Client.Do(req)
 }
 
+// ListChinaSecurities Search the A-share listings held
+//
+// Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
+//
+// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
+// - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
+// - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
+// - `board`: `main`, `star`, `chinext` or `bse`.
+// - `listed`: `true` for listings that trade, `false` for delisted ones.
+//
+// A malformed filter is `422`. No match is `200` with an empty list.
+//
+// Cost: 1 credit per request. Requires permission: `china:read`.
+//
+// Corresponds with GET /china/securities (the `ListChinaSecurities` operationId).
+func (c *Client) ListChinaSecurities(ctx context.Context, params *ListChinaSecuritiesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChinaSecuritiesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetChinaSecurity One mainland A-share listing
 //
 // Returns the listing with the exchange-qualified code `<EXCHANGE>.<six digits>`, for example `SSE.600519`. The exchange part is case-insensitive and the response carries the canonical upper-case form.
 //
-// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`). A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
+// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`), and `did_you_mean` carries the code when one exchange lists those digits. A vendor form (`600519.SH`, `sh600519`, `600519.XSHG`) is `422` naming the qualified code it means the same way; `/china/prices` reads those forms, this route takes only the qualified one. A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
 //
 // Cost: 1 credit per request. Requires permission: `china:read`.
 //
@@ -4513,6 +4723,31 @@ func (c *Client) GetOpenapiDocument(ctx context.Context, reqEditors ...RequestEd
 // Corresponds with GET /readyz (the `GetReadyz` operationId).
 func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReadyzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListUsCompanies Search the US companies held
+//
+// Lists the companies whose financial statements are held, by CIK, one page at a time, so that a ticker, a name or a CIK can be found before `/us/financials` is asked. With no filter it lists every company. Each filter given narrows the list further:
+//
+// - `ticker`: a prefix of one of the company's tickers, case-insensitive (`NV` finds `NVDA`).
+// - `name`: a part of the company's name, anywhere in it, case-insensitive, with punctuation and runs of spaces read as one space (`micro` finds `MICROSOFT CORP` and `ADVANCED MICRO DEVICES INC`).
+// - `cik`: a prefix of the CIK, with or without its leading zeros: `1045` and `0001045` both find `0001045810`.
+//
+// A malformed filter is `422`. No match is `200` with an empty list.
+//
+// Cost: 1 credit per request. Requires permission: `us:read`.
+//
+// Corresponds with GET /us/companies (the `ListUsCompanies` operationId).
+func (c *Client) ListUsCompanies(ctx context.Context, params *ListUsCompaniesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListUsCompaniesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5190,6 +5425,132 @@ func NewGetChinaPricesRequest(server string, params *GetChinaPricesParams) (*htt
 	return req, nil
 }
 
+// NewListChinaSecuritiesRequest constructs an http.Request for the ListChinaSecurities method
+func NewListChinaSecuritiesRequest(server string, params *ListChinaSecuritiesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/china/securities")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Name != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "name", *params.Name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Code != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "code", *params.Code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exchange != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exchange", *params.Exchange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Board != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "board", *params.Board, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Listed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "listed", *params.Listed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetChinaSecurityRequest constructs an http.Request for the GetChinaSecurity method
 func NewGetChinaSecurityRequest(server string, code ChinaCodePath) (*http.Request, error) {
 	var err error
@@ -5750,6 +6111,108 @@ func NewGetReadyzRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListUsCompaniesRequest constructs an http.Request for the ListUsCompanies method
+func NewListUsCompaniesRequest(server string, params *ListUsCompaniesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/us/companies")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ticker != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ticker", *params.Ticker, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Name != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "name", *params.Name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cik != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cik", *params.Cik, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -6812,11 +7275,30 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /china/prices (the `GetChinaPrices` operationId).
 	GetChinaPricesWithResponse(ctx context.Context, params *GetChinaPricesParams, reqEditors ...RequestEditorFn) (*GetChinaPricesResponse, error)
 
+	// ListChinaSecuritiesWithResponse Search the A-share listings held
+	//
+	// Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
+	//
+	// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
+	// - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
+	// - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
+	// - `board`: `main`, `star`, `chinext` or `bse`.
+	// - `listed`: `true` for listings that trade, `false` for delisted ones.
+	//
+	// A malformed filter is `422`. No match is `200` with an empty list.
+	//
+	// Cost: 1 credit per request. Requires permission: `china:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /china/securities (the `ListChinaSecurities` operationId).
+	ListChinaSecuritiesWithResponse(ctx context.Context, params *ListChinaSecuritiesParams, reqEditors ...RequestEditorFn) (*ListChinaSecuritiesResponse, error)
+
 	// GetChinaSecurityWithResponse One mainland A-share listing
 	//
 	// Returns the listing with the exchange-qualified code `<EXCHANGE>.<six digits>`, for example `SSE.600519`. The exchange part is case-insensitive and the response carries the canonical upper-case form.
 	//
-	// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`). A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
+	// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`), and `did_you_mean` carries the code when one exchange lists those digits. A vendor form (`600519.SH`, `sh600519`, `600519.XSHG`) is `422` naming the qualified code it means the same way; `/china/prices` reads those forms, this route takes only the qualified one. A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
 	//
 	// Cost: 1 credit per request. Requires permission: `china:read`.
 	//
@@ -7001,6 +7483,23 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
+
+	// ListUsCompaniesWithResponse Search the US companies held
+	//
+	// Lists the companies whose financial statements are held, by CIK, one page at a time, so that a ticker, a name or a CIK can be found before `/us/financials` is asked. With no filter it lists every company. Each filter given narrows the list further:
+	//
+	// - `ticker`: a prefix of one of the company's tickers, case-insensitive (`NV` finds `NVDA`).
+	// - `name`: a part of the company's name, anywhere in it, case-insensitive, with punctuation and runs of spaces read as one space (`micro` finds `MICROSOFT CORP` and `ADVANCED MICRO DEVICES INC`).
+	// - `cik`: a prefix of the CIK, with or without its leading zeros: `1045` and `0001045` both find `0001045810`.
+	//
+	// A malformed filter is `422`. No match is `200` with an empty list.
+	//
+	// Cost: 1 credit per request. Requires permission: `us:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /us/companies (the `ListUsCompanies` operationId).
+	ListUsCompaniesWithResponse(ctx context.Context, params *ListUsCompaniesParams, reqEditors ...RequestEditorFn) (*ListUsCompaniesResponse, error)
 
 	// GetUsFilingIndexWithResponse Files of an EDGAR filing
 	//
@@ -8658,6 +9157,219 @@ func (r GetChinaPricesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetChinaPricesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListChinaSecuritiesResponse200Headers the declared response headers of an HTTP 200 response for ListChinaSecurities
+type ListChinaSecuritiesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse400Headers the declared response headers of an HTTP 400 response for ListChinaSecurities
+type ListChinaSecuritiesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse401Headers the declared response headers of an HTTP 401 response for ListChinaSecurities
+type ListChinaSecuritiesResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// ListChinaSecuritiesResponse402Headers the declared response headers of an HTTP 402 response for ListChinaSecurities
+type ListChinaSecuritiesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse403Headers the declared response headers of an HTTP 403 response for ListChinaSecurities
+type ListChinaSecuritiesResponse403Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse413Headers the declared response headers of an HTTP 413 response for ListChinaSecurities
+type ListChinaSecuritiesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse422Headers the declared response headers of an HTTP 422 response for ListChinaSecurities
+type ListChinaSecuritiesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse429Headers the declared response headers of an HTTP 429 response for ListChinaSecurities
+type ListChinaSecuritiesResponse429Headers struct {
+	RateLimit          string
+	RateLimitLimit     int
+	RateLimitPolicy    string
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
+}
+
+// ListChinaSecuritiesResponse500Headers the declared response headers of an HTTP 500 response for ListChinaSecurities
+type ListChinaSecuritiesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListChinaSecuritiesResponse503Headers the declared response headers of an HTTP 503 response for ListChinaSecurities
+type ListChinaSecuritiesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	RetryAfter        *int
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+type ListChinaSecuritiesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChinaSecuritiesResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *KeyUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *InsufficientCredits
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *DataPayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DataUnprocessable
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *DataInternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *DatasetUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListChinaSecuritiesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListChinaSecuritiesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListChinaSecuritiesResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *ListChinaSecuritiesResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListChinaSecuritiesResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListChinaSecuritiesResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListChinaSecuritiesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListChinaSecuritiesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListChinaSecuritiesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListChinaSecuritiesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON200() *ChinaSecuritiesResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON401() *KeyUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON402() *InsufficientCredits {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON413() *DataPayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON422() *DataUnprocessable {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON500() *DataInternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListChinaSecuritiesResponse) GetJSON503() *DatasetUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChinaSecuritiesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChinaSecuritiesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChinaSecuritiesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChinaSecuritiesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10671,6 +11383,219 @@ func (r GetReadyzResponse) ContentType() string {
 	return ""
 }
 
+// ListUsCompaniesResponse200Headers the declared response headers of an HTTP 200 response for ListUsCompanies
+type ListUsCompaniesResponse200Headers struct {
+	RateLimit         string
+	RateLimitPolicy   string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse400Headers the declared response headers of an HTTP 400 response for ListUsCompanies
+type ListUsCompaniesResponse400Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse401Headers the declared response headers of an HTTP 401 response for ListUsCompanies
+type ListUsCompaniesResponse401Headers struct {
+	XRequestID RequestId
+}
+
+// ListUsCompaniesResponse402Headers the declared response headers of an HTTP 402 response for ListUsCompanies
+type ListUsCompaniesResponse402Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse403Headers the declared response headers of an HTTP 403 response for ListUsCompanies
+type ListUsCompaniesResponse403Headers struct {
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse413Headers the declared response headers of an HTTP 413 response for ListUsCompanies
+type ListUsCompaniesResponse413Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse422Headers the declared response headers of an HTTP 422 response for ListUsCompanies
+type ListUsCompaniesResponse422Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse429Headers the declared response headers of an HTTP 429 response for ListUsCompanies
+type ListUsCompaniesResponse429Headers struct {
+	RateLimit          string
+	RateLimitLimit     int
+	RateLimitPolicy    string
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+	XCreditsCost       *int64
+	XCreditsRemaining  *int64
+	XRequestID         RequestId
+}
+
+// ListUsCompaniesResponse500Headers the declared response headers of an HTTP 500 response for ListUsCompanies
+type ListUsCompaniesResponse500Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+// ListUsCompaniesResponse503Headers the declared response headers of an HTTP 503 response for ListUsCompanies
+type ListUsCompaniesResponse503Headers struct {
+	RateLimit         *string
+	RateLimitPolicy   *string
+	RetryAfter        *int
+	XCreditsCost      *int64
+	XCreditsRemaining *int64
+	XRequestID        RequestId
+}
+
+type ListUsCompaniesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CompaniesResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DataBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *KeyUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *InsufficientCredits
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *DataPayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DataUnprocessable
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *DataInternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *DatasetUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListUsCompaniesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListUsCompaniesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListUsCompaniesResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *ListUsCompaniesResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListUsCompaniesResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListUsCompaniesResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListUsCompaniesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListUsCompaniesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListUsCompaniesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListUsCompaniesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON200() *CompaniesResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON400() *DataBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON401() *KeyUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON402() *InsufficientCredits {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON413() *DataPayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON422() *DataUnprocessable {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON500() *DataInternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListUsCompaniesResponse) GetJSON503() *DatasetUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListUsCompaniesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListUsCompaniesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListUsCompaniesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListUsCompaniesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetUsFilingIndexResponse200Headers the declared response headers of an HTTP 200 response for GetUsFilingIndex
 type GetUsFilingIndexResponse200Headers struct {
 	RateLimit         string
@@ -12514,11 +13439,36 @@ func (c *ClientWithResponses) GetChinaPricesWithResponse(ctx context.Context, pa
 	return ParseGetChinaPricesResponse(rsp)
 }
 
+// ListChinaSecuritiesWithResponse Search the A-share listings held
+//
+// Lists the mainland A-share listings held, by code, one page at a time. With no filter it lists every listing. Each filter given narrows the list further:
+//
+// - `name`: a part of the name the exchange lists the security under (in Chinese, as `company_name` gives it), anywhere in it, case-insensitive and width-folded (`万科A` finds `万科Ａ`); or a part of `english_name`, where one is held.
+// - `code`: a prefix of the six digits (`600` finds every `600xxx` on any exchange; six digits find that code on every exchange that lists it) or of an exchange-qualified code (`SSE.600`, exchange case-insensitive). A vendor form such as `600519.SH` or `sh600519` is `422` naming the exchange-qualified code it means, in the message and in `did_you_mean`.
+// - `exchange`: `SSE`, `SZSE` or `BSE`, case-insensitive. A `code` on another exchange is `400`.
+// - `board`: `main`, `star`, `chinext` or `bse`.
+// - `listed`: `true` for listings that trade, `false` for delisted ones.
+//
+// A malformed filter is `422`. No match is `200` with an empty list.
+//
+// Cost: 1 credit per request. Requires permission: `china:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /china/securities (the `ListChinaSecurities` operationId).
+func (c *ClientWithResponses) ListChinaSecuritiesWithResponse(ctx context.Context, params *ListChinaSecuritiesParams, reqEditors ...RequestEditorFn) (*ListChinaSecuritiesResponse, error) {
+	rsp, err := c.ListChinaSecurities(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChinaSecuritiesResponse(rsp)
+}
+
 // GetChinaSecurityWithResponse One mainland A-share listing
 //
 // Returns the listing with the exchange-qualified code `<EXCHANGE>.<six digits>`, for example `SSE.600519`. The exchange part is case-insensitive and the response carries the canonical upper-case form.
 //
-// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`). A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
+// A malformed code is `422`. A bare six-digit code is `422`, because the same digits are not unique across the mainland exchanges; its message names the candidate qualified codes (for example `did you mean SSE.600519?`), and `did_you_mean` carries the code when one exchange lists those digits. A vendor form (`600519.SH`, `sh600519`, `600519.XSHG`) is `422` naming the qualified code it means the same way; `/china/prices` reads those forms, this route takes only the qualified one. A code outside the exchange's A-share ranges is `422`. A well-formed code that is not listed is `404`.
 //
 // Cost: 1 credit per request. Requires permission: `china:read`.
 //
@@ -12786,6 +13736,29 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseGetReadyzResponse(rsp)
+}
+
+// ListUsCompaniesWithResponse Search the US companies held
+//
+// Lists the companies whose financial statements are held, by CIK, one page at a time, so that a ticker, a name or a CIK can be found before `/us/financials` is asked. With no filter it lists every company. Each filter given narrows the list further:
+//
+// - `ticker`: a prefix of one of the company's tickers, case-insensitive (`NV` finds `NVDA`).
+// - `name`: a part of the company's name, anywhere in it, case-insensitive, with punctuation and runs of spaces read as one space (`micro` finds `MICROSOFT CORP` and `ADVANCED MICRO DEVICES INC`).
+// - `cik`: a prefix of the CIK, with or without its leading zeros: `1045` and `0001045` both find `0001045810`.
+//
+// A malformed filter is `422`. No match is `200` with an empty list.
+//
+// Cost: 1 credit per request. Requires permission: `us:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /us/companies (the `ListUsCompanies` operationId).
+func (c *ClientWithResponses) ListUsCompaniesWithResponse(ctx context.Context, params *ListUsCompaniesParams, reqEditors ...RequestEditorFn) (*ListUsCompaniesResponse, error) {
+	rsp, err := c.ListUsCompanies(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListUsCompaniesResponse(rsp)
 }
 
 // GetUsFilingIndexWithResponse Files of an EDGAR filing
@@ -15112,6 +16085,471 @@ func ParseGetChinaPricesResponse(rsp *http.Response) (*GetChinaPricesResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetChinaPricesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListChinaSecuritiesResponse parses an HTTP response from a ListChinaSecuritiesWithResponse call
+func ParseListChinaSecuritiesResponse(rsp *http.Response) (*ListChinaSecuritiesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChinaSecuritiesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChinaSecuritiesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest KeyUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest InsufficientCredits
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest DataPayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DataUnprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest DataInternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest DatasetUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListChinaSecuritiesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListChinaSecuritiesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListChinaSecuritiesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers ListChinaSecuritiesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListChinaSecuritiesResponse403Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListChinaSecuritiesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListChinaSecuritiesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListChinaSecuritiesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListChinaSecuritiesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListChinaSecuritiesResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19215,6 +20653,471 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetReadyzResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListUsCompaniesResponse parses an HTTP response from a ListUsCompaniesWithResponse call
+func ParseListUsCompaniesResponse(rsp *http.Response) (*ListUsCompaniesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListUsCompaniesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CompaniesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DataBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest KeyUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest InsufficientCredits
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest DataPayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DataUnprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest DataInternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest DatasetUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListUsCompaniesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListUsCompaniesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListUsCompaniesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers ListUsCompaniesResponse402Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListUsCompaniesResponse403Headers
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListUsCompaniesResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListUsCompaniesResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListUsCompaniesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListUsCompaniesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value RequestId
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListUsCompaniesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Cost"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Cost", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsCost = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value RequestId
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

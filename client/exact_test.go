@@ -214,6 +214,20 @@ func exactCases() []exactCase {
 			return r.StatusCode(), r.Body, r.JSON200, nil
 		})
 	}
+	add("GET /us/companies", func(ctx context.Context, c *client.ClientWithResponses) (int, []byte, any, error) {
+		r, err := c.ListUsCompaniesWithResponse(ctx, &client.ListUsCompaniesParams{Limit: &limit1000})
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		return r.StatusCode(), r.Body, r.JSON200, nil
+	})
+	add("GET /china/securities", func(ctx context.Context, c *client.ClientWithResponses) (int, []byte, any, error) {
+		r, err := c.ListChinaSecuritiesWithResponse(ctx, &client.ListChinaSecuritiesParams{Limit: &limit1000})
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		return r.StatusCode(), r.Body, r.JSON200, nil
+	})
 	for _, code := range []string{"SSE.600519", "SZSE.000001", "BSE.830799"} {
 		cd := code
 		if !strings.HasPrefix(cd, "BSE.") { // the sample's securities master lists SSE and SZSE only

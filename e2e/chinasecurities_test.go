@@ -99,9 +99,10 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 	for path, body := range map[string]string{
 		"/china/securities/SSE.600519":  `{"security":{"code":"SSE.600519","exchange":"SSE","board":"main","company_name":"贵州茅台","listing_date":"2001-08-27","delisting_date":null,"listed":true}}`,
 		"/china/securities/BSE.920185":  `{"security":{"code":"BSE.920185","exchange":"BSE","board":"bse","company_name":"贝特瑞","listing_date":"2020-07-27","delisting_date":null,"listed":true}}`,
-		"/china/securities/SZSE.302132": `{"security":{"code":"SZSE.302132","exchange":"SZSE","board":"chinext","company_name":"中航成飞","listing_date":"2010-08-27","delisting_date":null,"listed":true}}`,
-		// The SZSE's list is the later one: 万科's name without its padding.
-		"/china/securities/SZSE.000002": `{"security":{"code":"SZSE.000002","exchange":"SZSE","board":"main","company_name":"万科Ａ","listing_date":"1991-01-29","delisting_date":null,"listed":true}}`,
+		"/china/securities/SZSE.302132": `{"security":{"code":"SZSE.302132","exchange":"SZSE","board":"chinext","company_name":"中航成飞","english_name":"AVIC CHENGDU AIRCRAFT COMPANY LIMITED","listing_date":"2010-08-27","delisting_date":null,"listed":true}}`,
+		// The SZSE's list is the later one: 万科's name without its padding,
+		// and the English names it gives, which Tushare's stock_basic lacks.
+		"/china/securities/SZSE.000002": `{"security":{"code":"SZSE.000002","exchange":"SZSE","board":"main","company_name":"万科Ａ","english_name":"CHINA VANKE CO., LTD.","listing_date":"1991-01-29","delisting_date":null,"listed":true}}`,
 	} {
 		got := c.do("GET", path, nil, apiKey(key)).expect(t, http.StatusOK)
 		if strings.TrimSpace(string(got.Body)) != body {
@@ -109,6 +110,60 @@ func TestChinaSecuritiesIngestPublishedLists(t *testing.T) {
 		}
 	}
 	c.do("GET", "/china/securities/SZSE.200011", nil, apiKey(key)).expect(t, http.StatusUnprocessableEntity)
+	searchPublishedLists(t, c, key)
+}
+
+// searchPublishedLists searches the 5,529 listings the published lists
+// hold, on FerretDB: by name, code prefix, exchange and board, paged, and
+// a vendor-form code refused naming the qualified one.
+func searchPublishedLists(t *testing.T, c *client, key string) {
+	t.Helper()
+	type page struct {
+		Securities []struct {
+			Code string `json:"code"`
+		} `json:"securities"`
+		Meta struct {
+			Count      int  `json:"count"`
+			NextOffset *int `json:"next_offset"`
+		} `json:"meta"`
+	}
+	codes := func(path string) (string, page) {
+		var p page
+		start := time.Now()
+		c.do("GET", path, nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &p)
+		t.Logf("GET %s: %d listings in %v", path, p.Meta.Count, time.Since(start).Round(time.Millisecond))
+		var out []string
+		for _, s := range p.Securities {
+			out = append(out, s.Code)
+		}
+		return strings.Join(out, " "), p
+	}
+	for path, want := range map[string]string{
+		"/china/securities?name=茅台":                    "SSE.600519",
+		"/china/securities?name=万科A":                   "SZSE.000002",
+		"/china/securities?name=china%20vanke":         "SZSE.000002",
+		"/china/securities?code=30213":                 "SZSE.302132",
+		"/china/securities?code=SZSE.00000&board=main": "SZSE.000001 SZSE.000002 SZSE.000004 SZSE.000006 SZSE.000007 SZSE.000008 SZSE.000009",
+		"/china/securities?exchange=bse&code=920185":   "BSE.920185",
+		"/china/securities?board=star&code=SSE.68898":  "SSE.688981",
+		"/china/securities?listed=false":               "",
+	} {
+		if got, _ := codes(path); got != want {
+			t.Errorf("GET %s: %s, want %s", path, got, want)
+		}
+	}
+	first, p := codes("/china/securities?exchange=SSE&limit=1000")
+	if p.Meta.Count != 1000 || p.Meta.NextOffset == nil || *p.Meta.NextOffset != 1000 || !strings.HasPrefix(first, "SSE.600000 ") {
+		t.Errorf("first page of SSE: %d listings, next %v, from %.30s", p.Meta.Count, p.Meta.NextOffset, first)
+	}
+	var refused struct {
+		Message    string `json:"message"`
+		DidYouMean string `json:"did_you_mean"`
+	}
+	c.do("GET", "/china/securities?code=600519.SH", nil, apiKey(key)).expect(t, http.StatusUnprocessableEntity).JSON(t, &refused)
+	if refused.DidYouMean != "SSE.600519" || !strings.Contains(refused.Message, "did you mean SSE.600519?") {
+		t.Errorf("a vendor-form code: %+v", refused)
+	}
 }
 
 // TestChinaSecuritiesIngestDelistedAndRefused loads a delisting from
@@ -154,5 +209,11 @@ func TestChinaSecuritiesIngestDelistedAndRefused(t *testing.T) {
 	got := c.do("GET", "/china/securities/szse.300104", nil, apiKey(key)).expect(t, http.StatusOK)
 	if want := `{"security":{"code":"SZSE.300104","exchange":"SZSE","board":"chinext","company_name":"乐视退","listing_date":"2010-08-12","delisting_date":"2020-07-21","listed":false}}`; strings.TrimSpace(string(got.Body)) != want {
 		t.Fatalf("delisted listing = %s", got.Body)
+	}
+	for query, n := range map[string]string{"listed=false": `"count":1`, "listed=true": `"count":0`} {
+		got := c.do("GET", "/china/securities?"+query, nil, apiKey(key)).expect(t, http.StatusOK)
+		if !strings.Contains(string(got.Body), n) || (query == "listed=false" && !strings.Contains(string(got.Body), `"code":"SZSE.300104"`)) {
+			t.Errorf("GET /china/securities?%s = %s", query, got.Body)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,44 @@ func TestUSFinancials(t *testing.T) {
 				if b.Meta.NormalizationVersion != "usgaap-map-2026-07-20.1" || b.Meta.Provenance.Source != "SEC EDGAR companyfacts" {
 					t.Fatalf("meta = %+v", b.Meta)
 				}
+			})
+			t.Run("companies are searched by ticker, name and CIK prefix", func(t *testing.T) {
+				type page struct {
+					Companies []struct {
+						CIK     string   `json:"cik"`
+						Name    string   `json:"name"`
+						Tickers []string `json:"tickers"`
+					} `json:"companies"`
+					Meta struct {
+						Count      int  `json:"count"`
+						NextOffset *int `json:"next_offset"`
+					} `json:"meta"`
+				}
+				for path, want := range map[string]string{
+					"/us/companies":                  "0000320193 0000789019 0001045810",
+					"/us/companies?ticker=nv":        "0001045810",
+					"/us/companies?name=microsoft":   "0000789019",
+					"/us/companies?cik=320":          "0000320193",
+					"/us/companies?cik=0001":         "0001045810",
+					"/us/companies?name=apple&cik=7": "",
+				} {
+					var p page
+					c.do("GET", path, nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &p)
+					var got []string
+					for _, co := range p.Companies {
+						got = append(got, co.CIK)
+					}
+					if strings.Join(got, " ") != want || p.Meta.Count != len(got) {
+						t.Errorf("GET %s: %+v, want CIKs %s", path, p, want)
+					}
+				}
+				var first page
+				c.do("GET", "/us/companies?limit=1&ticker=AAPL", nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &first)
+				if len(first.Companies) != 1 || first.Companies[0].Name != "Apple Inc." || strings.Join(first.Companies[0].Tickers, ",") != "AAPL" ||
+					first.Meta.NextOffset != nil {
+					t.Fatalf("AAPL = %+v", first)
+				}
+				c.do("GET", "/us/companies?cik=32x", nil, apiKey(key)).expect(t, http.StatusUnprocessableEntity)
 			})
 			t.Run("meta counts each collection", func(t *testing.T) {
 				b := get("/us/financials?ticker=NVDA&limit=2", http.StatusOK)

@@ -35,6 +35,11 @@ type FinancialsStore interface {
 	// names by financials.NameMatches (its whole name or its first words,
 	// compared by financials.NameKey); none is an empty result, not an error.
 	CIKsForName(ctx context.Context, name string) ([]string, error)
+	// SearchCompanies returns, by CIK, the companies from offset on that q
+	// matches (financials.CompanySearch.Matches), without their facts (CIK,
+	// tickers, name, RetrievedAt), at most limit of them, and whether more
+	// match after them; none is not an error.
+	SearchCompanies(ctx context.Context, q financials.CompanySearch, offset, limit int) ([]financials.Company, bool, error)
 	// CountCompanies returns how many companies are held.
 	CountCompanies(ctx context.Context) (int64, error)
 }

@@ -236,13 +236,13 @@ var layouts = []layout{
 		optional: []string{"板块", "公司全称", "英文名称", "注册地址", "A股总股本", "A股流通股本", "B股代码", "B股简称",
 			"B股上市日期", "B股总股本", "B股流通股本", "地区", "省份", "城市", "所属行业", "公司网址", "未盈利",
 			"具有表决权差异安排", "具有协议控制架构"},
-		row: exchangeRow(ashare.SZSE, "A股简称", "A股上市日期"),
+		row: exchangeRow(ashare.SZSE, "A股简称", "英文名称", "A股上市日期"),
 	},
 	{
 		name:     "SSE GPLIST",
 		required: []string{"A股代码", "证券简称", "上市日期"},
 		optional: []string{"B股代码", "扩位证券简称", "公司英文全称"},
-		row:      exchangeRow(ashare.SSE, "证券简称", "上市日期"),
+		row:      exchangeRow(ashare.SSE, "证券简称", "公司英文全称", "上市日期"),
 	},
 }
 
@@ -397,13 +397,13 @@ func tushareRow(col func(string) string) (ashare.Security, skip, int, error) {
 			return ashare.Security{}, keep, 0, err
 		}
 	}
-	sec, err := security(code, col("name"), listed, delisted)
+	sec, err := security(code, col("name"), col("enname"), listed, delisted)
 	return sec, keep, 0, err
 }
 
 // exchangeRow reads a row of an exchange's own list: its A-share code in
 // A股代码, and a B-share code beside it in B股代码 ("-" or empty for none).
-func exchangeRow(e ashare.Exchange, nameCol, dateCol string) func(col func(string) string) (ashare.Security, skip, int, error) {
+func exchangeRow(e ashare.Exchange, nameCol, englishCol, dateCol string) func(col func(string) string) (ashare.Security, skip, int, error) {
 	return func(col func(string) string) (ashare.Security, skip, int, error) {
 		bShares := 0
 		switch b := col("B股代码"); {
@@ -432,12 +432,14 @@ func exchangeRow(e ashare.Exchange, nameCol, dateCol string) func(col func(strin
 		if err != nil {
 			return ashare.Security{}, keep, 0, err
 		}
-		sec, err := security(code, col(nameCol), listed, "")
+		sec, err := security(code, col(nameCol), col(englishCol), listed, "")
 		return sec, keep, bShares, err
 	}
 }
 
-func security(code ashare.Code, name, listed, delisted string) (ashare.Security, error) {
+// security is one listing. english is the company's English name, kept
+// with its runs of spaces made one ("-" or empty for none).
+func security(code ashare.Code, name, english, listed, delisted string) (ashare.Security, error) {
 	// The exchanges pad short names to a fixed width with spaces ("万  科Ａ");
 	// Tushare prints the same name without them.
 	name = strings.Join(strings.FieldsFunc(name, unicode.IsSpace), "")
@@ -449,8 +451,15 @@ func security(code ashare.Code, name, listed, delisted string) (ashare.Security,
 	}
 	return ashare.Security{
 		Code: code.String(), Exchange: string(code.Exchange), Board: string(code.Board),
-		CompanyName: name, ListingDate: listed, DelistingDate: delisted, Listed: delisted == "",
+		CompanyName: name, EnglishName: englishName(english), ListingDate: listed, DelistingDate: delisted, Listed: delisted == "",
 	}, nil
+}
+
+func englishName(s string) string {
+	if s = strings.Join(strings.Fields(s), " "); s == "-" {
+		return ""
+	}
+	return s
 }
 
 // isoDate reads a date written YYYYMMDD (Tushare, SSE) or YYYY-MM-DD

@@ -98,12 +98,12 @@ func TestParseSZSEList(t *testing.T) {
 	}
 	m := byCode(l.Securities)
 	for _, w := range []ashare.Security{
-		{Code: "SZSE.000001", Exchange: "SZSE", Board: "main", CompanyName: "平安银行", ListingDate: "1991-04-03", Listed: true},
+		{Code: "SZSE.000001", Exchange: "SZSE", Board: "main", CompanyName: "平安银行", EnglishName: "Ping An Bank Co., Ltd.", ListingDate: "1991-04-03", Listed: true},
 		// "万  科Ａ" in the file: the exchange pads short names with spaces.
-		{Code: "SZSE.000002", Exchange: "SZSE", Board: "main", CompanyName: "万科Ａ", ListingDate: "1991-01-29", Listed: true},
+		{Code: "SZSE.000002", Exchange: "SZSE", Board: "main", CompanyName: "万科Ａ", EnglishName: "CHINA VANKE CO., LTD.", ListingDate: "1991-01-29", Listed: true},
 		// 深物业A, whose B-share 200011 is skipped.
-		{Code: "SZSE.000011", Exchange: "SZSE", Board: "main", CompanyName: "深物业A", ListingDate: "1992-03-30", Listed: true},
-		{Code: "SZSE.300750", Exchange: "SZSE", Board: "chinext", CompanyName: "宁德时代", ListingDate: "2018-06-11", Listed: true},
+		{Code: "SZSE.000011", Exchange: "SZSE", Board: "main", CompanyName: "深物业A", EnglishName: "ShenZhen Properties & Resources Development (Group) Ltd.", ListingDate: "1992-03-30", Listed: true},
+		{Code: "SZSE.300750", Exchange: "SZSE", Board: "chinext", CompanyName: "宁德时代", EnglishName: "Contemporary Amperex Technology Co., Limited", ListingDate: "2018-06-11", Listed: true},
 	} {
 		if m[w.Code] != w {
 			t.Errorf("%s = %+v, want %+v", w.Code, m[w.Code], w)
@@ -353,3 +353,28 @@ func FuzzParseSZSE(f *testing.F) { fuzzParse(f, "A股列表.xlsx") }
 
 // FuzzParseSSE starts from the SSE's GPLIST columns saved as CSV.
 func FuzzParseSSE(f *testing.F) { fuzzParse(f, "GPLIST.csv") }
+
+// Each list's English name column is kept as the company's English name,
+// its runs of spaces made one; "-" or an empty cell is none.
+func TestEnglishNames(t *testing.T) {
+	for name, c := range map[string]struct {
+		body string
+		want map[string]string
+	}{
+		"SSE GPLIST": {"A股代码,B股代码,证券简称,扩位证券简称,公司英文全称,上市日期\n" +
+			"600519,-,贵州茅台,贵州茅台,\"Kweichow  Moutai Co.,Ltd.\",20010827\n" +
+			"600000,-,浦发银行,浦发银行,-,19991110\n",
+			map[string]string{"SSE.600519": "Kweichow Moutai Co.,Ltd.", "SSE.600000": ""}},
+		"Tushare enname": {"ts_code,symbol,name,enname,list_date\n" +
+			"000001.SZ,000001,平安银行,\"Ping An Bank Co., Ltd.\",19910403\n" +
+			"600519.SH,600519,贵州茅台,,20010827\n",
+			map[string]string{"SZSE.000001": "Ping An Bank Co., Ltd.", "SSE.600519": ""}},
+	} {
+		m := byCode(parse(t, "l.csv", []byte(c.body)).Securities)
+		for code, want := range c.want {
+			if got := m[code].EnglishName; got != want {
+				t.Errorf("%s: %s english name %q, want %q", name, code, got, want)
+			}
+		}
+	}
+}

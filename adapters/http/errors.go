@@ -15,11 +15,13 @@ import (
 	"github.com/quarrydata/quarry/ports"
 )
 
-// errorBody is the ErrorResponse of the interface.
+// errorBody is the ErrorResponse of the interface. DidYouMean is set on
+// a refusal of a value the service can tell the intended form of.
 type errorBody struct {
-	Error     string `json:"error"`
-	Message   string `json:"message"`
-	RequestID string `json:"request_id"`
+	Error      string `json:"error"`
+	Message    string `json:"message"`
+	RequestID  string `json:"request_id"`
+	DidYouMean string `json:"did_you_mean,omitempty"`
 }
 
 // unavailableBody is the NormalizedDatasetUnavailableResponse.
@@ -194,6 +196,10 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	rec := recordOf(r)
 	rec.err = err
 	body := errorBody{Error: kind, Message: markupEscapes.Replace(message(code, err)), RequestID: rec.id}
+	var sug *usecase.SuggestionError
+	if errors.As(err, &sug) {
+		body.DidYouMean = sug.Meant
+	}
 	var rl *platform.RateLimitError
 	if errors.As(err, &rl) {
 		setRateLimitHeaders(w, rl)

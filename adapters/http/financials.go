@@ -83,7 +83,8 @@ type statementCounts struct {
 	CashFlowStatements int `json:"cash_flow_statements"`
 }
 
-// USFinancialsHandlers returns the handlers of the four statement routes.
+// USFinancialsHandlers returns the handlers of the four statement routes
+// and of the company directory they read.
 func USFinancialsHandlers(fin *usfinancials.Service) []DataHandler {
 	all := []financials.Statement{financials.Income, financials.Balance, financials.CashFlow}
 	return []DataHandler{
@@ -91,6 +92,7 @@ func USFinancialsHandlers(fin *usfinancials.Service) []DataHandler {
 		statementsHandler(fin, "/us/financials/income-statements", financials.Income),
 		statementsHandler(fin, "/us/financials/balance-sheets", financials.Balance),
 		statementsHandler(fin, "/us/financials/cash-flow-statements", financials.CashFlow),
+		companiesHandler(fin),
 	}
 }
 

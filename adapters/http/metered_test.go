@@ -112,7 +112,7 @@ func TestRefusalsBeforeTheChargeReachNoStore(t *testing.T) {
 		Metering:     metering,
 		Limiter:      limiter,
 		Availability: usecase.NewAvailability([]usecase.DatasetProbe{china.Probe()}),
-		Handlers:     httpadapter.ChinaHandlers(china),
+		Handlers:     httpadapter.ChinaHandlers(china, now),
 		Log:          zap.NewNop(),
 	})
 	if err != nil {

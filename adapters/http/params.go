@@ -66,6 +66,13 @@ func pageTotal(offset, count int, more bool) int {
 	return offset + count
 }
 
+// licenceSource returns the catalog's licensed source of a dataset, empty
+// for one the catalog does not hold.
+func licenceSource(id dataset.ID) string {
+	d, _ := dataset.Lookup(id)
+	return d.Licence.Source
+}
+
 // licenceTerms returns the catalog's licence terms of a dataset, empty for
 // one the catalog does not hold.
 func licenceTerms(id dataset.ID) string {

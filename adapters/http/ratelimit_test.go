@@ -54,7 +54,7 @@ func TestRateLimitHeadersOnEveryMeteredResponse(t *testing.T) {
 		Metering:     platform.NewMetering(p, p, now),
 		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 1, 3, now),
 		Availability: usecase.NewAvailability([]usecase.DatasetProbe{china.Probe()}),
-		Handlers:     httpadapter.ChinaHandlers(china),
+		Handlers:     httpadapter.ChinaHandlers(china, now),
 		Log:          zap.NewNop(),
 	})
 	if err != nil {

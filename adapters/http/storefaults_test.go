@@ -134,7 +134,7 @@ func newFaultRig(t *testing.T, down downStores) *faultRig {
 		Metering:     platform.NewMetering(keys, faulty, now).WithStoreTimeout(50 * time.Millisecond),
 		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
 		Availability: usecase.NewAvailability([]usecase.DatasetProbe{china.Probe()}),
-		Handlers:     httpadapter.ChinaHandlers(china),
+		Handlers:     httpadapter.ChinaHandlers(china, now),
 		Log:          zap.NewNop(),
 	})
 	if err != nil {

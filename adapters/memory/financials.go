@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quarrydata/quarry/domain/financials"
@@ -127,6 +128,33 @@ func (s *Financials) CIKsForName(_ context.Context, name string) ([]string, erro
 	}
 	slices.Sort(ciks)
 	return ciks, nil
+}
+
+// SearchCompanies returns one page of the companies q matches, by CIK,
+// without their facts, scanning every company.
+func (s *Financials) SearchCompanies(_ context.Context, q financials.CompanySearch, offset, limit int) ([]financials.Company, bool, error) {
+	s.mu.RLock()
+	var out []financials.Company
+	for _, c := range s.byCIK {
+		if q.Matches(c) {
+			c.Tickers, c.Facts = slices.Clone(c.Tickers), nil
+			out = append(out, c)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b financials.Company) int { return strings.Compare(a.CIK, b.CIK) })
+	page, more := pageOf(out, offset, limit)
+	return page, more, nil
+}
+
+// pageOf returns the items of all from offset on, at most limit of them,
+// and whether more follow.
+func pageOf[T any](all []T, offset, limit int) ([]T, bool) {
+	if offset >= len(all) {
+		return []T{}, false
+	}
+	end := min(len(all), offset+limit)
+	return slices.Clip(all[offset:end]), end < len(all)
 }
 
 // CountCompanies returns how many companies are held.

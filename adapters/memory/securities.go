@@ -59,6 +59,22 @@ func (s *Securities) SecuritiesByName(_ context.Context, name string) ([]ashare.
 	return out, nil
 }
 
+// SearchSecurities returns one page of the listings q matches, by code,
+// scanning every listing.
+func (s *Securities) SearchSecurities(_ context.Context, q ashare.Search, offset, limit int) ([]ashare.Security, bool, error) {
+	s.mu.RLock()
+	var out []ashare.Security
+	for _, sec := range s.byCode {
+		if q.Matches(sec) {
+			out = append(out, sec)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b ashare.Security) int { return cmp.Compare(a.Code, b.Code) })
+	page, more := q.Page(out, offset, limit)
+	return page, more, nil
+}
+
 // CountSecurities returns how many listings are held.
 func (s *Securities) CountSecurities(context.Context) (int64, error) {
 	s.mu.RLock()

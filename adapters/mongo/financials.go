@@ -112,9 +112,17 @@ type tickerDoc struct {
 	CIK    string `bson:"cik"`
 }
 
+// nameDoc is a filer's entry in the directory of companies: its name's
+// key (financials.NameKey), matched by CIKsForName and SearchCompanies,
+// and what SearchCompanies answers with. An entry written before the
+// directory carried Name, Tickers and RetrievedAt holds only the key until
+// its company is written again (see SearchCompanies).
 type nameDoc struct {
-	CIK string `bson:"_id"`
-	Key string `bson:"key"`
+	CIK         string    `bson:"_id"`
+	Key         string    `bson:"key"`
+	Name        string    `bson:"name,omitempty"`
+	Tickers     []string  `bson:"tickers,omitempty"`
+	RetrievedAt time.Time `bson:"retrieved_at"`
 }
 
 func toCompanyDoc(c financials.Company) (companyDoc, error) {
@@ -166,7 +174,7 @@ func (s *Financials) UpsertCompanies(ctx context.Context, companies []financials
 			return err
 		}
 		ciks, docs = append(ciks, c.CIK), append(docs, doc)
-		nameDocs = append(nameDocs, nameDoc{CIK: c.CIK, Key: financials.NameKey(c.Name)})
+		nameDocs = append(nameDocs, nameDoc{CIK: c.CIK, Key: financials.NameKey(c.Name), Name: c.Name, Tickers: c.Tickers, RetrievedAt: c.RetrievedAt.UTC()})
 		for _, t := range c.Tickers {
 			tickers, tickerDocs = append(tickers, t), append(tickerDocs, tickerDoc{Ticker: t, CIK: c.CIK})
 		}
@@ -211,6 +219,67 @@ func (s *Financials) CIKsForName(ctx context.Context, name string) ([]string, er
 		}
 	}
 	return ciks, nil
+}
+
+// SearchCompanies returns one page of the companies q matches, by CIK,
+// filtered and cut by the server on the directory's small documents. An
+// entry written before the directory carried names and tickers is matched
+// by CIK and name, not by ticker, and answered with the name and tickers
+// of its company document, until the company is written again.
+func (s *Financials) SearchCompanies(ctx context.Context, q financials.CompanySearch, offset, limit int) ([]financials.Company, bool, error) {
+	opts := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetSkip(int64(offset)).SetLimit(int64(limit) + 1)
+	cur, err := s.names.Find(ctx, companyFilter(q), opts)
+	if err != nil {
+		return nil, false, translate("search companies", err)
+	}
+	var docs []nameDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, false, translate("read searched companies", err)
+	}
+	more := len(docs) > limit
+	out := make([]financials.Company, 0, min(len(docs), limit))
+	for _, d := range docs[:min(len(docs), limit)] {
+		c := financials.Company{CIK: d.CIK, Name: d.Name, Tickers: d.Tickers, RetrievedAt: d.RetrievedAt.UTC()}
+		if d.Name == "" {
+			if c, err = s.directoryEntry(ctx, d.CIK); err != nil {
+				return nil, false, err
+			}
+		}
+		out = append(out, c)
+	}
+	return out, more, nil
+}
+
+// companyFilter is q as a filter on the directory.
+func companyFilter(q financials.CompanySearch) bson.D {
+	filter := bson.D{}
+	if q.CIK != "" {
+		// financials.MatchesCIK: a prefix with a leading zero is one of the
+		// 10-digit form, any other one of the number.
+		pattern := "^" + regexp.QuoteMeta(q.CIK)
+		if q.CIK[0] != '0' {
+			pattern = "^0*" + regexp.QuoteMeta(q.CIK)
+		}
+		filter = append(filter, bson.E{Key: "_id", Value: bson.Regex{Pattern: pattern}})
+	}
+	if q.Name != "" {
+		filter = append(filter, bson.E{Key: "key", Value: bson.Regex{Pattern: regexp.QuoteMeta(q.Name)}})
+	}
+	if q.Ticker != "" {
+		filter = append(filter, bson.E{Key: "tickers", Value: bson.Regex{Pattern: "^" + regexp.QuoteMeta(q.Ticker)}})
+	}
+	return filter
+}
+
+// directoryEntry reads the name, tickers and retrieval time of the company
+// with that CIK from its company document, leaving its facts unread.
+func (s *Financials) directoryEntry(ctx context.Context, cik string) (financials.Company, error) {
+	var d companyDoc
+	opts := options.FindOne().SetProjection(bson.D{{Key: "tickers", Value: 1}, {Key: "name", Value: 1}, {Key: "retrieved_at", Value: 1}})
+	if err := s.companies.FindOne(ctx, bson.D{{Key: "_id", Value: cik}}, opts).Decode(&d); err != nil {
+		return financials.Company{}, translate("find company "+cik, err)
+	}
+	return financials.Company{CIK: d.CIK, Name: d.Name, Tickers: d.Tickers, RetrievedAt: d.RetrievedAt.UTC()}, nil
 }
 
 // Company returns the company with that CIK, or ports.ErrNotFound.

@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"regexp"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -40,6 +41,7 @@ type securityDoc struct {
 	Exchange      string `bson:"exchange"`
 	Board         string `bson:"board"`
 	CompanyName   string `bson:"company_name"`
+	EnglishName   string `bson:"english_name,omitempty"`
 	ListingDate   string `bson:"listing_date"`
 	DelistingDate string `bson:"delisting_date,omitempty"`
 	Listed        bool   `bson:"listed"`
@@ -89,6 +91,46 @@ func (s *Securities) SecuritiesByName(ctx context.Context, name string) ([]ashar
 		out[i] = ashare.Security(d)
 	}
 	return out, nil
+}
+
+// SearchSecurities returns one page of the listings q matches, by code.
+// The exchange, board, listed state and digits are filtered by the server;
+// the name is matched here, by ashare.NameKey, which no query expresses,
+// so the page is cut here too. A search by name alone reads every listing,
+// as SecuritiesByName does: a few thousand small documents.
+func (s *Securities) SearchSecurities(ctx context.Context, q ashare.Search, offset, limit int) ([]ashare.Security, bool, error) {
+	cur, err := s.c.Find(ctx, searchFilter(q), options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, false, translate("search securities", err)
+	}
+	var docs []securityDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, false, translate("read searched securities", err)
+	}
+	secs := make([]ashare.Security, len(docs))
+	for i, d := range docs {
+		secs[i] = ashare.Security(d)
+	}
+	page, more := q.Page(secs, offset, limit)
+	return page, more, nil
+}
+
+// searchFilter is the part of q the server filters on.
+func searchFilter(q ashare.Search) bson.D {
+	filter := bson.D{}
+	if q.Digits != "" {
+		filter = append(filter, bson.E{Key: "_id", Value: bson.Regex{Pattern: `^[A-Z]+\.` + regexp.QuoteMeta(q.Digits)}})
+	}
+	if q.Exchange != "" {
+		filter = append(filter, bson.E{Key: "exchange", Value: string(q.Exchange)})
+	}
+	if q.Board != "" {
+		filter = append(filter, bson.E{Key: "board", Value: string(q.Board)})
+	}
+	if q.Listed != nil {
+		filter = append(filter, bson.E{Key: "listed", Value: *q.Listed})
+	}
+	return filter
 }
 
 // CountSecurities returns how many listings are held.

@@ -61,7 +61,7 @@ func (c *Service) Query(p Params) (Query, error) {
 	}
 	var err error
 	if q.Code, err = ashare.ParseAlias(p.Code); err != nil {
-		return q, fmt.Errorf("%w: %w", usecase.ErrValidation, err)
+		return q, usecase.RefuseCode(p.Code, err)
 	}
 	if q.Adjust, err = ashare.ParseAdjust(p.Adjust); err != nil {
 		return q, fmt.Errorf("%w: %w", usecase.ErrValidation, err)

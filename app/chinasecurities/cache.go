@@ -2,6 +2,7 @@ package chinasecurities
 
 import (
 	"context"
+	"math"
 
 	"github.com/quarrydata/quarry/app/readcache"
 
@@ -18,16 +19,37 @@ import (
 type Cache struct {
 	ports.SecurityStore
 	listings *readcache.Space[ashare.Security]
+	// every holds every listing, by code, under one key, for searches.
+	every *readcache.Slices[ashare.Security]
 }
 
 // NewSecurityCache wraps store, keeping listings in shared.
 func NewCache(store ports.SecurityStore, shared *readcache.Cache) *Cache {
-	return &Cache{SecurityStore: store, listings: readcache.NewSpace(shared, securityWeight)}
+	return &Cache{
+		SecurityStore: store, listings: readcache.NewSpace(shared, securityWeight),
+		every: readcache.NewSlices(shared, func(s ashare.Security) int { return securityWeight(s) - int(unsafe.Sizeof(s)) }),
+	}
 }
 
 // Security returns the listing, from the cache while it is fresh.
 func (c *Cache) Security(ctx context.Context, code string) (ashare.Security, error) {
 	return c.listings.Get(ctx, code, c.SecurityStore.Security)
+}
+
+// SearchSecurities searches every listing, read from the store once per
+// TTL: a few thousand listings weigh about a megabyte, and the store's own
+// search reads every one for a search by name (FerretDB filters nothing
+// else in SQL either).
+func (c *Cache) SearchSecurities(ctx context.Context, q ashare.Search, offset, limit int) ([]ashare.Security, bool, error) {
+	every, err := c.every.Get(ctx, "", func(ctx context.Context) ([]ashare.Security, error) {
+		secs, _, err := c.SecurityStore.SearchSecurities(ctx, ashare.Search{}, 0, math.MaxInt32)
+		return secs, err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	page, more := q.Page(every, offset, limit)
+	return page, more, nil
 }
 
 // UpsertSecurities writes through, then forgets what this instance cached
@@ -38,9 +60,10 @@ func (c *Cache) UpsertSecurities(ctx context.Context, secs []ashare.Security) er
 	for _, s := range secs {
 		c.listings.Forget(s.Code)
 	}
+	c.every.Forget("")
 	return err
 }
 
 func securityWeight(s ashare.Security) int {
-	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.ListingDate, s.DelistingDate)
+	return int(unsafe.Sizeof(s)) + readcache.StringBytes(s.Code, s.Exchange, s.Board, s.CompanyName, s.EnglishName, s.ListingDate, s.DelistingDate)
 }

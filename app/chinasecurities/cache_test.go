@@ -180,3 +180,67 @@ func TestSecurityCacheDoesNotCacheAReadOverlappingAWrite(t *testing.T) {
 		})
 	}
 }
+
+// searchCounted counts the store's searches.
+type searchCounted struct {
+	*memory.Securities
+	searches atomic.Int64
+}
+
+func (s *searchCounted) SearchSecurities(ctx context.Context, q ashare.Search, offset, limit int) ([]ashare.Security, bool, error) {
+	s.searches.Add(1)
+	return s.Securities.SearchSecurities(ctx, q, offset, limit)
+}
+
+// Searches read every listing from the store once per TTL and are
+// answered from it; a write through the cache is searched at once, one
+// by another process after the TTL.
+func TestSecurityCacheSearchesEveryListingOncePerTTL(t *testing.T) {
+	ctx := context.Background()
+	backing := &searchCounted{Securities: memory.NewSecurities()}
+	clock := readcachetest.NewClock(time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC))
+	cache := chinasecurities.NewCache(backing, readcachetest.New(t, 30*time.Second, clock.Now))
+	vanke := ashare.Security{Code: "SZSE.000002", Exchange: "SZSE", Board: "main", CompanyName: "万科Ａ", ListingDate: "1991-01-29", Listed: true}
+	if err := cache.UpsertSecurities(ctx, []ashare.Security{moutai, vanke}); err != nil {
+		t.Fatal(err)
+	}
+	search := func(q ashare.Search, offset, limit int) []string {
+		t.Helper()
+		got, _, err := cache.SearchSecurities(ctx, q, offset, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var codes []string
+		for _, s := range got {
+			codes = append(codes, s.Code)
+		}
+		return codes
+	}
+	if got := search(ashare.Search{Name: ashare.NameKey("万科A")}, 0, 10); len(got) != 1 || got[0] != vanke.Code {
+		t.Fatalf("by name: %v", got)
+	}
+	if got := search(ashare.Search{}, 1, 1); len(got) != 1 || got[0] != vanke.Code {
+		t.Fatalf("second page: %v", got)
+	}
+	if n := backing.searches.Load(); n != 1 {
+		t.Fatalf("two searches made %d searches of the store, want 1", n)
+	}
+	pingAn := ashare.Security{Code: "SZSE.000001", Exchange: "SZSE", Board: "main", CompanyName: "平安银行", ListingDate: "1991-04-03", Listed: true}
+	if err := cache.UpsertSecurities(ctx, []ashare.Security{pingAn}); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(ashare.Search{Exchange: ashare.SZSE}, 0, 10); len(got) != 2 || got[0] != pingAn.Code {
+		t.Fatalf("after a write through the cache: %v", got)
+	}
+	other := ashare.Security{Code: "SZSE.000004", Exchange: "SZSE", Board: "main", CompanyName: "国华网安", ListingDate: "1990-12-01", Listed: true}
+	if err := backing.UpsertSecurities(ctx, []ashare.Security{other}); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(ashare.Search{Exchange: ashare.SZSE}, 0, 10); len(got) != 2 {
+		t.Fatalf("another process's write within the TTL: %v", got)
+	}
+	clock.Advance(31 * time.Second)
+	if got := search(ashare.Search{Exchange: ashare.SZSE}, 0, 10); len(got) != 3 {
+		t.Fatalf("another process's write after the TTL: %v", got)
+	}
+}

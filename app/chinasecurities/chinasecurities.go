@@ -20,11 +20,13 @@ type Service struct {
 // NewChina wires the China use cases.
 func New(s ports.SecurityStore) *Service { return &Service{securities: s} }
 
-// ParseCode validates a requested code, wrapping a bad one as ErrValidation.
+// ParseCode validates a requested code, wrapping a bad one as
+// ErrValidation; a vendor form (600519.SH) or digits that name one
+// listing's code is refused naming that code (usecase.RefuseCode).
 func ParseCode(raw string) (ashare.Code, error) {
 	c, err := ashare.ParseCode(raw)
 	if err != nil {
-		return ashare.Code{}, fmt.Errorf("%w: %w", usecase.ErrValidation, err)
+		return ashare.Code{}, usecase.RefuseCode(raw, err)
 	}
 	return c, nil
 }

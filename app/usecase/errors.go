@@ -30,3 +30,16 @@ func (e *UnavailableError) Error() string {
 	}
 	return msg
 }
+
+// SuggestionError is a refused value with the value the service takes it
+// to mean, which the HTTP adapter reports as the error body's
+// did_you_mean; it wraps the refusal, whose sentinel gives the status.
+type SuggestionError struct {
+	Err   error
+	Meant string
+}
+
+func (e *SuggestionError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the refusal.
+func (e *SuggestionError) Unwrap() error { return e.Err }

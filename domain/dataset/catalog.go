@@ -52,6 +52,7 @@ func Catalog() []Dataset {
 			read("GET", "/us/financials/income-statements", "get_us_income_statements", CostStandardRead, scope.USRead),
 			read("GET", "/us/financials/balance-sheets", "get_us_balance_sheets", CostStandardRead, scope.USRead),
 			read("GET", "/us/financials/cash-flow-statements", "get_us_cash_flow_statements", CostStandardRead, scope.USRead),
+			read("GET", "/us/companies", "list_us_companies", CostStandardRead, scope.USRead),
 		}, Ask: true},
 		{ID: USFilingIndexes, Title: "US filing file indexes", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("GET", "/us/filings/{accession_number}/index", "get_us_filing_index", CostStandardRead, scope.USRead),
@@ -64,6 +65,7 @@ func Catalog() []Dataset {
 		}},
 		{ID: ChinaSecurities, Title: "China A-share securities", Jurisdiction: "CN", Licence: exchangeListings, Routes: []Route{
 			read("GET", "/china/securities/{code}", "get_china_security", CostStandardRead, scope.ChinaRead),
+			read("GET", "/china/securities", "list_china_securities", CostStandardRead, scope.ChinaRead),
 		}, Ask: true},
 		{ID: ChinaPrices, Title: "China A-share daily prices", Jurisdiction: "CN", Licence: internalOnly("Mainland exchange market data"), Routes: []Route{
 			read("GET", "/china/prices", "get_china_prices", CostStandardRead, scope.ChinaRead),

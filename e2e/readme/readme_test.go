@@ -59,9 +59,9 @@ func TestReadmeCommands(t *testing.T) {
 }
 
 // walkThroughCredits is what the walk-through leaves of the sign-up's
-// 100000: 1 for the security, 1 for the statements, 25 for Ask; the 422
-// is not charged.
-const walkThroughCredits = `"credits":99973`
+// 100000: 1 for the security, 2 for the searches, 1 for the statements,
+// 25 for Ask; the 422 is not charged.
+const walkThroughCredits = `"credits":99971`
 
 // run is the state of one run of the README in its directory.
 type run struct {
@@ -173,7 +173,8 @@ func (r *run) walkThrough() {
 		`"error":"validation_failed"`, "did you mean SSE.600519?", // the bare code: 422
 		`"income_statements":[`, `"as_of":"2025-02-25T23:59:59.999999Z"`, // point in time
 		`"answer":"贵州茅台 (SSE.600519) was listed`, `"citations":[{"marker":1`, // Ask
-		`"balance":99973`, `"kind":"grant","amount":100000`, // the ledger: 422 not charged
+		`"tickers":["NVDA"]`, `"company_name":"浦发银行"`, // the searches
+		`"balance":99971`, `"kind":"grant","amount":100000`, // the ledger: 422 not charged
 		`"datasets":[`, // the catalog
 	} {
 		if !strings.Contains(out, want) {

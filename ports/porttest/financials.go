@@ -130,6 +130,7 @@ func RunFinancials(t *testing.T, newStore NewFinancialsStore) {
 		must(t, "Upsert older facts", s.UpsertCompanies(ctx, []financials.Company{older}))
 		wantHistories(t, s, older)
 	})
+	t.Run("search", func(t *testing.T) { runCompanySearch(t, newStore, nvda) })
 }
 
 // wantHistories checks every statement and period kind StatementHistory

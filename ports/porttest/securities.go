@@ -67,4 +67,5 @@ func RunSecurities(t *testing.T, newStore NewSecurityStore) {
 			t.Fatalf("a prefix matched: %+v", got)
 		}
 	})
+	t.Run("search", func(t *testing.T) { runSecuritySearch(t, newStore) })
 }

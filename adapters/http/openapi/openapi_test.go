@@ -92,6 +92,8 @@ var routeStatuses = map[string][]string{
 	"search_us_filings":            {"400", "422"},
 	"get_us_security_fund_holders": {"400", "404", "422"},
 	"get_china_security":           {"400", "404", "422"},
+	"list_china_securities":        {"400", "422"},
+	"list_us_companies":            {"400", "422"},
 	"get_china_prices":             {"400", "404", "422"},
 	"get_india_prices":             {"400", "404", "422"},
 	"get_india_prices_csv":         {"400", "404", "422"},
