@@ -50,7 +50,9 @@ import (
 // tuned on (persons 240/243, addresses 43/44, PANs 36/36 on the rules of
 // then), then tuned on.
 //
-// heldback6 was written blind on 2026-12-02; it is held back.
+// heldback6 was written blind on 2026-12-02 after heldback5 had been
+// tuned on (persons 257/258, addresses 37/38, PANs 42/42 on the rules of
+// then), then tuned on.
 //
 // Recall on a tuned set is required to be 100%.
 var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json", "testdata/heldback6/judgments.json"}
@@ -64,7 +66,7 @@ var heldbackKnownMisses = map[string]string{
 
 // heldbackMeasured are the sets whose recall is reported, not required:
 // the sets still held back.
-var heldbackMeasured = map[string]bool{"testdata/heldback6/judgments.json": true}
+var heldbackMeasured = map[string]bool{}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {

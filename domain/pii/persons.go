@@ -149,7 +149,11 @@ func (d *detector) honorifics() {
 	}
 	var cs []cand
 	for _, m := range d.findAll(honorificPattern, honorificWords) {
-		if n, end := d.nameAt(m[1]); n != nil {
+		n, end := d.nameAt(m[1])
+		if n == nil {
+			n, end = initialsAt(d.text, m[1]) // "Dr. M.R.S. (PW-3)"
+		}
+		if n != nil {
 			cs = append(cs, cand{m[0], end, n, d.counselOrJudge(m[0], end)})
 		}
 	}

@@ -28,6 +28,7 @@ func TestLitigantsByRule(t *testing.T) {
 		{"through in prose is no counsel", "the record was proved through Sh. Vikram Singh Rawat, UDC of the school", nil, []string{"Vikram Singh Rawat"}},
 		{"a pet name in quotes", `the girl (referred to by her family as "Pinky"), aged 14 years`, nil, []string{"Pinky"}},
 		{"Hindi: my name is", "मेरा नाम सलमा है।", nil, []string{"सलमा"}},
+		{"initials after an honorific", "The family physician Dr. M.R.S. (PW-3) supported him.", nil, []string{"M.R.S."}},
 		{"a name called out", "He was calling another one 'Pappu'.", nil, []string{"Pappu"}},
 		{"an honorific that is the name", "The appellant's sister, Selvi, was not examined.", nil, []string{"Selvi"}},
 		{"what a child calls a grandparent", `the child calls the grandmother "ஆத்தா" at home`, nil, []string{"ஆத்தா"}},
