@@ -411,14 +411,14 @@ func exchangeRow(e ashare.Exchange, nameCol, englishCol, dateCol string) func(co
 		case ashare.IsBShare(e, b):
 			bShares = 1
 		default:
-			return ashare.Security{}, keep, 0, fmt.Errorf("B股代码 %s is not a %s B-share code", source.Quote(b), e)
+			return ashare.Security{}, keep, 0, fmt.Errorf("column B股代码: %s is not a %s B-share code", source.Quote(b), e)
 		}
 		digits := col("A股代码")
 		switch {
 		case digits == "" && bShares == 1:
 			return ashare.Security{}, skipBShare, 0, nil // a company with B-shares only
 		case digits == "":
-			return ashare.Security{}, keep, 0, errors.New("A股代码 is empty")
+			return ashare.Security{}, keep, 0, errors.New("column A股代码 is empty")
 		}
 		code, why, err := classify(e, digits)
 		if err != nil || why != keep {

@@ -215,8 +215,8 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		"delisted no date":     {"ts_code,name,list_status,list_date,delist_date\n300104.SZ,乐视退,D,20100812,\n", "without a delist_date"},
 		"listed with date":     {"ts_code,name,list_status,list_date,delist_date\n300104.SZ,乐视退,L,20100812,20200721\n", "not D"},
 		"delisted first":       {"ts_code,name,list_status,list_date,delist_date\n300104.SZ,乐视退,D,20100812,20100812\n", "not after"},
-		"B column not B":       {"A股代码,B股代码,证券简称,上市日期\n600519,600000,贵州茅台,20010827\n", "B股代码 \"600000\""},
-		"no A code":            {"A股代码,B股代码,证券简称,上市日期\n,-,贵州茅台,20010827\n", "A股代码 is empty"},
+		"B column not B":       {"A股代码,B股代码,证券简称,上市日期\n600519,600000,贵州茅台,20010827\n", "column B股代码: \"600000\""},
+		"no A code":            {"A股代码,B股代码,证券简称,上市日期\n,-,贵州茅台,20010827\n", "column A股代码 is empty"},
 		"unknown column":       {"ts_code,name,list_date,price\n600519.SH,贵州茅台,20010827,1500\n", "not a known listings layout"},
 	}
 	// A code of the other exchange's range is not skipped as out of range

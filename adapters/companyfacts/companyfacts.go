@@ -249,7 +249,7 @@ func readTickers(name string, raw []byte, tickers map[string][]string) (int, err
 	for k := range rows {
 		n, err := strconv.Atoi(k)
 		if err != nil || n < 0 || strconv.Itoa(n) != k {
-			return 0, source.AtPath(name, fmt.Sprintf("%s", source.Quote(k)), "key is not a row number")
+			return 0, source.AtPath(name, source.Quote(k), "key is not a row number")
 		}
 		keys = append(keys, n)
 	}

@@ -2,7 +2,6 @@ package judgmentfiles_test
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -175,7 +174,7 @@ func FuzzParseMetadata(f *testing.F) {
 			}
 		}
 		if len(entries) == 0 {
-			t.Fatal(fmt.Sprintf("accepted %q with no judgment", data))
+			t.Fatalf("accepted %q with no judgment", data)
 		}
 	})
 }

@@ -106,13 +106,6 @@ type IndiaPrices struct {
 	// shards holds the index documents by _id, as of the first write plus
 	// this store's writes, once loaded.
 	shards map[string]indiaIndexDoc
-
-	pubMu sync.Mutex
-	// published holds the batch marks seen published. A mark's pending
-	// record is deleted once and never written again, so a mark once seen
-	// published stays so, and reads of versions whose marks are all known
-	// published need not read india_price_pending.
-	published map[string]bool
 }
 
 var _ ports.IndiaPriceStore = (*IndiaPrices)(nil)

@@ -312,7 +312,7 @@ func legacyRow(rec []string) (nse.Row, error) {
 func udiffRow(rec []string) (nse.Row, error) {
 	var r nse.Row
 	if rec[2] != "CM" {
-		return r, fmt.Errorf("Sgmt %s is not CM: this is not a capital-market bhavcopy", source.Quote(rec[2]))
+		return r, fmt.Errorf("column Sgmt is %s, not CM: this is not a capital-market bhavcopy", source.Quote(rec[2]))
 	}
 	if err := identity(&r, rec[7], rec[8]); err != nil {
 		return r, err

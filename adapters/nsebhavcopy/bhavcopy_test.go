@@ -199,10 +199,10 @@ func TestRefusals(t *testing.T) {
 		{"high below low", header + "\n" + strings.Replace(row, "65.95,65.95,58.75", "65.95,55.95,58.75", 1) + "\n", "low"},
 		{"repeated row", header + "\n" + row + "\n" + row + "\n", ":3: a second row"},
 		{"no rows", header + "\n", ":2: no rows"},
-		{"another segment", udiffHeader + "\n" + otherSegment + "\n", "Sgmt \"FO\""},
+		{"another segment", udiffHeader + "\n" + otherSegment + "\n", "Sgmt is \"FO\""},
 		{"a line past the bound", header + "\n" + strings.Repeat("x", source.MaxLineBytes+1) + "\n", "day.csv:2: a line longer than 1 MiB"},
 		{"a long field is quoted short", udiffHeader + "\n" + strings.Replace(strings.SplitN(udiffRows, "\n", 2)[0], ",CM,", ","+strings.Repeat("F", 500<<10)+",", 1) + "\n",
-			"Sgmt \"" + strings.Repeat("F", 64) + "\"…(512000 bytes) is not CM"},
+			"Sgmt is \"" + strings.Repeat("F", 64) + "\"…(512000 bytes), not CM"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := nsebhavcopy.ReadFile(nsebhavcopy.File{Name: "day.csv", Open: text(c.body), RetrievedAt: retrieved})

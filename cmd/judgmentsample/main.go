@@ -56,7 +56,7 @@ func main() {
 
 func run(out, retrieved string, metaFiles []string) error {
 	if out == "" || len(metaFiles) == 0 {
-		return fmt.Errorf("usage: judgmentsample -o OUT -retrieved YYYY-MM-DD META...")
+		return fmt.Errorf("usage: judgmentsample -o OUT -retrieved YYYY-MM-DD META [META ...]")
 	}
 	at, err := time.Parse(time.DateOnly, retrieved)
 	if err != nil {
