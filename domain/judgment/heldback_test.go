@@ -54,8 +54,10 @@ import (
 // tuned on (persons 257/258, addresses 37/38, PANs 42/42 on the rules of
 // then), then tuned on.
 //
+// heldback7 was written blind on 2026-12-02; it is held back.
+//
 // Recall on a tuned set is required to be 100%.
-var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json", "testdata/heldback6/judgments.json"}
+var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json", "testdata/heldback6/judgments.json", "testdata/heldback7/judgments.json"}
 
 // heldbackKnownMisses are the annotations of tuned sets that no rule finds
 // and none is meant to, by judgment id and family, with the reason. They
@@ -66,7 +68,7 @@ var heldbackKnownMisses = map[string]string{
 
 // heldbackMeasured are the sets whose recall is reported, not required:
 // the sets still held back.
-var heldbackMeasured = map[string]bool{}
+var heldbackMeasured = map[string]bool{"testdata/heldback7/judgments.json": true}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {
