@@ -54,7 +54,10 @@ import (
 // tuned on (persons 257/258, addresses 37/38, PANs 42/42 on the rules of
 // then), then tuned on.
 //
-// heldback7 was written blind on 2026-12-02; it is held back.
+// heldback7 was written blind on 2026-12-02 after heldback6 had been
+// tuned on (persons 221/227, addresses 33/34, PANs 36/36 on the rules of
+// then), then tuned on. No set is held back now: the next round of rules
+// is measured on a new one.
 //
 // Recall on a tuned set is required to be 100%.
 var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json", "testdata/heldback6/judgments.json", "testdata/heldback7/judgments.json"}
@@ -64,11 +67,14 @@ var heldbackSets = []string{"testdata/families/judgments.json", "testdata/region
 // count as survived in every summary; the test does not fail on them.
 var heldbackKnownMisses = map[string]string{
 	"hb3-allahabad-murder-eyewitness/room_in_accused_house": "a room of a house named by its use (\"the bhusaul in the house of the accused\"), where a weapon was found: no address of the kind a rule reads, and nothing that locates the person",
+	"hb7-kerala-pocso-teacher/victim_pseudonym":             "a victim called by one letter (\"X\"), the court's own pseudonym, which names nobody",
+	"hb7-goa-inventory-proceedings/full_name":               "an English short form of a given name (\"Tony\" of Anthony), which no rule derives from the name",
+	"hb7-manipur-election-petition/full_name":               "a name quoted in Meetei Mayek, a script the rules do not read (not of the Brahmic layout)",
 }
 
 // heldbackMeasured are the sets whose recall is reported, not required:
 // the sets still held back.
-var heldbackMeasured = map[string]bool{"testdata/heldback7/judgments.json": true}
+var heldbackMeasured = map[string]bool{}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {

@@ -59,8 +59,9 @@ func isBrahmic(r rune) bool { return r >= brahmicFirst && r <= brahmicLast }
 
 // brahmicOwn are the letters and signs of one Brahmic script that the
 // shared layout does not give: Gurmukhi's tippi (a nasal), Assamese ra
-// and wa.
-var brahmicOwn = map[rune]byte{0x0A70: 'N', 0x09F0: 'R', 0x09F1: 'P'}
+// and wa, Malayalam's chillu letters (a consonant with no vowel: ർ).
+var brahmicOwn = map[rune]byte{0x0A70: 'N', 0x09F0: 'R', 0x09F1: 'P',
+	0x0D7A: 'N', 0x0D7B: 'N', 0x0D7C: 'R', 0x0D7D: 'L', 0x0D7E: 'L', 0x0D7F: 'K'}
 
 // classOf returns the consonant class of a letter of a Brahmic script.
 func classOf(r rune) byte {
@@ -74,13 +75,18 @@ func classOf(r rune) byte {
 // in the Arabic script Urdu and Kashmiri are written in.
 func brahmicSkeleton(w string) string {
 	var b []byte
+	prev := rune(0)
 	for i, r := range w {
 		switch {
+		case isBrahmic(r) && classOf(r) == 'Y' && isBrahmic(prev) && (classOf(prev) != 0 || (prev-brahmicFirst)%0x80 == 0x4D):
+			// ya after a consonant is a glide, which Latin writes as a
+			// vowel or not at all (സേവ്യർ, Xavier; देवयानी, Devyani)
 		case isBrahmic(r):
 			b = append(b, classOf(r))
 		case isArabic(r):
 			b = append(b, arabicClass(r, i == 0))
 		}
+		prev = r
 	}
 	return collapse(b)
 }
@@ -118,7 +124,7 @@ func arabicClass(r rune, first bool) byte {
 // latinDigraphs are the Latin spellings of one consonant, and of ज्ञ
 // (dny in Marathi, gy in Hindi: Dnyaneshwar, Gyan).
 var latinDigraphs = strings.NewReplacer("dny", "jn", "gny", "jn", "gy", "jn", "chh", "c", "ch", "c", "sh", "c", "kh", "k", "gh", "k", "ph", "p",
-	"bh", "p", "th", "t", "dh", "t", "jh", "c", "zh", "l")
+	"bh", "p", "th", "t", "dh", "t", "jh", "c")
 
 // latinClass gives the consonant class of a Latin letter; 0 for a vowel
 // or h.
@@ -130,7 +136,10 @@ var latinClass = map[rune]byte{'k': 'K', 'g': 'K', 'q': 'K', 'c': 'C', 'j': 'C',
 func latinSkeleton(w string) string {
 	w = strings.TrimSuffix(latinDigraphs.Replace(strings.ToLower(w)), "y")
 	var b []byte
-	for _, r := range w {
+	for i, r := range w {
+		if r == 'y' && i > 0 && latinClass[rune(w[i-1])] != 0 {
+			continue // a glide after a consonant, as ya after a virama
+		}
 		b = append(b, latinClass[r])
 	}
 	return collapse(b)
@@ -281,10 +290,14 @@ func scriptForms(text string, words []scriptWord, name string) []string {
 		}
 	}
 	if len(want) == 1 && len(want[0]) < minSkeleton {
-		if len(want[0]) < 2 {
+		fine := latinFine(strings.TrimSuffix(name, "."))
+		if len(want[0]) < 2 && len(fine) < minFine {
 			return nil
 		}
-		return fineForms(words, latinFine(strings.TrimSuffix(name, ".")))
+		return fineForms(words, fine)
+	}
+	if len(want) == 1 {
+		return prefixForms(words, want[0])
 	}
 	if len(want) == 0 {
 		return nil
@@ -325,6 +338,28 @@ const maxGlued = 3
 // gluedSuffix reports whether skeleton is name's and at most maxGlued more.
 func gluedSuffix(skeleton, name string) bool {
 	return len(name) >= minSkeleton && strings.HasPrefix(skeleton, name) && len(skeleton)-len(name) <= maxGlued
+}
+
+// minFine is the least length of the fine skeleton of a name of one
+// consonant class looked for ("Bappa", PVPV; not "Om").
+const minFine = 4
+
+// prefixForms returns the words whose skeleton is the name's, glued to
+// an honorific or a case ending (gluedSuffix), or the start of it, of
+// minSkeleton classes or more: the short form a quote calls a person by
+// (مظہر of Mazharuddin), each once.
+func prefixForms(words []scriptWord, name string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		ok := w.skeleton == name || gluedSuffix(w.skeleton, name) ||
+			len(w.skeleton) >= minSkeleton && strings.HasPrefix(name, w.skeleton)
+		if ok && !seen[w.text] {
+			seen[w.text] = true
+			out = append(out, w.text)
+		}
+	}
+	return out
 }
 
 // fineForms returns the words whose fine skeleton is fine, each once.

@@ -25,6 +25,10 @@ func TestScriptForms(t *testing.T) {
 		{"4. முத்துலட்சுமி, as she signed", "K. Muthulakshmi", []string{"முத்துலட்சுமி"}},
 		{"\"আমি হরিপদবাবুকে সই করতে দেখেছি\"", "Haripada", []string{"হরিপদবাবুকে"}},
 		{"\"माझे पती ज्ञानेश्वर हे बसमधून उतरून\"", "Dnyaneshwar", []string{"ज्ञानेश्वर"}},
+		{"she had never met \"বাপ্পা\"", "Bappa", []string{"বাপ্পা"}},
+		{"\"സേവ്യർ സാർ told me\"", "Xavier", []string{"സേവ്യർ"}},
+		{"written in Urdu and naming \"مظہر\".", "Mazharuddin", []string{"مظہر"}},
+		{"the flat was for \"आमची देवयानी\"", "Devyani", []string{"देवयानी"}},
 	}
 	for _, c := range cases {
 		got := scriptForms(c.text, scriptWords(c.text), c.name)
