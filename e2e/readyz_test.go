@@ -15,7 +15,8 @@ import (
 )
 
 // TestReadyzOnAnUnmigratedDatabase: a service started on a PostgreSQL
-// database nobody migrated is not ready, and says what to run; once the
+// database nobody migrated is not ready, and says what to run, as does a
+// request that needs the database meanwhile; once the
 // migrations are applied it is ready, with nothing restarted.
 func TestReadyzOnAnUnmigratedDatabase(t *testing.T) {
 	url := emptyPostgresDB(t)
@@ -32,6 +33,15 @@ func TestReadyzOnAnUnmigratedDatabase(t *testing.T) {
 	c.do("GET", "/readyz", nil).expect(t, http.StatusServiceUnavailable).JSON(t, &report)
 	if report.Checks["postgres"] != "not_migrated" || !strings.Contains(report.Messages["postgres"], "quarry migrate") {
 		t.Fatalf("readyz on an unmigrated database: checks %v, messages %v; want postgres not_migrated, naming quarry migrate", report.Checks, report.Messages)
+	}
+	// A sign-in meanwhile is told the same, not that a store timed out.
+	var refused struct {
+		Error, Message string
+	}
+	c.do("POST", "/account/login", map[string]string{"email": "early@example.com", "password": "a long passphrase"}).
+		expect(t, http.StatusServiceUnavailable).JSON(t, &refused)
+	if refused.Error != "store_unavailable" || !strings.Contains(refused.Message, "quarry migrate") {
+		t.Fatalf("a sign-in on an unmigrated database: %+v; want store_unavailable naming quarry migrate", refused)
 	}
 	pool, err := postgres.Connect(context.Background(), url)
 	if err != nil {

@@ -112,6 +112,7 @@ one_run() {
   local kill_at=$(( 3 + RANDOM % 5 ))
   sleep "$kill_at"
   kill -9 "$primary_pid"
+  wait "$primary_pid" 2>/dev/null || true # reaped here, so bash reports no "Killed"
   local killed
   killed=$(awk -v t0="$start" -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now - t0 }')
   sleep "$PROMOTE_AFTER"

@@ -148,6 +148,9 @@ func message(code int, err error) string {
 	if errors.Is(err, errMCPTooLarge) || errors.Is(err, errMCPLate) {
 		return err.Error() // a 500 of the MCP gate's own, with nothing internal to hide
 	}
+	if errors.Is(err, ports.ErrNotMigrated) {
+		return "the service's database lacks this release's migrations: its operator runs `quarry migrate` (GET /readyz says so too); nothing was charged"
+	}
 	if errors.Is(err, ports.ErrUnavailable) {
 		return "a store this request needs did not answer in time; X-Credits-Cost says what the request cost; retry after the Retry-After interval"
 	}

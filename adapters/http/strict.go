@@ -3,7 +3,9 @@ package http
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -45,20 +47,60 @@ func operationQueries(doc *openapi3.T) map[string][]string {
 }
 
 // strictQuery refuses a request that names a query parameter its
-// operation does not take, such as a misspelt `tickr`: 400 naming it and
-// the parameters the operation takes, before anything else is checked,
+// operation does not take, such as a misspelt `tickr` (400 naming each
+// and the parameters the operation takes), or names one twice, before
+// anything else is checked,
 // so a request the client believes filtered is never answered unfiltered.
 func strictQuery(route string, r *http.Request) error {
 	names, ok := queryNames()[route]
 	if !ok || r.URL.RawQuery == "" {
 		return nil
 	}
-	for name := range r.URL.Query() {
+	var unknown []string
+	query := r.URL.Query()
+	for name := range query {
 		if _, found := slices.BinarySearch(names, name); !found {
-			return invalid(unknownQuery(route, name, names))
+			unknown = append(unknown, name)
 		}
 	}
-	return nil
+	switch slices.Sort(unknown); {
+	case len(unknown) == 1:
+		return invalid(unknownQuery(route, unknown[0], names))
+	case len(unknown) > 1:
+		return invalid(unknownQueries(unknown, names))
+	}
+	return repeatedQuery(query)
+}
+
+// unknownQueries is the message of several unknown query parameters,
+// each named.
+func unknownQueries(unknown, names []string) string {
+	quoted := make([]string, len(unknown))
+	for i, n := range unknown {
+		quoted[i] = strconv.Quote(n)
+	}
+	takes := "none"
+	if len(names) > 0 {
+		takes = strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("unknown query parameters %s: this operation takes %s", strings.Join(quoted, ", "), takes)
+}
+
+// repeatedQuery refuses a query parameter given more than once: every
+// parameter of the API takes one value, and answering for one of two
+// (`ticker=NVDA&ticker=AAPL`) would answer a question not asked.
+func repeatedQuery(query url.Values) error {
+	var names []string
+	for name, values := range query {
+		if len(values) > 1 {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	return invalid(fmt.Sprintf("query parameter %q given %d times: each parameter takes one value", names[0], len(query[names[0]])))
 }
 
 // strictPrepare is prepare of a data route, refusing first a query

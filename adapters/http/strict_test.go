@@ -10,7 +10,7 @@ import (
 
 // TestUnknownQueryParametersAreRefused: a query parameter the operation
 // does not take (a misspelt filter, `scopes` on key creation) is a 400
-// naming it, after the key is checked and before anything is charged,
+// naming it (each of several), and so is one given twice, after the key is checked and before anything is charged,
 // and a parameter the operation takes passes.
 func TestUnknownQueryParametersAreRefused(t *testing.T) {
 	e := newExportServer(t)
@@ -50,5 +50,12 @@ func TestUnknownQueryParametersAreRefused(t *testing.T) {
 	}
 	if w := send("GET", "/catalog?foo=bar", "", ""); w.Code != http.StatusBadRequest || !strings.Contains(message(w), "takes none") {
 		t.Fatalf("catalog with an unknown parameter: %d %q", w.Code, message(w))
+	}
+	if w := send("GET", "/catalog?tickr=x&foo=1", "", ""); w.Code != http.StatusBadRequest || !strings.Contains(message(w), `"foo", "tickr"`) {
+		t.Fatalf("two unknown parameters: %d %q, want both named", w.Code, message(w))
+	}
+	w = send("POST", "/account/keys?name=a&name=b", "", "")
+	if w.Code != http.StatusBadRequest || !strings.Contains(message(w), `"name" given 2 times`) {
+		t.Fatalf("a parameter given twice: %d %q", w.Code, message(w))
 	}
 }

@@ -16,7 +16,13 @@ const (
 	uniqueViolation     = "23505"
 	foreignKeyViolation = "23503"
 	undefinedTable      = "42P01"
+	undefinedFunction   = "42883"
 )
+
+// errNotMigrated is what a query of a table or function this release's
+// migrations add finds on a database that lacks them: the store answers,
+// and cannot serve until an operator migrates it.
+var errNotMigrated = fmt.Errorf("%w: %w", ports.ErrNotMigrated, ports.ErrUnavailable)
 
 // translate turns a driver error into the ports sentinel it means, prefixed
 // with what was being done. The driver error survives only as text so that
@@ -46,6 +52,8 @@ func classify(err error) error {
 		case foreignKeyViolation:
 			// The record refers to an account (or debit) that does not exist.
 			return ports.ErrNotFound
+		case undefinedTable, undefinedFunction:
+			return errNotMigrated
 		}
 	}
 	return ports.ErrUnavailable
