@@ -139,9 +139,10 @@ func TestMongoBulkWritesOnlyChanges(t *testing.T) {
 		later := nvda
 		later.RetrievedAt = retrieved.Add(24 * time.Hour)
 		must(t, s.UpsertCompanies(ctx, []financials.Company{later, alphabet}))
-		// The company, its histories and its statements, which carry its
+		// The company, its histories, its statements and its entry in the
+		// directory of names (GET /us/companies), which carry its
 		// retrieval time.
-		wantWrites(t, w.take(), map[string]int{"update": 3})
+		wantWrites(t, w.take(), map[string]int{"update": 4})
 		got, err := s.Company(ctx, nvda.CIK)
 		must(t, err)
 		if !got.RetrievedAt.Equal(later.RetrievedAt) || len(got.Facts) != 1 {

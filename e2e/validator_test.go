@@ -16,6 +16,8 @@ func TestValidatorChecksBodiesThatAreNotJSON(t *testing.T) {
 		"X-Credits-Cost":      {"25"},
 		"X-Credits-Remaining": {"99975"},
 		"Content-Disposition": {`attachment; filename="NSE_TCS_EQ_all_all.csv"`},
+		"Ratelimit-Policy":    {`"default";q=100;w=2`},
+		"Ratelimit":           {`"default";r=99;t=1`},
 	}
 	with := func(name, value string) http.Header {
 		h := good.Clone()
