@@ -166,9 +166,10 @@ func collapse(b []byte) string {
 
 // A name of one or two consonant classes ("Biji", "Raju") is looked for
 // by its fine skeleton, which marks its vowels too (V, runs of vowels as
-// one): "PVCV" of Biji and ਬੀਜੀ, not "PVC" of बीच. A Brahmic consonant
-// carries the vowel a unless a vowel sign or a virama follows it, or it
-// ends the word (Hindi and its neighbours drop a final a: राम is Ram).
+// one, the rest collapsed as a skeleton is): "PVCV" of Biji and ਬੀਜੀ, not
+// "PVC" of बीच. A Brahmic consonant carries the vowel a unless a vowel
+// sign or a virama follows it, or it ends the word (Hindi and its
+// neighbours drop a final a: राम is Ram).
 
 // brahmicVowel reports whether the Devanagari offset o is a vowel, a
 // vowel sign, or a nasal sign after a vowel.
@@ -184,19 +185,27 @@ func brahmicFine(w string) string {
 		if !isBrahmic(r) {
 			continue
 		}
-		o := (r - brahmicFirst) % 0x80
+		o := offset(r)
 		switch {
 		case brahmicVowel(o):
 			b = append(b, 'V')
 		case classOf(r) != 0 || o == 0x39:
 			b = append(b, classOf(r))
-			if k+1 < len(rs) && !brahmicVowel((rs[k+1]-brahmicFirst)%0x80) && (rs[k+1]-brahmicFirst)%0x80 != 0x4D && (rs[k+1]-brahmicFirst)%0x80 != 0x3C {
+			if k+1 < len(rs) && carriesA(offset(rs[k+1])) {
 				b = append(b, 'V') // the inherent a
 			}
 		}
 	}
-	return collapseFine(b)
+	return collapse(b)
 }
+
+// offset is r's offset in its Brahmic block, the Devanagari letter it is.
+func offset(r rune) rune { return (r - brahmicFirst) % 0x80 }
+
+// carriesA reports whether a consonant followed by the sign at offset
+// next keeps its inherent a: unless a vowel sign, a virama or a nukta
+// follows it.
+func carriesA(next rune) bool { return !brahmicVowel(next) && next != 0x4D && next != 0x3C }
 
 // latinFine returns the fine skeleton of a word in Latin letters.
 func latinFine(w string) string {
@@ -210,23 +219,7 @@ func latinFine(w string) string {
 			b = append(b, latinClass[r])
 		}
 	}
-	return collapseFine(b)
-}
-
-// collapseFine is collapse keeping vowels: runs of a class, vowels
-// included, become one.
-func collapseFine(b []byte) string {
-	out := b[:0]
-	for _, c := range b {
-		switch {
-		case c == 0:
-		case c == 'K' && len(out) > 0 && out[len(out)-1] == 'N':
-		case len(out) > 0 && out[len(out)-1] == c:
-		default:
-			out = append(out, c)
-		}
-	}
-	return string(out)
+	return collapse(b)
 }
 
 // aliasSplit parts a name from its alias: "Jaswant Singh @ Jassa".
@@ -349,25 +342,23 @@ const minFine = 4
 // minSkeleton classes or more: the short form a quote calls a person by
 // (مظہر of Mazharuddin), each once.
 func prefixForms(words []scriptWord, name string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range words {
-		ok := w.skeleton == name || gluedSuffix(w.skeleton, name) ||
+	return wordsWhere(words, func(w scriptWord) bool {
+		return w.skeleton == name || gluedSuffix(w.skeleton, name) ||
 			len(w.skeleton) >= minSkeleton && strings.HasPrefix(name, w.skeleton)
-		if ok && !seen[w.text] {
-			seen[w.text] = true
-			out = append(out, w.text)
-		}
-	}
-	return out
+	})
 }
 
 // fineForms returns the words whose fine skeleton is fine, each once.
 func fineForms(words []scriptWord, fine string) []string {
+	return wordsWhere(words, func(w scriptWord) bool { return w.fine == fine })
+}
+
+// wordsWhere returns the text of each word that match takes, each once.
+func wordsWhere(words []scriptWord, match func(scriptWord) bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range words {
-		if w.fine == fine && !seen[w.text] {
+		if match(w) && !seen[w.text] {
 			seen[w.text] = true
 			out = append(out, w.text)
 		}
