@@ -28,16 +28,22 @@ func Connect(ctx context.Context, uri string) (*mongodrv.Client, error) {
 
 // ConnectWithin opens a client for uri and pings the primary. A positive
 // timeout bounds how long an operation waits for a server to answer
-// (server selection) and a connection attempt, and is the interval of the
-// driver's heartbeats, unless the URI sets serverSelectionTimeoutMS,
+// (server selection), unless the URI sets serverSelectionTimeoutMS,
 // connectTimeoutMS or heartbeatFrequencyMS: a store that is down then fails
 // an operation with ports.ErrUnavailable within it, instead of after the
-// driver's 30 s, and one that is back is found within it. Every error wraps ports.ErrUnavailable and names the
-// hosts, never the URI itself, which usually carries a password.
+// driver's 30 s. Half of it is the interval of the driver's heartbeats, so
+// a store that is back is found within that, and the bound on a connection
+// attempt and on a heartbeat's answer: a store that is paused (its
+// connections open, nothing answered) fails a heartbeat and the retry the
+// driver makes of it, which interrupts the operations waiting on it,
+// within about two and a half times the timeout. Every error wraps
+// ports.ErrUnavailable and names the hosts, never the URI itself, which
+// usually carries a password.
 func ConnectWithin(ctx context.Context, uri string, timeout time.Duration) (*mongodrv.Client, error) {
 	opts := options.Client().SetAppName("quarry")
 	if timeout > 0 {
-		opts.SetServerSelectionTimeout(timeout).SetConnectTimeout(timeout).SetHeartbeatInterval(max(timeout, minHeartbeat))
+		half := max(timeout/2, minHeartbeat)
+		opts.SetServerSelectionTimeout(timeout).SetConnectTimeout(half).SetHeartbeatInterval(half)
 	}
 	opts.ApplyURI(uri)
 	if err := opts.Validate(); err != nil {
