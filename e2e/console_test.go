@@ -373,7 +373,13 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 	b.run("try a CSV", chromedp.Navigate(base+"/console/try"), chromedp.WaitVisible(chromedp.CSS("#try-form")),
 		chromedp.SetValue(chromedp.CSS("#try-path"), "/india/prices.csv?symbol=NIITTECH"))
 	b.try("200")
-	if body := b.text("#try-body-out"); !strings.HasPrefix(body, "symbol,series,isin,date,") || !strings.Contains(body, "\nNIITTECH,EQ,") {
+	// The status is shown before the body, which is read from a Blob.
+	body := b.text("#try-body-out")
+	for wait := 0; body == "" && wait < 100; wait++ {
+		time.Sleep(100 * time.Millisecond)
+		body = b.text("#try-body-out")
+	}
+	if !strings.HasPrefix(body, "symbol,series,isin,date,") || !strings.Contains(body, "\nNIITTECH,EQ,") {
 		t.Fatalf("the CSV's first lines shown as %.300q", body)
 	}
 	if name := value(b, "download", chromedp.Evaluate[string](`document.getElementById("try-download").hidden ? "" : document.getElementById("try-download-link").download`)); !strings.HasSuffix(name, ".csv") {
