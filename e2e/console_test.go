@@ -374,11 +374,9 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 		chromedp.SetValue(chromedp.CSS("#try-path"), "/india/prices.csv?symbol=NIITTECH"))
 	b.try("200")
 	// The status is shown before the body, which is read from a Blob.
+	value(b, "the CSV's first lines shown", chromedp.Poll[bool](`document.getElementById("try-body-out").textContent.length > 0`,
+		chromedp.WithPollingTimeout(10*time.Second)))
 	body := b.text("#try-body-out")
-	for wait := 0; body == "" && wait < 100; wait++ {
-		time.Sleep(100 * time.Millisecond)
-		body = b.text("#try-body-out")
-	}
 	if !strings.HasPrefix(body, "symbol,series,isin,date,") || !strings.Contains(body, "\nNIITTECH,EQ,") {
 		t.Fatalf("the CSV's first lines shown as %.300q", body)
 	}
