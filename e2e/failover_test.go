@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -315,10 +316,14 @@ func loadThroughFailover(nodes []*client, key string, cl *cluster, promoteAfter 
 	for i := range failoverClients {
 		hc := &http.Client{Timeout: 10 * time.Second}
 		base := nodes[i%len(nodes)].base
+		send := func() (int, string, error) { return getCost(hc, "GET", base+"/china/securities/SSE.600519", key, "") }
+		if i == 0 {
+			send = keyedExports(hc, base, key)
+		}
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				began := time.Now()
-				status, cost, err := getCost(hc, base+"/china/securities/SSE.600519", key)
+				status, cost, err := send()
 				run.record(began, status, cost, err)
 			}
 		})
@@ -337,12 +342,39 @@ func loadThroughFailover(nodes []*client, key string, cl *cluster, promoteAfter 
 	return run
 }
 
-func getCost(hc *http.Client, url, key string) (int, string, error) {
-	req, err := http.NewRequest("GET", url, nil)
+// keyedExports sends the exports of a client that sends each under an
+// Idempotency-Key, as a careful client does: the same key again until the
+// export is answered 200, then the next key.
+func keyedExports(hc *http.Client, base, key string) func() (int, string, error) {
+	n := 0
+	return func() (int, string, error) {
+		status, cost, err := getCost(hc, "POST", base+"/india/exports", key, fmt.Sprintf("failover-export-%d", n))
+		if status == http.StatusOK {
+			n++
+		}
+		return status, cost, err
+	}
+}
+
+// exportBody is the keyed client's export: RELIANCE's sample rows as CSV.
+const exportBody = `{"dataset":"india.prices","format":"csv","filters":{"symbol":"RELIANCE"}}`
+
+// getCost sends one request (a POST of exportBody under idempotencyKey)
+// and answers its status and X-Credits-Cost.
+func getCost(hc *http.Client, method, url, key, idempotencyKey string) (int, string, error) {
+	var body io.Reader
+	if method == "POST" {
+		body = strings.NewReader(exportBody)
+	}
+	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		return 0, "", err
 	}
 	req.Header.Set("X-API-KEY", key)
+	if idempotencyKey != "" {
+		req.Header.Set("Idempotency-Key", idempotencyKey)
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
 		return 0, "", err

@@ -91,7 +91,7 @@ func newExportServer(t *testing.T) *exportServer {
 	exports := indiaexports.New(datasets, exportfile.Encoders(), avail)
 	srv, err := httpadapter.NewServer(httpadapter.Deps{
 		Metering:     platform.NewMetering(e.platform, e.platform, now),
-		Idempotency:  platform.NewIdempotency(e.platform, now),
+		Idempotency:  platform.NewIdempotency(e.platform, platform.NewMetering(e.platform, e.platform, now), now),
 		Limiter:      platform.NewRateLimiter(memory.NewLimits(), 1000, 1000, now),
 		Availability: avail,
 		Handlers:     httpadapter.ExportHandlers(exports),

@@ -80,9 +80,9 @@ func (s *Server) chargedOnce(w http.ResponseWriter, r *http.Request, key apikey.
 		writeError(w, r, err)
 		return
 	case err != nil:
-		// A claim whose outcome the ledger lost may hold its debit: no
-		// figure is told for it, as for a 401.
-		if !errors.Is(err, platform.ErrUnauthorized) && !errors.Is(err, ports.ErrOutcomeUnknown) {
+		// A claim whose outcome the ledger lost was settled as not
+		// charged (platform.Idempotency.Begin); a 401 tells no figure.
+		if !errors.Is(err, platform.ErrUnauthorized) {
 			w.Header().Set("X-Credits-Cost", "0")
 		}
 		writeError(w, r, err)

@@ -65,7 +65,9 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 		OnStop: func(ctx context.Context) error {
 			ctx, cancel := context.WithTimeout(ctx, shutdownGrace)
 			defer cancel()
-			return srv.Shutdown(ctx)
+			err := srv.Shutdown(ctx)
+			s.touches.Wait()
+			return err
 		},
 	})
 }

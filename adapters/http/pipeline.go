@@ -73,9 +73,7 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 		// Handlers whose answer depends on the credential (Ask reads only
 		// the datasets the key may read) find it in the context.
 		r = r.WithContext(context.WithValue(r.Context(), keyContext{}, key))
-		if err := s.d.Metering.Touch(checks, key); err != nil {
-			s.log.Warn("last use of key not recorded", zap.String("request_id", rec.id), zap.String("key_id", key.ID), zap.Error(err))
-		}
+		s.touches.Go(func() { s.touch(r.Context(), rec.id, key) })
 		serve, keyed, err := s.admit(checks, w, r, p, key, id, rt, h)
 		if err != nil {
 			// Refused before the charge: it cost nothing, which is known
@@ -90,6 +88,17 @@ func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprou
 			return
 		}
 		s.charged(w, r, key, route, rt.Cost, serve)
+	}
+}
+
+// touch records the key's last use off the request's path: it is what the
+// console shows, and a platform store that does not answer must not hold
+// the request for it.
+func (s *Server) touch(ctx context.Context, requestID string, key apikey.Key) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.storeTimeout())
+	defer cancel()
+	if err := s.d.Metering.Touch(ctx, key); err != nil {
+		s.log.Warn("last use of key not recorded", zap.String("request_id", requestID), zap.String("key_id", key.ID), zap.Error(err))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -63,6 +64,8 @@ type Server struct {
 	log     *zap.Logger
 	metrics *metrics
 	router  *httprouter.Router
+	// touches are the key last-use writes in flight, which stop waits for.
+	touches sync.WaitGroup
 }
 
 // NewServer builds the router with every route of the interface. A data

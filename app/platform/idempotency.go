@@ -31,22 +31,32 @@ type Once struct {
 // Idempotency charges requests sent with an Idempotency-Key at most once
 // per key, and keeps their responses for replay.
 type Idempotency struct {
-	store ports.IdempotencyStore
-	now   usecase.Clock
+	store    ports.IdempotencyStore
+	metering *Metering
+	now      usecase.Clock
 }
 
-// NewIdempotency wires the use case.
-func NewIdempotency(store ports.IdempotencyStore, now usecase.Clock) *Idempotency {
-	return &Idempotency{store: store, now: now}
+// NewIdempotency wires the use case; metering settles a claim whose
+// outcome the store lost, as it settles a debit.
+func NewIdempotency(store ports.IdempotencyStore, metering *Metering, now usecase.Clock) *Idempotency {
+	return &Idempotency{store: store, metering: metering, now: now}
 }
 
 // Begin charges the request and claims its key in one step, or answers
 // the replay of the key's complete response, or the key's refusal:
-// idempotency.ErrKeyReused (422), ErrInProgress or ErrNotKept (409).
+// idempotency.ErrKeyReused (422), ErrInProgress or ErrNotKept (409). A
+// claim whose outcome the store lost is settled as not charged and not
+// claimed, and answered with ports.ErrUnavailable, as Metering.Charge
+// answers a debit's: ports.ErrOutcomeUnknown never leaves Begin.
 func (i *Idempotency) Begin(ctx context.Context, k apikey.Key, route, requestID string, cost int64, keyed Keyed) (Once, error) {
 	e := debitEntry(k, route, requestID, cost, i.now())
 	c := idempotency.Claim{AccountID: k.AccountID, Key: keyed.Key, RequestDigest: keyed.Digest, DebitID: e.ID, At: e.CreatedAt}
+	ctx, cancel := i.metering.bounded(ctx)
+	defer cancel()
 	b, err := i.store.Begin(ctx, c, e)
+	if errors.Is(err, ports.ErrOutcomeUnknown) {
+		return Once{}, i.metering.notCharged(ctx, e, err, func(ctx context.Context) error { return i.store.Release(ctx, c) })
+	}
 	if errors.Is(err, ports.ErrKeyRevoked) {
 		return Once{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
 	}

@@ -107,11 +107,18 @@ type Charge struct {
 // overdraft with ports.ErrInsufficientCredits. A debit whose outcome the
 // ledger lost is settled as not charged (settle.go) and answered with
 // ports.ErrUnavailable; ports.ErrOutcomeUnknown never leaves Charge.
+//
+// The debit and its settling share one store timeout from the call, so a
+// ledger that does not answer holds the request about that long, not a
+// timeout for each step; a debit still queued at the deadline is
+// withdrawn unapplied.
 func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID string, cost int64) (Charge, error) {
 	e := debitEntry(k, route, requestID, cost, m.now())
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
 	bal, err := m.ledger.Debit(ctx, e)
 	if errors.Is(err, ports.ErrOutcomeUnknown) {
-		return Charge{}, m.notCharged(e, err)
+		return Charge{}, m.notCharged(ctx, e, err)
 	}
 	if errors.Is(err, ports.ErrKeyRevoked) {
 		// Revoked after it was authenticated, perhaps on another node, or

@@ -43,15 +43,35 @@ func (m *Metering) WithStoreTimeout(d time.Duration) *Metering {
 	return m
 }
 
+// bounded gives a ledger write and its settling, on the request's time,
+// one store timeout that no caller can cancel: money moves to the end or
+// not at all.
+func (m *Metering) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), m.storeTimeout)
+}
+
 // notCharged settles the debit e, whose outcome the ledger lost, and returns
 // the request's error: the store is unavailable and the request is not
-// charged. A debit settling cannot finish within the store timeout is
-// settled in the background, so that the answer becomes the ledger's truth
-// as soon as the store answers again.
-func (m *Metering) notCharged(e ledger.Entry, cause error) error {
+// charged. The settling runs on what is left of ctx (the request's store
+// timeout); one that cannot finish within it goes on in the background, so
+// that the answer becomes the ledger's truth as soon as the store answers
+// again. Each of then (an Idempotency-Key's release) runs once the debit
+// is void.
+func (m *Metering) notCharged(ctx context.Context, e ledger.Entry, cause error, then ...func(ctx context.Context) error) error {
 	refund := ledger.NewRefund(e, NewID("led"), m.now())
-	if err := m.withinTimeout(func(ctx context.Context) error { return m.void(ctx, e, refund) }); err != nil {
-		go m.eventually(func(ctx context.Context) error { return m.void(ctx, e, refund) })
+	settle := func(ctx context.Context) error {
+		if err := m.void(ctx, e, refund); err != nil {
+			return err
+		}
+		for _, fn := range then {
+			if _, err := retried(ctx, func() (struct{}, error) { return struct{}{}, fn(ctx) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := settle(ctx); err != nil {
+		go m.eventually(settle)
 	}
 	return fmt.Errorf("%w: the ledger did not confirm debit %s; it is not kept (%v)", ports.ErrUnavailable, e.ID, cause)
 }
@@ -74,10 +94,9 @@ func (m *Metering) refundLater(refund ledger.Entry) {
 	})
 }
 
-// withinTimeout runs fn on a context bounded by the store timeout that no
-// caller can cancel: money moves to the end or not at all.
+// withinTimeout runs fn on a context bounded by the store timeout.
 func (m *Metering) withinTimeout(fn func(ctx context.Context) error) error {
-	ctx, cancel := context.WithTimeout(context.Background(), m.storeTimeout)
+	ctx, cancel := m.bounded(context.Background())
 	defer cancel()
 	return fn(ctx)
 }
