@@ -126,7 +126,7 @@ func (d *detector) findAll(re *regexp.Regexp, words map[string]bool) [][]int {
 		for j < len(d.text) && isASCIILetter(rune(d.text[j])) {
 			j++
 		}
-		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && inSet(words, d.text[i:j]) {
+		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && inSetOrPlural(words, d.text[i:j]) {
 			if m := re.FindStringIndex(d.text[i:min(len(d.text), i+300)]); m != nil {
 				out = append(out, []int{i, i + m[1]})
 				i += max(m[1], 1)
@@ -569,6 +569,12 @@ func withoutPossessive(words []string) []string {
 		}
 	}
 	return words
+}
+
+// inSetOrPlural reports whether the ASCII word w or, when it ends in
+// "s", its singular is in set: "minors" starts what "minor" does.
+func inSetOrPlural(set map[string]bool, w string) bool {
+	return inSet(set, w) || len(w) > 3 && (w[len(w)-1] == 's' || w[len(w)-1] == 'S') && inSet(set, w[:len(w)-1])
 }
 
 // inSet reports whether the lower case of the ASCII word w is in set,

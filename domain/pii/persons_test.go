@@ -60,6 +60,12 @@ func TestLitigantsByRule(t *testing.T) {
 		{"tokens are no names", "the plaintiff (PTY_SW7LB3GSMGIYSCGP) and the appellants (PTY_MX5TZWECRG3YQNOX and others)", nil, nil},
 		{"an authority's acronym, a PAN", "Respondent No.1 BMC issued a notice to the petitioner PAN ABCPK1234Z", nil, nil},
 		{"for the respondent", "counsel for the respondent Shri Mukul Rohtagi, Senior Advocate", nil, nil},
+		{"a relation in the plural", "in the names of the minors Kavya and Om until they attain majority", nil, []string{"Kavya", "Om"}},
+		{"a name in lower case after kin", "the applicant's elder brother sonu rathore has threatened the witnesses", nil, []string{"sonu rathore"}},
+		{"a name in lower case between commas", "The Branch Manager, girish hegde, who sanctioned the loan", nil, []string{"girish hegde"}},
+		{"lower-case English words after kin are no name", "her brother was present and the mother said so", nil, nil},
+		{"an English word named between commas and who", "His employee, Sunny, who signed the deed, was not examined.", nil, []string{"Sunny"}},
+		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
