@@ -183,11 +183,17 @@ func (d *detector) markedNames() {
 		}
 		window := d.text[i:min(len(d.text), i+60)]
 		if m := aliasPattern.FindStringIndex(window); m != nil {
-			if n := d.nameBefore(i); n != nil {
-				d.addParty(n)
+			left := d.nameBefore(i)
+			right, end := d.nameAt(i + m[1])
+			if right != nil && d.precedent(i-len(strings.Join(left, " ")), end) {
+				i += m[1] - 1
+				continue // "Sher Singh @ Partapa v. State of Haryana" is a cited case
 			}
-			if n, _ := d.nameAt(i + m[1]); n != nil {
-				d.addParty(n)
+			if left != nil {
+				d.addParty(left)
+			}
+			if right != nil {
+				d.addParty(right)
 			} else if w := aliasWord(d.text, i+m[1]); w != "" {
 				d.add([]string{w})
 			}

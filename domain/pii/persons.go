@@ -50,10 +50,18 @@ func Litigants(text string, judges []string) []string {
 
 // detect runs every rule of Litigants over text.
 func detect(text string, judges []string) *detector {
-	d := &detector{text: text, clear: map[string]bool{}, seen: map[string]bool{}}
+	d := &detector{text: text, clear: map[string]bool{}, seen: map[string]bool{}, cited: map[string]bool{}, judgeWords: map[string]bool{}}
 	for _, j := range judges {
-		d.keep(strings.Fields(j))
+		n := judgeName(j)
+		d.keep(n)
+		for _, w := range n {
+			if !isInitials(w) {
+				d.judgeWords[strings.ToLower(strings.TrimSuffix(w, "."))] = true
+			}
+		}
 	}
+	d.collectAppearances()
+	d.collectCited()
 	d.collectCounsel()
 	d.honorifics() // first: it remembers the counsel the others pass over
 	d.kinship()
@@ -77,6 +85,14 @@ type detector struct {
 	clear map[string]bool // lower-cased names and surnames of counsel and judges
 	seen  map[string]bool
 	found []string
+	// appearances are the byte ranges of the lines naming counsel or a
+	// bench (appearanceLines).
+	appearances [][2]int
+	// cited holds the lower-cased names of cited cases' parties.
+	cited map[string]bool
+	// judgeWords are the lower-cased words of the listed judges' names,
+	// each of which alone names the judge ("Indira" of Indira Banerjee).
+	judgeWords map[string]bool
 	// hindiAddresses are the addresses its Devanagari text gives.
 	hindiAddresses []string
 }
@@ -89,10 +105,10 @@ var (
 	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
 	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
 	forBefore        = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+)?$`)
-	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
+	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
-	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
+	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:senior\s+)?(?:counsel|advocate)|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,|(?:^|\n|;|\bby)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
 	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
 	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
 	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
@@ -153,7 +169,7 @@ func (d *detector) honorifics() {
 		if n == nil {
 			n, end = initialsAt(d.text, m[1]) // "Dr. M.R.S. (PW-3)"
 		}
-		if n != nil {
+		if n != nil && !d.precedent(m[0], end) { // "Rangappa v. Sri Mohan" names a cited case
 			cs = append(cs, cand{m[0], end, n, d.counselOrJudge(m[0], end)})
 		}
 	}
@@ -188,12 +204,13 @@ func glued(text string, end, start int) bool {
 // and remembers the surname.
 func (d *detector) counselOrJudge(start, end int) bool {
 	after := d.text[end:min(len(d.text), end+60)]
-	before := d.text[max(0, start-30):start]
+	before := d.text[max(0, start-60):start]
 	if inPerson.MatchString(after) {
 		return false // a party in person is no counsel
 	}
-	return counselAfter.MatchString(after) || judgeAfter.MatchString(after) || counselBefore.MatchString(before) ||
-		strings.HasSuffix(strings.ToLower(strings.TrimSpace(before)), "justice")
+	return counselAfter.MatchString(after) || judgeAfter.MatchString(after) || benchAfter.MatchString(after) || strings.HasSuffix(d.text[start:end], "-J") ||
+		counselBefore.MatchString(before) || benchBefore.MatchString(before) ||
+		strings.HasSuffix(strings.ToLower(strings.TrimSpace(before)), "justice") || d.appearing(start, end)
 }
 
 // collectCounsel remembers the names of counsel the text names without
@@ -210,6 +227,7 @@ func (d *detector) collectCounsel() {
 func (d *detector) keep(words []string) {
 	if len(words) > 0 {
 		d.clear[strings.ToLower(strings.Join(words, " "))] = true
+		d.clear[nameKey(words)] = true
 		d.clear[strings.ToLower(surname(words))] = true
 	}
 }
@@ -217,7 +235,7 @@ func (d *detector) keep(words []string) {
 // known reports whether name is a counsel's or judge's name met
 // elsewhere, or only their surname, perhaps with initials.
 func (d *detector) known(name []string) bool {
-	if d.clear[strings.ToLower(strings.Join(name, " "))] {
+	if d.clear[strings.ToLower(strings.Join(name, " "))] || d.clear[nameKey(name)] || d.isCited(name) {
 		return true
 	}
 	full := 0
@@ -226,7 +244,16 @@ func (d *detector) known(name []string) bool {
 			full++
 		}
 	}
-	return full == 1 && d.clear[strings.ToLower(surname(name))]
+	return full == 1 && (d.clear[strings.ToLower(surname(name))] || len(name) == 1 && d.judgeWords[strings.ToLower(strings.TrimSuffix(name[0], "."))])
+}
+
+// nameKey is a name as known compares it: in lower case, without the
+// spaces between initials and after them ("A. K. Jayasankaran" and
+// "A.K.JAYASANKARAN" alike), nor the full stop of trailing ones.
+func nameKey(words []string) string {
+	k := strings.ToLower(strings.Join(words, " "))
+	k = strings.ReplaceAll(k, ". ", ".")
+	return strings.TrimSuffix(k, ".")
 }
 
 // surname is the last word of a name, without the initials glued to it.
@@ -495,9 +522,15 @@ func classify(w string) wordKind {
 // Restaurant", "Naidu & Co." or "Jet Enterprises Private Limited".
 func organisationNext(text string, i int) bool {
 	rest := strings.TrimLeft(text[i:], " \t.,&")
+	if m := parenthesisedWord.FindStringIndex(rest); m != nil {
+		rest = rest[m[1]:] // "Newey (India) Holding Ltd.", "Sharma (P) Ltd."
+	}
 	w, _, _ := wordAt(rest, 0)
 	return classify(w) == organisation
 }
+
+// parenthesisedWord is a word in parentheses inside a company's name.
+var parenthesisedWord = regexp.MustCompile(`^\(\pL+\.?\)[ \t]*`)
 
 // nameAbbreviations are abbreviated first names, whose full stop does
 // not end the name.
@@ -548,7 +581,7 @@ var organisationWords = setOf(`ltd limited pvt private company co corporation
 society bank industries enterprises associates sons trust union board
 council committee association federation llp inc firm traders builders
 developers construction mills bar restaurant hotel hospital college school
-university agency agencies group holdings services products exports imports
+university agency agencies group holding holdings services products exports imports
 m/s`)
 
 func setOf(words string) map[string]bool {

@@ -65,6 +65,17 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a name in lower case between commas", "The Branch Manager, girish hegde, who sanctioned the loan", nil, []string{"girish hegde"}},
 		{"lower-case English words after kin are no name", "her brother was present and the mother said so", nil, nil},
 		{"an English word named between commas and who", "His employee, Sunny, who signed the deed, was not examined.", nil, []string{"Sunny"}},
+		{"counsel after a label", "For Respondents : Mrs. J. Anitha Kumari\nCounsel for Applicant :- Pranav Mishra, Mohd. Asif Khan\nRevenue by : Sh. Ved Prakash, Sr. DR", nil, nil},
+		{"counsel under a label alone", "Appearance:\nMR B K SOPARIWALA(6851) for the Appellant(s) No. 1\nMRS MEERA N BHATT for the Opponent(s) No. 1\n\nThe appeal", nil, nil},
+		{"counsel by their office", "Mr. Gurnoor Singh Dhillon, DAG, Punjab, and Mr. Y. V. Rao, Sr. Advocate; (BY SHRI ALOK DUBEY - ADVOCATE)", nil, nil},
+		{"counsel named after counsel for", "Learned counsel for the appellant, Mr. Aditya Kumar Saxena, submitted", nil, nil},
+		{"an officer with counsel is no counsel", "Through: Mr. Hemant Rana, APP for the State with\n   SI Pradeep Kadian, P.S. Narela.", nil, []string{"SI Pradeep Kadian"}},
+		{"a bench by its words", "BEFORE SHRI ANIL KHARE, AM AND SMT. LEENA RAO, JM\n\nPresiding Officer: Smt. Rekha Joshi Negi\n\nRayees Ahmad Lone-J\n\nthe decree of Sri P.C.Mohanty, Subordinate Judge, dated", nil, nil},
+		{"a judge's given name alone", "(Indu Malhotra, J.) and authored by one of us (Indu\n\n16 (2018) SCC OnLine Ker 4913", []string{"Indu Malhotra"}, nil},
+		{"a judge listed with a title and spaced initials", "Sd/- A.K.VENUGOPAL NAMBIAR, JUDGE", []string{"Justice A. K. Venugopal Nambiar"}, nil},
+		{"a cited case named again alone", "relied upon Baldev Raj v. State of M.P., (2017) 1 SCC 101. In Baldev Raj this Court cautioned", nil, nil},
+		{"a cited case's alias and honorific", "see Mohd. Salim @ Hussain v. State (NCT of Delhi), 2023 SCC OnLine SC 352, and Rangappa v. Sri Mohan, (2010) 11 SCC 441", nil, nil},
+		{"a company with (India) in its name", "Needle Industries Newey (India) Holding Ltd. v. Union of India", nil, nil},
 		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
 	}
 	for _, c := range cases {
