@@ -361,6 +361,9 @@ func (d *detector) nameAt(i int) ([]string, int) {
 	for pos := i; len(words) < nameWordMax; {
 		pos = skipSpace(d.text, pos)
 		w, next, stop := wordAt(d.text, pos)
+		if len(words) > 0 && caseChangesAcrossLines(d.text[end:pos], words[len(words)-1], w) {
+			break // "Digitally signed by\nSUNIL KUMAR\n   Cargo Handling at"
+		}
 		kind := classify(w)
 		if kind == organisation {
 			return nil, 0
@@ -383,6 +386,16 @@ func (d *detector) nameAt(i int) ([]string, int) {
 		return nil, 0
 	}
 	return words, end
+}
+
+// caseChangesAcrossLines reports whether the words prev and w, parted by
+// gap, are on two lines and one is in capitals and the other not: a name
+// wrapped over a line keeps its case.
+func caseChangesAcrossLines(gap, prev, w string) bool {
+	if !strings.Contains(gap, "\n") || isInitials(prev) || isInitials(w) || len(prev) < 2 || len(w) < 2 {
+		return false
+	}
+	return (strings.ToUpper(prev) == prev) != (strings.ToUpper(w) == w)
 }
 
 // nameBefore reads the name that ends at text[i], before spaces and a
@@ -416,11 +429,14 @@ func (d *detector) nameBefore(i int) []string {
 }
 
 // acronym reports whether a name is one upper-case word of two to four
-// letters: BMC, MCD, CIT; what a role is followed by in a judgment when it
-// is an authority's, and no one's name.
+// letters, or an acronym's plural: BMC, MCD, CIT, AOs; what a role is
+// followed by in a judgment when it is an authority's, and no one's name.
 func acronym(words []string) bool {
-	return len(words) == 1 && len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0]
+	return len(words) == 1 && (len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0] || acronymPlural.MatchString(words[0]))
 }
+
+// acronymPlural is an acronym's plural: "AOs", "FIRs", "PWs".
+var acronymPlural = regexp.MustCompile(`^[A-Z]{2,5}s$`)
 
 func hasFullWord(words []string) bool {
 	for _, w := range words {

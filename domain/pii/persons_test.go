@@ -76,6 +76,8 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a cited case named again alone", "relied upon Baldev Raj v. State of M.P., (2017) 1 SCC 101. In Baldev Raj this Court cautioned", nil, nil},
 		{"a cited case's alias and honorific", "see Mohd. Salim @ Hussain v. State (NCT of Delhi), 2023 SCC OnLine SC 352, and Rangappa v. Sri Mohan, (2010) 11 SCC 441", nil, nil},
 		{"a company with (India) in its name", "Needle Industries Newey (India) Holding Ltd. v. Union of India", nil, nil},
+		{"an acronym's plural is no name", "the assessees as well as the Assessing Officers (AOs), and the PWs", nil, nil},
+		{"a name keeps its case over a line", "Digitally signed by\nSUNIL VERMA\n   Cargo Handling at the port", nil, []string{"SUNIL VERMA"}},
 		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
 	}
 	for _, c := range cases {
