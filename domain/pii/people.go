@@ -407,7 +407,7 @@ func (d *detector) generic() {
 			i = end // found whole by a rule of context: no part of it alone
 			continue
 		}
-		if name := trimEnglish(n); name != nil && !d.known(name) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
+		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
 			d.add(name)
 		}
 		i = end

@@ -105,14 +105,14 @@ var (
 	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
 	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
 	forBefore        = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+)?$`)
-	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
+	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|s\.?s\.?c|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
-	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:senior\s+)?(?:counsel|advocate)|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,|(?:^|\n|;|\bby)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
+	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:(?:senior|special|defence|additional|addl\.?)\s+)?(?:counsel|advocate|a\.?r|d\.?r|p\.?\s?p|a\.?p\.?p|public\s+prosecutor)\.?\s*,?|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL\d.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,?|(?:^|\n|;|\bby)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
 	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
 	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
 	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
-	groupGlue        = regexp.MustCompile(`(?i)^(?:\s|,|&|\band\b|\bwith\b|\balongwith\b|\balong\s+with\b|i/b\.?)*$`)
+	groupGlue        = regexp.MustCompile(`(?i)^(?:\s|,|&|\band\b|\bwith\b|\balongwith\b|\balong\s+with\b|i/b\.?|\ba/w\.?)*$`)
 )
 
 // The words each pattern starts with, lower case.
@@ -244,7 +244,24 @@ func (d *detector) known(name []string) bool {
 			full++
 		}
 	}
-	return full == 1 && (d.clear[strings.ToLower(surname(name))] || len(name) == 1 && d.judgeWords[strings.ToLower(strings.TrimSuffix(name[0], "."))])
+	return full == 1 && d.clear[strings.ToLower(surname(name))] || d.judgesWords(name)
+}
+
+// judgesWords reports whether every word of name that is no initials is a
+// word of a listed judge's name: "Indira" of Indira Banerjee, "IRFAN
+// RASOOL" of Irfan Rasool Shah.
+func (d *detector) judgesWords(name []string) bool {
+	full := 0
+	for _, w := range name {
+		if isInitials(w) {
+			continue
+		}
+		if !d.judgeWords[strings.ToLower(strings.TrimSuffix(w, "."))] {
+			return false
+		}
+		full++
+	}
+	return full > 0
 }
 
 // nameKey is a name as known compares it: in lower case, without the
@@ -312,7 +329,7 @@ func (d *detector) listAt(i int) {
 				item = item[m[1]:]
 			}
 			if n, e := (&detector{text: item}).nameAt(0); n != nil && strings.TrimSpace(item[e:]) == "" {
-				d.add(n)
+				d.addParty(n) // not "(BY SRI K. N. RAO, ADVOCATE FOR R3)", whose counsel are known
 			}
 		}
 		return
@@ -550,7 +567,7 @@ var parenthesisedWord = regexp.MustCompile(`^\(\pL+\.?\)[ \t]*`)
 
 // nameAbbreviations are abbreviated first names, whose full stop does
 // not end the name.
-var nameAbbreviations = setOf(`mohd. md. sk. mst. syd. kh. th. ng. ph. oi.`)
+var nameAbbreviations = setOf(`mohd. md. sk. mst. syd. kh. th. ng. ph. oi. ch.`)
 
 // notNameWords end a name: words of courts, roles, procedure and
 // honorifics, which are capitalised in judgments but name nobody.
