@@ -137,7 +137,7 @@ func (d *detector) collectCited() {
 		if e := sentenceEnd.FindStringIndex(sentence); e != nil {
 			sentence = sentence[:e[0]+1]
 		}
-		if !citationNear.MatchString(sentence) {
+		if !citationNear.MatchString(sentence) && !d.citedAfterReliance(i) {
 			continue
 		}
 		d.citeBefore(i)
@@ -149,6 +149,21 @@ func (d *detector) collectCited() {
 		}
 	}
 }
+
+// citedAfterReliance reports whether the case name whose "v." is at
+// text[i] follows what cites a case: "relied on X v. Y", "In X v. Y this
+// Court held", "see X v. Y".
+func (d *detector) citedAfterReliance(i int) bool {
+	n := d.nameBefore(i)
+	if n == nil {
+		return false
+	}
+	start := strings.LastIndex(d.text[:i], n[0])
+	return start > 0 && relianceBefore.MatchString(d.text[max(0, start-40):start])
+}
+
+// relianceBefore ends what cites a case before its name.
+var relianceBefore = regexp.MustCompile(`(?i)(?:\b(?:relied|relies|relying|rely|placed|reliance)\s+(?:up)?on|\b(?:see|following|followed|explained\s+in|held\s+in|decision\s+in|judgment\s+in|cf\.|vide)|(?:^|[.;:]\s+)in)\s+$`)
 
 // sentenceEnd ends a sentence: a full stop before a capitalised word.
 var sentenceEnd = regexp.MustCompile(`\.\s+\p{Lu}\p{Ll}`)

@@ -533,11 +533,19 @@ var judgmentAbbreviations = setOf(`crl cri crim civ misc spl addl asst supdt exh
 	america london dubai singapore`)
 
 // precedent reports whether the name at text[start:end] is a party's of
-// a cited case: "v." or "versus" next to it.
+// a cited case: "v." or "versus" next to it, or after up to two more
+// capitalised words.
 func (d *detector) precedent(start, end int) bool {
-	return precedentAround.MatchString(d.text[end:min(len(d.text), end+24)]) ||
-		precedentBefore.MatchString(d.text[max(0, start-10):start])
+	after := d.text[end:min(len(d.text), end+48)]
+	if m := nameWordsAfter.FindStringIndex(after); m != nil && m[1] > 0 && precedentAround.MatchString(after[m[1]:]) {
+		return true // "Lalita Kumari Sisodia v.", read up to "Kumari"
+	}
+	return precedentAround.MatchString(after) || precedentBefore.MatchString(d.text[max(0, start-10):start])
 }
+
+// nameWordsAfter are up to two more capitalised words after a name, such
+// as the rest of a cited party's name past a word that ends a name.
+var nameWordsAfter = regexp.MustCompile(`^(?:[ \t]+\p{Lu}[\p{L}.'-]*){1,2}`)
 
 // What may follow a person's name, by its first word: a marker that needs
 // nothing before it ("aged", "alias", "petitioner"), one that follows a

@@ -79,6 +79,8 @@ func TestLitigantsByRule(t *testing.T) {
 		{"counsel by 'learned AR', 'his counsel', 'SSC', 'a/w'", "The learned AR, Shri Jatin Sanghvi, submits; his counsel Mr. Sandeep Mehra agreed. Mr. Harpreet Gill, SSC for DGGI. Mr. Cyrus Engineer a/w Ms. Ketaki Joshi for the Petitioner.", nil, nil},
 		{"counsel in a cause title's parentheses", "STATE OF KARNATAKA ...RESPONDENTS\n(BY SMT. PRIYA RAO, AGA FOR R1; SRI. K. N. MANJAPPA, ADVOCATE FOR R3)", nil, nil},
 		{"a judge's words and a given name's abbreviation", "CORAM: THE HON'BLE SRI JUSTICE CH. SURYA PRASAD\n\nSd/- SURYA PRASAD\n\nIRFAN RASOOL", []string{"Ch. Surya Prasad", "Irfan Rasool Wani"}, nil},
+		{"a case cited without a citation after 'relied on' and 'In'", "He relied on Ravinder Kaur v. Mohan Lal Bedi. In Gulshan Arora v. ITO this Court held so; Ravinder Kaur was followed.", nil, nil},
+		{"a cited party's name past a word that ends a name", "See Lalita Kumari Sisodia v. Bhagwat Singh Sisodia, 2014 (3) WLN 220.", nil, nil},
 		{"an acronym's plural is no name", "the assessees as well as the Assessing Officers (AOs), and the PWs", nil, nil},
 		{"a name keeps its case over a line", "Digitally signed by\nSUNIL VERMA\n   Cargo Handling at the port", nil, []string{"SUNIL VERMA"}},
 		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
