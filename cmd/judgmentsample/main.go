@@ -13,6 +13,15 @@
 //
 //	go run ./cmd/judgmentsample -retokenize sampledata/india_judgments/judgments.jsonl -o sampledata/india_judgments/judgments.jsonl
 //
+// Retokenizing only adds tokens. With -before, an earlier stored form of
+// the same judgments that holds fewer tokens (the sample before
+// pii.Litigants), every judgment is rebuilt from that form by the current
+// rules instead: what the file tokenized that the rules now leave in
+// clear, such as a judge's given name, is in clear again, and each name
+// both tokenize at the same place keeps the file's token:
+//
+//	go run ./cmd/judgmentsample -retokenize sampledata/india_judgments/judgments.jsonl -before domain/judgment/testdata/sample-before-persons.jsonl -o sampledata/india_judgments/judgments.jsonl
+//
 // The tokens are derived with QUARRY_VAULT_KEY when it is set, so that an
 // operator's vault, written by `quarry ingest` from the same files with
 // the same key, holds their mapping. Without it a fresh random key is used
@@ -41,10 +50,11 @@ func main() {
 	out := flag.String("o", "", "the tokenized JSON lines file to write")
 	retrieved := flag.String("retrieved", "", "when the sources were retrieved, YYYY-MM-DD")
 	retokenize := flag.String("retokenize", "", "a tokenized JSON lines file to bring up to the current rules, instead of metadata files")
+	before := flag.String("before", "", "with -retokenize, an earlier tokenized form of the same judgments to rebuild them from")
 	flag.Parse()
 	var err error
 	if *retokenize != "" {
-		err = runRetokenize(*out, *retokenize)
+		err = runRetokenize(*out, *retokenize, *before)
 	} else {
 		err = run(*out, *retrieved, flag.Args())
 	}
@@ -96,18 +106,25 @@ func run(out, retrieved string, metaFiles []string) error {
 }
 
 // runRetokenize rewrites the tokenized file in as out, every judgment
-// retokenized.
-func runRetokenize(out, in string) error {
+// retokenized, or rebuilt from its form in the file before when one is
+// given.
+func runRetokenize(out, in, before string) error {
 	if out == "" {
-		return fmt.Errorf("usage: judgmentsample -retokenize IN -o OUT")
+		return fmt.Errorf("usage: judgmentsample -retokenize IN [-before EARLIER] -o OUT")
 	}
-	data, err := os.ReadFile(in)
+	js, err := readTokenized(in)
 	if err != nil {
 		return err
 	}
-	js, err := judgmentfiles.ParseTokenized(in, data)
-	if err != nil {
-		return err
+	earlier := map[string]judgment.Judgment{}
+	if before != "" {
+		bs, err := readTokenized(before)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			earlier[b.ID] = b
+		}
 	}
 	key, err := sampleKey()
 	if err != nil {
@@ -115,7 +132,14 @@ func runRetokenize(out, in string) error {
 	}
 	added := 0
 	for i, j := range js {
-		if js[i], _, err = judgment.Retokenize(key, j); err != nil {
+		if b, ok := earlier[j.ID]; ok {
+			js[i], err = rebuild(key, j, b)
+		} else if before != "" {
+			err = fmt.Errorf("not in %s", before)
+		} else {
+			js[i], _, err = judgment.Retokenize(key, j)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", j.ID, err)
 		}
 		if !js[i].Equal(j) {
@@ -128,6 +152,15 @@ func runRetokenize(out, in string) error {
 	}
 	fmt.Fprintf(os.Stderr, "%d judgments retokenized into %s, %d changed\n", len(js), out, added)
 	return os.WriteFile(out, buf.Bytes(), 0o644)
+}
+
+// readTokenized reads a tokenized JSON lines file.
+func readTokenized(path string) ([]judgment.Judgment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return judgmentfiles.ParseTokenized(path, data)
 }
 
 // sampleKey is QUARRY_VAULT_KEY, or a random key that is never written.

@@ -54,7 +54,7 @@ func closeRelation(match string) bool {
 
 // relationWords name a person by a relation to the case or to another
 // person: kin, heirs, a victim, a witness, an officer who acted in it.
-const relationWords = indianKinWords + `|husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|student|pupil|patient|teacher|worker|workman|labourer|occupant|passenger|pedestrian|rider|cyclist|supplier|vendor|vendee|purchaser|buyer|seller|dealer|distributor|customer|borrower|guarantor|director|transferee|transferor|lessee|lessor|licensee|allottee|assessee|depositor|drawer|payee|nominee|beneficiary|donor|donee|testator|testatrix|legatee|executor|mortgagor|mortgagee|surety|consignee|shareholder|addressee|sender|signatory|attesting witness|scribe|one|substituted by|substituted`
+const relationWords = indianKinWords + `|husband|wife|son|daughter|brother|sister|mother|father|uncle|aunt|nephew|niece|cousin|grandson|granddaughter|grandfather|grandmother|grandchild|widow|widower|guardian|next friend|heir|lrs|l\.rs|representative|stepmother|stepfather|stepson|stepdaughter|fiance|fiancee|paramour|minor|child|girl|boy|prosecutrix|survivor|victim|deceased|injured|witness|eyewitness|eye-witness|informant|employer|employee|landlord|landlady|tenant|servant|maid|driver|neighbour|neighbor|owner|friend|co-accused|accomplice|officer|inspector|sub-inspector|constable|head constable|doctor|surgeon|sarpanch|tehsildar|patwari|lekhpal|kanungo|clerk|stenographer|typist|scribe|peon|nurse|cashier|accountant|watchman|chowkidar|agent|broker|contractor|notary|manager|student|pupil|patient|teacher|worker|workman|labourer|occupant|passenger|pedestrian|rider|cyclist|supplier|vendor|vendee|purchaser|buyer|seller|dealer|distributor|customer|borrower|guarantor|director|transferee|transferor|lessee|lessor|licensee|allottee|assessee|depositor|drawer|payee|nominee|beneficiary|donor|donee|testator|testatrix|legatee|executor|mortgagor|mortgagee|surety|consignee|shareholder|addressee|sender|signatory|attesting witness|scribe|domestic help|house help|one|substituted by|substituted`
 
 // relations adds the names after a relation or a witness's number.
 func (d *detector) relations() {
@@ -89,10 +89,13 @@ func (d *detector) personListAt(i int, strong bool) {
 		if n == nil && strong && i > start {
 			n, end = honorificAsName(d.text, start, i)
 		}
-		if n == nil || d.counselOrJudge(start, end) {
+		if n == nil {
+			n, end = lowerNameAt(d.text, i, strong)
+		}
+		if n == nil || d.counselOrJudge(start, end) || d.precedent(start, end) {
 			return
 		}
-		if strong || i > start || foreign(n) != nil {
+		if strong || i > start || foreign(n) != nil || appositive(d.text, start, end) {
 			d.addParty(n) // "her cousin Pinky", not "the Director of Income Tax"
 		}
 		glue := listGlue.FindStringIndex(d.text[end:min(len(d.text), end+12)])
@@ -101,6 +104,60 @@ func (d *detector) personListAt(i int, strong bool) {
 		}
 		i = end + glue[1]
 	}
+}
+
+// appositive reports whether the name at text[start:end] is set off by
+// commas and followed by "who", as a person is named after a relation:
+// "a co-passenger, Hope, who is absconding".
+func appositive(text string, start, end int) bool {
+	before := strings.TrimRight(text[max(0, start-3):start], " \t")
+	return strings.HasSuffix(before, ",") && whoAfter.MatchString(text[end:min(len(text), end+12)])
+}
+
+var whoAfter = regexp.MustCompile(`^,[ \t]*(?:who|whom|whose)\b`)
+
+// lowerNameAt reads a name written in lower case at text[i], after a
+// relation: one to four words, none an English word nor a word of courts,
+// kin or procedure, that end at punctuation or, after a close relation
+// (strong), at an English word ("his elder brother ramu yadav has
+// threatened"); after another relation the name must stand between commas
+// ("The Assistant Manager, nagaraj desai, who").
+func lowerNameAt(text string, i int, strong bool) ([]string, int) {
+	commaBefore := strings.HasSuffix(strings.TrimRight(text[max(0, i-3):i], " \t"), ",")
+	var words []string
+	end := i
+	for pos := skipBlanks(text, i, len(text)); len(words) < 4; {
+		j := pos
+		for j < len(text) && text[j] >= 'a' && text[j] <= 'z' {
+			j++
+		}
+		w := text[pos:j]
+		if len(w) < 2 || j < len(text) && (nameRune(rune(text[j])) && text[j] != '.' || isASCIIDigit(rune(text[j]))) || !lowerNameWord(w) {
+			break
+		}
+		words = append(words, w)
+		end = j
+		if j >= len(text) || text[j] != ' ' {
+			break
+		}
+		pos = j + 1
+	}
+	if len(words) == 0 || len(words) == 1 && len(words[0]) < 4 {
+		return nil, 0
+	}
+	rest := text[end:min(len(text), end+2)]
+	punct := rest != "" && strings.IndexByte(",;.)", rest[0]) >= 0
+	if !strong && !(commaBefore && strings.HasPrefix(rest, ",")) || strong && !punct && !strings.HasPrefix(rest, " ") {
+		return nil, 0
+	}
+	return words, end
+}
+
+// lowerNameWord reports whether the lower-case word w may be a word of a
+// name written in lower case: no English word, no word of courts, kin or
+// procedure.
+func lowerNameWord(w string) bool {
+	return !isEnglish(w) && !notNameWords[w] && !judgmentAbbreviations[w] && !closeWords[w] && !relationFirst[w] && !markerAlone[w]
 }
 
 // honorificAsName returns the word of text[start:i], an honorific after a
@@ -126,11 +183,17 @@ func (d *detector) markedNames() {
 		}
 		window := d.text[i:min(len(d.text), i+60)]
 		if m := aliasPattern.FindStringIndex(window); m != nil {
-			if n := d.nameBefore(i); n != nil {
-				d.addParty(n)
+			left := d.nameBefore(i)
+			right, end := d.nameAt(i + m[1])
+			if right != nil && d.precedent(i-len(strings.Join(left, " ")), end) {
+				i += m[1] - 1
+				continue // "Sher Singh @ Partapa v. State of Haryana" is a cited case
 			}
-			if n, _ := d.nameAt(i + m[1]); n != nil {
-				d.addParty(n)
+			if left != nil {
+				d.addParty(left)
+			}
+			if right != nil {
+				d.addParty(right)
 			} else if w := aliasWord(d.text, i+m[1]); w != "" {
 				d.add([]string{w})
 			}
@@ -247,15 +310,17 @@ func afterBreak(text string, i int) bool {
 }
 
 // signature adds the name on the text's last line that holds one, as a
-// stenographer or a clerk signs an order ("Pinky"), whatever its words.
+// stenographer or a clerk signs an order ("Pinky", "Ashish/-"), whatever
+// its words.
 func (d *detector) signature() {
 	end := len(strings.TrimRight(d.text, " \t\r\n"))
 	start := strings.LastIndexByte(d.text[:end], '\n') + 1
+	end = len(strings.TrimRight(strings.TrimSuffix(d.text[:end], "/-"), " \t"))
 	i := skipBlanks(d.text, start, end)
 	if i >= end || !startsCapital(d.text, i) {
 		return
 	}
-	n, e := d.nameAt(i)
+	n, e := (&detector{text: d.text[:end]}).nameAt(i)
 	if n != nil && e == end && len(n) <= 3 && !d.known(n) && !d.counselOrJudge(i, e) && !allCaps(n) {
 		d.add(n)
 	}
@@ -342,7 +407,7 @@ func (d *detector) generic() {
 			i = end // found whole by a rule of context: no part of it alone
 			continue
 		}
-		if name := trimEnglish(n); name != nil && !d.known(name) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
+		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
 			d.add(name)
 		}
 		i = end
@@ -468,11 +533,19 @@ var judgmentAbbreviations = setOf(`crl cri crim civ misc spl addl asst supdt exh
 	america london dubai singapore`)
 
 // precedent reports whether the name at text[start:end] is a party's of
-// a cited case: "v." or "versus" next to it.
+// a cited case: "v." or "versus" next to it, or after up to two more
+// capitalised words.
 func (d *detector) precedent(start, end int) bool {
-	return precedentAround.MatchString(d.text[end:min(len(d.text), end+24)]) ||
-		precedentBefore.MatchString(d.text[max(0, start-10):start])
+	after := d.text[end:min(len(d.text), end+48)]
+	if m := nameWordsAfter.FindStringIndex(after); m != nil && m[1] > 0 && precedentAround.MatchString(after[m[1]:]) {
+		return true // "Lalita Kumari Sisodia v.", read up to "Kumari"
+	}
+	return precedentAround.MatchString(after) || precedentBefore.MatchString(d.text[max(0, start-10):start])
 }
+
+// nameWordsAfter are up to two more capitalised words after a name, such
+// as the rest of a cited party's name past a word that ends a name.
+var nameWordsAfter = regexp.MustCompile(`^(?:[ \t]+\p{Lu}[\p{L}.'-]*){1,2}`)
 
 // What may follow a person's name, by its first word: a marker that needs
 // nothing before it ("aged", "alias", "petitioner"), one that follows a

@@ -50,10 +50,18 @@ func Litigants(text string, judges []string) []string {
 
 // detect runs every rule of Litigants over text.
 func detect(text string, judges []string) *detector {
-	d := &detector{text: text, clear: map[string]bool{}, seen: map[string]bool{}}
+	d := &detector{text: text, clear: map[string]bool{}, seen: map[string]bool{}, cited: map[string]bool{}, judgeWords: map[string]bool{}}
 	for _, j := range judges {
-		d.keep(strings.Fields(j))
+		n := judgeName(j)
+		d.keep(n)
+		for _, w := range n {
+			if !isInitials(w) {
+				d.judgeWords[strings.ToLower(strings.TrimSuffix(w, "."))] = true
+			}
+		}
 	}
+	d.collectAppearances()
+	d.collectCited()
 	d.collectCounsel()
 	d.honorifics() // first: it remembers the counsel the others pass over
 	d.kinship()
@@ -77,6 +85,14 @@ type detector struct {
 	clear map[string]bool // lower-cased names and surnames of counsel and judges
 	seen  map[string]bool
 	found []string
+	// appearances are the byte ranges of the lines naming counsel or a
+	// bench (appearanceLines).
+	appearances [][2]int
+	// cited holds the lower-cased names of cited cases' parties.
+	cited map[string]bool
+	// judgeWords are the lower-cased words of the listed judges' names,
+	// each of which alone names the judge ("Indira" of Indira Banerjee).
+	judgeWords map[string]bool
 	// hindiAddresses are the addresses its Devanagari text gives.
 	hindiAddresses []string
 }
@@ -89,14 +105,14 @@ var (
 	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
 	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
 	forBefore        = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+)?$`)
-	counselAfter     = regexp.MustCompile(`(?i)^\s*,?\s*(?:learned\b|ld\.|(?:senior\s+)?(?:counsel|advocates?|advs?\b\.?)|standing\s+counsel|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:petitioner|respondent|appellant|applicant|plaintiff|defendant|complainant|accused|claimant|state|revenue|union|department|r\s?-?\s?\d)|(?-i:for\s+[A-Z]{2,}\b))`)
+	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|s\.?s\.?c|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
-	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:senior\s+)?(?:counsel|advocate)|coram\s*:?)\s*$`)
+	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:(?:senior|special|defence|additional|addl\.?)\s+)?(?:counsel|advocate|a\.?r|d\.?r|p\.?\s?p|a\.?p\.?p|public\s+prosecutor)\.?\s*,?|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL\d.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,?|(?:^|\n|;|\bby)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
 	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
 	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
 	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
-	groupGlue        = regexp.MustCompile(`(?i)^(?:\s|,|&|\band\b|\bwith\b|\balongwith\b|\balong\s+with\b|i/b\.?)*$`)
+	groupGlue        = regexp.MustCompile(`(?i)^(?:\s|,|&|\band\b|\bwith\b|\balongwith\b|\balong\s+with\b|i/b\.?|\ba/w\.?)*$`)
 )
 
 // The words each pattern starts with, lower case.
@@ -126,7 +142,7 @@ func (d *detector) findAll(re *regexp.Regexp, words map[string]bool) [][]int {
 		for j < len(d.text) && isASCIILetter(rune(d.text[j])) {
 			j++
 		}
-		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && inSet(words, d.text[i:j]) {
+		if j-i <= 12 && (i == 0 || !asciiWord(rune(d.text[i-1]))) && inSetOrPlural(words, d.text[i:j]) {
 			if m := re.FindStringIndex(d.text[i:min(len(d.text), i+300)]); m != nil {
 				out = append(out, []int{i, i + m[1]})
 				i += max(m[1], 1)
@@ -153,7 +169,7 @@ func (d *detector) honorifics() {
 		if n == nil {
 			n, end = initialsAt(d.text, m[1]) // "Dr. M.R.S. (PW-3)"
 		}
-		if n != nil {
+		if n != nil && !d.precedent(m[0], end) { // "Rangappa v. Sri Mohan" names a cited case
 			cs = append(cs, cand{m[0], end, n, d.counselOrJudge(m[0], end)})
 		}
 	}
@@ -188,12 +204,13 @@ func glued(text string, end, start int) bool {
 // and remembers the surname.
 func (d *detector) counselOrJudge(start, end int) bool {
 	after := d.text[end:min(len(d.text), end+60)]
-	before := d.text[max(0, start-30):start]
+	before := d.text[max(0, start-60):start]
 	if inPerson.MatchString(after) {
 		return false // a party in person is no counsel
 	}
-	return counselAfter.MatchString(after) || judgeAfter.MatchString(after) || counselBefore.MatchString(before) ||
-		strings.HasSuffix(strings.ToLower(strings.TrimSpace(before)), "justice")
+	return counselAfter.MatchString(after) || judgeAfter.MatchString(after) || benchAfter.MatchString(after) || strings.HasSuffix(d.text[start:end], "-J") ||
+		counselBefore.MatchString(before) || benchBefore.MatchString(before) ||
+		strings.HasSuffix(strings.ToLower(strings.TrimSpace(before)), "justice") || d.appearing(start, end)
 }
 
 // collectCounsel remembers the names of counsel the text names without
@@ -210,6 +227,7 @@ func (d *detector) collectCounsel() {
 func (d *detector) keep(words []string) {
 	if len(words) > 0 {
 		d.clear[strings.ToLower(strings.Join(words, " "))] = true
+		d.clear[nameKey(words)] = true
 		d.clear[strings.ToLower(surname(words))] = true
 	}
 }
@@ -217,7 +235,7 @@ func (d *detector) keep(words []string) {
 // known reports whether name is a counsel's or judge's name met
 // elsewhere, or only their surname, perhaps with initials.
 func (d *detector) known(name []string) bool {
-	if d.clear[strings.ToLower(strings.Join(name, " "))] {
+	if d.clear[strings.ToLower(strings.Join(name, " "))] || d.clear[nameKey(name)] || d.isCited(name) {
 		return true
 	}
 	full := 0
@@ -226,7 +244,33 @@ func (d *detector) known(name []string) bool {
 			full++
 		}
 	}
-	return full == 1 && d.clear[strings.ToLower(surname(name))]
+	return full == 1 && d.clear[strings.ToLower(surname(name))] || d.judgesWords(name)
+}
+
+// judgesWords reports whether every word of name that is no initials is a
+// word of a listed judge's name: "Indira" of Indira Banerjee, "IRFAN
+// RASOOL" of Irfan Rasool Shah.
+func (d *detector) judgesWords(name []string) bool {
+	full := 0
+	for _, w := range name {
+		if isInitials(w) {
+			continue
+		}
+		if !d.judgeWords[strings.ToLower(strings.TrimSuffix(w, "."))] {
+			return false
+		}
+		full++
+	}
+	return full > 0
+}
+
+// nameKey is a name as known compares it: in lower case, without the
+// spaces between initials and after them ("A. K. Jayasankaran" and
+// "A.K.JAYASANKARAN" alike), nor the full stop of trailing ones.
+func nameKey(words []string) string {
+	k := strings.ToLower(strings.Join(words, " "))
+	k = strings.ReplaceAll(k, ". ", ".")
+	return strings.TrimSuffix(k, ".")
 }
 
 // surname is the last word of a name, without the initials glued to it.
@@ -285,7 +329,7 @@ func (d *detector) listAt(i int) {
 				item = item[m[1]:]
 			}
 			if n, e := (&detector{text: item}).nameAt(0); n != nil && strings.TrimSpace(item[e:]) == "" {
-				d.add(n)
+				d.addParty(n) // not "(BY SRI K. N. RAO, ADVOCATE FOR R3)", whose counsel are known
 			}
 		}
 		return
@@ -334,6 +378,9 @@ func (d *detector) nameAt(i int) ([]string, int) {
 	for pos := i; len(words) < nameWordMax; {
 		pos = skipSpace(d.text, pos)
 		w, next, stop := wordAt(d.text, pos)
+		if len(words) > 0 && caseChangesAcrossLines(d.text[end:pos], words[len(words)-1], w) {
+			break // "Digitally signed by\nSUNIL KUMAR\n   Cargo Handling at"
+		}
 		kind := classify(w)
 		if kind == organisation {
 			return nil, 0
@@ -356,6 +403,16 @@ func (d *detector) nameAt(i int) ([]string, int) {
 		return nil, 0
 	}
 	return words, end
+}
+
+// caseChangesAcrossLines reports whether the words prev and w, parted by
+// gap, are on two lines and one is in capitals and the other not: a name
+// wrapped over a line keeps its case.
+func caseChangesAcrossLines(gap, prev, w string) bool {
+	if !strings.Contains(gap, "\n") || isInitials(prev) || isInitials(w) || len(prev) < 2 || len(w) < 2 {
+		return false
+	}
+	return (strings.ToUpper(prev) == prev) != (strings.ToUpper(w) == w)
 }
 
 // nameBefore reads the name that ends at text[i], before spaces and a
@@ -389,11 +446,14 @@ func (d *detector) nameBefore(i int) []string {
 }
 
 // acronym reports whether a name is one upper-case word of two to four
-// letters: BMC, MCD, CIT; what a role is followed by in a judgment when it
-// is an authority's, and no one's name.
+// letters, or an acronym's plural: BMC, MCD, CIT, AOs; what a role is
+// followed by in a judgment when it is an authority's, and no one's name.
 func acronym(words []string) bool {
-	return len(words) == 1 && len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0]
+	return len(words) == 1 && (len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0] || acronymPlural.MatchString(words[0]))
 }
+
+// acronymPlural is an acronym's plural: "AOs", "FIRs", "PWs".
+var acronymPlural = regexp.MustCompile(`^[A-Z]{2,5}s$`)
 
 func hasFullWord(words []string) bool {
 	for _, w := range words {
@@ -495,13 +555,19 @@ func classify(w string) wordKind {
 // Restaurant", "Naidu & Co." or "Jet Enterprises Private Limited".
 func organisationNext(text string, i int) bool {
 	rest := strings.TrimLeft(text[i:], " \t.,&")
+	if m := parenthesisedWord.FindStringIndex(rest); m != nil {
+		rest = rest[m[1]:] // "Newey (India) Holding Ltd.", "Sharma (P) Ltd."
+	}
 	w, _, _ := wordAt(rest, 0)
 	return classify(w) == organisation
 }
 
+// parenthesisedWord is a word in parentheses inside a company's name.
+var parenthesisedWord = regexp.MustCompile(`^\(\pL+\.?\)[ \t]*`)
+
 // nameAbbreviations are abbreviated first names, whose full stop does
 // not end the name.
-var nameAbbreviations = setOf(`mohd. md. sk. mst. syd. kh. th. ng. ph. oi.`)
+var nameAbbreviations = setOf(`mohd. md. sk. mst. syd. kh. th. ng. ph. oi. ch.`)
 
 // notNameWords end a name: words of courts, roles, procedure and
 // honorifics, which are capitalised in judgments but name nobody.
@@ -548,7 +614,7 @@ var organisationWords = setOf(`ltd limited pvt private company co corporation
 society bank industries enterprises associates sons trust union board
 council committee association federation llp inc firm traders builders
 developers construction mills bar restaurant hotel hospital college school
-university agency agencies group holdings services products exports imports
+university agency agencies group holding holdings services products exports imports
 m/s`)
 
 func setOf(words string) map[string]bool {
@@ -569,6 +635,12 @@ func withoutPossessive(words []string) []string {
 		}
 	}
 	return words
+}
+
+// inSetOrPlural reports whether the ASCII word w or, when it ends in
+// "s", its singular is in set: "minors" starts what "minor" does.
+func inSetOrPlural(set map[string]bool, w string) bool {
+	return inSet(set, w) || len(w) > 3 && (w[len(w)-1] == 's' || w[len(w)-1] == 'S') && inSet(set, w[:len(w)-1])
 }
 
 // inSet reports whether the lower case of the ASCII word w is in set,
