@@ -189,6 +189,10 @@ func (s *Server) mcpDispatch(r *http.Request, p httprouter.Params, op mcpOperati
 		return mcpTooLarge(mcpMeta(rec, r), o, r, op, tooLarge.why)
 	}
 	aborted := s.answer(rec, r, o, body, err)
+	if rec.status == http.StatusPaymentRequired || rec.status == http.StatusTooManyRequests {
+		// The POST answers 200: the refusal is counted as the route's.
+		s.metrics.refusals.WithLabelValues(statusLabel(rec.status)).Inc()
+	}
 	meta := mcpMeta(rec, r)
 	switch {
 	case aborted:

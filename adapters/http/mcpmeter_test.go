@@ -192,3 +192,31 @@ func BenchmarkMCPToolCall(b *testing.B) {
 		})
 	}
 }
+
+// TestMCPToolCallRefusalIsCounted: a tool call refused for its rate is
+// counted among the data requests refused, though its POST answers 200.
+func TestMCPToolCallRefusalIsCounted(t *testing.T) {
+	s, _, secret := mcpTestServer(t, "a,b\n", 1, nil)
+	if res := callCSV(t, s, secret); res.IsError {
+		t.Fatalf("first call: %+v", res.Content)
+	}
+	res := callCSV(t, s, secret)
+	if !res.IsError || res.Meta["quarry/status"] != http.StatusTooManyRequests {
+		t.Fatalf("second call: %v %+v", res.Meta, res.Content)
+	}
+	families, err := s.metrics.registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := 0.0
+	for _, f := range families {
+		if f.GetName() == "quarry_requests_refused_total" {
+			for _, m := range f.GetMetric() {
+				counted += m.GetCounter().GetValue()
+			}
+		}
+	}
+	if counted != 1 {
+		t.Errorf("%v refusals counted, want 1", counted)
+	}
+}
