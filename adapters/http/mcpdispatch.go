@@ -39,7 +39,7 @@ func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
 			return mcpRefusal(err), nil
 		}
 		var c platform.Call
-		if key, ok := KeyFrom(ctx); ok {
+		if key, ok := platform.KeyFrom(ctx); ok {
 			c.Key = &key
 		} else if req.Extra != nil {
 			c.Credential = mcpKey(req.Extra.Header)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/apikey"
 )
@@ -77,7 +78,7 @@ func (s *Server) serveMCP(h http.Handler) func(http.ResponseWriter, *http.Reques
 			writeError(w, r, err)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), keyContext{}, key))
+		r = r.WithContext(platform.WithKey(r.Context(), key))
 		msg, body, err := readMCPMessage(r)
 		if errors.Is(err, errPayloadTooLarge) {
 			writeError(w, r, err)

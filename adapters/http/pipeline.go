@@ -12,7 +12,6 @@ import (
 
 	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/domain/idempotency"
 )
@@ -78,10 +77,8 @@ func (s *Server) metered(mr meteredRoute) httprouter.Handle {
 func (s *Server) call(w http.ResponseWriter, r *http.Request, p httprouter.Params, mr meteredRoute, c platform.Call) (platform.Outcome, *bodyWriter, error) {
 	var body *bodyWriter
 	c.Dataset, c.Route, c.RequestID = mr.id, mr.rt, recordOf(r).id
-	c.Prepare = func(ctx context.Context, key apikey.Key) (platform.Prepared, error) {
-		// Handlers whose answer depends on the credential (Ask reads
-		// only the datasets the key may read) find it in the context.
-		return mr.prepare(r.WithContext(context.WithValue(ctx, keyContext{}, key)), p)
+	c.Prepare = func(ctx context.Context) (platform.Prepared, error) {
+		return mr.prepare(r.WithContext(ctx), p)
 	}
 	c.Deliver = func(o platform.Outcome, res Response) io.Writer {
 		outcomeHeaders(w, o)
@@ -152,14 +149,6 @@ func outcomeHeaders(w http.ResponseWriter, o platform.Outcome) {
 	} else {
 		h.Del("X-Credits-Remaining")
 	}
-}
-
-type keyContext struct{}
-
-// KeyFrom returns the API key a metered request was authenticated with.
-func KeyFrom(ctx context.Context) (apikey.Key, bool) {
-	k, ok := ctx.Value(keyContext{}).(apikey.Key)
-	return k, ok
 }
 
 // incident logs what a metered call could not do, for an operator.

@@ -66,10 +66,11 @@ type Call struct {
 	Route   dataset.Route
 	// RequestID names the request in the ledger.
 	RequestID string
-	// Prepare validates the request for the admitted key and says how to
-	// serve it. Its errors (400, 422, or 403 where what the request asks
-	// for needs a permission the key lacks) cost nothing.
-	Prepare func(ctx context.Context, key apikey.Key) (Prepared, error)
+	// Prepare validates the request for the admitted key, which ctx
+	// carries (KeyFrom), and says how to serve it. Its errors (400, 422,
+	// or 403 where what the request asks for needs a permission the key
+	// lacks) cost nothing.
+	Prepare func(ctx context.Context) (Prepared, error)
 	// Deliver opens the writer of the body of r, a call whose cost and
 	// quota o says. Its first byte commits the answer.
 	Deliver func(o Outcome, r Result) io.Writer
@@ -166,9 +167,25 @@ func (m *Meter) Call(ctx context.Context, c Call) (Outcome, error) {
 	case err != nil:
 		return o, err
 	case p.Keyed != nil:
-		return m.chargedOnce(ctx, c, p, o)
+		return m.chargedOnce(WithKey(ctx, o.Key), c, p, o)
 	}
-	return m.charged(ctx, c, p.Serve, o)
+	return m.charged(WithKey(ctx, o.Key), c, p.Serve, o)
+}
+
+type keyContext struct{}
+
+// WithKey is ctx carrying the key a call was authenticated with: from the
+// checks after authentication on, a call's context carries it, so that a
+// handler whose answer depends on the credential (Ask reads only the
+// datasets the key may read) finds it.
+func WithKey(ctx context.Context, k apikey.Key) context.Context {
+	return context.WithValue(ctx, keyContext{}, k)
+}
+
+// KeyFrom returns the key ctx carries (WithKey).
+func KeyFrom(ctx context.Context) (apikey.Key, bool) {
+	k, ok := ctx.Value(keyContext{}).(apikey.Key)
+	return k, ok
 }
 
 // admit runs the checks before the debit. Those reading the platform's
@@ -188,7 +205,7 @@ func (m *Meter) admit(ctx context.Context, c Call, o *Outcome) (Prepared, error)
 	if err := m.d.Metering.Touch(checks, key); err != nil {
 		m.report(Incident{RequestID: c.RequestID, Message: "last use of key not recorded", Err: err, KeyID: key.ID, Warning: true})
 	}
-	p, err := m.check(ctx, checks, c, o)
+	p, err := m.check(WithKey(ctx, key), checks, c, o)
 	if err != nil {
 		// Refused before the charge: it cost nothing, which is known
 		// without asking the ledger (spec-gaps B12).
@@ -228,7 +245,7 @@ func (m *Meter) check(ctx, checks context.Context, c Call, o *Outcome) (Prepared
 	if err := m.d.Availability.Require(ctx, c.Dataset); err != nil {
 		return Prepared{}, err
 	}
-	return c.Prepare(ctx, o.Key)
+	return c.Prepare(ctx)
 }
 
 // charged debits, serves and delivers, refunding a failure. Money moves

@@ -151,8 +151,11 @@ type handler struct {
 // delivered to out, the steps of the handler recorded.
 func (r *meterRig) call(credential string, h handler, out *bytes.Buffer) (platform.Outcome, error) {
 	c := platform.Call{Credential: credential, Dataset: dataset.IndiaPrices, Route: r.route, RequestID: "req_1"}
-	c.Prepare = func(context.Context, apikey.Key) (platform.Prepared, error) {
+	c.Prepare = func(ctx context.Context) (platform.Prepared, error) {
 		r.steps.add("prepare")
+		if k, ok := platform.KeyFrom(ctx); !ok || k.ID != "key_1" {
+			return platform.Prepared{}, errors.New("prepared without the key")
+		}
 		return platform.Prepared{Serve: h.serve(r.steps), Keyed: h.keyed}, h.prepareErr
 	}
 	c.Deliver = func(platform.Outcome, platform.Result) io.Writer {
@@ -166,8 +169,11 @@ func (r *meterRig) call(credential string, h handler, out *bytes.Buffer) (platfo
 }
 
 func (h handler) serve(s *steps) platform.Serve {
-	return func(context.Context) (platform.Result, error) {
+	return func(ctx context.Context) (platform.Result, error) {
 		s.add("serve")
+		if _, ok := platform.KeyFrom(ctx); !ok {
+			return platform.Result{}, errors.New("served without the key")
+		}
 		if h.panics {
 			panic("handler bug")
 		}
