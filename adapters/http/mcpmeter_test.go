@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/julienschmidt/httprouter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -218,5 +219,16 @@ func TestMCPToolCallRefusalIsCounted(t *testing.T) {
 	}
 	if counted != 1 {
 		t.Errorf("%v refusals counted, want 1", counted)
+	}
+}
+
+// TestMCPEmptyFileKeepsItsType: an empty CSV is an embedded text resource
+// of the route's media type, as a CSV with rows is.
+func TestMCPEmptyFileKeepsItsType(t *testing.T) {
+	s, _, secret := csvServer(t, 0)
+	res := callCSV(t, s, secret)
+	er, _ := res.Content[0].(*mcp.EmbeddedResource)
+	if res.IsError || er == nil || er.Resource.MIMEType != "text/csv; charset=utf-8" || er.Resource.Blob != nil {
+		t.Fatalf("result: %+v", res.Content[0])
 	}
 }

@@ -85,6 +85,14 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, p httprouter.Param
 		body = &bodyWriter{w: w, resp: res}
 		return body
 	}
+	if accept := c.Accept; accept != nil {
+		// What is asked to accept a body is its whole answer, an empty
+		// body's status and headers included.
+		c.Accept = func() error {
+			body.commit()
+			return accept()
+		}
+	}
 	o, err := s.meter.Call(r.Context(), c)
 	if o.Key.ID != "" {
 		recordOf(r).keyID = o.Key.ID
@@ -123,7 +131,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, o platform.Outco
 	case err != nil:
 		outcomeHeaders(w, o)
 		writeError(w, r, err)
-	case !body.started():
+	default:
 		body.commit() // an empty body is a complete answer
 	}
 	return false

@@ -25,9 +25,9 @@ func JSON(v any) Response {
 // writes the first byte, so that a body failing before then can still be
 // answered with an error.
 type bodyWriter struct {
-	w       http.ResponseWriter
-	resp    Response
-	written int64
+	w         http.ResponseWriter
+	resp      Response
+	committed bool
 }
 
 // Write commits the headers on the first byte and passes p on.
@@ -35,19 +35,16 @@ func (b *bodyWriter) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if b.written == 0 {
-		b.commit()
-	}
-	n, err := b.w.Write(p)
-	b.written += int64(n)
-	return n, err
+	b.commit()
+	return b.w.Write(p)
 }
 
-// started reports whether any byte of the body was written.
-func (b *bodyWriter) started() bool { return b.written > 0 }
-
-// commit writes the status and headers.
+// commit writes the status and headers, once.
 func (b *bodyWriter) commit() {
+	if b.committed {
+		return
+	}
+	b.committed = true
 	h := b.w.Header()
 	for name, values := range b.resp.Header {
 		h[http.CanonicalHeaderKey(name)] = values
