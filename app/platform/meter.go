@@ -145,7 +145,8 @@ type MeterDeps struct {
 	Idempotency  *Idempotency
 	Limiter      *RateLimiter
 	Availability *usecase.Availability
-	// StoreTimeout bounds the checks before the debit.
+	// StoreTimeout bounds the checks before the debit; zero is
+	// DefaultStoreTimeout.
 	StoreTimeout time.Duration
 	// Report receives the incidents.
 	Report func(Incident)
@@ -155,7 +156,12 @@ type MeterDeps struct {
 type Meter struct{ d MeterDeps }
 
 // NewMeter wires the use case.
-func NewMeter(d MeterDeps) *Meter { return &Meter{d: d} }
+func NewMeter(d MeterDeps) *Meter {
+	if d.StoreTimeout == 0 {
+		d.StoreTimeout = DefaultStoreTimeout
+	}
+	return &Meter{d: d}
+}
 
 // Call runs c: authenticate, authorize, rate limit, availability, prepare,
 // charge (or claim an Idempotency-Key, or replay its kept response), serve,
