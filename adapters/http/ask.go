@@ -9,6 +9,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/quarrydata/quarry/app/ask"
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/dataset"
 )
@@ -78,7 +79,7 @@ func AskHandlers(asker *ask.Service, available *usecase.Availability, now usecas
 		if err != nil {
 			return nil, err
 		}
-		key, ok := KeyFrom(r.Context())
+		key, ok := platform.KeyFrom(r.Context())
 		if !ok {
 			return nil, errors.New("ask: no API key in the request context")
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/quarrydata/quarry/app/indiaexports"
+	"github.com/quarrydata/quarry/app/platform"
 )
 
 // exportBody is the body of POST /india/exports.
@@ -38,7 +39,7 @@ func ExportHandlers(exports *indiaexports.Service) []DataHandler {
 			case b.Format == nil:
 				return nil, unprocessable(`field "format" is required`)
 			}
-			key, _ := KeyFrom(r.Context())
+			key, _ := platform.KeyFrom(r.Context())
 			prep, err := exports.Prepare(r.Context(), key, indiaexports.Request{Dataset: *b.Dataset, Format: *b.Format, Filters: b.Filters})
 			if err != nil {
 				return nil, err

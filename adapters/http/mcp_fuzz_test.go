@@ -25,7 +25,7 @@ func FuzzMCPArguments(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte, tool uint8) {
 		op := ops[int(tool)%len(ops)]
-		req, err := op.request(context.Background(), args)
+		req, given, err := op.request(context.Background(), args)
 		if err != nil {
 			if code, _ := status(err); code != http.StatusBadRequest && code != http.StatusUnprocessableEntity {
 				t.Fatalf("%s: refused with %d: %v", op.route.OperationID, code, err)
@@ -35,7 +35,7 @@ func FuzzMCPArguments(f *testing.F) {
 		if req.Method != op.route.Method {
 			t.Fatalf("%s: method %s", op.route.OperationID, req.Method)
 		}
-		checkPath(t, op, req, args)
+		checkPath(t, op, req, given, args)
 		if op.hasBody {
 			var body map[string]any
 			if err := json.NewDecoder(req.Body).Decode(&body); err != nil {
@@ -45,9 +45,10 @@ func FuzzMCPArguments(f *testing.F) {
 	})
 }
 
-// checkPath holds the request's path to the route and its path arguments
-// to the arguments given.
-func checkPath(t *testing.T, op mcpOperation, req *http.Request, raw []byte) {
+// checkPath holds the request's path to the route, and its path
+// arguments, as the router reads them, to the arguments given and to the
+// parameters the call hands the route.
+func checkPath(t *testing.T, op mcpOperation, req *http.Request, given httprouter.Params, raw []byte) {
 	t.Helper()
 	router := httprouter.New()
 	router.Handle(op.route.Method, routerPath(op.route.Path), func(http.ResponseWriter, *http.Request, httprouter.Params) {})
@@ -58,9 +59,12 @@ func checkPath(t *testing.T, op mcpOperation, req *http.Request, raw []byte) {
 	args, _ := mcpArguments(raw)
 	for _, p := range params {
 		want, _, _ := paramText(p.Key, args[p.Key])
-		if p.Value != want {
-			t.Fatalf("%s: path argument %s = %q, want %q", op.route.OperationID, p.Key, p.Value, want)
+		if p.Value != want || given.ByName(p.Key) != want {
+			t.Fatalf("%s: path argument %s = %q, handed on as %q, want %q", op.route.OperationID, p.Key, p.Value, given.ByName(p.Key), want)
 		}
+	}
+	if len(given) != len(params) {
+		t.Fatalf("%s: %d path parameters handed on, the path has %d", op.route.OperationID, len(given), len(params))
 	}
 }
 

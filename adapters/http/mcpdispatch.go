@@ -15,11 +15,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/julienschmidt/httprouter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/app/platform"
-	"github.com/quarrydata/quarry/domain/idempotency"
 )
 
 // maxMCPBody bounds the route body one tool result carries: 4 MiB, embedded
@@ -27,36 +26,42 @@ import (
 // is refunded and the tool says to fetch it over HTTP (spec-gaps B100).
 const maxMCPBody = 4 << 20
 
-// mcpTool answers a call of op's tool by dispatching it through op's route
-// with the caller's key, within mcpDeadline: the SDK does not hand the
-// HTTP request's deadline on to a tool.
+// mcpTool answers a call of op's tool by running it through op's route in
+// the Meter, within mcpDeadline: the SDK does not hand the HTTP request's
+// deadline on to a tool. The key is the one the POST was authenticated
+// with (serveMCP), else the credential of the call's headers.
 func (s *Server) mcpTool(op mcpOperation) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := context.WithTimeout(ctx, mcpDeadline)
 		defer cancel()
-		req2, err := op.request(ctx, req.Params.Arguments)
+		r, p, err := op.request(ctx, req.Params.Arguments)
 		if err != nil {
 			return mcpRefusal(err), nil
 		}
-		if req.Extra != nil {
-			req2.Header.Set("X-API-KEY", mcpKey(req.Extra.Header))
+		var c platform.Call
+		if key, ok := platform.KeyFrom(ctx); ok {
+			c.Key = &key
+		} else if req.Extra != nil {
+			c.Credential = mcpKey(req.Extra.Header)
 		}
-		return s.mcpDispatch(req2, op), nil
+		return s.mcpDispatch(r, p, op, c), nil
 	}
 }
 
-// request builds the HTTP request a tool call stands for: each argument
-// named by a parameter goes where the parameter is (path, query, header);
-// the others are the members of the JSON body. An argument the input
-// schema does not name is refused, naming it (spec-gaps B175).
-func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.Request, error) {
+// request builds the HTTP request a tool call stands for, the carrier of
+// its parameters to the route's handler, and its path parameters: each
+// argument named by a parameter goes where the parameter is (path, query,
+// header); the others are the members of the JSON body. An argument the
+// input schema does not name is refused, naming it (spec-gaps B175).
+func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.Request, httprouter.Params, error) {
 	args, err := mcpArguments(raw)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := op.knownArguments(args); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var params httprouter.Params
 	path, query, header, body := op.route.Path, url.Values{}, http.Header{}, map[string]any{}
 	for name, v := range args {
 		p, isParam := op.params[name]
@@ -67,16 +72,17 @@ func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.
 		text, ok, err := paramText(name, v)
 		switch {
 		case err != nil:
-			return nil, err
+			return nil, nil, err
 		case !ok:
 			continue
 		case p.In == "path":
-			// The router matches the unescaped path, as it does a request
-			// over HTTP: a "/" would move the value into another segment.
+			// A request over HTTP is matched on its unescaped path: a "/"
+			// would move the value into another segment.
 			if text == "" || strings.Contains(text, "/") {
-				return nil, unprocessable(fmt.Sprintf("argument %q must be one non-empty path segment, without \"/\"", name))
+				return nil, nil, unprocessable(fmt.Sprintf("argument %q must be one non-empty path segment, without \"/\"", name))
 			}
 			path = strings.Replace(path, "{"+name+"}", url.PathEscape(text), 1)
+			params = append(params, httprouter.Param{Key: name, Value: text})
 		case p.In == "header":
 			header.Set(name, text)
 		default:
@@ -85,10 +91,11 @@ func (op mcpOperation) request(ctx context.Context, raw json.RawMessage) (*http.
 	}
 	for name, p := range op.params {
 		if _, given := args[name]; p.In == "path" && (!given || args[name] == nil) {
-			return nil, invalid(fmt.Sprintf("argument %q is required", name))
+			return nil, nil, invalid(fmt.Sprintf("argument %q is required", name))
 		}
 	}
-	return op.newRequest(ctx, path, query, header, body)
+	r, err := op.newRequest(ctx, path, query, header, body)
+	return r, params, err
 }
 
 // knownArguments refuses the first argument, in name order, that the
@@ -111,7 +118,8 @@ func (op mcpOperation) newRequest(ctx context.Context, path string, query url.Va
 		if err != nil {
 			return nil, invalid("arguments could not be encoded as the request body")
 		}
-		rd = bytes.NewReader(b)
+		// The route reads it as the body of a request over HTTP, bounded.
+		rd = http.MaxBytesReader(nil, io.NopCloser(bytes.NewReader(b)), maxBody)
 		header.Set("Content-Type", "application/json")
 	}
 	if len(query) > 0 {
@@ -165,55 +173,71 @@ func mcpRefusal(err error) *mcp.CallToolResult {
 		Meta:    mcp.Meta{"quarry/status": code, "quarry/credits_cost": 0}}
 }
 
-// mcpTap lets the pipeline hand the charge of a dispatched tool call, and
-// its Idempotency-Key claim if it has one, back to the dispatcher, which
-// refunds the call when its result cannot be carried.
-type mcpTap struct {
-	charge *platform.Charge
-	claim  *idempotency.Claim
-}
-
-type mcpTapKey struct{}
-
-// tapCharge gives the charge of a request dispatched by an MCP tool call
-// to its dispatcher; other requests have no tap.
-func tapCharge(ctx context.Context, c platform.Charge, claim *idempotency.Claim) {
-	if tap, ok := ctx.Value(mcpTapKey{}).(*mcpTap); ok {
-		tap.charge, tap.claim = &c, claim
-	}
-}
-
-// mcpDispatch serves req through the router and turns the route's answer
-// into the tool's result.
-func (s *Server) mcpDispatch(req *http.Request, op mcpOperation) *mcp.CallToolResult {
-	tap := &mcpTap{}
-	req = req.WithContext(context.WithValue(req.Context(), mcpTapKey{}, tap))
+// mcpDispatch runs a tool call through the route of op in the Meter, its
+// answer captured, and turns the route's answer into the tool's result. A
+// result too large to carry is refunded by the Meter, as a failed call.
+func (s *Server) mcpDispatch(r *http.Request, p httprouter.Params, op mcpOperation, c platform.Call) *mcp.CallToolResult {
 	rec := newCapture(maxMCPBody)
-	aborted := s.serveCaptured(rec, req)
-	meta := mcp.Meta{"quarry/status": rec.status, "quarry/request_id": rec.header.Get("X-Request-ID")}
+	var res *mcp.CallToolResult
+	c.Accept = func() (err error) {
+		res, err = s.mcpCarried(rec, r, op)
+		return err
+	}
+	o, body, err := s.call(rec, r, p, s.data[op.route.Method+" "+op.route.Path], c)
+	var tooLarge *mcpTooLargeError
+	if errors.As(err, &tooLarge) {
+		return mcpTooLarge(mcpMeta(rec, r), o, r, op, tooLarge.why)
+	}
+	aborted := s.answer(rec, r, o, body, err)
+	if rec.status == http.StatusPaymentRequired || rec.status == http.StatusTooManyRequests {
+		// The POST answers 200: the refusal is counted as the route's.
+		s.metrics.refusals.WithLabelValues(statusLabel(rec.status)).Inc()
+	}
+	meta := mcpMeta(rec, r)
+	switch {
+	case aborted:
+		return mcpError(meta, "the response failed part way through; the request stays charged, as over HTTP (request_id "+recordOf(r).id+")")
+	case rec.status < 200 || rec.status > 299:
+		return mcpRouteError(meta, rec)
+	}
+	res.Meta = meta
+	meta["quarry/licence"] = op.licence
+	return res
+}
+
+// mcpMeta is the _meta of a tool result: the route's status, the request
+// id, and what the call cost as its headers say.
+func mcpMeta(rec *capture, r *http.Request) mcp.Meta {
+	meta := mcp.Meta{"quarry/status": rec.status, "quarry/request_id": recordOf(r).id}
 	for name, h := range map[string]string{"quarry/credits_cost": "X-Credits-Cost", "quarry/credits_remaining": "X-Credits-Remaining", "quarry/retry_after": "Retry-After"} {
 		if n, err := strconv.ParseInt(rec.header.Get(h), 10, 64); err == nil {
 			meta[name] = n
 		}
 	}
-	switch {
-	case aborted:
-		return mcpError(meta, "the response failed part way through; the request stays charged, as over HTTP (request_id "+rec.header.Get("X-Request-ID")+")")
-	case rec.status < 200 || rec.status > 299:
-		return mcpRouteError(meta, rec)
-	case rec.overflowed():
-		return s.mcpTooLarge(req, meta, tap, op, fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries", rec.size, maxMCPBody))
+	return meta
+}
+
+// mcpCarried is the tool result of a route's complete answer, or an
+// *mcpTooLargeError when it is too large to carry.
+func (s *Server) mcpCarried(rec *capture, r *http.Request, op mcpOperation) (*mcp.CallToolResult, error) {
+	if rec.overflowed() {
+		return nil, &mcpTooLargeError{fmt.Sprintf("the response is %d bytes, more than the %d a tool result carries", rec.size, maxMCPBody)}
 	}
-	res := mcpResult(meta, rec, req)
+	res := mcpResult(rec, r)
 	if !op.licence.RedistributionAllowed {
 		res.Content = append(res.Content, &mcp.TextContent{Text: fmt.Sprintf("Licence of %s: %s.", op.licence.Source, op.licence.Terms)})
 	}
 	if n := mcpResultSize(res, rec.size); n > maxMCPResult {
-		return s.mcpTooLarge(req, meta, tap, op, fmt.Sprintf("the result is %d bytes as JSON, more than the %d an MCP response carries", n, maxMCPResponse))
+		return nil, &mcpTooLargeError{fmt.Sprintf("the result is %d bytes as JSON, more than the %d an MCP response carries", n, maxMCPResponse)}
 	}
-	meta["quarry/licence"] = op.licence
-	return res
+	return res, nil
 }
+
+// mcpTooLargeError is a route's answer too large for a tool result; why
+// says how large.
+type mcpTooLargeError struct{ why string }
+
+func (e *mcpTooLargeError) Error() string { return e.why }
 
 // maxMCPResult bounds a tool result as JSON: maxMCPResponse, less room for
 // the JSON-RPC envelope around it.
@@ -242,21 +266,6 @@ func (c *byteCount) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// serveCaptured serves req into rec; it reports whether the route aborted
-// a body it had begun, which the pipeline does by panicking.
-func (s *Server) serveCaptured(rec *capture, req *http.Request) (aborted bool) {
-	defer func() {
-		if p := recover(); p != nil {
-			if p != http.ErrAbortHandler {
-				panic(p)
-			}
-			aborted = true
-		}
-	}()
-	s.ServeHTTP(rec, req)
-	return false
-}
-
 func mcpError(meta mcp.Meta, text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Meta: meta, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
@@ -279,43 +288,33 @@ func mcpRouteError(meta mcp.Meta, rec *capture) *mcp.CallToolResult {
 }
 
 // mcpTooLarge answers a result too large to carry (why says how large):
-// the call failed, so it is refunded, and a claim on an Idempotency-Key is
-// released, as for any failed request, so that the key replays nothing it
-// was not paid for.
-func (s *Server) mcpTooLarge(req *http.Request, meta mcp.Meta, tap *mcpTap, op mcpOperation, why string) *mcp.CallToolResult {
-	ctx := context.WithoutCancel(req.Context())
-	if tap.charge == nil {
-		// A replay under an Idempotency-Key: it cost nothing.
-		return mcpError(meta, fmt.Sprintf("%s; nothing was charged: send the same request over HTTP (%s %s)", why, op.route.Method, req.URL.RequestURI()))
-	}
-	bal, err := s.d.Metering.Refund(ctx, *tap.charge)
-	// A pending refund is written again until kept: it costs nothing,
-	// though the balance after it is not known yet.
-	pending := errors.Is(err, platform.ErrRefundPending)
-	if err != nil && !pending {
-		s.log.Error("refund of an MCP result too large to carry failed", zap.Any("request_id", meta["quarry/request_id"]), zap.Error(err))
+// the call failed, so the Meter refunded it and released a claim on an
+// Idempotency-Key, as for any failed request, so that the key replays
+// nothing it was not paid for.
+func mcpTooLarge(meta mcp.Meta, o platform.Outcome, r *http.Request, op mcpOperation, why string) *mcp.CallToolResult {
+	switch {
+	case o.Replayed:
+		return mcpError(meta, fmt.Sprintf("%s; nothing was charged: send the same request over HTTP (%s %s)", why, op.route.Method, r.URL.RequestURI()))
+	case o.Refunded == 0:
 		return mcpError(meta, why+", and its refund failed; GET /account/credits lists the request by request_id")
 	}
-	s.metrics.refunded.Add(float64(op.route.Cost))
-	if tap.claim != nil {
-		s.release(ctx, req, *tap.claim)
-	}
+	// A pending refund is written again until kept: it costs nothing,
+	// though the balance after it is not known yet.
 	meta["quarry/credits_cost"] = int64(0)
-	if !pending {
-		meta["quarry/credits_remaining"] = bal
+	delete(meta, "quarry/credits_remaining")
+	if o.Cost.BalanceKnown {
+		meta["quarry/credits_remaining"] = o.Cost.Balance
 	}
-	return mcpError(meta, fmt.Sprintf("%s; nothing was charged: narrow the request, or send it over HTTP (%s %s)", why, op.route.Method, req.URL.RequestURI()))
+	return mcpError(meta, fmt.Sprintf("%s; nothing was charged: narrow the request, or send it over HTTP (%s %s)", why, op.route.Method, r.URL.RequestURI()))
 }
 
 // mcpResult is a successful route answer as a tool result: JSON as
-// structured content and text, a file as an embedded resource.
-func mcpResult(meta mcp.Meta, rec *capture, req *http.Request) *mcp.CallToolResult {
+// structured content and text, the route's encoding of it carried as it
+// is, and a file as an embedded resource.
+func mcpResult(rec *capture, req *http.Request) *mcp.CallToolResult {
 	mediaType, _, _ := mime.ParseMediaType(rec.header.Get("Content-Type"))
-	if mediaType == "application/json" {
-		var v any
-		if err := json.Unmarshal(rec.body.Bytes(), &v); err == nil {
-			return &mcp.CallToolResult{Meta: meta, StructuredContent: v, Content: []mcp.Content{&mcp.TextContent{Text: rec.body.String()}}}
-		}
+	if mediaType == "application/json" && json.Valid(rec.body.Bytes()) {
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(rec.body.Bytes()), Content: []mcp.Content{&mcp.TextContent{Text: rec.body.String()}}}
 	}
 	uri := "quarry:" + req.URL.RequestURI()
 	if _, params, err := mime.ParseMediaType(rec.header.Get("Content-Disposition")); err == nil && params["filename"] != "" {
@@ -327,7 +326,7 @@ func mcpResult(meta mcp.Meta, rec *capture, req *http.Request) *mcp.CallToolResu
 	} else {
 		rc.Blob = bytes.Clone(rec.body.Bytes())
 	}
-	return &mcp.CallToolResult{Meta: meta, StructuredContent: mcpFileContent(uri, mediaType, rec.body.Len()),
+	return &mcp.CallToolResult{StructuredContent: mcpFileContent(uri, mediaType, rec.body.Len()),
 		Content: []mcp.Content{&mcp.EmbeddedResource{Resource: rc}}}
 }
 

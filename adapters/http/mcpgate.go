@@ -16,6 +16,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/domain/apikey"
 )
@@ -67,7 +68,9 @@ type mcpMessage struct {
 }
 
 // serveMCP authenticates a POST /mcp, reads and checks its message, and
-// hands it to the SDK's handler h.
+// hands it to the SDK's handler h. The key goes with the message in the
+// request's context, which the SDK hands on to a tool's handler: a tool
+// call is metered with it, not authenticated again.
 func (s *Server) serveMCP(h http.Handler) func(http.ResponseWriter, *http.Request, httprouter.Params) {
 	return func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 		key, err := s.mcpCaller(r)
@@ -75,6 +78,7 @@ func (s *Server) serveMCP(h http.Handler) func(http.ResponseWriter, *http.Reques
 			writeError(w, r, err)
 			return
 		}
+		r = r.WithContext(platform.WithKey(r.Context(), key))
 		msg, body, err := readMCPMessage(r)
 		if errors.Is(err, errPayloadTooLarge) {
 			writeError(w, r, err)

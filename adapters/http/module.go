@@ -66,7 +66,7 @@ func run(lc fx.Lifecycle, cfg Config, s *Server, log *zap.Logger) {
 			ctx, cancel := context.WithTimeout(ctx, shutdownGrace)
 			defer cancel()
 			err := srv.Shutdown(ctx)
-			s.touches.Wait()
+			s.meter.Drain()
 			return err
 		},
 	})

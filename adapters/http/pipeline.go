@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -11,14 +12,13 @@ import (
 
 	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
-	"github.com/quarrydata/quarry/domain/apikey"
 	"github.com/quarrydata/quarry/domain/dataset"
-	"github.com/quarrydata/quarry/ports"
+	"github.com/quarrydata/quarry/domain/idempotency"
 )
 
 // Serve answers a validated, charged request with a Response, or an error,
 // which is refunded.
-type Serve func(ctx context.Context) (Response, error)
+type Serve = platform.Serve
 
 // Prepare validates a request before it is charged and returns how to serve
 // it. Its errors are 400 or 422, or 403 where what the body asks for needs a
@@ -42,223 +42,142 @@ func notActivated(*http.Request, httprouter.Params) (Serve, error) {
 	return nil, &usecase.UnavailableError{Status: dataset.StatusFor(false)}
 }
 
-// metered runs the checks in the interface's order: 401, 403, 429, 503,
-// 400/422, 402, then the handler; a credential header sent twice is 400
-// before them all. Only the atomic debit writes to the
-// ledger, and any error after it is refunded.
-func (s *Server) metered(id dataset.ID, rt dataset.Route, h DataHandler) httprouter.Handle {
-	route := rt.Method + " " + rt.Path
+// meteredRoute is a data route of the catalog with its handler.
+type meteredRoute struct {
+	id dataset.ID
+	rt dataset.Route
+	h  DataHandler
+}
+
+// metered serves a data route through the Meter (platform.Meter.Call),
+// which runs the checks in the interface's order: 401, 403, 429, 503,
+// 400/422, 402, then the handler, and refunds any failure after the
+// debit. Here the request is read, the call built, and the outcome
+// written: a credential header sent twice is 400 before them all.
+func (s *Server) metered(mr meteredRoute) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
-		rec := recordOf(r)
 		if err := oneCredential(r.Header); err != nil {
 			writeError(w, r, err)
 			return
 		}
-		// The checks before the charge wait for the platform's store at
-		// most the store timeout; the dataset's availability and the
-		// handler, which may stream, are not bound by it.
-		checks, cancel := context.WithTimeout(r.Context(), s.storeTimeout())
-		defer cancel()
-		key, err := s.d.Metering.Authenticate(checks, r.Header.Get("X-API-KEY"))
-		if err != nil {
-			if errors.Is(err, ports.ErrUnavailable) {
-				// No account is known, as on a 401, but a client counting
-				// what it was charged is told that this cost nothing.
-				w.Header().Set("X-Credits-Cost", "0")
-			}
-			writeError(w, r, err)
-			return
+		o, body, err := s.call(w, r, p, mr, platform.Call{Credential: r.Header.Get("X-API-KEY")})
+		if s.answer(w, r, o, body, err) {
+			// The client gets what was written, then no proper end
+			// (HTTP/1.1's last chunk, HTTP/2's END_STREAM): a truncated
+			// body, never a complete-looking one.
+			_ = http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler)
 		}
-		rec.keyID = key.ID
-		// Handlers whose answer depends on the credential (Ask reads only
-		// the datasets the key may read) find it in the context.
-		r = r.WithContext(context.WithValue(r.Context(), keyContext{}, key))
-		s.touches.Go(func() { s.touch(r.Context(), rec.id, key) })
-		serve, keyed, err := s.admit(checks, w, r, p, key, id, rt, h)
-		if err != nil {
-			// Refused before the charge: it cost nothing, which is known
-			// without asking the ledger, and the balance is not read, so
-			// that a refusal costs no database round trip (spec-gaps B12).
-			w.Header().Set("X-Credits-Cost", "0")
-			writeError(w, r, err)
-			return
+	}
+}
+
+// call runs the request r of the route mr through the Meter, its body
+// delivered to w; c holds the credential. It returns the body's writer
+// once one was opened.
+func (s *Server) call(w http.ResponseWriter, r *http.Request, p httprouter.Params, mr meteredRoute, c platform.Call) (platform.Outcome, *bodyWriter, error) {
+	var body *bodyWriter
+	c.Dataset, c.Route, c.RequestID = mr.id, mr.rt, recordOf(r).id
+	c.Prepare = func(ctx context.Context) (platform.Prepared, error) {
+		return mr.prepare(r.WithContext(ctx), p)
+	}
+	c.Deliver = func(o platform.Outcome, res Response) io.Writer {
+		outcomeHeaders(w, o)
+		body = &bodyWriter{w: w, resp: res}
+		return body
+	}
+	if accept := c.Accept; accept != nil {
+		// What is asked to accept a body is its whole answer, an empty
+		// body's status and headers included.
+		c.Accept = func() error {
+			body.commit()
+			return accept()
 		}
-		if keyed != nil {
-			s.chargedOnce(w, r, key, route, rt.Cost, serve, *keyed)
-			return
-		}
-		s.charged(w, r, key, route, rt.Cost, serve)
 	}
+	o, err := s.meter.Call(r.Context(), c)
+	if o.Key.ID != "" {
+		recordOf(r).keyID = o.Key.ID
+	}
+	s.metrics.debited.Add(float64(o.Debited))
+	s.metrics.refunded.Add(float64(o.Refunded))
+	return o, body, err
 }
 
-// touch records the key's last use off the request's path: it is what the
-// console shows, and a platform store that does not answer must not hold
-// the request for it.
-func (s *Server) touch(ctx context.Context, requestID string, key apikey.Key) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.storeTimeout())
-	defer cancel()
-	if err := s.d.Metering.Touch(ctx, key); err != nil {
-		s.log.Warn("last use of key not recorded", zap.String("request_id", requestID), zap.String("key_id", key.ID), zap.Error(err))
+// prepare validates r: on an idempotent route sent an Idempotency-Key it
+// also says which keyed request this is.
+func (mr meteredRoute) prepare(r *http.Request, p httprouter.Params) (platform.Prepared, error) {
+	if !mr.h.Idempotent || len(r.Header.Values(idempotencyHeader)) == 0 {
+		serve, err := mr.h.Prepare(r, p)
+		return platform.Prepared{Serve: serve}, err
 	}
+	return prepareKeyed(r, p, mr.rt.Method+" "+mr.rt.Path, mr.h.Prepare)
 }
 
-type keyContext struct{}
-
-// KeyFrom returns the API key a metered request was authenticated with.
-func KeyFrom(ctx context.Context) (apikey.Key, bool) {
-	k, ok := ctx.Value(keyContext{}).(apikey.Key)
-	return k, ok
-}
-
-// admit runs the checks that come before the debit, their store calls on
-// ctx, and from the rate limit on says what it holds in w's headers. On an
-// idempotent route sent an Idempotency-Key it also says which keyed request
-// this is.
-func (s *Server) admit(ctx context.Context, w http.ResponseWriter, r *http.Request, p httprouter.Params, key apikey.Key, id dataset.ID, rt dataset.Route, h DataHandler) (Serve, *platform.Keyed, error) {
-	if err := s.d.Metering.Authorize(key, rt.Permissions); err != nil {
-		return nil, nil, err
-	}
-	if err := s.limit(ctx, w, keyPolicy, key.ID); err != nil {
-		return nil, nil, err
-	}
-	// Availability reads the dataset's store, whose own client bounds a
-	// store that does not answer (QUARRY_MONGO_TIMEOUT); a store that
-	// answers slowly, such as a large index read at a first request, is no
-	// store that is down.
-	if err := s.d.Availability.Require(r.Context(), id); err != nil {
-		return nil, nil, err
-	}
-	if !h.Idempotent || len(r.Header.Values(idempotencyHeader)) == 0 {
-		serve, err := h.Prepare(r, p)
-		return serve, nil, err
-	}
-	return prepareKeyed(r, p, rt.Method+" "+rt.Path, h.Prepare)
-}
-
-// charged debits, serves, and refunds on error. Money moves on a context
-// that survives a client hanging up, so a debit is never left half-done.
-func (s *Server) charged(w http.ResponseWriter, r *http.Request, key apikey.Key, route string, cost int64, serve Serve) {
-	ctx := context.WithoutCancel(r.Context())
-	charge, err := s.d.Metering.Charge(ctx, key, route, recordOf(r).id, cost)
-	if err != nil {
-		// A key revoked since it was authenticated is a 401, which
-		// carries no credit headers. A ledger that did not answer left the
-		// request not charged (Metering.Charge settles it so), and its
-		// balance is not read from a store that is not answering.
-		switch {
-		case errors.Is(err, ports.ErrUnavailable):
-			w.Header().Set("X-Credits-Cost", "0")
-		case !errors.Is(err, platform.ErrUnauthorized):
-			s.creditHeaders(w, r, key.AccountID, 0)
-		}
-		writeError(w, r, err)
-		return
-	}
-	s.metrics.debited.Add(float64(cost))
-	tapCharge(r.Context(), charge, nil)
-	if resp, ok := s.serveCharged(w, r, charge, cost, serve); ok {
-		s.stream(w, r, charge, cost, resp)
-	}
-}
-
-// serveCharged runs a charged request's handler, refunding it when it
-// fails; it reports whether there is a response to stream.
-func (s *Server) serveCharged(w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64, serve Serve) (Response, bool) {
-	var resp Response
-	err := s.recovered(r, func() (err error) {
-		resp, err = serve(r.Context())
-		return err
-	})
-	if err != nil {
-		s.refund(context.WithoutCancel(r.Context()), w, r, charge, cost)
-		writeError(w, r, err)
-		return Response{}, false
-	}
-	return resp, true
-}
-
-// stream writes a charged request's response. The request stays charged
-// once the first byte of its body is written; a body failing before that is
-// refunded and answered with its error. One failing after it is logged with
-// the request id, and the connection is aborted without the body's proper
-// end (HTTP/1.1's last chunk, HTTP/2's END_STREAM), so that the client sees
-// a truncated body, never a complete-looking one. It reports whether the
-// whole body was written.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64, resp Response) bool {
-	setCredits(w, cost, charge.Balance)
-	body := &bodyWriter{w: w, resp: resp}
-	err := s.recovered(r, func() error { return resp.Body(r.Context(), body) })
+// answer writes what a metered call came to: its error with the headers
+// its outcome holds, or the status and headers of an empty body. A body
+// that failed after its first byte is logged with the request id; answer
+// reports it, for the caller to cut the answer short.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, o platform.Outcome, body *bodyWriter, err error) (truncated bool) {
 	switch {
-	case err == nil && !body.started():
-		body.commit() // an empty body is a complete answer
+	case errors.Is(err, platform.ErrTruncated):
+		recordOf(r).err = err
+		if o.Replayed {
+			s.log.Error("replayed body failed after its first byte; it is cut short", zap.String("request_id", recordOf(r).id), zap.Error(err))
+			return true
+		}
+		s.metrics.truncated.Inc()
+		s.log.Error("response body failed after its first byte; the request stays charged and the body is cut short",
+			zap.String("request_id", recordOf(r).id), zap.Int64("bytes_written", o.Written), zap.Error(err))
 		return true
-	case err == nil:
-		return true
-	case !body.started():
-		s.refund(context.WithoutCancel(r.Context()), w, r, charge, cost)
+	case err != nil:
+		outcomeHeaders(w, o)
 		writeError(w, r, err)
-		return false
-	}
-	recordOf(r).err = err
-	s.metrics.truncated.Inc()
-	s.log.Error("response body failed after its first byte; the request stays charged and the body is cut short",
-		zap.String("request_id", recordOf(r).id), zap.Int64("bytes_written", body.written), zap.Error(err))
-	_ = http.NewResponseController(w).Flush() // the client gets what was written, then no proper end
-	panic(http.ErrAbortHandler)
-}
-
-// refund reverses the charge of a failed request and reports what the
-// request finally cost. A refund that fails leaves the request charged, said
-// in X-Credits-Cost; one the store did not confirm is written again in the
-// background until kept, so the request costs 0, and the balance after it is
-// not known yet. Failures are logged for an operator.
-func (s *Server) refund(ctx context.Context, w http.ResponseWriter, r *http.Request, charge platform.Charge, cost int64) {
-	bal, err := s.d.Metering.Refund(ctx, charge)
-	switch {
-	case err == nil:
-		s.metrics.refunded.Add(float64(cost))
-		setCredits(w, 0, bal)
-		return
-	case errors.Is(err, platform.ErrRefundPending):
-		s.metrics.refunded.Add(float64(cost))
-		w.Header().Set("X-Credits-Cost", "0")
-		w.Header().Del("X-Credits-Remaining")
 	default:
-		setCredits(w, cost, charge.Balance)
+		body.commit() // an empty body is a complete answer
 	}
-	s.log.Error("refund failed", zap.String("request_id", recordOf(r).id), zap.String("debit", charge.Entry.ID), zap.Error(err))
+	return false
 }
 
-// creditHeaders reports the balance on a request the ledger refused (402),
-// reading it again: the refusal does not carry it.
-func (s *Server) creditHeaders(w http.ResponseWriter, r *http.Request, accountID string, cost int64) {
-	bal, err := s.d.Metering.Balance(context.WithoutCancel(r.Context()), accountID)
-	if err != nil && !errors.Is(err, ports.ErrNotFound) {
-		s.log.Warn("balance for headers", zap.String("request_id", recordOf(r).id), zap.Error(err))
+// outcomeHeaders says in w's headers what a call's outcome holds: the rate
+// limit once it was asked, what the call cost and the balance after it
+// when they are told, and a replay.
+func outcomeHeaders(w http.ResponseWriter, o platform.Outcome) {
+	h := w.Header()
+	if o.Quota != nil {
+		quotaHeaders(h, keyPolicy, *o.Quota)
+	}
+	if o.Replayed {
+		h.Set(idempotency.ReplayedHeader, "true")
+	}
+	if !o.Cost.Told {
 		return
 	}
-	setCredits(w, cost, bal)
+	h.Set("X-Credits-Cost", strconv.FormatInt(o.Cost.Credits, 10))
+	if o.Cost.BalanceKnown {
+		h.Set("X-Credits-Remaining", strconv.FormatInt(o.Cost.Balance, 10))
+	} else {
+		h.Del("X-Credits-Remaining")
+	}
 }
 
-func setCredits(w http.ResponseWriter, cost, balance int64) {
-	w.Header().Set("X-Credits-Cost", strconv.FormatInt(cost, 10))
-	w.Header().Set("X-Credits-Remaining", strconv.FormatInt(balance, 10))
-}
-
-// recovered runs fn, turning a panic into an error, so that a charged
-// request whose handler panics is refunded like any other failure. The
-// deliberate abort of a truncated body is not a failure to recover from.
-func (s *Server) recovered(r *http.Request, fn func() error) (err error) {
-	defer func() {
-		p := recover()
-		switch {
-		case p == nil:
-		case p == http.ErrAbortHandler:
-			panic(p)
-		default:
-			s.log.Error("panic", zap.String("request_id", recordOf(r).id), zap.Any("panic", p), zap.Stack("stack"))
-			err = errPanic
-		}
-	}()
-	return fn()
+// incident logs what a metered call could not do, for an operator.
+func (s *Server) incident(i platform.Incident) {
+	fields := []zap.Field{zap.String("request_id", i.RequestID)}
+	var p *platform.PanicError
+	switch {
+	case errors.As(i.Err, &p):
+		fields = append(fields, zap.Any("panic", p.Value), zap.ByteString("stack", p.Stack))
+	case i.Err != nil:
+		fields = append(fields, zap.Error(i.Err))
+	}
+	if i.KeyID != "" {
+		fields = append(fields, zap.String("key_id", i.KeyID))
+	}
+	if i.Debit != "" {
+		fields = append(fields, zap.String("debit", i.Debit))
+	}
+	if i.Warning {
+		s.log.Warn(i.Message, fields...)
+		return
+	}
+	s.log.Error(i.Message, fields...)
 }

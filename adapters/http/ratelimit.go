@@ -18,7 +18,7 @@ const (
 	mcpPolicy = "mcp"
 )
 
-// limit takes a token of bucket for a metered request and says what the
+// limit takes a token of bucket for an MCP message and says what the
 // limit holds, admitted or refused, in the RateLimit-Policy and RateLimit
 // headers of draft-ietf-httpapi-ratelimit-headers-10 (spec-gaps "Rate-limit
 // headers"). A refusal is returned as the RateLimitError writeError turns
@@ -32,11 +32,15 @@ func (s *Server) limit(ctx context.Context, w http.ResponseWriter, policy, bucke
 	case err != nil:
 		return err
 	}
-	h := w.Header()
+	quotaHeaders(w.Header(), policy, q)
+	return err
+}
+
+// quotaHeaders says in h what the quota q of policy holds.
+func quotaHeaders(h http.Header, policy string, q platform.Quota) {
 	name := strconv.Quote(policy)
 	h.Set("RateLimit-Policy", name+";q="+strconv.Itoa(q.Limit)+";w="+strconv.FormatInt(max(1, ceilSeconds(q.Window)), 10))
 	h.Set("RateLimit", name+";r="+strconv.Itoa(q.Remaining)+";t="+strconv.FormatInt(ceilSeconds(q.Reset), 10))
-	return err
 }
 
 // ceilSeconds is d in whole seconds, rounded up.

@@ -4,26 +4,15 @@ import (
 	"context"
 	"io"
 	"net/http"
+
+	"github.com/quarrydata/quarry/app/platform"
 )
 
 // Response is what a data handler answers once its request is charged: a
-// status, a media type, headers of its own, and a body written as a stream.
-// JSON is the common case; CSV, PDF, XLSX and Parquet bodies are written the
-// same way.
-type Response struct {
-	// Status is a 2xx status; zero means 200.
-	Status int
-	// MediaType is the Content-Type, parameters included
-	// ("text/csv; charset=utf-8").
-	MediaType string
-	// Header holds headers of the response's own, such as
-	// Content-Disposition; the pipeline adds the credit and request headers.
-	Header http.Header
-	// Body writes the body. Its first byte commits the status and headers:
-	// an error before it is refunded and answered as any error, an error
-	// after it leaves the request charged and the body visibly truncated.
-	Body func(ctx context.Context, w io.Writer) error
-}
+// status, a media type, headers of its own, and a body written as a stream
+// (platform.Result). JSON is the common case; CSV, PDF, XLSX and Parquet
+// bodies are written the same way.
+type Response = platform.Result
 
 // JSON is a 200 response whose body is v encoded as JSON.
 func JSON(v any) Response {
@@ -36,9 +25,9 @@ func JSON(v any) Response {
 // writes the first byte, so that a body failing before then can still be
 // answered with an error.
 type bodyWriter struct {
-	w       http.ResponseWriter
-	resp    Response
-	written int64
+	w         http.ResponseWriter
+	resp      Response
+	committed bool
 }
 
 // Write commits the headers on the first byte and passes p on.
@@ -46,19 +35,16 @@ func (b *bodyWriter) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if b.written == 0 {
-		b.commit()
-	}
-	n, err := b.w.Write(p)
-	b.written += int64(n)
-	return n, err
+	b.commit()
+	return b.w.Write(p)
 }
 
-// started reports whether any byte of the body was written.
-func (b *bodyWriter) started() bool { return b.written > 0 }
-
-// commit writes the status and headers.
+// commit writes the status and headers, once.
 func (b *bodyWriter) commit() {
+	if b.committed {
+		return
+	}
+	b.committed = true
 	h := b.w.Header()
 	for name, values := range b.resp.Header {
 		h[http.CanonicalHeaderKey(name)] = values

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -64,8 +63,10 @@ type Server struct {
 	log     *zap.Logger
 	metrics *metrics
 	router  *httprouter.Router
-	// touches are the key last-use writes in flight, which stop waits for.
-	touches sync.WaitGroup
+	meter   *platform.Meter
+	// data are the data routes by method and path ("GET /india/prices"),
+	// for the MCP tools to call.
+	data map[string]meteredRoute
 }
 
 // NewServer builds the router with every route of the interface. A data
@@ -79,7 +80,9 @@ func NewServer(d Deps) (*Server, error) {
 	if _, err := docsPage(); err != nil {
 		return nil, err
 	}
-	s := &Server{d: d, log: d.Log, metrics: newMetrics(), router: httprouter.New()}
+	s := &Server{d: d, log: d.Log, metrics: newMetrics(), router: httprouter.New(), data: map[string]meteredRoute{}}
+	s.meter = platform.NewMeter(platform.MeterDeps{Metering: d.Metering, Idempotency: d.Idempotency, Limiter: d.Limiter,
+		Availability: d.Availability, StoreTimeout: s.storeTimeout(), Report: s.incident})
 	s.router.HandleMethodNotAllowed = true
 	// A path is matched as sent: one that merely cleans to a route (a
 	// trailing slash, "//", "..", another case) is 404, never redirected
@@ -181,7 +184,9 @@ func (s *Server) routeData() {
 				h = DataHandler{Method: rt.Method, Path: rt.Path, Prepare: notActivated}
 			}
 			h.Prepare = strictPrepare(rt.Method+" "+rt.Path, h.Prepare)
-			s.route(rt.Method, rt.Path, s.metered(ds.ID, rt, h))
+			mr := meteredRoute{id: ds.ID, rt: rt, h: h}
+			s.data[rt.Method+" "+rt.Path] = mr
+			s.route(rt.Method, rt.Path, s.metered(mr))
 		}
 	}
 }

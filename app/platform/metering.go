@@ -75,18 +75,21 @@ func (m *Metering) Authenticate(ctx context.Context, raw string) (apikey.Key, er
 	return k, nil
 }
 
-// Touch records that the key was used, at most once a minute per process.
-// It is audit data: its failure is the caller's to log, never a reason to
-// fail the request, and it is not tried again within the minute.
-func (m *Metering) Touch(ctx context.Context, k apikey.Key) error {
-	now := m.now()
-	if k.LastUsedAt != nil && now.Sub(*k.LastUsedAt) < touchEvery {
-		return nil
+// touchDue reports whether the key's use is to be recorded now, at most
+// once a minute per process, and marks it so. A key's last use is audit
+// data: its failure is the caller's to log, never a reason to fail the
+// request, and it is not tried again within the minute.
+func (m *Metering) touchDue(k apikey.Key) bool {
+	if k.LastUsedAt != nil && m.now().Sub(*k.LastUsedAt) < touchEvery {
+		return false
 	}
-	if _, fresh := m.touched.SetIfAbsent(k.ID, struct{}{}); !fresh {
-		return nil // recorded within the minute, or being recorded now
-	}
-	return m.keys.TouchKey(ctx, k.ID, now)
+	_, fresh := m.touched.SetIfAbsent(k.ID, struct{}{})
+	return fresh // false: recorded within the minute, or being recorded now
+}
+
+// recordUse writes that the key was used now.
+func (m *Metering) recordUse(ctx context.Context, k apikey.Key) error {
+	return m.keys.TouchKey(ctx, k.ID, m.now())
 }
 
 // Authorize checks that the key holds every permission required.
