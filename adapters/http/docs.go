@@ -63,13 +63,20 @@ type docsBody struct {
 // docs serves the page. It holds no secret, so unlike the console's pages
 // it may be kept, and revalidated by its entity tag: a browser that has it
 // gets 304 until the binary changes. ServeContent answers HEAD too.
+//
+// The curl commands name the base address the page was asked at, so the
+// entity tag is the page's and that address's.
 func (s *Server) docs(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	body, _ := docsPage() // NewServer refused to start if it failed
+	base := requestBase(r)
+	page := bytes.ReplaceAll(body.page, []byte(baseMarker), []byte(template.HTMLEscapeString(base)))
+	sum := sha256.Sum256([]byte(body.etag + base))
 	consoleHeaders(w)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("ETag", body.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body.page))
+	w.Header().Set("ETag", `"`+base64.RawURLEncoding.EncodeToString(sum[:16])+`"`)
+	w.Header().Set("Vary", "Host, X-Forwarded-Proto")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
 }
 
 var docsTemplate = template.Must(template.New("docs").
@@ -197,6 +204,16 @@ type refOp struct {
 	Params      []refField
 	Body        *refContent
 	Responses   []refContent
+	// Example is the operation's example, nil where the document has none.
+	Example *refExample
+}
+
+// refExample is an operation's example as a person tries it: a curl
+// command against the base address the page was asked at, and the answer.
+type refExample struct {
+	Curl              string
+	Status, MediaType string
+	Response          string
 }
 
 // refField is a parameter or a property of a schema. Type is its type in
@@ -271,6 +288,7 @@ func newOp(doc *openapi3.T, method, path string, item *openapi3.PathItem, op *op
 			o.Permissions = append(o.Permissions, fmt.Sprint(p))
 		}
 	}
+	o.Example = example(method, op, credentialHeader(doc, op))
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		b := op.RequestBody.Value
 		body := content(b.Content)
