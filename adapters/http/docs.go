@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
@@ -47,7 +48,7 @@ var docsPage = sync.OnceValues(func() (docsBody, error) {
 	if err != nil {
 		return docsBody{}, err
 	}
-	page, err := renderReference(doc)
+	page, err := renderReference(doc, openapi.Document)
 	if err != nil {
 		return docsBody{}, err
 	}
@@ -83,11 +84,12 @@ var docsTemplate = template.Must(template.New("docs").
 	Funcs(template.FuncMap{"paras": paragraphs, "inline": inline, "lower": strings.ToLower, "anchor": anchor}).
 	ParseFS(consoleFiles, "console/templates/docs.html"))
 
-// renderReference draws the page; html/template escapes every string the
-// document holds, so markup in a description is shown, never run.
-func renderReference(doc *openapi3.T) ([]byte, error) {
+// renderReference draws the page of doc, parsed from raw; html/template
+// escapes every string the document holds, so markup in a description is
+// shown, never run.
+func renderReference(doc *openapi3.T, raw []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := docsTemplate.ExecuteTemplate(&buf, "docs", newReference(doc)); err != nil {
+	if err := docsTemplate.ExecuteTemplate(&buf, "docs", newReference(doc, raw)); err != nil {
 		return nil, fmt.Errorf("render the API reference: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -238,10 +240,11 @@ type refSchema struct {
 }
 
 // newReference walks the document. Maps are sorted, so the page is the
-// same on every start.
-func newReference(doc *openapi3.T) apiReference {
+// same on every start; the examples are read from raw, as written.
+func newReference(doc *openapi3.T, raw []byte) apiReference {
 	ref := apiReference{Title: doc.Info.Title, Version: doc.Info.Version, Description: doc.Info.Description}
 	byTag := map[string][]refOp{}
+	written := rawOperations(raw)
 	paths := doc.Paths.Map()
 	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item := paths[p]
@@ -251,7 +254,7 @@ func newReference(doc *openapi3.T) apiReference {
 				if len(op.Tags) > 0 {
 					tag = op.Tags[0]
 				}
-				byTag[tag] = append(byTag[tag], newOp(doc, m, p, item, op))
+				byTag[tag] = append(byTag[tag], newOp(doc, written[p][strings.ToLower(m)], m, p, item, op))
 			}
 		}
 	}
@@ -274,7 +277,8 @@ func newReference(doc *openapi3.T) apiReference {
 
 var methodOrder = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
 
-func newOp(doc *openapi3.T, method, path string, item *openapi3.PathItem, op *openapi3.Operation) refOp {
+// newOp draws op; raw is the operation as the document writes it.
+func newOp(doc *openapi3.T, raw json.RawMessage, method, path string, item *openapi3.PathItem, op *openapi3.Operation) refOp {
 	o := refOp{
 		Anchor: cmp.Or(op.OperationID, anchor(method+" "+path)),
 		ID:     op.OperationID, Method: method, Path: path, Summary: op.Summary, Description: op.Description,
@@ -288,7 +292,7 @@ func newOp(doc *openapi3.T, method, path string, item *openapi3.PathItem, op *op
 			o.Permissions = append(o.Permissions, fmt.Sprint(p))
 		}
 	}
-	o.Example = example(method, op, credentialHeader(doc, op))
+	o.Example = example(raw, method, op, credentialHeader(doc, op))
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		b := op.RequestBody.Value
 		body := content(b.Content)

@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -54,21 +53,22 @@ func credentialHeader(doc *openapi3.T, op *openapi3.Operation) string {
 
 // example draws op's example, nil where it has none: the request from its
 // x-example-request and request body example, the answer from the example
-// of its success response.
-func example(method string, op *openapi3.Operation, credential string) *refExample {
+// of its success response. The bodies are taken from raw, op as the
+// document writes it, so their members keep the order they were served in.
+func example(raw json.RawMessage, method string, op *openapi3.Operation, credential string) *refExample {
 	var req struct {
 		Target  string            `json:"target"`
 		Headers map[string]string `json:"headers"`
 	}
-	raw, ok := op.Extensions["x-example-request"]
-	if !ok || remarshal(raw, &req) != nil {
+	given, ok := op.Extensions["x-example-request"]
+	if !ok || remarshal(given, &req) != nil {
 		return nil
 	}
 	ex := &refExample{}
 	var body []byte
 	if b := op.RequestBody; b != nil && b.Value != nil {
 		if mt := b.Value.Content.Get("application/json"); mt != nil && mt.Example != nil {
-			body, _ = json.Marshal(mt.Example)
+			body = asWritten(rawAt(raw, "requestBody", "content", "application/json", "example"), mt.Example, "")
 		}
 	}
 	ex.Curl = curl(method, req.Target, credential, req.Headers, body)
@@ -82,7 +82,8 @@ func example(method string, op *openapi3.Operation, credential string) *refExamp
 		}
 		for name, mt := range r.Value.Content {
 			if mt.Example != nil {
-				ex.Status, ex.MediaType, ex.Response = status, name, shown(mt.Example)
+				written := rawAt(raw, "responses", status, "content", name, "example")
+				ex.Status, ex.MediaType, ex.Response = status, name, shown(asWritten(written, mt.Example, "  "))
 				return ex
 			}
 		}
@@ -98,19 +99,54 @@ func remarshal(from, to any) error {
 	return json.Unmarshal(b, to)
 }
 
-// shown is an answer as the page shows it: text as it is, JSON indented.
-func shown(v any) string {
-	if s, ok := v.(string); ok {
-		return s
+// asWritten is an example's JSON as the document writes it, compact or
+// indented by indent; where raw does not hold it, v encoded.
+func asWritten(written json.RawMessage, v any, indent string) []byte {
+	if written == nil {
+		written, _ = json.Marshal(v)
 	}
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the page escapes it
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
+	var err error
+	if indent == "" {
+		err = json.Compact(&b, written)
+	} else {
+		err = json.Indent(&b, written, "", indent)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	if err != nil {
+		return written
+	}
+	return b.Bytes()
+}
+
+// shown is an answer as the page shows it: text as it is, JSON indented.
+func shown(b []byte) string {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		return s
+	}
+	return string(b)
+}
+
+// rawOperations are the operations of raw, a document, by path and
+// method, as it writes them; nil where it cannot be read.
+func rawOperations(raw []byte) map[string]map[string]json.RawMessage {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	_ = json.Unmarshal(raw, &doc) // a path item's parameters do not decode; its operations still do
+	return doc.Paths
+}
+
+// rawAt is the member of raw at keys, nil for none.
+func rawAt(raw json.RawMessage, keys ...string) json.RawMessage {
+	for _, k := range keys {
+		var o map[string]json.RawMessage
+		if json.Unmarshal(raw, &o) != nil {
+			return nil
+		}
+		raw = o[k]
+	}
+	return raw
 }
 
 // curl writes the command, one option a line: the method where it is not
