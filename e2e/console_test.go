@@ -395,6 +395,9 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 	b.run("an operation", chromedp.Navigate(base+"/docs#op-get_china_prices"), chromedp.WaitVisible(chromedp.CSS("#op-get_china_prices table.fields")))
 	b.shotView("docs-operation")
 	b.onPhone("docs", "table.fields", false)
+	// An example's command and answer scroll in their own boxes on a phone.
+	b.run("an example", chromedp.Navigate(base+"/docs#op-get_catalog"), chromedp.WaitVisible(chromedp.CSS("#op-get_catalog pre.example")))
+	b.onPhone("docs-example", "#op-get_catalog pre.example.answer", false)
 	b.run("back to the console", chromedp.Click(chromedp.CSS(`header nav a[href="/console/"]`)), chromedp.WaitVisible(chromedp.CSS("#keys")))
 
 	// Sign out ends the session itself, not only the cookie.

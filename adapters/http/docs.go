@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
@@ -47,7 +48,7 @@ var docsPage = sync.OnceValues(func() (docsBody, error) {
 	if err != nil {
 		return docsBody{}, err
 	}
-	page, err := renderReference(doc)
+	page, err := renderReference(doc, openapi.Document)
 	if err != nil {
 		return docsBody{}, err
 	}
@@ -63,24 +64,32 @@ type docsBody struct {
 // docs serves the page. It holds no secret, so unlike the console's pages
 // it may be kept, and revalidated by its entity tag: a browser that has it
 // gets 304 until the binary changes. ServeContent answers HEAD too.
+//
+// The curl commands name the base address the page was asked at, so the
+// entity tag is the page's and that address's.
 func (s *Server) docs(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	body, _ := docsPage() // NewServer refused to start if it failed
+	base := requestBase(r)
+	page := bytes.ReplaceAll(body.page, []byte(baseMarker), []byte(template.HTMLEscapeString(base)))
+	sum := sha256.Sum256([]byte(body.etag + base))
 	consoleHeaders(w)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("ETag", body.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body.page))
+	w.Header().Set("ETag", `"`+base64.RawURLEncoding.EncodeToString(sum[:16])+`"`)
+	w.Header().Set("Vary", "Host, X-Forwarded-Proto")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
 }
 
 var docsTemplate = template.Must(template.New("docs").
 	Funcs(template.FuncMap{"paras": paragraphs, "inline": inline, "lower": strings.ToLower, "anchor": anchor}).
 	ParseFS(consoleFiles, "console/templates/docs.html"))
 
-// renderReference draws the page; html/template escapes every string the
-// document holds, so markup in a description is shown, never run.
-func renderReference(doc *openapi3.T) ([]byte, error) {
+// renderReference draws the page of doc, parsed from raw; html/template
+// escapes every string the document holds, so markup in a description is
+// shown, never run.
+func renderReference(doc *openapi3.T, raw []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := docsTemplate.ExecuteTemplate(&buf, "docs", newReference(doc)); err != nil {
+	if err := docsTemplate.ExecuteTemplate(&buf, "docs", newReference(doc, raw)); err != nil {
 		return nil, fmt.Errorf("render the API reference: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -197,6 +206,16 @@ type refOp struct {
 	Params      []refField
 	Body        *refContent
 	Responses   []refContent
+	// Example is the operation's example, nil where the document has none.
+	Example *refExample
+}
+
+// refExample is an operation's example as a person tries it: a curl
+// command against the base address the page was asked at, and the answer.
+type refExample struct {
+	Curl              string
+	Status, MediaType string
+	Response          string
 }
 
 // refField is a parameter or a property of a schema. Type is its type in
@@ -221,10 +240,11 @@ type refSchema struct {
 }
 
 // newReference walks the document. Maps are sorted, so the page is the
-// same on every start.
-func newReference(doc *openapi3.T) apiReference {
+// same on every start; the examples are read from raw, as written.
+func newReference(doc *openapi3.T, raw []byte) apiReference {
 	ref := apiReference{Title: doc.Info.Title, Version: doc.Info.Version, Description: doc.Info.Description}
 	byTag := map[string][]refOp{}
+	written := rawOperations(raw)
 	paths := doc.Paths.Map()
 	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item := paths[p]
@@ -234,7 +254,7 @@ func newReference(doc *openapi3.T) apiReference {
 				if len(op.Tags) > 0 {
 					tag = op.Tags[0]
 				}
-				byTag[tag] = append(byTag[tag], newOp(doc, m, p, item, op))
+				byTag[tag] = append(byTag[tag], newOp(doc, written[p][strings.ToLower(m)], m, p, item, op))
 			}
 		}
 	}
@@ -257,7 +277,8 @@ func newReference(doc *openapi3.T) apiReference {
 
 var methodOrder = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
 
-func newOp(doc *openapi3.T, method, path string, item *openapi3.PathItem, op *openapi3.Operation) refOp {
+// newOp draws op; raw is the operation as the document writes it.
+func newOp(doc *openapi3.T, raw json.RawMessage, method, path string, item *openapi3.PathItem, op *openapi3.Operation) refOp {
 	o := refOp{
 		Anchor: cmp.Or(op.OperationID, anchor(method+" "+path)),
 		ID:     op.OperationID, Method: method, Path: path, Summary: op.Summary, Description: op.Description,
@@ -271,6 +292,7 @@ func newOp(doc *openapi3.T, method, path string, item *openapi3.PathItem, op *op
 			o.Permissions = append(o.Permissions, fmt.Sprint(p))
 		}
 	}
+	o.Example = example(raw, method, op, credentialHeader(doc, op))
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		b := op.RequestBody.Value
 		body := content(b.Content)

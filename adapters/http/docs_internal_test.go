@@ -51,7 +51,7 @@ func TestReferenceShowsTheDocumentAndEscapesItsMarkup(t *testing.T) {
 	if err := doc.Validate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	b, err := renderReference(doc)
+	b, err := renderReference(doc, []byte(tinyDocument))
 	if err != nil {
 		t.Fatal(err)
 	}

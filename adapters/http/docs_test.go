@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
 )
@@ -88,4 +91,93 @@ func TestDocsShowsEveryOperation(t *testing.T) {
 	if !strings.Contains(c.get("/console/keys").Body.String(), `href="/docs"`) {
 		t.Fatal("the console's pages do not link to the reference")
 	}
+}
+
+// TestDocsShowEachExampleAsCurl reads each operation's example on the
+// page: a curl command to the base address the page was asked at, with
+// the credential header the operation takes, and the answer with its
+// status; asked at another address, the page names that one.
+func TestDocsShowEachExampleAsCurl(t *testing.T) {
+	c := newConsole(t)
+	req := httptest.NewRequest("GET", "/docs", nil)
+	req.Host = "quarry.test:8443"
+	req.Header.Set("X-Forwarded-Proto", "https")
+	w := c.send(req)
+	page := w.Body.String()
+	doc, err := openapi.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			article := articleOf(page, op.OperationID)
+			var ex struct{ Target string }
+			b, _ := json.Marshal(op.Extensions["x-example-request"])
+			if err := json.Unmarshal(b, &ex); err != nil || ex.Target == "" {
+				t.Errorf("%s %s has no example request in the document", method, path)
+				continue
+			}
+			cmd := "curl"
+			if method != "GET" {
+				cmd += " -X " + method
+			}
+			cmd += " '" + "https://quarry.test:8443" + ex.Target + "'"
+			if !strings.Contains(article, `<pre class="example"><code>`+html.EscapeString(cmd)) {
+				t.Errorf("%s %s: the page shows no %s", method, path, cmd)
+			}
+			if wantKey := needsKey(doc, op); wantKey != strings.Contains(article, html.EscapeString(`-H "X-API-KEY: $KEY"`)) {
+				t.Errorf("%s %s: the command sends X-API-KEY %v, the operation takes a key in it %v", method, path, !wantKey, wantKey)
+			}
+			if !regexp.MustCompile(`answers <strong class="status s2xx">2\d\d</strong>`).MatchString(article) || !strings.Contains(article, `<pre class="example answer"><code>`) {
+				t.Errorf("%s %s: the page shows no answer to the example", method, path)
+			}
+		}
+	}
+	if strings.Contains(page, "QUARRY-DOCS-BASE-ADDRESS") {
+		t.Error("the page holds the base address's marker")
+	}
+	plain := c.send(httptest.NewRequest("GET", "/docs", nil))
+	if !strings.Contains(plain.Body.String(), "curl &#39;http://example.com/catalog&#39;") || plain.Header().Get("ETag") == w.Header().Get("ETag") {
+		t.Error("asked at another address, the page does not name it, or keeps the entity tag of the first")
+	}
+}
+
+// TestDocsShowNoInternalReferences scans the page for what only the
+// project's own people can follow: its decision log, decision ids, its
+// repository's files and Go's type names.
+func TestDocsShowNoInternalReferences(t *testing.T) {
+	page := newConsole(t).get("/docs").Body.String()
+	for name, re := range map[string]*regexp.Regexp{
+		"the decision log":      regexp.MustCompile(`spec-gaps`),
+		"a decision id":         regexp.MustCompile(`\b[AB][0-9]+\b`),
+		"a file of the project": regexp.MustCompile(`\b(docs|adapters|domain|app|ports|bootstrap|internal)/[\w./-]+`),
+		"a Go type name":        regexp.MustCompile(`\b[a-z][a-z0-9]*\.[A-Z]\w*\b|\b(float64|float32|int32|uint64|\[\]byte|\[\]string|map\[string\]\w+|json\.RawMessage)\b`),
+	} {
+		if m := re.FindAllString(page, 5); m != nil {
+			t.Errorf("the page shows %s: %q", name, m)
+		}
+	}
+}
+
+// articleOf is the operation's article on the page.
+func articleOf(page, operationID string) string {
+	i := strings.Index(page, `<article class="op" id="op-`+operationID+`"`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(page[i:], "</article>")
+	return page[i : i+j]
+}
+
+// needsKey reports whether op takes an API key in X-API-KEY first.
+func needsKey(doc *openapi3.T, op *openapi3.Operation) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	if len(reqs) == 0 {
+		return false
+	}
+	_, ok := reqs[0]["ApiKeyAuth"]
+	return ok
 }

@@ -4,7 +4,12 @@
 //
 // The document is written in parts (parts/shared.json and one
 // parts/<dataset id>.json per catalog dataset) and assembled into the
-// committed openapi.json by `go generate ./adapters/http/openapi`.
+// committed openapi.json by `go generate ./adapters/http/openapi`, which
+// also places each operation's example from examples/<operationId>.json:
+// its request and what the served sample answers to it. `go test
+// ./adapters/http/openapi -run TestExamples -update` writes the answers;
+// without -update that test replays every example and fails when the
+// service answers otherwise.
 package openapi
 
 //go:generate go run ./assemble

@@ -14,14 +14,14 @@ import (
 )
 
 // TestDocumentIsTheAssembledParts fails when openapi.json, the served
-// document, is not what its parts assemble to today.
+// document, is not what its parts and examples assemble to today.
 func TestDocumentIsTheAssembledParts(t *testing.T) {
-	fresh, err := assembly.Assemble(os.DirFS("parts"), assembly.CatalogIDs())
+	fresh, err := assembly.Build(os.DirFS("parts"), os.DirFS("examples"), assembly.CatalogIDs())
 	if err != nil {
 		t.Fatalf("assemble the parts: %v", err)
 	}
 	if !bytes.Equal(fresh, Document) {
-		t.Fatal("openapi.json differs from its parts: edit parts/, not openapi.json, then run `go generate ./adapters/http/openapi` and commit both")
+		t.Fatal("openapi.json differs from its parts and examples: edit parts/ or examples/, not openapi.json, then run `go generate ./adapters/http/openapi` and commit both")
 	}
 }
 

@@ -1,5 +1,6 @@
-// Command assemble writes openapi.json from the parts in parts/: the shared
-// part, then each catalog dataset's part in catalog order. `go generate
+// Command assemble writes openapi.json from the parts in parts/ (the shared
+// part, then each catalog dataset's part in catalog order) and the
+// operations' examples in examples/. `go generate
 // ./adapters/http/openapi` runs it in that package's directory.
 package main
 
@@ -11,7 +12,7 @@ import (
 )
 
 func main() {
-	doc, err := assembly.Assemble(os.DirFS("parts"), assembly.CatalogIDs())
+	doc, err := assembly.Build(os.DirFS("parts"), os.DirFS("examples"), assembly.CatalogIDs())
 	if err == nil {
 		err = os.WriteFile("openapi.json", doc, 0o644)
 	}
