@@ -3837,6 +3837,8 @@ type ClientInterface interface {
 	//
 	// A malformed filter is `422`. No match is `200` with an empty list.
 	//
+	// `meta.provenance.retrieved_at` is when the list the page's listings were read from was retrieved (the latest, if several); an empty page is dated by the answer.
+	//
 	// Cost: 1 credit per request. Requires permission: `china:read`.
 	//
 	// Corresponds with GET /china/securities (the `ListChinaSecurities` operationId).
@@ -4407,6 +4409,8 @@ func (c *Client) GetChinaPrices(ctx context.Context, params *GetChinaPricesParam
 // - `listed`: `true` for listings that trade, `false` for delisted ones.
 //
 // A malformed filter is `422`. No match is `200` with an empty list.
+//
+// `meta.provenance.retrieved_at` is when the list the page's listings were read from was retrieved (the latest, if several); an empty page is dated by the answer.
 //
 // Cost: 1 credit per request. Requires permission: `china:read`.
 //
@@ -7294,6 +7298,8 @@ type ClientWithResponsesInterface interface {
 	// - `listed`: `true` for listings that trade, `false` for delisted ones.
 	//
 	// A malformed filter is `422`. No match is `200` with an empty list.
+	//
+	// `meta.provenance.retrieved_at` is when the list the page's listings were read from was retrieved (the latest, if several); an empty page is dated by the answer.
 	//
 	// Cost: 1 credit per request. Requires permission: `china:read`.
 	//
@@ -13462,6 +13468,8 @@ func (c *ClientWithResponses) GetChinaPricesWithResponse(ctx context.Context, pa
 // - `listed`: `true` for listings that trade, `false` for delisted ones.
 //
 // A malformed filter is `422`. No match is `200` with an empty list.
+//
+// `meta.provenance.retrieved_at` is when the list the page's listings were read from was retrieved (the latest, if several); an empty page is dated by the answer.
 //
 // Cost: 1 credit per request. Requires permission: `china:read`.
 //
