@@ -18,6 +18,7 @@ import (
 	"github.com/quarrydata/quarry/bootstrap"
 	"github.com/quarrydata/quarry/cmd/quarry/cli"
 	"github.com/quarrydata/quarry/domain/source"
+	"github.com/quarrydata/quarry/sampledata"
 )
 
 // The published lists, as the repository holds them (sources in
@@ -203,6 +204,12 @@ func TestChinaSecuritiesIngestDelistedAndRefused(t *testing.T) {
 		t.Fatalf("refused runs wrote %d listings", n)
 	}
 
+	// The listing carries its file's retrieval time, when it was
+	// downloaded: its modification time (spec-gaps B195).
+	downloaded := time.Date(2026, 10, 5, 7, 30, 15, 250e6, time.UTC)
+	if err := os.Chtimes(delisted, downloaded, downloaded); err != nil {
+		t.Fatal(err)
+	}
 	ingestListings(t, cfg, delisted)
 	c := serveApp(t, cfg)
 	_, key := signIn(t, c, "ma@example.com")
@@ -210,10 +217,38 @@ func TestChinaSecuritiesIngestDelistedAndRefused(t *testing.T) {
 	if want := `{"security":{"code":"SZSE.300104","exchange":"SZSE","board":"chinext","company_name":"乐视退","listing_date":"2010-08-12","delisting_date":"2020-07-21","listed":false}}`; strings.TrimSpace(string(got.Body)) != want {
 		t.Fatalf("delisted listing = %s", got.Body)
 	}
+	page := c.do("GET", "/china/securities?listed=false", nil, apiKey(key)).expect(t, http.StatusOK)
+	if want := `"retrieved_at":"2026-10-05T07:30:15.25Z"`; !strings.Contains(string(page.Body), want) {
+		t.Errorf("the page of the listing downloaded at %s says %s", downloaded, page.Body)
+	}
 	for query, n := range map[string]string{"listed=false": `"count":1`, "listed=true": `"count":0`} {
 		got := c.do("GET", "/china/securities?"+query, nil, apiKey(key)).expect(t, http.StatusOK)
 		if !strings.Contains(string(got.Body), n) || (query == "listed=false" && !strings.Contains(string(got.Body), `"code":"SZSE.300104"`)) {
 			t.Errorf("GET /china/securities?%s = %s", query, got.Body)
 		}
+	}
+}
+
+// TestChinaSecuritiesSampleRetrievedAt: a page of the bundled listings is
+// dated by when the list was retrieved, not by the request (spec-gaps
+// B195), on every store.
+func TestChinaSecuritiesSampleRetrievedAt(t *testing.T) {
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			c, _ := startApp(t, s)
+			_, key := signIn(t, c, "lin@example.com")
+			var p struct {
+				Meta struct {
+					AsOf       string `json:"as_of"`
+					Provenance struct {
+						RetrievedAt string `json:"retrieved_at"`
+					} `json:"provenance"`
+				} `json:"meta"`
+			}
+			c.do("GET", "/china/securities?name=茅台", nil, apiKey(key)).expect(t, http.StatusOK).JSON(t, &p)
+			if want := sampledata.ChinaSecuritiesRetrievedAt.Format(time.RFC3339Nano); p.Meta.Provenance.RetrievedAt != want || p.Meta.AsOf == want {
+				t.Fatalf("meta %+v, want retrieved_at %s, the sample's retrieval", p.Meta, want)
+			}
+		})
 	}
 }

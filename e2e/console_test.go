@@ -333,7 +333,7 @@ func walkConsole(t *testing.T, c *client, exe, shots string) {
 	if body := b.text("#try-body-out"); !strings.Contains(body, `"SSE.600519"`) {
 		t.Fatalf("try it body: %s", body)
 	}
-	if cred := b.text("#try-credential"); !strings.HasPrefix(cred, "qk_") {
+	if cred := b.text("#try-credential"); !strings.HasPrefix(cred, "bcr_") {
 		t.Fatalf("try it credential shown as %q", cred)
 	}
 	b.shot("try-it")

@@ -238,6 +238,19 @@ func TestIndiaPrices(t *testing.T) {
 				// No row carrying the symbol was known then.
 				c.do("GET", "/india/prices?symbol=COFORGE&as_of=2026-11-25", nil, apiKey(key)).expect(t, http.StatusNotFound)
 			})
+			t.Run("no row in the range is a successful answer at the route's cost, JSON and CSV alike", func(t *testing.T) {
+				// COFORGE's ISIN has rows, none in 2019 (spec-gaps B194).
+				q := "?isin=" + coforge + "&start_date=2019-01-01&end_date=2019-12-31"
+				r := c.do("GET", "/india/prices"+q, nil, apiKey(key)).expect(t, http.StatusOK)
+				var page indiaBody
+				if r.JSON(t, &page); len(page.Rows) != 0 || r.Header.Get("X-Credits-Cost") != "1" {
+					t.Fatalf("empty page (cost %q): %s", r.Header.Get("X-Credits-Cost"), r.Body)
+				}
+				r = c.do("GET", "/india/prices.csv"+q, nil, apiKey(key)).expect(t, http.StatusOK)
+				if string(r.Body) != "symbol,series,isin,date,open,high,low,close,last,prev_close,volume,turnover,trades\n" || r.Header.Get("X-Credits-Cost") != "25" {
+					t.Fatalf("empty CSV (cost %q):\n%s", r.Header.Get("X-Credits-Cost"), r.Body)
+				}
+			})
 			t.Run("CSV: the whole range streamed, as the JSON rows", func(t *testing.T) {
 				r := c.do("GET", "/india/prices.csv?symbol=NIITTECH", nil, apiKey(key)).expect(t, http.StatusOK)
 				if r.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||

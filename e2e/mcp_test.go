@@ -439,8 +439,10 @@ func checkToolSchema(t *testing.T, tool *mcp.Tool, item *openapi3.PathItem, op *
 	if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
 		t.Errorf("%s: the input schema admits arguments it does not name", tool.Name)
 	}
-	if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
-		t.Errorf("%s: annotations %+v, want read-only, idempotent and closed-world", tool.Name, a)
+	// Every data route is charged, so no tool is read-only or idempotent
+	// (spec-gaps B193); each only adds, and reads a closed world.
+	if a := tool.Annotations; a == nil || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+		t.Errorf("%s: annotations %+v, want charged: not read-only, not idempotent, not destructive, closed-world", tool.Name, a)
 	}
 	if tool.OutputSchema == nil {
 		t.Errorf("%s: no output schema", tool.Name)

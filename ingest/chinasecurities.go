@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/adapters/asharelistings"
 	"github.com/quarrydata/quarry/ports"
@@ -25,7 +26,7 @@ func loadSample(ctx context.Context, s ports.SecurityStore) (Outcome, error) {
 		return Outcome{}, err
 	}
 	defer f.Close()
-	n, skipped, err := writeListings(ctx, s, sampledata.ChinaSecurities, f)
+	n, skipped, err := writeListings(ctx, s, sampledata.ChinaSecurities, f, sampledata.ChinaSecuritiesRetrievedAt)
 	return Outcome{Read: n, Records: n, Skipped: skipped.String()}, err
 }
 
@@ -63,8 +64,8 @@ func IngestListings(ctx context.Context, s ports.SecurityStore, files *Files) (O
 	defer in.close()
 	var total Outcome
 	var skipped asharelistings.Skipped
-	for _, name := range in.names() {
-		n, sk, err := ingestListingFile(ctx, s, in, name)
+	for _, f := range in.files {
+		n, sk, err := ingestListingFile(ctx, s, in, f)
 		if err != nil {
 			return total, err
 		}
@@ -76,25 +77,33 @@ func IngestListings(ctx context.Context, s ports.SecurityStore, files *Files) (O
 	return total, nil
 }
 
-func ingestListingFile(ctx context.Context, s ports.SecurityStore, in *inputs, name string) (int, asharelistings.Skipped, error) {
-	f, err := in.openQuiet(name)
+// ingestListingFile writes the listings of one file, retrieved when it
+// was last modified: when it was downloaded, or spilled by a sync.
+func ingestListingFile(ctx context.Context, s ports.SecurityStore, in *inputs, file input) (int, asharelistings.Skipped, error) {
+	f, err := in.openQuiet(file.name)
 	if err != nil {
 		return 0, asharelistings.Skipped{}, err
 	}
 	defer f.Close()
-	n, skipped, err := writeListings(ctx, s, name, f)
+	n, skipped, err := writeListings(ctx, s, file.name, f, file.modTime)
 	if err == nil {
-		in.progress.done(name, n)
+		in.progress.done(file.name, n)
 	}
 	return n, skipped, err
 }
 
 // writeListings parses one listings file whole, then upserts its A-share
-// listings; it returns how many, and what the file held that was skipped.
-func writeListings(ctx context.Context, s ports.SecurityStore, name string, r io.Reader) (int, asharelistings.Skipped, error) {
+// listings, each carrying the file's retrieval time (in UTC to the
+// millisecond, as every store keeps it); it returns how many, and what the
+// file held that was skipped.
+func writeListings(ctx context.Context, s ports.SecurityStore, name string, r io.Reader, retrievedAt time.Time) (int, asharelistings.Skipped, error) {
 	l, err := asharelistings.Parse(name, r)
 	if err != nil {
 		return 0, asharelistings.Skipped{}, err
+	}
+	at := retrievedAt.UTC().Truncate(time.Millisecond)
+	for i := range l.Securities {
+		l.Securities[i].RetrievedAt = at
 	}
 	if err := s.UpsertSecurities(ctx, l.Securities); err != nil {
 		return 0, asharelistings.Skipped{}, err

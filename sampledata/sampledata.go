@@ -3,7 +3,10 @@
 // the sources of every row.
 package sampledata
 
-import "embed"
+import (
+	"embed"
+	"time"
+)
 
 // Files holds the sample files by name.
 //
@@ -13,3 +16,8 @@ var Files embed.FS
 // ChinaSecurities names the China A-share listings file: a real Tushare
 // stock_basic download of every listed A-share (sources in README.md).
 const ChinaSecurities = "tushare_stock_basic.csv"
+
+// ChinaSecuritiesRetrievedAt is when the listings file was taken from its
+// source and added to the sample (README.md): the retrieval time its
+// listings carry.
+var ChinaSecuritiesRetrievedAt = time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)

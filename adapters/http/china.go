@@ -87,15 +87,20 @@ func securitiesHandler(china *chinasecurities.Service, now usecase.Clock) DataHa
 	}}
 }
 
-// toSecuritiesResponse shapes a page. Listings carry no retrieval time of
-// their own, so the page is dated by when it was answered.
+// toSecuritiesResponse shapes a page answered at at. Its retrieval time is
+// the latest of its listings' retrievals; an empty page, or one of
+// listings stored before they carried it, is dated by the answer.
 func toSecuritiesResponse(p chinasecurities.Page, q chinasecurities.SearchQuery, at time.Time) securitiesResponse {
+	retrieved := p.RetrievedAt
+	if retrieved.IsZero() {
+		retrieved = at
+	}
 	out := securitiesResponse{Securities: make([]securityBody, len(p.Securities))}
 	for i, s := range p.Securities {
 		out.Securities[i] = toSecurityBody(s)
 	}
 	out.Meta = NewMeta("CN", q.Limit, q.Offset, len(p.Securities), pageTotal(q.Offset, len(p.Securities), p.More), at,
-		listingsVersion, Provenance{Source: licenceSource(dataset.ChinaSecurities), RetrievedAt: at, Licence: licenceTerms(dataset.ChinaSecurities)})
+		listingsVersion, Provenance{Source: licenceSource(dataset.ChinaSecurities), RetrievedAt: retrieved, Licence: licenceTerms(dataset.ChinaSecurities)})
 	return out
 }
 

@@ -2,6 +2,7 @@ package http_test
 
 import (
 	"crypto/tls"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -195,8 +196,19 @@ func TestConsoleCredentialsNeedTheHeaderToken(t *testing.T) {
 	if w := mint(""); w.Code != http.StatusForbidden {
 		t.Fatalf("without the header: %d", w.Code)
 	}
-	if w := mint(c.csrf); w.Code != http.StatusCreated || !strings.Contains(w.Body.String(), `"credential_id":"bcr_`) {
+	w := mint(c.csrf)
+	var minted struct {
+		CredentialID string `json:"credential_id"`
+		KeyPrefix    string `json:"key_prefix"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &minted); w.Code != http.StatusCreated || err != nil || !strings.HasPrefix(minted.CredentialID, "bcr_") {
 		t.Fatalf("with the header: %d %s", w.Code, w.Body)
+	}
+	// The keys page names it by its id, as the API and the ledger do, not
+	// by the qk_ its secret starts with (spec-gaps B196).
+	page := c.get("/console/keys").Body.String()
+	if !strings.Contains(page, "<code>"+minted.CredentialID+"</code>") || strings.Contains(page, minted.KeyPrefix) {
+		t.Fatalf("the keys page does not name the credential %s by its id alone:\n%s", minted.CredentialID, page)
 	}
 	// A signed-out browser, and the API's own route with the cookie, get 401.
 	r := httptest.NewRequest("POST", "/account/browser-credentials", strings.NewReader(`{"scopes":["china:read"]}`))

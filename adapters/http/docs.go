@@ -28,16 +28,14 @@ import (
 const DocsPath = "/docs"
 
 // routeFrontDoor serves the base address, which sends a browser to the
-// console, and the reference. HEAD is answered as GET, without the body,
-// so that a link checker or `curl -I` sees what a browser would.
+// console, and the reference; HEAD is answered as GET, without the body
+// (handle), so that a link checker or `curl -I` sees what a browser would.
 func (s *Server) routeFrontDoor() {
-	for _, m := range []string{http.MethodGet, http.MethodHead} {
-		s.handle(m, "/", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-			consoleHeaders(w)
-			http.Redirect(w, r, ConsolePath+"/", http.StatusSeeOther)
-		})
-		s.handle(m, DocsPath, s.docs)
-	}
+	s.handle(http.MethodGet, "/", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+		consoleHeaders(w)
+		http.Redirect(w, r, ConsolePath+"/", http.StatusSeeOther)
+	})
+	s.handle(http.MethodGet, DocsPath, s.docs)
 }
 
 // docsPage is the reference's HTML and its entity tag, drawn from the

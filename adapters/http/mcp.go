@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/internal/buildinfo"
 )
 
@@ -95,13 +96,18 @@ func mcpCapabilities() *mcp.ServerCapabilities {
 		Prompts: &mcp.PromptCapabilities{}}
 }
 
-// mcpAnnotations are a tool's hints: a route answering 200 creates
-// nothing, so its call is read-only and idempotent (its only effect, the
-// charge, is metering, not the data), and a read-only tool destroys
-// nothing; every tool reads what Quarry holds, a closed world.
-func mcpAnnotations(op mcpOperation) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{ReadOnlyHint: op.readOnly, IdempotentHint: op.readOnly, OpenWorldHint: new(false)}
-	if !op.readOnly {
+// mcpAnnotations are the hints of the tool of route rt, read from its
+// cost in the catalog (spec-gaps B193). A call that costs credits debits
+// the account, a change a host should not make unasked, so a charged tool
+// is neither read-only nor idempotent (a repeat is charged again); what it
+// changes it only adds to (a ledger entry, for an export a file), so it is
+// not destructive. Every tool reads what Quarry holds, a closed world: Ask's
+// model, when one is configured, phrases an answer from Quarry's passages
+// and fetches nothing.
+func mcpAnnotations(rt dataset.Route) *mcp.ToolAnnotations {
+	free := rt.Cost == 0
+	a := &mcp.ToolAnnotations{ReadOnlyHint: free, IdempotentHint: free, OpenWorldHint: new(false)}
+	if !free {
 		a.DestructiveHint = new(false)
 	}
 	return a

@@ -39,7 +39,7 @@ const maxMoreLead = 140
 // outlined as deep as stays within it.
 func (op mcpOperation) tool() *mcp.Tool {
 	t := &mcp.Tool{Name: op.route.OperationID, Description: mcpToolDescription(op),
-		InputSchema: cloneSchema(op.schema), OutputSchema: op.output, Annotations: mcpAnnotations(op)}
+		InputSchema: cloneSchema(op.schema), OutputSchema: op.output, Annotations: mcpAnnotations(op.route)}
 	props := t.InputSchema.(map[string]any)["properties"].(map[string]any)
 	for _, n := range op.notes {
 		prop := props[n.name].(map[string]any)

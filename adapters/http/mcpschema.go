@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -32,8 +31,6 @@ type mcpOperation struct {
 	// output is the tool's output schema: an outline of the 200 response's
 	// JSON schema, or the file descriptor of a route answering a file.
 	output map[string]any
-	// readOnly says that a call creates nothing: the route answers 200.
-	readOnly bool
 	// notes are the arguments' descriptions, most needed first, which the
 	// tool carries as far as its size allows (tool).
 	notes []mcpNote
@@ -77,8 +74,7 @@ func mcpOperationOf(doc *openapi3.T, rt dataset.Route) (mcpOperation, error) {
 	if o.OperationID != rt.OperationID {
 		return mcpOperation{}, fmt.Errorf("mcp: %s %s is %q in the document, %q in the catalog", rt.Method, rt.Path, o.OperationID, rt.OperationID)
 	}
-	op := mcpOperation{route: rt, summary: o.Summary, description: o.Description, params: map[string]*openapi3.Parameter{},
-		readOnly: o.Responses.Status(http.StatusOK) != nil}
+	op := mcpOperation{route: rt, summary: o.Summary, description: o.Description, params: map[string]*openapi3.Parameter{}}
 	op.output, op.outputRef = mcpOutput(o)
 	props, required := map[string]any{}, []string{}
 	var notes []mcpNote

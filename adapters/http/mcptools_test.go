@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/adapters/http/openapi"
+	"github.com/quarrydata/quarry/domain/dataset"
 	"github.com/quarrydata/quarry/internal/buildinfo"
 )
 
@@ -110,15 +111,40 @@ func TestMCPToolTextCitesNothingInternal(t *testing.T) {
 	}
 }
 
-// TestMCPToolAnnotations: every tool reads what Quarry holds: read-only
-// (so not destructive), idempotent, closed-world.
+// TestMCPToolAnnotations: each tool's hints follow its route in the
+// catalog: a charged call debits the account, so it is neither read-only
+// nor idempotent, and only adds (not destructive); every tool is
+// closed-world. Ask and the export, the dearest calls, are never read-only.
 func TestMCPToolAnnotations(t *testing.T) {
+	routes := map[string]dataset.Route{}
+	for _, ds := range dataset.Catalog() {
+		for _, rt := range ds.Routes {
+			routes[rt.OperationID] = rt
+		}
+	}
 	s, _, _ := csvServer(t, 1)
 	cs, _ := mcpSession(t, s)
-	for _, tool := range listTools(t, cs).Tools {
+	tools := listTools(t, cs).Tools
+	if len(tools) != len(routes) {
+		t.Fatalf("%d tools for %d catalog routes", len(tools), len(routes))
+	}
+	for _, tool := range tools {
+		rt, ok := routes[tool.Name]
 		a := tool.Annotations
-		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
-			t.Errorf("%s: annotations %+v", tool.Name, a)
+		switch {
+		case !ok:
+			t.Errorf("%s is no route of the catalog", tool.Name)
+		case a == nil:
+			t.Errorf("%s has no annotations", tool.Name)
+		case a.ReadOnlyHint != (rt.Cost == 0) || a.IdempotentHint != a.ReadOnlyHint:
+			t.Errorf("%s costs %d: readOnlyHint %v, idempotentHint %v, want both %v", tool.Name, rt.Cost, a.ReadOnlyHint, a.IdempotentHint, rt.Cost == 0)
+		case !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint):
+			t.Errorf("%s: destructiveHint %v, want false: a charge only adds a ledger entry", tool.Name, a.DestructiveHint)
+		case a.OpenWorldHint == nil || *a.OpenWorldHint:
+			t.Errorf("%s: openWorldHint %v, want false", tool.Name, a.OpenWorldHint)
+		}
+		if (tool.Name == "ask" || tool.Name == "create_india_export") && (a == nil || a.ReadOnlyHint || a.IdempotentHint) {
+			t.Errorf("%s is charged %d credits a call but hinted read-only or idempotent: %+v", tool.Name, rt.Cost, a)
 		}
 	}
 }

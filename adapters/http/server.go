@@ -152,9 +152,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // handle routes method and path, in its OpenAPI form, to h, refusing
 // first a query parameter the route's operation does not take
-// (strictQuery).
+// (strictQuery). A GET is answered for HEAD too, as GET without its body
+// (Go's server drops what h writes, keeping a Content-Length it knows):
+// these routes are free, so a HEAD costs what the GET does, nothing. The
+// charged data routes are routed by routeData, and answer HEAD 405 with
+// Allow: GET (spec-gaps B197).
 func (s *Server) handle(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
-	route := method + " " + path
+	s.handleAs(method, method, path, h)
+	if method == http.MethodGet {
+		s.handleAs(http.MethodHead, method, path, h)
+	}
+}
+
+// handleAs routes method and path to h, checking the query as the
+// operation of operation and path takes it.
+func (s *Server) handleAs(method, operation, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
+	route := operation + " " + path
 	s.route(method, path, func(w http.ResponseWriter, r *http.Request, p httprouter.Params) {
 		if err := strictQuery(route, r); err != nil {
 			writeError(w, r, err)

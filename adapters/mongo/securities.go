@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"regexp"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
@@ -45,6 +46,9 @@ type securityDoc struct {
 	ListingDate   string `bson:"listing_date"`
 	DelistingDate string `bson:"delisting_date,omitempty"`
 	Listed        bool   `bson:"listed"`
+	// RetrievedAt is absent from a listing stored before listings carried
+	// it, and reads as zero.
+	RetrievedAt time.Time `bson:"retrieved_at,omitempty"`
 }
 
 // Security returns the listing with that canonical code, or ports.ErrNotFound.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/quarrydata/quarry/app/usecase"
@@ -28,6 +29,9 @@ type SearchQuery struct {
 type Page struct {
 	Securities []ashare.Security
 	More       bool
+	// RetrievedAt is the latest retrieval among the page's listings; zero
+	// when the page is empty or no listing on it carries one.
+	RetrievedAt time.Time
 }
 
 // maxNameLength bounds a searched name, in characters: the longest
@@ -146,5 +150,11 @@ func (c *Service) Search(ctx context.Context, q SearchQuery) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	return Page{Securities: secs, More: more}, nil
+	page := Page{Securities: secs, More: more}
+	for _, s := range secs {
+		if s.RetrievedAt.After(page.RetrievedAt) {
+			page.RetrievedAt = s.RetrievedAt
+		}
+	}
+	return page, nil
 }

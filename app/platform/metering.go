@@ -67,10 +67,10 @@ func (m *Metering) Authenticate(ctx context.Context, raw string) (apikey.Key, er
 		return apikey.Key{}, err
 	}
 	if k.RevokedAt != nil {
-		return apikey.Key{}, fmt.Errorf("%w: %s %s was revoked", ErrUnauthorized, credentialNoun(k), k.Prefix)
+		return apikey.Key{}, fmt.Errorf("%w: %s was revoked", ErrUnauthorized, credentialName(k))
 	}
 	if k.Expired(m.now()) {
-		return apikey.Key{}, fmt.Errorf("%w: browser credential %s expired; mint another", ErrUnauthorized, k.Prefix)
+		return apikey.Key{}, fmt.Errorf("%w: %s expired; mint another", ErrUnauthorized, credentialName(k))
 	}
 	return k, nil
 }
@@ -127,9 +127,9 @@ func (m *Metering) Charge(ctx context.Context, k apikey.Key, route, requestID st
 		// Revoked after it was authenticated, perhaps on another node, or
 		// a browser credential that expired meanwhile.
 		if k.Kind() == apikey.Browser {
-			return Charge{}, fmt.Errorf("%w: browser credential %s was revoked or has expired", ErrUnauthorized, k.Prefix)
+			return Charge{}, fmt.Errorf("%w: %s was revoked or has expired", ErrUnauthorized, credentialName(k))
 		}
-		return Charge{}, fmt.Errorf("%w: API key %s was revoked", ErrUnauthorized, k.Prefix)
+		return Charge{}, fmt.Errorf("%w: %s was revoked", ErrUnauthorized, credentialName(k))
 	}
 	if err != nil {
 		return Charge{}, err
@@ -165,9 +165,13 @@ func (m *Metering) Balance(ctx context.Context, accountID string) (int64, error)
 	return m.ledger.Balance(ctx, accountID)
 }
 
-func credentialNoun(k apikey.Key) string {
+// credentialName names k in an error as its owner knows it: an API key by
+// its prefix, as the key list shows it, a browser credential by its id
+// (bcr_...), as the API, the console and the ledger name it (spec-gaps
+// B196); a credential's prefix is only the qk_ every secret starts with.
+func credentialName(k apikey.Key) string {
 	if k.Kind() == apikey.Browser {
-		return "browser credential"
+		return "browser credential " + k.ID
 	}
-	return "API key"
+	return "API key " + k.Prefix
 }

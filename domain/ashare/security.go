@@ -1,5 +1,7 @@
 package ashare
 
+import "time"
+
 // Security is one mainland A-share listing. Dates are ISO 8601 calendar dates;
 // DelistingDate is empty while the listing trades.
 type Security struct {
@@ -14,4 +16,9 @@ type Security struct {
 	ListingDate   string `json:"listing_date"`
 	DelistingDate string `json:"delisting_date,omitempty"`
 	Listed        bool   `json:"listed"`
+	// RetrievedAt is when the list the listing was read from was retrieved
+	// from its source (a file's modification time: when it was
+	// downloaded), in UTC to the millisecond; zero for a listing stored
+	// before listings carried it.
+	RetrievedAt time.Time `json:"retrieved_at"`
 }

@@ -3,6 +3,7 @@ package porttest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/ashare"
 	"github.com/quarrydata/quarry/ports"
@@ -14,8 +15,9 @@ type NewSecurityStore func(t *testing.T) ports.SecurityStore
 // RunSecurities is the contract of SecurityStore.
 func RunSecurities(t *testing.T, newStore NewSecurityStore) {
 	ctx := context.Background()
-	moutai := ashare.Security{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "Kweichow Moutai Co., Ltd.", ListingDate: "2001-08-27", Listed: true}
-	letv := ashare.Security{Code: "SZSE.300104", Exchange: "SZSE", Board: "chinext", CompanyName: "LeTV", ListingDate: "2010-08-12", DelistingDate: "2020-07-21", Listed: false}
+	retrieved := time.Date(2026, 11, 26, 5, 2, 0, 123e6, time.UTC)
+	moutai := ashare.Security{Code: "SSE.600519", Exchange: "SSE", Board: "main", CompanyName: "Kweichow Moutai Co., Ltd.", ListingDate: "2001-08-27", Listed: true, RetrievedAt: retrieved}
+	letv := ashare.Security{Code: "SZSE.300104", Exchange: "SZSE", Board: "chinext", CompanyName: "LeTV", ListingDate: "2010-08-12", DelistingDate: "2020-07-21", Listed: false, RetrievedAt: retrieved}
 	t.Run("empty store", func(t *testing.T) {
 		s := newStore(t)
 		n, err := s.CountSecurities(ctx)
@@ -65,6 +67,25 @@ func RunSecurities(t *testing.T, newStore NewSecurityStore) {
 		must(t, "SecuritiesByName prefix", err)
 		if len(got) != 0 {
 			t.Fatalf("a prefix matched: %+v", got)
+		}
+	})
+	t.Run("a listing keeps its retrieval time, replaced by a later retrieval", func(t *testing.T) {
+		s := newStore(t)
+		unstamped := letv
+		unstamped.RetrievedAt = time.Time{}
+		must(t, "Upsert", s.UpsertSecurities(ctx, []ashare.Security{moutai, unstamped}))
+		page, _, err := s.SearchSecurities(ctx, ashare.Search{}, 0, 10)
+		must(t, "SearchSecurities", err)
+		if len(page) != 2 || !page[0].RetrievedAt.Equal(retrieved) || !page[1].RetrievedAt.IsZero() {
+			t.Fatalf("SearchSecurities = %+v, want Moutai retrieved at %s and LeTV without a retrieval time", page, retrieved)
+		}
+		again := moutai
+		again.RetrievedAt = retrieved.Add(24 * time.Hour)
+		must(t, "Upsert retrieved again", s.UpsertSecurities(ctx, []ashare.Security{again}))
+		byName, err := s.SecuritiesByName(ctx, moutai.CompanyName)
+		must(t, "SecuritiesByName", err)
+		if len(byName) != 1 || !byName[0].RetrievedAt.Equal(again.RetrievedAt) {
+			t.Fatalf("SecuritiesByName = %+v, want the later retrieval %s", byName, again.RetrievedAt)
 		}
 	})
 	t.Run("search", func(t *testing.T) { runSecuritySearch(t, newStore) })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -545,5 +546,38 @@ func TestNumbersAreDoublesAndQuantitiesInt64(t *testing.T) {
 		if f, ok := seen[p]; !ok || f != "int64" {
 			t.Errorf("%s: want an integer of format int64, got %q (present: %v)", p, f, ok)
 		}
+	}
+}
+
+// TestEmptyResultsCostTheirRoute: the routes that answer rows say that no
+// rows is still a successful answer, charged the route's cost from the
+// catalog (§8 fixes the cost per request; spec-gaps B194), the JSON page
+// and the two files alike.
+func TestEmptyResultsCostTheirRoute(t *testing.T) {
+	doc := load(t)
+	empty := map[string]string{
+		"get_india_prices":     "no row in the range is an empty page",
+		"get_india_prices_csv": "no row in the range is a header-only file",
+		"create_india_export":  "no rows is a header-only file",
+	}
+	for _, d := range dataset.Catalog() {
+		for _, r := range d.Routes {
+			what, ok := empty[r.OperationID]
+			if !ok {
+				continue
+			}
+			op := doc.Paths.Find(openAPIPath(r.Path)).GetOperation(r.Method)
+			credits := "credits"
+			if r.Cost == 1 {
+				credits = "credit"
+			}
+			if want := fmt.Sprintf("%s, a successful answer charged %d %s like any", what, r.Cost, credits); !strings.Contains(op.Description, want) {
+				t.Errorf("%s does not say %q", r.OperationID, want)
+			}
+			delete(empty, r.OperationID)
+		}
+	}
+	for op := range empty {
+		t.Errorf("%s is no route of the catalog", op)
 	}
 }

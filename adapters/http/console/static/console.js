@@ -47,7 +47,7 @@
     if (!res.ok) {
       throw new Error(body.message || "could not mint a browser credential (" + res.status + ")");
     }
-    credential = { secret: body.api_key, prefix: body.key_prefix, scopes: want, expires: Date.parse(body.expires_at) };
+    credential = { secret: body.api_key, id: body.credential_id, scopes: want, expires: Date.parse(body.expires_at) };
     return credential;
   }
 
@@ -103,7 +103,7 @@
     const scopes = Array.from(form.querySelectorAll('input[name="scope"]:checked'), (box) => box.value);
     try {
       const cred = await mint(scopes);
-      show("try-credential", cred.prefix + "… (" + cred.scopes + "), expires " + new Date(cred.expires).toISOString());
+      show("try-credential", cred.id + " (" + cred.scopes + "), expires " + new Date(cred.expires).toISOString());
       const init = { method: method, headers: { "X-API-KEY": cred.secret }, credentials: "omit" };
       if (method === "POST") {
         init.headers["Content-Type"] = "application/json";
