@@ -420,7 +420,7 @@ func TestResponseValidation(t *testing.T) {
 		{"ask unanswered", "POST", "/ask", 200, nil, askAnswer(`"answer":null,"reason":"no_supported_answer"`), false},
 		{"ask with an unknown reason", "POST", "/ask", 200, nil, askAnswer(`"answer":null,"reason":"no_data"`), true},
 		{"ask with nothing to search", "POST", "/ask", 422, map[string]string{"X-Credits-Cost": "0"},
-			`{"error":"validation_failed","message":"validation failed: nothing to search: ...; excluded: china_prices (licence_internal_only)","request_id":"` + rid + `"}`, false},
+			`{"error":"validation_failed","message":"validation failed: nothing to search: ...; excluded: china_prices (not_activated)","request_id":"` + rid + `"}`, false},
 		{"ask forbidden", "POST", "/ask", 403, map[string]string{"X-Credits-Cost": "0"},
 			`{"error":"forbidden","message":"forbidden: nothing to search: ...","request_id":"` + rid + `"}`, false},
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
