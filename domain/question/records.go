@@ -96,6 +96,8 @@ func ParsePrice(q string) (Price, bool) {
 	for _, f := range priceFields {
 		if f.re.MatchString(s) {
 			p.Fields = append(p.Fields, f.field)
+			// "opening price" names the open, not the close too.
+			s = f.re.ReplaceAllString(s, " ")
 		}
 	}
 	if p.Change && !contains(p.Fields, "volume") {
