@@ -44,7 +44,7 @@ func (a *Service) judgmentAnswer(ctx context.Context, q Query, field string) ([]
 		return nil, err
 	}
 	if field == question.JudgmentOutcome {
-		return a.operative(j), nil
+		return a.operative(judgmentDoc(j)), nil
 	}
 	s, ok := judgmentRecord(j, field)
 	if !ok {
@@ -114,12 +114,11 @@ func (a *Service) holdsAll(d retrieved, words []string) bool {
 // succeeds and is allowed", "the writ petition is dismissed".
 var disposal = regexp.MustCompile(`(?i)\b(?:appeals?|petitions?|applications?|suits?|writs?|cases?|matters?|rule)\b[^.]{0,80}\b(?:allowed|dismissed|disposed of|withdrawn|rejected|fails|succeeds|made absolute|discharged)\b`)
 
-// operative is the sentence of j's operative part that says how the case
+// operative is the sentence of a judgment's operative part (d) that says how the case
 // ended: the last of prose that says how the case itself did (disposal),
 // else the last saying an outcome at all; never one about another case it
 // cites, nor one saying a token.
-func (a *Service) operative(j judgment.Judgment) []sentence {
-	d := judgmentDoc(j)
+func (a *Service) operative(d retrieved) []sentence {
 	sentences := a.sentences.of(d)
 	for _, says := range []func(string) bool{disposal.MatchString, question.SaysOutcome} {
 		for i := len(sentences) - 1; i >= 0; i-- {

@@ -168,13 +168,15 @@ func (a *Service) chinaBar(ctx context.Context, code ashare.Code, day string, as
 		return nil, err
 	}
 	b := page.Bars[0]
-	title := b.Code
-	if sec, err := a.china.Security(ctx, code); err == nil {
-		title = sec.CompanyName + " (" + b.Code + ")"
-	} else if !errors.Is(err, ports.ErrNotFound) {
+	sec, err := a.china.Security(ctx, code)
+	if err != nil && !errors.Is(err, ports.ErrNotFound) {
 		return nil, err
 	}
-	fields := map[string]string{
+	title := b.Code
+	if sec.CompanyName != "" {
+		title = sec.CompanyName + " (" + b.Code + ")"
+	}
+	fields := map[string]string{"company_name": sec.CompanyName,
 		"code": b.Code, "date": b.TradeDate, "open": number(b.Open), "high": number(b.High), "low": number(b.Low),
 		"close": number(b.Close), "prev_close": number(b.PreClose), "volume": strconv.FormatInt(b.Volume, 10),
 		"amount": number(b.Amount), "currency": "CNY",
