@@ -29,7 +29,7 @@ func (a *Service) WithHolders(h *fundholders.Service) *Service {
 
 // holdersAnswer answers a 13F question about the one security the
 // question names (a ticker, or a filer's name): its largest position by
-// value, or the position of the fund named (in the report period of the
+// value (in the report period named, if one is), or the position of the fund named (in the report period of the
 // day named, else its latest), among the positions known at asOf, as GET
 // /us/security-fund-holders serves them.
 func (a *Service) holdersAnswer(ctx context.Context, q Query, h question.Holders) ([]sentence, error) {
@@ -48,9 +48,19 @@ func (a *Service) holdersAnswer(ctx context.Context, q Query, h question.Holders
 		return nil, err
 	}
 	if h.Top {
-		top := page.Holders[0]
+		positions := page.Holders
+		if h.Period != "" {
+			// The largest of the quarter named: positions come largest
+			// value first.
+			positions = slices.DeleteFunc(slices.Clone(positions), func(r holdings.Holding) bool { return r.ReportPeriod != h.Period })
+			if len(positions) == 0 {
+				return nil, nil
+			}
+			page.Total = len(positions)
+		}
+		top := positions[0]
 		s := holdingSentence(page.Security, top, q.AsOf)
-		s.text = strings.TrimSuffix(s.text, ".") + fmt.Sprintf(", the largest by value of the %d positions in %s the funds' filings known report.", page.Total, page.Security.Ticker)
+		s.text = strings.TrimSuffix(s.text, ".") + ", " + rankSaid(page.Total, page.Security.Ticker, h.Period) + "."
 		s.cite.Fields["positions"] = strconv.Itoa(page.Total)
 		s.cite.Snippet = recordSnippet(s.cite.Fields)
 		return []sentence{s}, nil
@@ -161,4 +171,17 @@ func (a *Service) heldSecurity(ctx context.Context, q string) (holdings.Security
 		return holdings.Security{}, false, nil
 	}
 	return found[0], true, nil
+}
+
+// rankSaid says where the largest position stands among the n the funds'
+// filings known report in ticker (for the report period named).
+func rankSaid(n int, ticker, period string) string {
+	of := "the funds' filings known report"
+	if period != "" {
+		of = "reported for " + period
+	}
+	if n == 1 {
+		return fmt.Sprintf("the only position in %s %s", ticker, of)
+	}
+	return fmt.Sprintf("the largest by value of the %d positions in %s %s", n, ticker, of)
 }

@@ -28,7 +28,7 @@ func init() {
 	for _, w := range strings.Fields(`judge judges justice justices bench coram court decided decide decision date heard delivered
 		pronounced wrote authored presided allowed dismissed outcome result disposed quashed granted rejected happened end ended
 		india indian high supreme name named names list give tell sat sitting panel constituted comprised comprising
-		member members`) {
+		member members allow dismiss quash grant reject`) {
 		judgmentWords[stem(w)] = true
 	}
 }

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -69,14 +70,20 @@ func (a *Service) priceAnswer(ctx context.Context, q Query, p question.Price, se
 		var b *bar
 		var err error
 		if len(china) == 1 {
-			b, err = a.chinaBar(ctx, china[0], day, q.AsOf)
-		} else {
+			b, err = a.chinaBar(ctx, china[0], day, q.AsOf, ashare.Adjust(cmp.Or(p.Adjust, string(ashare.NoAdjust))))
+		} else if p.Adjust == "" {
 			b, err = a.indiaBar(ctx, symbols[0], day, q.AsOf)
 		}
 		if err != nil || b == nil {
 			return nil, err
 		}
 		bars[i] = *b
+	}
+	for _, f := range p.Fields {
+		if _, ok := bars[0].fields[f]; !ok {
+			// "last price" of a China bar, which has none.
+			return nil, nil
+		}
 	}
 	return priceSentences(p, bars), nil
 }
@@ -97,17 +104,28 @@ func priceSentences(p question.Price, bars []bar) []sentence {
 	unit := unitOf(bars[0], f)
 	if len(bars) == 2 {
 		later, earlier := bars[1].fields[f], bars[0].fields[f]
-		text := fmt.Sprintf("From %s to %s the %s changed by later - earlier = %s - %s = %s%s.",
-			bars[0].fields["date"], bars[1].fields["date"], f, later, earlier, subtracted(later, earlier), unit)
+		text := fmt.Sprintf("From %s to %s the %s changed by later - earlier = %s - %s = %s%s, or %s.",
+			bars[0].fields["date"], bars[1].fields["date"], f, later, earlier, subtracted(later, earlier), unit, percentChange(later, earlier))
 		return append(out, sentence{text: text, cite: bars[0].cite, more: []Citation{bars[1].cite}})
 	}
 	prev := bars[0].fields["prev_close"]
 	if f != "close" || prev == "" {
 		return out
 	}
-	text := fmt.Sprintf("Against the previous close of %s, the close changed by close - previous close = %s - %s = %s%s.",
-		prev, bars[0].fields["close"], prev, subtracted(bars[0].fields["close"], prev), unit)
+	text := fmt.Sprintf("Against the previous close of %s, the close changed by close - previous close = %s - %s = %s%s, or %s.",
+		prev, bars[0].fields["close"], prev, subtracted(bars[0].fields["close"], prev), unit, percentChange(bars[0].fields["close"], prev))
 	return append(out, sentence{text: text, cite: bars[0].cite})
+}
+
+// percentChange shows the change from earlier to later in percent, as
+// ArithmeticResults checks it: (later - earlier) / earlier = ±r%.
+func percentChange(later, earlier string) string {
+	l, _ := strconv.ParseFloat(later, 64)
+	e, _ := strconv.ParseFloat(earlier, 64)
+	if e == 0 {
+		return "no percentage (the earlier figure is 0)"
+	}
+	return fmt.Sprintf("(%s - %s) / %s = %s", later, earlier, earlier, percent(100*(l-e)/abs(e), true))
 }
 
 // unitOf is the unit a field of b is in, with its leading space.
@@ -130,6 +148,13 @@ func fieldSentence(b bar, field string) string {
 		return fmt.Sprintf("%s traded as low as %s %s on %s.", name, b.fields["low"], b.currency, day)
 	case "volume":
 		return fmt.Sprintf("%s traded a volume of %s shares on %s.", name, b.fields["volume"], day)
+	case "prev_close":
+		return fmt.Sprintf("%s had a previous close of %s %s for %s.", name, b.fields["prev_close"], b.currency, day)
+	case "last":
+		return fmt.Sprintf("%s last traded at %s %s on %s.", name, b.fields["last"], b.currency, day)
+	}
+	if adj := b.fields["adjust"]; adj != "" {
+		return fmt.Sprintf("%s closed at %s %s on %s, %s-adjusted (factor %s).", name, b.fields["close"], b.currency, day, adj, b.fields["adjust_factor"])
 	}
 	return fmt.Sprintf("%s closed at %s %s on %s.", name, b.fields["close"], b.currency, day)
 }
@@ -157,10 +182,10 @@ func roundTo(v float64, n int) float64 {
 	return r
 }
 
-// chinaBar is the listing's unadjusted bar of day known at asOf, nil when
-// none is.
-func (a *Service) chinaBar(ctx context.Context, code ashare.Code, day string, asOf time.Time) (*bar, error) {
-	page, err := a.chinaPrices.Prices(ctx, chinaprices.Query{Code: code, From: day, To: day, AsOf: asOf, Adjust: ashare.NoAdjust, Limit: 1})
+// chinaBar is the listing's bar of day known at asOf, adjusted as asked,
+// nil when none is.
+func (a *Service) chinaBar(ctx context.Context, code ashare.Code, day string, asOf time.Time, adjust ashare.Adjust) (*bar, error) {
+	page, err := a.chinaPrices.Prices(ctx, chinaprices.Query{Code: code, From: day, To: day, AsOf: asOf, Adjust: adjust, Limit: 1})
 	if errors.Is(err, ports.ErrNotFound) || err == nil && len(page.Bars) == 0 {
 		return nil, nil
 	}
@@ -182,6 +207,10 @@ func (a *Service) chinaBar(ctx context.Context, code ashare.Code, day string, as
 		"amount": number(b.Amount), "currency": "CNY",
 	}
 	v := url.Values{"code": {b.Code}, "start_date": {day}, "end_date": {day}, "as_of": {asOf.Format(time.RFC3339)}}
+	if adjust != ashare.NoAdjust {
+		fields["adjust"], fields["adjust_factor"] = string(adjust), number(b.Factor)
+		v.Set("adjust", string(adjust))
+	}
 	return &bar{fields: fields, currency: "CNY", cite: Citation{
 		Dataset: dataset.ChinaPrices, DocumentID: b.Code + ":" + b.TradeDate, Title: title,
 		Snippet: recordSnippet(fields), Fields: fields, Route: "GET /china/prices?" + v.Encode(),
@@ -203,6 +232,9 @@ func (a *Service) indiaBar(ctx context.Context, symbol, day string, asOf time.Ti
 		"low": number(r.Low), "close": number(r.Close), "prev_close": number(r.PrevClose),
 		"volume": strconv.FormatInt(r.Volume, 10), "currency": "INR",
 	}
+	if r.Last != 0 {
+		fields["last"] = number(r.Last)
+	}
 	v := url.Values{"symbol": {r.Symbol}, "start_date": {day}, "end_date": {day}, "as_of": {asOf.Format(time.RFC3339)}}
 	return &bar{fields: fields, currency: "INR", cite: Citation{
 		Dataset: dataset.IndiaPrices, DocumentID: r.Symbol + ":" + r.Date, Title: r.Symbol + " (NSE)",
@@ -211,8 +243,8 @@ func (a *Service) indiaBar(ctx context.Context, symbol, day string, asOf time.Ti
 }
 
 // priceCodes are the China listings a question names with bars held: a
-// code in any vendor form, a bare code one listing has, or an English
-// name the exchange lists, each listing once.
+// code in any vendor form, a bare code one listing has, an English name
+// the exchange lists or an exact Chinese short name, each listing once.
 func (a *Service) priceCodes(ctx context.Context, q string, asOf time.Time) ([]ashare.Code, error) {
 	var names []string
 	for _, tok := range questionWords(q) {
@@ -224,6 +256,17 @@ func (a *Service) priceCodes(ctx context.Context, q string, asOf time.Time) ([]a
 	}
 	for _, run := range titleRuns(q) {
 		names = append(names, question.EnglishListings(run)...)
+	}
+	for _, name := range question.HanNames(q) {
+		for _, form := range nameForms(name) {
+			secs, err := a.china.SecuritiesByName(ctx, form)
+			if err != nil {
+				return nil, err
+			}
+			for _, sec := range secs {
+				names = append(names, sec.Code)
+			}
+		}
 	}
 	slices.Sort(names)
 	var out []ashare.Code

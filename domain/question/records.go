@@ -1,9 +1,12 @@
 package question
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Price is what a price question asks of a listing's daily bars: the
@@ -14,6 +17,9 @@ type Price struct {
 	Fields []string
 	Days   []string
 	Change bool
+	// Adjust is "forward" or "backward" when the question asks for
+	// adjusted prices (前复权, backward-adjusted), else "".
+	Adjust string
 }
 
 // The days a question names: "1 July 2025", "1st July 2025", "July 1,
@@ -22,6 +28,10 @@ var (
 	dayFirst = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?` + monthRE + `,? (\d{4})\b`)
 	monthDay = regexp.MustCompile(`\b` + dayRE + `\b`)
 	isoDay   = regexp.MustCompile(`\b` + isoRE + `\b`)
+	// bhavDay is a day as NSE's files write it, 01-JUN-2021; hanDay as
+	// Chinese does, 2021年12月31日.
+	bhavDay = regexp.MustCompile(`\b(\d{1,2})-` + monthRE + `-(\d{4})\b`)
+	hanDay  = regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})日`)
 )
 
 // Days returns the calendar days q names, YYYY-MM-DD, in the order they
@@ -50,6 +60,12 @@ func Days(q string) []string {
 	add(dayFirst, func(m []string) string { return date([]string{m[1], m[0], m[2]}) })
 	add(monthDay, func(m []string) string { return date(m) })
 	add(isoDay, func(m []string) string { return date([]string{"", "", "", m[0], m[1], m[2]}) })
+	add(bhavDay, func(m []string) string { return date([]string{m[1], m[0], m[2]}) })
+	add(hanDay, func(m []string) string {
+		month, _ := strconv.Atoi(m[1])
+		day, _ := strconv.Atoi(m[2])
+		return fmt.Sprintf("%s-%02d-%02d", m[0], month, day)
+	})
 	for i := 1; i < len(all); i++ {
 		for j := i; j > 0 && all[j].at < all[j-1].at; j-- {
 			all[j], all[j-1] = all[j-1], all[j]
@@ -73,15 +89,27 @@ var priceFields = []struct {
 	field string
 	re    *regexp.Regexp
 }{
-	{"open", regexp.MustCompile(`\b(?:open|opened|opening(?: price)?|open price)\b`)},
-	{"high", regexp.MustCompile(`\b(?:high|highest|intraday high|high price)\b`)},
-	{"low", regexp.MustCompile(`\b(?:low|lowest|intraday low|low price)\b`)},
-	{"close", regexp.MustCompile(`\b(?:close|closed|closing(?: price)?|close price|last close|price|trade at|traded at|trading at)\b`)},
-	{"volume", regexp.MustCompile(`\b(?:volume|shares (?:were )?traded|traded volume|trading volume)\b`)},
+	{"prev_close", regexp.MustCompile(`\b(?:previous|prev|prior|preceding) (?:day's )?clos(?:e|ing)(?: price)?\b|前收盘价?|昨收盘?价?`)},
+	{"last", regexp.MustCompile(`\blast (?:traded )?price\b|\bltp\b`)},
+	{"open", regexp.MustCompile(`\b(?:open|opened|opening(?: price)?|open price)\b|开盘价?`)},
+	{"high", regexp.MustCompile(`\b(?:high|highest|intraday high|high price)\b|最高价?`)},
+	{"low", regexp.MustCompile(`\b(?:low|lowest|intraday low|low price)\b|最低价?`)},
+	{"close", regexp.MustCompile(`\b(?:close|closed|closing(?: price)?|close price|last close|price|trade at|traded at|trading at)\b|收盘价?|股价`)},
+	{"volume", regexp.MustCompile(`\b(?:volume|shares (?:were |changed )?traded|shares changed hands|traded (?:volume|quantity)|trading volume)\b|成交量`)},
 }
 
 // priceChange is a question asking how the close moved.
-var priceChange = regexp.MustCompile(`\b(?:change|changed|rise|rose|risen|fall|fell|fallen|gain|gained|lose|lost|drop|dropped|move|moved|difference|increase|increased|decrease|decreased|went up|go up|went down|go down)\b`)
+var priceChange = regexp.MustCompile(`\b(?:change|changed|rise|rose|risen|fall|fell|fallen|gain|gained|lose|lost|drop|dropped|move|moved|difference|increase|increased|decrease|decreased|went up|go up|went down|go down)\b|涨跌|变化`)
+
+// notAPrice marks what a price question may ask that a day's bar does not
+// hold as such: an average, a range over weeks, an amount traded, an
+// adjustment not named.
+var notAPrice = regexp.MustCompile(`\b(?:average|avg|vwap|mean|52[- ]week|all[- ]time|turnover|traded value|market cap|market capitalization)\b|均价|成交额|市值|\badjusted\b`)
+
+var (
+	forwardAdjusted  = regexp.MustCompile(`前复权|\bforward[- ]adjusted\b|\bqfq\b`)
+	backwardAdjusted = regexp.MustCompile(`后复权|\bbackward[- ]adjusted\b|\bhfq\b`)
+)
 
 // ParsePrice reads a price question: a bar field (or a change of the
 // close) and one or two days. It names no listing: the caller finds it
@@ -93,6 +121,14 @@ func ParsePrice(q string) (Price, bool) {
 	}
 	s := " " + Normalize(q) + " "
 	p := Price{Days: days, Change: priceChange.MatchString(s)}
+	if forwardAdjusted.MatchString(s) {
+		p.Adjust, s = "forward", forwardAdjusted.ReplaceAllString(s, " ")
+	} else if backwardAdjusted.MatchString(s) {
+		p.Adjust, s = "backward", backwardAdjusted.ReplaceAllString(s, " ")
+	}
+	if notAPrice.MatchString(s) {
+		return Price{}, false
+	}
 	for _, f := range priceFields {
 		if f.re.MatchString(s) {
 			p.Fields = append(p.Fields, f.field)
@@ -132,7 +168,10 @@ var (
 		regexp.MustCompile(`\b(?:what|how large|how big) (?:was|is) (.+?)'s? (?:position|stake|holding) (?:in|of)\b`),
 		regexp.MustCompile(`\bshares (?:of|in) \S+ (?:held|owned|reported) by (.+?)(?: in| at| as of| for| on|\?|$)`),
 		regexp.MustCompile(`\b(?:in|from|per) (.+?)'s? 13f\b`),
+		regexp.MustCompile(`\bvalue of (.+?)'s? (?:\S+ )?(?:position|stake|holding)\b`),
+		regexp.MustCompile(`\b(?:did|does|do|has|have|had) (.+?) (?:hold|own|report|held|owned)\b`),
 	}
+	yearEnd         = regexp.MustCompile(`\b(?:the )?end of ((?:19|20)\d{2})\b`)
 	calendarQuarter = regexp.MustCompile(`\bq([1-4]) ?((?:19|20)\d{2})\b`)
 )
 
@@ -143,14 +182,16 @@ func ParseHolders(q string) (Holders, bool) {
 	if !holderWords.MatchString(s) {
 		return Holders{}, false
 	}
-	if topHolder.MatchString(s) {
-		return Holders{Top: true}, true
-	}
-	h := Holders{}
+	h := Holders{Top: topHolder.MatchString(s)}
 	if days := Days(s); len(days) == 1 {
 		h.Period = days[0]
 	} else if m := calendarQuarter.FindStringSubmatch(s); m != nil {
 		h.Period = m[2] + []string{"", "-03-31", "-06-30", "-09-30", "-12-31"}[m[1][0]-'0']
+	} else if m := yearEnd.FindStringSubmatch(s); m != nil {
+		h.Period = m[1] + "-12-31"
+	}
+	if h.Top {
+		return h, true
 	}
 	for _, re := range fundPosition {
 		if m := re.FindStringSubmatch(s); m != nil {
@@ -206,9 +247,9 @@ var judgmentAsks = []struct {
 	re    *regexp.Regexp
 }{
 	{JudgmentJudges, regexp.MustCompile(`\b(?:judges?|justices?|coram|bench|who (?:decided|heard|delivered|wrote|authored|pronounced|presided over))\b`)},
-	{JudgmentCourt, regexp.MustCompile(`\b(?:which|what) court\b|\bcourt (?:decided|heard|delivered)\b|\bdecided by which\b`)},
+	{JudgmentCourt, regexp.MustCompile(`\b(?:which|what) (?:high |supreme |district )?court\b|\bcourt (?:decided|heard|delivered)\b|\bdecided by which\b`)},
 	{JudgmentDecided, regexp.MustCompile(`\bwhen (?:was|were|did)\b.*\b(?:decided|delivered|pronounced|disposed|decide|judgment|order)\b|\b(?:decision|judgment) date\b|\bdate of (?:the )?(?:decision|judgment|order)\b|\bon what date\b`)},
-	{JudgmentOutcome, regexp.MustCompile(`\b(?:allowed or dismissed|dismissed or allowed|outcome|result|how did .+ end|what happened|what was decided|disposed of how|was .+ (?:allowed|dismissed|quashed|granted|rejected))\b`)},
+	{JudgmentOutcome, regexp.MustCompile(`\b(?:allowed or dismissed|dismissed or allowed|outcome|result|how did .+ end|what happened|what was decided|disposed of how|was .+ (?:allowed|dismissed|quashed|granted|rejected)|did .+ (?:allow|dismiss|quash|grant|reject))\b`)},
 }
 
 // JudgmentField reads which stored field of a judgment, or its outcome,
@@ -221,4 +262,23 @@ func JudgmentField(q string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hanFiller are the Chinese words of a price question that name no
+// listing: its fields, dates' characters and the words around them.
+var hanFiller = regexp.MustCompile(`开盘价?|收盘价?|最高价?|最低价?|成交量|股价|涨跌|变化|多少|什么|是|的|在|年|月|日|号|到|从|至|和|与|当天|那天|价格?`)
+
+// HanNames are the runs of Chinese characters a question holds once its
+// price words are left out ("贵州茅台" of "贵州茅台2021年12月31日的收盘价是多少"),
+// each with a Latin letter ending it kept (万科A): the Chinese short names
+// it may name a listing by.
+func HanNames(q string) []string {
+	s := hanFiller.ReplaceAllString(NormalizeWidth(q), " ")
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.Is(unicode.Han, r) && !unicode.IsLetter(r) }) {
+		if rs := []rune(f); len(rs) >= 2 && unicode.Is(unicode.Han, rs[0]) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

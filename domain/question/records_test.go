@@ -15,6 +15,8 @@ func TestDays(t *testing.T) {
 		"What was Apple's net income for fiscal 2024?":         {},
 		"Ｍｏｕｔａｉ close on ２０２１－１２－３１":                           {"2021-12-31"},
 		"What was the high of 600519.SH on December 30, 2021?": {"2021-12-30"},
+		"RELIANCE close on 01-JUN-2021":                        {"2021-06-01"},
+		"贵州茅台2021年12月31日的收盘价":                                  {"2021-12-31"},
 	} {
 		if got := Days(q); !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
 			t.Errorf("Days(%q) = %q, want %q", q, got, want)
@@ -33,6 +35,13 @@ func TestParsePrice(t *testing.T) {
 		{"600519.SH high and low on 2022-01-04", Price{Fields: []string{"high", "low"}, Days: []string{"2022-01-04"}}, true},
 		{"INFY volume on 2017-12-04", Price{Fields: []string{"volume"}, Days: []string{"2017-12-04"}}, true},
 		{"How much did the close of RELIANCE change from 2021-05-31 to 2021-06-01?", Price{Fields: []string{"close"}, Days: []string{"2021-05-31", "2021-06-01"}, Change: true}, true},
+		{"贵州茅台2022年6月30日前复权收盘价", Price{Fields: []string{"close"}, Days: []string{"2022-06-30"}, Adjust: "forward"}, true},
+		{"RELIANCE previous close on 2021-06-01", Price{Fields: []string{"prev_close"}, Days: []string{"2021-06-01"}}, true},
+		{"RELIANCE last traded price on 2021-06-01", Price{Fields: []string{"last"}, Days: []string{"2021-06-01"}}, true},
+		// What a day's bar does not hold as such.
+		{"RELIANCE average price on 2021-06-01", Price{}, false},
+		{"SSE.600519 adjusted close on 2021-12-31", Price{}, false},
+		{"RELIANCE turnover on 2021-06-01", Price{}, false},
 		// Two days and no change: which day's is not said.
 		{"RELIANCE close on 2021-05-31 or 2021-06-01", Price{}, false},
 		{"What did RELIANCE close at?", Price{}, false},
@@ -57,6 +66,8 @@ func TestParseHolders(t *testing.T) {
 		{"How many AAPL shares does Soros Fund Management hold?", Holders{Fund: "soros fund management"}, true},
 		{"How many shares of AAPL did Berkshire Hathaway hold at September 30, 2023?", Holders{Fund: "berkshire hathaway", Period: "2023-09-30"}, true},
 		{"Who held Apple shares in Berkshire's 13F for Q4 2023?", Holders{Fund: "berkshire", Period: "2023-12-31"}, true},
+		{"Who was the largest holder of AAPL in Q4 2024?", Holders{Top: true, Period: "2024-12-31"}, true},
+		{"How much AAPL stock did Berkshire Hathaway own at the end of 2023?", Holders{Fund: "berkshire hathaway", Period: "2023-12-31"}, true},
 		{"Who audits Apple?", Holders{}, false},
 		{"Who holds the record?", Holders{}, false},
 	} {
@@ -100,6 +111,18 @@ func TestJudgmentField(t *testing.T) {
 	} {
 		if got, ok := JudgmentField(q); got != want || ok != (want != "") {
 			t.Errorf("JudgmentField(%q) = %q, %v; want %q", q, got, ok, want)
+		}
+	}
+}
+
+func TestHanNames(t *testing.T) {
+	for q, want := range map[string][]string{
+		"贵州茅台2021年12月31日的收盘价是多少?":     {"贵州茅台"},
+		"万科A 2021-12-31 收盘价":          {"万科A"},
+		"What did RELIANCE close at?": nil,
+	} {
+		if got := HanNames(q); !reflect.DeepEqual(got, want) {
+			t.Errorf("HanNames(%q) = %q, want %q", q, got, want)
 		}
 	}
 }
