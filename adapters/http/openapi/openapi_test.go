@@ -467,7 +467,7 @@ func TestResponseValidation(t *testing.T) {
 // askAnswer is an AskAnswer body with no citations around the given
 // answer and reason.
 func askAnswer(answerAndReason string) string {
-	return `{` + answerAndReason + `,"citations":[],"governance":{"searched":["us_search"],"excluded":[],"statement":"s"},` +
+	return `{` + answerAndReason + `,"citations":[],"governance":{"searched":["us_search"],"excluded":[],"licences":[],"statement":"s"},` +
 		`"meta":{"as_of":"2026-01-15T00:00:00Z","answerer":"extractive-v1"}}`
 }
 
