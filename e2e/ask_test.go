@@ -37,6 +37,11 @@ type askAnswerBody struct {
 			Dataset string `json:"dataset"`
 			Reason  string `json:"reason"`
 		} `json:"excluded"`
+		Licences []struct {
+			Dataset               string `json:"dataset"`
+			RedistributionAllowed bool   `json:"redistribution_allowed"`
+			Terms                 string `json:"terms"`
+		} `json:"licences"`
 	} `json:"governance"`
 	Meta struct {
 		AsOf time.Time `json:"as_of"`
@@ -93,14 +98,23 @@ func TestAsk(t *testing.T) {
 				len(got.Citations) != 1 || got.Citations[0].Route != "GET /china/securities/SSE.600519" || got.Citations[0].Fields["listing_date"] != "2001-08-27" {
 				t.Fatalf("listing answer = %+v", got)
 			}
-			for _, ds := range []string{"us_financials", "us_search", "china_securities", "india_judgments", "india_search"} {
+			for _, ds := range []string{"us_financials", "us_filing_indexes", "us_search", "us_security_fund_holders", "china_securities", "china_prices", "india_prices", "india_judgments", "india_search"} {
 				if !slices.Contains(got.Governance.Searched, ds) {
 					t.Errorf("%s not searched: %+v", ds, got.Governance)
 				}
 			}
-			if got.excluded("china_prices") != "licence_internal_only" || got.excluded("us_filing_indexes") != "not_indexed_for_ask" ||
-				!strings.Contains(got.Governance.Statement, "vault is never read") {
+			if got.excluded("india_exports") != "not_indexed_for_ask" || !strings.Contains(got.Governance.Statement, "vault is never read") ||
+				len(got.Governance.Licences) != 1 || got.Governance.Licences[0].Dataset != "china_securities" || !got.Governance.Licences[0].RedistributionAllowed {
 				t.Errorf("governance = %+v", got.Governance)
+			}
+
+			// A day's close of an internal-only dataset: read for a key
+			// that may read it, cited to its bar, its licence carried.
+			got = ask(map[string]any{"question": "What did SSE.600519 close at on 2021-12-31?"}, http.StatusOK)
+			if got.Answer == nil || !strings.Contains(*got.Answer, "closed at 2050 CNY on 2021-12-31") || len(got.Citations) != 1 ||
+				got.Citations[0].DocumentID != "SSE.600519:2021-12-31" || len(got.Governance.Licences) != 1 ||
+				got.Governance.Licences[0].Dataset != "china_prices" || got.Governance.Licences[0].RedistributionAllowed {
+				t.Fatalf("price answer = %+v", got)
 			}
 
 			// A judgment's passage: cited by its id, exact offsets into the
@@ -164,12 +178,12 @@ func TestAsk(t *testing.T) {
 				{"question": "x", "max_citations": 21}, {"question": "x", "datasets": []string{"nope"}}, {"question": "x", "as_of": "2024-13-01"},
 				{"question": "x", "jurisdictions": []string{"FR"}},
 				// Nothing to search: refused before the charge (spec-gaps B55).
-				{"question": "x", "datasets": []string{"china_prices", "india_exports"}},
+				{"question": "x", "datasets": []string{"india_exports"}},
 			} {
 				ask(bad, http.StatusUnprocessableEntity)
 			}
-			if st := credits(t, c, session); st.Balance != 100000-10*25 {
-				t.Fatalf("balance = %d, want 10 answers charged", st.Balance)
+			if st := credits(t, c, session); st.Balance != 100000-11*25 {
+				t.Fatalf("balance = %d, want 11 answers charged", st.Balance)
 			}
 
 			if !s.mongo {

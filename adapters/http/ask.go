@@ -53,7 +53,15 @@ type askSourceOffsets struct {
 type askGovernance struct {
 	Searched  []dataset.ID   `json:"searched"`
 	Excluded  []askExclusion `json:"excluded"`
+	Licences  []askLicence   `json:"licences"`
 	Statement string         `json:"statement"`
+}
+
+// askLicence is the licence of one dataset the answer cites: an
+// internal-only one may be read, not republished.
+type askLicence struct {
+	Dataset dataset.ID `json:"dataset"`
+	dataset.Licence
 }
 
 type askExclusion struct {
@@ -100,7 +108,7 @@ func AskHandlers(asker *ask.Service, available *usecase.Availability, now usecas
 func toAskResponse(a ask.Answer) askResponse {
 	out := askResponse{
 		Citations:  make([]askCitation, len(a.Citations)),
-		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded)), Statement: a.Statement},
+		Governance: askGovernance{Searched: a.Searched, Excluded: make([]askExclusion, len(a.Excluded)), Licences: make([]askLicence, len(a.Licences)), Statement: a.Statement},
 		Meta:       askMeta{AsOf: a.AsOf, Answerer: a.Answerer},
 	}
 	if out.Meta.Answerer == "" {
@@ -123,6 +131,9 @@ func toAskResponse(a ask.Answer) askResponse {
 	}
 	for i, e := range a.Excluded {
 		out.Governance.Excluded[i] = askExclusion{Dataset: e.Dataset, Reason: e.Reason}
+	}
+	for i, l := range a.Licences {
+		out.Governance.Licences[i] = askLicence{Dataset: l.Dataset, Licence: l.Licence}
 	}
 	return out
 }

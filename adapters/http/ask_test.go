@@ -94,8 +94,8 @@ func TestAskWithNothingToSearchIsRefusedBeforeTheCharge(t *testing.T) {
 		status          int
 		lists           string // an exclusion the message must name
 	}{
-		{"licensed for internal use only", reader, `{"question":"What did SSE.600519 close at?","datasets":["china_prices"]}`, http.StatusUnprocessableEntity, "china_prices (licence_internal_only)"},
-		{"internal use and not activated", reader, `{"question":"What did SSE.600519 close at?","datasets":["india_prices","us_financials"]}`, http.StatusUnprocessableEntity, "us_financials (not_activated)"},
+		{"a dataset holding no data", reader, `{"question":"What did SSE.600519 close at?","datasets":["china_prices"]}`, http.StatusUnprocessableEntity, "china_prices (not_activated)"},
+		{"neither activated", reader, `{"question":"What did SSE.600519 close at?","datasets":["india_prices","us_financials"]}`, http.StatusUnprocessableEntity, "us_financials (not_activated)"},
 		{"jurisdiction with nothing activated", reader, `{"question":"When was 贵州茅台 listed?","jurisdictions":["US"]}`, http.StatusUnprocessableEntity, "china_securities (not_requested)"},
 		{"the dataset asked for needs a permission", askOnly, `{"question":"When was 贵州茅台 listed?","datasets":["china_securities"]}`, http.StatusForbidden, "china_securities (permission_missing)"},
 		{"every dataset needs a permission", askOnly, `{"question":"When was 贵州茅台 listed?"}`, http.StatusForbidden, "china_securities (permission_missing)"},

@@ -31,11 +31,11 @@ Asking (the "ask" tool, 25 credits)
 
 Reading citations
 - Every sentence of an answer ends with a marker [n]; citation n names its source: the dataset, the document (accession number, judgment id or record), the passage ("snippet"), "source_offsets" (where the passage is in the source text, in code points) and the route that serves the source. Repeat the marker with every fact you pass on, and give the source when asked.
-- "governance" lists the datasets searched and every other dataset with the reason it was left out (no permission, not activated, internal-only licence). Tell the user when a dataset they care about was left out.
+- "governance" lists the datasets searched and every other dataset with the reason it was left out (no permission, not activated, not requested), and "licences" the licence of every dataset the answer cites. Tell the user when a dataset they care about was left out.
 - Parties in court judgments are tokens (PTY_..., PAN_...): never try to recover a name.
 
 Licences
-- A result of an internal-only dataset (China prices, India prices and exports) carries its licence: it may be read, not republished. Say so when you show its figures.
+- A result of an internal-only dataset (China prices, India prices and exports), and an ask answer citing one (governance.licences), carries its licence: it may be read, not republished. Say so when you show its figures.
 
 Errors
 - A tool error gives the HTTP status and message: 403 names the missing permission, 402 means the credits ran out, 429 gives the seconds to wait (quarry/retry_after), 503 means the dataset is not activated. None of them is charged.`

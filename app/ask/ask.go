@@ -7,8 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/app/chinaprices"
 	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/fundholders"
 	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/indiaprices"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfilings"
@@ -56,6 +59,9 @@ type Answer struct {
 	Citations []Citation
 	Searched  []dataset.ID
 	Excluded  []Exclusion
+	// Licences are the licences of the datasets Citations cite, one per
+	// dataset: an internal-only one may be read, not republished.
+	Licences []DatasetLicence
 	// Statement is GovernanceStatement.
 	Statement string
 	AsOf      time.Time
@@ -71,7 +77,13 @@ type Service struct {
 	china     *chinasecurities.Service
 	sections  ports.SectionRetriever
 	judgments ports.JudgmentRetriever
-	sources   []usecase.DatasetProbe
+	// filings serves the filing indexes; the prices and the 13F holders,
+	// when set, answer price and holder questions.
+	filings     *usfilings.Service
+	chinaPrices *chinaprices.Service
+	indiaPrices *indiaprices.Service
+	holders     *fundholders.Service
+	sources     []usecase.DatasetProbe
 	// model, when set, answers text questions from retrieved passages;
 	// its sentences are kept only where the cited passage supports them.
 	model ports.Answerer
@@ -103,7 +115,8 @@ func (a *Service) WithJudgments(j *indiajudgments.Service) *Service {
 // the China listings, keeping the sentences of what it reads in shared; a
 // nil shared splits them for every question.
 func New(fin *usfinancials.Service, china *chinasecurities.Service, filings *usfilings.Service, shared *readcache.Cache) *Service {
-	return &Service{fin: fin, china: china, sections: filings, sources: []usecase.DatasetProbe{fin.Probe(), filings.SearchProbe(), china.Probe()},
+	return &Service{fin: fin, china: china, sections: filings, filings: filings,
+		sources:   []usecase.DatasetProbe{fin.Probe(), filings.SearchProbe(), filings.IndexProbe(), china.Probe()},
 		sentences: newSentenceMemo(shared), parses: newParseMemo(shared), pans: newPANMemo(shared)}
 }
 
@@ -136,10 +149,11 @@ func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error
 	}
 	cited = slices.DeleteFunc(cited, a.leaksPAN)
 	if len(cited) == 0 {
-		ans.Reason, ans.Citations = ReasonNoSupportedAnswer, []Citation{}
+		ans.Reason, ans.Citations, ans.Licences = ReasonNoSupportedAnswer, []Citation{}, []DatasetLicence{}
 		return ans, nil
 	}
 	ans.Text, ans.Citations = numbered(cited)
+	ans.Licences = licences(ans.Citations)
 	return ans, nil
 }
 
@@ -148,6 +162,9 @@ func (a *Service) Answer(ctx context.Context, q Query, r Reading) (Answer, error
 // listings, a figure question from the US statements, anything else from
 // the 10-K sections and the judgments.
 func (a *Service) answerSentences(ctx context.Context, q Query, p parsed, searched []dataset.ID, ans *Answer) ([]sentence, error) {
+	if out, err := a.recordAnswer(ctx, q, p, searched); len(out) > 0 || err != nil {
+		return out, err
+	}
 	lq, listing := p.listing, p.isListing
 	fig, figure := p.figure, p.isFigure
 	switch {
@@ -180,6 +197,35 @@ func (a *Service) answerSentences(ctx context.Context, q Query, p parsed, search
 	return nil, nil
 }
 
+// recordAnswer answers a question about a stored record from the dataset
+// holding it, when that dataset is searched: a filing's index, a day's
+// prices, a security's 13F holders, a judgment's fields. The first of
+// them to answer answers; none answering, the question is read as any
+// other.
+func (a *Service) recordAnswer(ctx context.Context, q Query, p parsed, searched []dataset.ID) ([]sentence, error) {
+	reads := func(ids ...dataset.ID) bool {
+		return slices.ContainsFunc(ids, func(id dataset.ID) bool { return slices.Contains(searched, id) })
+	}
+	answers := []struct {
+		asked bool
+		read  func() ([]sentence, error)
+	}{
+		{p.isIndex && reads(dataset.USFilingIndexes), func() ([]sentence, error) { return a.filingIndexAnswer(ctx, p.index, q.AsOf) }},
+		{p.isPrice && reads(dataset.ChinaPrices, dataset.IndiaPrices), func() ([]sentence, error) { return a.priceAnswer(ctx, q, p.price, searched) }},
+		{p.isHolders && a.holders != nil && reads(dataset.USFundHolders), func() ([]sentence, error) { return a.holdersAnswer(ctx, q, p.holders) }},
+		{p.isJudgment && a.judgments != nil && reads(dataset.IndiaJudgments), func() ([]sentence, error) { return a.judgmentAnswer(ctx, q, p.judgment) }},
+	}
+	for _, ans := range answers {
+		if !ans.asked {
+			continue
+		}
+		if out, err := ans.read(); len(out) > 0 || err != nil {
+			return out, err
+		}
+	}
+	return nil, nil
+}
+
 // numbered writes the cited sentences as an answer's text, each followed by
 // its marker, and lists their citations. One citation per source: sentences
 // citing the same passage share its marker, numbered in order of first use.
@@ -190,7 +236,7 @@ func numbered(cited []sentence) (string, []Citation) {
 	for i, s := range cited {
 		var marks strings.Builder
 		for _, c := range append([]Citation{s.cite}, s.more...) {
-			key := c.DocumentID + "#" + c.Fields["field"]
+			key := c.DocumentID + "#" + c.Fields["field"] + "#" + c.Fields["row"]
 			if o := c.Offsets; o != nil {
 				key = fmt.Sprintf("%s%s:%d:%d", o.Section, o.Judgment, o.Start, o.End)
 			}

@@ -52,7 +52,7 @@ func (a *Service) freeCashFlow(ctx context.Context, co usfinancials.Params, f qu
 		return nil, err
 	}
 	text := fmt.Sprintf("%s free cash flow for %s is operating_cash_flow - capital_expenditure = %s - %s = %s %s.", ocf.st.Ticker, periodName(ocf),
-		number(ocf.value), number(capex.value), number(ocf.value-capex.value), ocf.row.Currency)
+		number(ocf.value), number(capex.value), subtracted(number(ocf.value), number(capex.value)), ocf.row.Currency)
 	return arithmetic(text, ocf, capex), nil
 }
 
@@ -129,7 +129,7 @@ func (a *Service) compare(ctx context.Context, cos []usfinancials.Params, f ques
 // difference states how much the larger figure exceeds the smaller, with
 // its arithmetic shown, so "how much more" is answered with the comparison.
 func difference(big, small *figureRef, unit string) string {
-	return fmt.Sprintf("a difference of larger - smaller = %s - %s = %s %s", number(big.value), number(small.value), number(big.value-small.value), unit)
+	return fmt.Sprintf("a difference of larger - smaller = %s - %s = %s %s", number(big.value), number(small.value), subtracted(number(big.value), number(small.value)), unit)
 }
 
 // arithmetic is the operands' sentences, then text citing them all.

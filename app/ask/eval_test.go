@@ -14,8 +14,11 @@ import (
 	bleveadapter "github.com/quarrydata/quarry/adapters/bleve"
 	"github.com/quarrydata/quarry/adapters/memory"
 	"github.com/quarrydata/quarry/app/ask"
+	"github.com/quarrydata/quarry/app/chinaprices"
 	"github.com/quarrydata/quarry/app/chinasecurities"
+	"github.com/quarrydata/quarry/app/fundholders"
 	"github.com/quarrydata/quarry/app/indiajudgments"
+	"github.com/quarrydata/quarry/app/indiaprices"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfilings"
@@ -27,7 +30,7 @@ import (
 )
 
 // evalNow is the clock of the evaluation: after every bundled filing.
-var evalNow = time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC)
+var evalNow = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 // allActive says every dataset Ask reads is activated.
 type allActive struct{}
@@ -94,7 +97,20 @@ func sampleAskWith(t testing.TB, edit func([]judgment.Judgment)) (*ask.Service, 
 	for _, j := range js {
 		byID[j.ID] = j.Text
 	}
-	return ask.New(fin, chinasecurities.New(secs), filings, shared).WithJudgments(judgments), byID
+	cp := chinaprices.New(memory.NewChinaPrices(), func() time.Time { return evalNow })
+	if _, err := ingest.LoadChinaPricesSample(ctx, cp); err != nil {
+		t.Fatal(err)
+	}
+	ip := indiaprices.New(memory.NewIndiaPrices(), func() time.Time { return evalNow })
+	if _, err := ingest.LoadIndiaPricesSample(ctx, ip); err != nil {
+		t.Fatal(err)
+	}
+	fh := memory.NewFundHoldings()
+	if _, err := ingest.LoadFundHoldersSample(ctx, fh); err != nil {
+		t.Fatal(err)
+	}
+	return ask.New(fin, chinasecurities.New(secs), filings, shared).WithJudgments(judgments).
+		WithPrices(cp, ip).WithHolders(fundholders.New(fh)), byID
 }
 
 // evalCase is one question of testdata/ask_eval.json and what it must get.

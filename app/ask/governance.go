@@ -17,7 +17,6 @@ import (
 const (
 	ExcludedNotActivated      = "not_activated"
 	ExcludedPermissionMissing = "permission_missing"
-	ExcludedLicence           = "licence_internal_only"
 	ExcludedNotRequested      = "not_requested"
 	ExcludedNotIndexed        = "not_indexed_for_ask"
 )
@@ -62,6 +61,26 @@ type Exclusion struct {
 // Statuses says whether each dataset is activated; Availability does.
 type Statuses interface {
 	Status(ctx context.Context, id dataset.ID) (dataset.Status, error)
+}
+
+// DatasetLicence is the licence of one dataset an answer cites.
+type DatasetLicence struct {
+	Dataset dataset.ID
+	Licence dataset.Licence
+}
+
+// licences lists the licence of each dataset the citations cite, once,
+// in the order of their first citation.
+func licences(citations []Citation) []DatasetLicence {
+	out := []DatasetLicence{}
+	for _, c := range citations {
+		if slices.ContainsFunc(out, func(l DatasetLicence) bool { return l.Dataset == c.Dataset }) {
+			continue
+		}
+		d, _ := dataset.Lookup(c.Dataset)
+		out = append(out, DatasetLicence{Dataset: c.Dataset, Licence: d.Licence})
+	}
+	return out
 }
 
 // Reading is what a question may read for one credential: every dataset
@@ -141,11 +160,11 @@ func exclusion(ctx context.Context, q Query, held []scope.Permission, d dataset.
 	case len(q.Datasets) > 0 && !slices.Contains(q.Datasets, d.ID) && !slices.Contains(q.Datasets, askTogether[d.ID]),
 		len(q.Jurisdictions) > 0 && !slices.Contains(q.Jurisdictions, d.Jurisdiction):
 		return ExcludedNotRequested, nil
-	case !d.Licence.RedistributionAllowed:
-		// An answer quotes its sources to the client; a dataset held
-		// for internal use only may not be quoted, so Ask never reads it.
-		return ExcludedLicence, nil
 	}
+	// A dataset held for internal use only is read as any other: the key
+	// may read its rows through their own routes, and answering from them
+	// is a read, not a redistribution; the answer carries the licence of
+	// every dataset it cites (Licences, spec-gaps B198).
 	st, err := statuses.Status(ctx, d.ID)
 	switch {
 	case err != nil:

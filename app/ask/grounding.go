@@ -235,6 +235,18 @@ var (
 	diffShown   = regexp.MustCompile(`= (-?[0-9][0-9.]*) - (-?[0-9][0-9.]*) = (-?[0-9][0-9.]*)\b`)
 )
 
+// checkDifferences checks each difference the sentence shows (diffShown)
+// as subtracted writes it, and adds its result to results.
+func checkDifferences(sentence string, results *[]string) bool {
+	for _, m := range diffShown.FindAllStringSubmatch(sentence, -1) {
+		if subtracted(m[1], m[2]) != m[3] {
+			return false
+		}
+		*results = append(*results, strings.TrimLeft(m[3], "+-"))
+	}
+	return true
+}
+
 // ArithmeticResults returns the results of the arithmetic sentence shows,
 // without their signs, and false when a result is not what its operands
 // give. Every other number of a sentence must be a field of a record it
@@ -269,6 +281,6 @@ func ArithmeticResults(sentence string) ([]string, bool) {
 			return ""
 		}
 		return strings.TrimSuffix(percent(100*(x[0]-x[1])/abs(x[2]), true), "%")
-	}) && check(diffShown, func(x []float64) string { return number(x[0] - x[1]) })
+	}) && checkDifferences(sentence, &results)
 	return results, ok
 }

@@ -16,6 +16,17 @@ type parsed struct {
 	isListing bool
 	figure    question.Figure
 	isFigure  bool
+	// price, holders, index and judgment are what a question asks of a
+	// stored record (a day's prices, a 13F position, a filing's index, a
+	// judgment's fields), each read when its is... flag is set.
+	price      question.Price
+	isPrice    bool
+	holders    question.Holders
+	isHolders  bool
+	index      question.FilingIndex
+	isIndex    bool
+	judgment   string
+	isJudgment bool
 }
 
 // parse reads q with the grammar; a question asking for a person's
@@ -27,6 +38,10 @@ func parse(q string) parsed {
 	}
 	p.listing, p.isListing = question.ListingSubject(q)
 	p.figure, p.isFigure = question.ParseFigure(q)
+	p.price, p.isPrice = question.ParsePrice(q)
+	p.holders, p.isHolders = question.ParseHolders(q)
+	p.index, p.isIndex = question.ParseFilingIndex(q)
+	p.judgment, p.isJudgment = question.JudgmentField(q)
 	return p
 }
 
@@ -61,5 +76,11 @@ func parsedWeight(q string, p parsed) int {
 	for _, per := range f.Periods {
 		n += len(per.End)
 	}
-	return n
+	for _, d := range p.price.Days {
+		n += int(unsafe.Sizeof(d)) + len(d)
+	}
+	for _, f := range p.price.Fields {
+		n += int(unsafe.Sizeof(f)) + len(f)
+	}
+	return n + len(p.holders.Fund) + len(p.holders.Period) + len(p.index.Accession) + len(p.judgment)
 }

@@ -79,14 +79,7 @@ func anchoredAnswer(a *Service, docs []retrieved, m textMatch, hasTerms bool) []
 		}
 		return nil
 	}
-	sentences := a.sentences.of(d)
-	for i := len(sentences) - 1; i >= 0; i-- {
-		sn := sentences[i]
-		if sn.proseEnough && question.SaysOutcome(sn.said) {
-			return []sentence{{text: sn.said, cite: d.cite(sn.start, sn.end, sn.span)}}
-		}
-	}
-	return nil
+	return a.operative(d)
 }
 
 // textMatch is what a sentence must hold of a text question's content

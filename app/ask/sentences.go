@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -94,6 +95,10 @@ func init() {
 	}
 }
 
+// initialism is a run of initials with the last one's stop left off:
+// "U.P" of "U.P.", "S.C" of "S.C.".
+var initialism = regexp.MustCompile(`^(?:\pL\.)+\pL$`)
+
 // abbreviated reports whether the word that text ends with is an
 // abbreviation or an initial, so a full stop after it ends no sentence.
 // "etc." is one, though it often ends a sentence: a sentence that goes on
@@ -104,7 +109,7 @@ func abbreviated(text []rune) bool {
 		i--
 	}
 	word := string(text[i:])
-	if rs := []rune(word); len(rs) == 1 && unicode.IsUpper(rs[0]) {
+	if rs := []rune(word); len(rs) == 1 && unicode.IsUpper(rs[0]) || initialism.MatchString(word) {
 		return true
 	}
 	return courtAbbreviations[strings.ToLower(word)]

@@ -132,6 +132,12 @@ func (f *Service) resolve(ctx context.Context, req Request) (holdings.Security, 
 	return f.lookup(ctx, []holdings.Key{{Kind: holdings.KeyCUSIP, Value: cusips[0]}})
 }
 
+// Security returns the security of the master the first of keys names
+// (holdings.ParseIdentifier gives them), or ports.ErrNotFound.
+func (f *Service) Security(ctx context.Context, keys []holdings.Key) (holdings.Security, error) {
+	return f.lookup(ctx, keys)
+}
+
 // lookup tries the keys in order and returns the first security found.
 func (f *Service) lookup(ctx context.Context, keys []holdings.Key) (holdings.Security, error) {
 	tried := make([]string, len(keys))

@@ -56,24 +56,24 @@ func Catalog() []Dataset {
 		}, Ask: true},
 		{ID: USFilingIndexes, Title: "US filing file indexes", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("GET", "/us/filings/{accession_number}/index", "get_us_filing_index", CostStandardRead, scope.USRead),
-		}},
+		}, Ask: true},
 		{ID: USSearch, Title: "US filing-text search", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("POST", "/us/search", "search_us_filings", CostSearch, scope.USRead, scope.SearchRead),
 		}, Ask: true},
 		{ID: USFundHolders, Title: "US funds holding a security (13F)", Jurisdiction: "US", Licence: secPublic, Routes: []Route{
 			read("GET", "/us/security-fund-holders", "get_us_security_fund_holders", CostStandardRead, scope.USRead),
-		}},
+		}, Ask: true},
 		{ID: ChinaSecurities, Title: "China A-share securities", Jurisdiction: "CN", Licence: exchangeListings, Routes: []Route{
 			read("GET", "/china/securities/{code}", "get_china_security", CostStandardRead, scope.ChinaRead),
 			read("GET", "/china/securities", "list_china_securities", CostStandardRead, scope.ChinaRead),
 		}, Ask: true},
 		{ID: ChinaPrices, Title: "China A-share daily prices", Jurisdiction: "CN", Licence: internalOnly("Mainland exchange market data"), Routes: []Route{
 			read("GET", "/china/prices", "get_china_prices", CostStandardRead, scope.ChinaRead),
-		}},
+		}, Ask: true},
 		{ID: IndiaPrices, Title: "India exchange prices (bhavcopy)", Jurisdiction: "IN", Licence: internalOnly("NSE and BSE bhavcopy"), Routes: []Route{
 			read("GET", "/india/prices", "get_india_prices", CostStandardRead, scope.IndiaRead),
 			read("GET", "/india/prices.csv", "get_india_prices_csv", CostPricesCSV, scope.IndiaRead),
-		}},
+		}, Ask: true},
 		{ID: IndiaSearch, Title: "India document search", Jurisdiction: "IN", Licence: indiaCourts, Routes: []Route{
 			read("POST", "/india/search", "search_india_documents", CostSearch, scope.IndiaRead, scope.LitigationRead, scope.SearchRead),
 		}, Ask: true, AskWith: IndiaJudgments},

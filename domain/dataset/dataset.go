@@ -72,7 +72,8 @@ type Dataset struct {
 	Routes       []Route
 	Licence      Licence
 	// Ask says whether POST /ask reads the dataset (it still excludes it
-	// from a question for its licence, activation or permissions).
+	// from a question for its activation or permissions; an internal-only
+	// licence is carried on the answer, not a reason to leave it out).
 	Ask bool
 	// AskWith is the dataset Ask reads only together with this one: India
 	// judgments are found through India search's index of their text, so

@@ -23,6 +23,12 @@ func Normalize(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// NormalizeWidth reads a question's characters as Normalize does (NFKC:
+// full-width letters and digits become ASCII) and keeps their case.
+func NormalizeWidth(s string) string {
+	return norm.NFKC.String(s)
+}
+
 // PeriodKind says how a question names a period.
 type PeriodKind int
 

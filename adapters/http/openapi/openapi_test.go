@@ -421,7 +421,7 @@ func TestResponseValidation(t *testing.T) {
 		{"ask unanswered", "POST", "/ask", 200, nil, askAnswer(`"answer":null,"reason":"no_supported_answer"`), false},
 		{"ask with an unknown reason", "POST", "/ask", 200, nil, askAnswer(`"answer":null,"reason":"no_data"`), true},
 		{"ask with nothing to search", "POST", "/ask", 422, map[string]string{"X-Credits-Cost": "0"},
-			`{"error":"validation_failed","message":"validation failed: nothing to search: ...; excluded: china_prices (licence_internal_only)","request_id":"` + rid + `"}`, false},
+			`{"error":"validation_failed","message":"validation failed: nothing to search: ...; excluded: china_prices (not_activated)","request_id":"` + rid + `"}`, false},
 		{"ask forbidden", "POST", "/ask", 403, map[string]string{"X-Credits-Cost": "0"},
 			`{"error":"forbidden","message":"forbidden: nothing to search: ...","request_id":"` + rid + `"}`, false},
 		{"readyz failing", "GET", "/readyz", 503, nil, `{"status":"unavailable","checks":{"postgres":"ok","mongo":"failing"},"storage":{"platform":"postgresql","documents":"mongodb","search":"memory"}}`, false},
@@ -468,7 +468,7 @@ func TestResponseValidation(t *testing.T) {
 // askAnswer is an AskAnswer body with no citations around the given
 // answer and reason.
 func askAnswer(answerAndReason string) string {
-	return `{` + answerAndReason + `,"citations":[],"governance":{"searched":["us_search"],"excluded":[],"statement":"s"},` +
+	return `{` + answerAndReason + `,"citations":[],"governance":{"searched":["us_search"],"excluded":[],"licences":[],"statement":"s"},` +
 		`"meta":{"as_of":"2026-01-15T00:00:00Z","answerer":"extractive-v1"}}`
 }
 
