@@ -95,3 +95,22 @@ func TestLitigantsByRule(t *testing.T) {
 		})
 	}
 }
+
+// TestAddressesByShape: an address found by its own shape, with nothing
+// before it that introduces one, is taken whole; prose is not.
+func TestAddressesByShape(t *testing.T) {
+	cases := []struct{ name, text, want string }{
+		{"a house number before a place", "the notice went by courier to 14, Lake Place, Kolkata, which they had left", "14, Lake Place, Kolkata"},
+		{"a floor before a building", "from the office of M/s. R. K. Traders, 3rd Floor, Shanti Complex, Ring Road, Surat, using its computer", "3rd Floor, Shanti Complex, Ring Road, Surat"},
+		{"a floor in prose", "he ran up to the 3rd floor, where the others were", ""},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, a := range pii.FindPeople(c.text, nil, nil).Addresses {
+			got = append(got, a.Text)
+		}
+		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("%s: addresses %q, want %q", c.name, got, c.want)
+		}
+	}
+}
