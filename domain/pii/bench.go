@@ -197,6 +197,20 @@ func (d *detector) isCited(name []string) bool {
 	return d.cited[strings.ToLower(strings.Join(name, " "))]
 }
 
+// citedWord reports whether the lower-cased w is a word of a cited
+// party's name: a word that alone would be tokenized inside the case's
+// name ("Verma" of "Sarla Verma v. Delhi Transport Corporation").
+func (d *detector) citedWord(w string) bool {
+	for n := range d.cited {
+		for _, x := range strings.Fields(n) {
+			if strings.TrimSuffix(x, ".") == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // benchTitles are the words before a judge's name in a list of judges
 // that are no part of it: "Justice", "Hon'ble", "Dr.", "(Retd.)".
 var benchTitles = setOf(`justice hon'ble honble honourable mr mrs ms smt smti sri shri dr col lt gen retd (retd) (retd.) the`)

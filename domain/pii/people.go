@@ -390,7 +390,8 @@ func aliasWord(text string, i int) string {
 // generic adds the names that no rule of context finds: two to five
 // capitalised words (or initials and a word), at least one of them no
 // English word and none a word of courts, places or procedure, that are
-// no counsel's, judge's or cited precedent's. When unsure, a name is
+// no counsel's, judge's or cited precedent's, nor alone a word of a cited
+// party's name. When unsure, a name is
 // tokenized.
 func (d *detector) generic() {
 	for i := 0; i < len(d.text); {
@@ -407,11 +408,17 @@ func (d *detector) generic() {
 			i = end // found whole by a rule of context: no part of it alone
 			continue
 		}
-		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
+		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) && !d.citedAlone(name) {
 			d.add(name)
 		}
 		i = end
 	}
+}
+
+// citedAlone reports whether name is one word of a cited party's name,
+// which alone would be tokenized inside the case's name (citedWord).
+func (d *detector) citedAlone(name []string) bool {
+	return len(name) == 1 && d.citedWord(strings.ToLower(strings.TrimSuffix(name[0], ".")))
 }
 
 // startsCapital reports whether a capitalised word starts at text[i].
