@@ -144,7 +144,21 @@ func (d *detector) collectCited() {
 		if m := honorificPattern.FindStringIndex(d.text[after:min(len(d.text), after+14)]); m != nil {
 			after += m[1]
 		}
-		if n, _ := d.nameAt(after); n != nil {
+		if n, end := d.nameAt(after); n != nil {
+			d.cite(n)
+			d.citeAlias(end)
+		}
+	}
+}
+
+// aliasAfter starts the alias after a name: "@", "alias", "urf".
+var aliasAfter = regexp.MustCompile(`(?i)^[ \t]*(?:@|alias\b|urf\b)[ \t]*`)
+
+// citeAlias remembers the alias that follows a cited party's name ending
+// at text[end] ("State of Maharashtra v. Bandu @ Daulat").
+func (d *detector) citeAlias(end int) {
+	if m := aliasAfter.FindStringIndex(d.text[end:min(len(d.text), end+12)]); m != nil {
+		if n, _ := d.nameAt(end + m[1]); n != nil {
 			d.cite(n)
 		}
 	}

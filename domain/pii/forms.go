@@ -162,10 +162,11 @@ func firstLetter(w string) string {
 // parts returns, as persons of their own, the given names of persons'
 // names, which stand alone in a text as the person ("Sunita said"): each
 // word but the last (a surname such as Singh alone names nobody, and is
-// in many a cited case's name), at least three letters, no English word
-// the text also writes in lower case, and none of a counsel's or judge's
-// name nor of a cited case's party's (the Singh of "Mangal Singh Baiga"
-// alone would be tokenized in "Jarnail Singh v. State").
+// in many a cited case's name), at least three letters, no abbreviated
+// given name ("Mohd"), no English word the text also writes in lower
+// case, and none of a counsel's or judge's name nor of a cited case's
+// party's (the Singh of "Mangal Singh Baiga" alone would be tokenized in
+// "Jarnail Singh v. State").
 func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 	var out []Person
 	for _, p := range persons {
@@ -176,7 +177,7 @@ func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 		for _, w := range words[:len(words)-1] {
 			w = strings.TrimSuffix(w, ".")
 			key := strings.ToLower(w)
-			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) && d.writesLower(key) || d.clear[key] || d.judgeWord(key) || d.citedWord(key) || seen[key] {
+			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) && d.writesLower(key) || d.clear[key] || d.judgeWord(key) || d.citedWord(key) || nameAbbreviations[key+"."] || seen[key] {
 				continue
 			}
 			seen[key] = true

@@ -464,7 +464,8 @@ func trimEnglish(words []string) []string {
 
 // loneName reports whether w, met alone, is taken for a name: a
 // capitalised word of three letters or more, not all capitals, that is no
-// English word, no word of courts, places or procedure and no common
+// English word, no word of courts, places or procedure, no abbreviated
+// given name ("Mohd.", which alone names nobody) and no common
 // abbreviation of a judgment ("Crl.", "Exh."). Given names alone
 // ("Bindu, the trainee nurse"), surnames ("Patel ji") and the localities
 // of an address are met so; when unsure, a name is tokenized.
@@ -481,7 +482,7 @@ func loneName(w string) bool {
 			letters++
 		}
 	}
-	return letters >= 3 && !capitalsFirst(w) && !isEnglish(key) && !notNameWords[key] &&
+	return letters >= 3 && !capitalsFirst(w) && !isEnglish(key) && !notNameWords[key] && !nameAbbreviations[key+"."] &&
 		!judgmentAbbreviations[key] && !partlyEnglish(key) && !strings.ContainsAny(key, iastLetters)
 }
 

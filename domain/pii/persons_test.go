@@ -57,6 +57,9 @@ func TestLitigantsByRule(t *testing.T) {
 		{"party in person", "Mr. Tarun Bose, the petitioner in person, appears", nil, []string{"Tarun Bose"}},
 		{"a company is no person", "The respondent M/s. Andhra Sugars Ltd. and the petitioner Jet Enterprises Private Limited", nil, nil},
 		{"a society is no person", "Respondent No.2 Navbharat Society and the respondent-Municipal Corporation", nil, nil},
+		{"a cited party's word is no lone name", "a hardware shop, \"Verma Hardware\", of the deceased. Applying Sarla Verma v. Delhi Transport Corporation, (2009) 6 SCC 121", nil, nil},
+		{"a cited party's alias", "relied on State of Maharashtra v. Bandu @ Daulat, (2018) 11 SCC 163, which", nil, nil},
+		{"an abbreviated given name is no name alone", "see Mohd. Muslim @ Hussain v. State (NCT of Delhi), 2023 SCC OnLine SC 352.", nil, nil},
 		{"tokens are no names", "the plaintiff (PTY_SW7LB3GSMGIYSCGP) and the appellants (PTY_MX5TZWECRG3YQNOX and others)", nil, nil},
 		{"an authority's acronym, a PAN", "Respondent No.1 BMC issued a notice to the petitioner PAN ABCPK1234Z", nil, nil},
 		{"for the respondent", "counsel for the respondent Shri Mukul Rohtagi, Senior Advocate", nil, nil},
@@ -111,6 +114,27 @@ func TestAddressesByShape(t *testing.T) {
 		}
 		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
 			t.Errorf("%s: addresses %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGivenNamesLeaveCitedWords: a word of a person's name is tokenized
+// alone as a given name, unless it is a word of a cited party's name or an
+// abbreviated given name.
+func TestGivenNamesLeaveCitedWords(t *testing.T) {
+	text := "her father, Shri Mangal Singh Baiga, and Mohd. Irfan Ansari deposed. He relies on Jarnail Singh v. State of Haryana, (2013) 7 SCC 263."
+	var got []string
+	for _, p := range pii.FindPeople(text, nil, nil).Persons {
+		got = append(got, p.Name)
+	}
+	for _, want := range []string{"Mangal Singh Baiga", "Mangal", "Irfan"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("persons %q lack %q", got, want)
+		}
+	}
+	for _, not := range []string{"Singh", "Mohd", "Jarnail Singh"} {
+		if slices.Contains(got, not) {
+			t.Errorf("persons %q hold %q", got, not)
 		}
 	}
 }
