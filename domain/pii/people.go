@@ -391,7 +391,7 @@ func aliasWord(text string, i int) string {
 // capitalised words (or initials and a word), at least one of them no
 // English word and none a word of courts, places or procedure, that are
 // no counsel's, judge's or cited precedent's, nor alone a word of a cited
-// party's name. When unsure, a name is
+// party's name, nor a textbook's author. When unsure, a name is
 // tokenized.
 func (d *detector) generic() {
 	for i := 0; i < len(d.text); {
@@ -408,11 +408,21 @@ func (d *detector) generic() {
 			i = end // found whole by a rule of context: no part of it alone
 			continue
 		}
-		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) && !d.citedAlone(name) {
+		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) && !d.citedAlone(name) && !authorAt(d.text, i) {
 			d.add(name)
 		}
 		i = end
 	}
+}
+
+// author is the name of a textbook's author, cited with its title:
+// "Mulla's Principles of Hindu Law", "Ratanlal's Law of Crimes",
+// "Sarkar's Commentary".
+var author = regexp.MustCompile(`^\p{Lu}[\p{L}.-]*(?:['’]s)?[ \t]+(?:Principles|Commentar(?:y|ies)|Treatise|Digest|Law[ \t]+of|(?:Hindu|Mahomedan|Muslim)[ \t]+Law)\b`)
+
+// authorAt reports whether the name at text[i] is a textbook's author.
+func authorAt(text string, i int) bool {
+	return author.MatchString(text[i:min(len(text), i+60)])
 }
 
 // citedAlone reports whether name is one word of a cited party's name,

@@ -60,6 +60,7 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a cited party's word is no lone name", "a hardware shop, \"Verma Hardware\", of the deceased. Applying Sarla Verma v. Delhi Transport Corporation, (2009) 6 SCC 121", nil, nil},
 		{"a cited party's alias", "relied on State of Maharashtra v. Bandu @ Daulat, (2018) 11 SCC 163, which", nil, nil},
 		{"an abbreviated given name is no name alone", "see Mohd. Muslim @ Hussain v. State (NCT of Delhi), 2023 SCC OnLine SC 352.", nil, nil},
+		{"a textbook's author", "We also note the observation in Mulla's Principles of Hindu Law that a gift", nil, nil},
 		{"tokens are no names", "the plaintiff (PTY_SW7LB3GSMGIYSCGP) and the appellants (PTY_MX5TZWECRG3YQNOX and others)", nil, nil},
 		{"an authority's acronym, a PAN", "Respondent No.1 BMC issued a notice to the petitioner PAN ABCPK1234Z", nil, nil},
 		{"for the respondent", "counsel for the respondent Shri Mukul Rohtagi, Senior Advocate", nil, nil},
