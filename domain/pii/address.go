@@ -15,12 +15,12 @@ var (
 	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|c[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:|(?:residence|house|home|premises|shop|office|flat|dwelling)[ \t]+(?:at|situated[ \t]+at|situate[ \t]+at|bearing)|(?:lived|living|lives|stayed|staying|stays|residing|reside|resided)[ \t]+at|situated[ \t]+at|situate[ \t]+at)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
 	addressStart = regexp.MustCompile(`(?i)^(?:(?:house|h|flat|plot|door|d|shop|room|quarter|qtr|qr|khasra|survey|sy|rs|gat|ward|building|bldg|block|unit|apartment|apt|villa|tower|wing|khata|khewat|dag|holding|office|gala|godown|stall)[ \t]*\.?[ \t]*(?:nos?|numbers?)\b\.?|(?:house|flat|plot|shop|unit|apartment|apt|villa|bungalow|tower|block|room|quarter|qtr|gala)[ \t]+(?:[a-z]{1,3}-?)?\d+[a-z]?(?:[-/][a-z0-9]+)*[ \t]*,|(?:village|vill\.|vpo|mauza|mouza|moza|gram|at[ \t]*(?:&|and)[ \t]*p(?:ost|\.[ \t]?o\.?))[ \t]*[:-]?[ \t]*\p{Lu}|(?-i:At)[ \t]*[-:/][ \t]*\p{Lu}[\p{L}]+,[ \t]*(?:P\.?[ \t]?O|Po|Post)\b)`)
 	// addressEnd ends an address: a semicolon, a blank line, a page's
-	// number alone on a line, a list's next number at a line's start, "(for short", a PAN or a labelled line
-	// ("Mobile:") after it, a role or a
-	// cause title's dots, "versus", an age, a clause's verb, or a full stop
-	// that ends a sentence (one after a lone letter or an abbreviation of
-	// an address's words does not).
-	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\n[ \t]*\d+[ \t]*\n|\n[ \t]*\(?\d{1,3}[.)][ \t]|\(\s*(?:for\s+short|hereinafter)|\bPAN\b|\bGSTIN\b|\bpermanent\s+account|\n[ \t]*[\p{L} .]{2,24}:|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through|by)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|(?-i:,?\s+(?:in|and|for|by|with|from|on|to|at|of)\s+(?:an?|the|his|her|their|its)\s)|(?-i:\.\s+(?:\p{Lu}\p{Ll}|[AI]\s))`)
+	// number alone on a line, a list's next number at a line's start,
+	// "(for short", a PAN or a labelled line ("Mobile:") after it, a role
+	// or a cause title's dots, "versus", an age, a clause's verb or gerund
+	// ("using", "having"), or a full stop that ends a sentence (one after
+	// a lone letter or an abbreviation of an address's words does not).
+	addressEnd    = regexp.MustCompile(`(?i);|\n[ \t]*\n|\n[ \t]*\d+[ \t]*\n|\n[ \t]*\(?\d{1,3}[.)][ \t]|\(\s*(?:for\s+short|hereinafter)|\bPAN\b|\bGSTIN\b|\bpermanent\s+account|\n[ \t]*[\p{L} .]{2,24}:|\.\.|…|\(\s*(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant)|\b(?:petitioners?|respondents?|appellants?|applicants?|plaintiffs?|defendants?|complainants?|accused|versus|vs\.?|v\.)(?:\s|$)|,?\s+(?:aged|who|which|was|were|is|are|has|had|have|filed|lodged|stated|deposed|through|by|using|being|having|alleging|claiming|seeking)\b|,?\s+(?:and|&)\s+(?:another|others|ors)\b|(?-i:,?\s+(?:in|and|for|by|with|from|on|to|at|of)\s+(?:an?|the|his|her|their|its)\s)|(?-i:\.\s+(?:\p{Lu}\p{Ll}|[AI]\s))`)
 	addressAbbrev = setOf(`no nos qr qtr sy rs apt dist distt tq tal teh tah p.o po p.s ps st rd nr opp sec vill vpo h.no hno ph e.g near ext extn apt bldg flr mkt dt post rly stn govt co ltd pvt soc hsg coop bazar mohalla mohd vtc tah sub div`)
 	addressFirst  = setOf(`c block village vill vpo mauza mouza moza gram residence home premises shop office flat dwelling lived living lives stayed staying stays reside resided situated situate both all each presently permanently now at r resident residents residing resides permanent present address house h flat plot door d shop room quarter qtr qr khasra survey sy rs gat ward building bldg unit apartment apt villa tower wing khata khewat dag holding bungalow gala godown stall`)
 )
@@ -28,11 +28,12 @@ var (
 // Two more starts of an address: the house name and place a cause title
 // gives after an age ("aged 38 years, Puthenpurayil House, Pampady"), and
 // a house's code before a locality ("C-5/112, Yamuna Vihar", "No. 14,
-// South Masi Street").
+// South Masi Street", "14, Lake Place") or a floor before the building it
+// is in ("3rd Floor, Shantinath Complex").
 var (
 	agedIntro = regexp.MustCompile(`(?i)^aged[ \t]+(?:about[ \t]+|around[ \t]+)?\d{1,3}[ \t]*(?:years?|yrs\.?)(?:[ \t]+old)?[ \t]*,[ \t]*\n?[ \t]*`)
 	agedFirst = setOf(`aged`)
-	houseCode = regexp.MustCompile(`(?i)^((?:no\.?[ \t]*|#)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*(?:[ \t]*\((?:old|new)[ \t]+no\.?[ \t]*[\w/-]+\))?,[ \t]*\n?[ \t]*(?:(?:\p{Lu}[\p{L}.'-]*|\d+(?:st|nd|rd|th))[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli)\b)`)
+	houseCode = regexp.MustCompile(`(?i)^(\d{1,2}(?:st|nd|rd|th)[ \t]+floor[ \t]*,[ \t]*\n?[ \t]*(?-i:\p{Lu})|(?:no\.?[ \t]*|#)?(?:[a-z]{1,3}[-/ ]?)?\d+[a-z]?(?:[-/]\d+[a-z]?)*(?:[ \t]*\((?:old|new)[ \t]+no\.?[ \t]*[\w/-]+\))?,[ \t]*\n?[ \t]*(?:(?:\p{Lu}[\p{L}.'-]*|\d+(?:st|nd|rd|th))[ \t]+){0,3}(?:vihar|nagar|colony|enclave|road|rd|street|st|marg|lane|gali|sector|block|phase|puram|bagh|extension|layout|apartments?|society|chawl|mohalla|park|garden|bazar|chowk|cross|main|salai|veedhi|peth|wadi|pada|palli|place|avenue|terrace|complex|plaza|arcade)\b)`)
 )
 
 // pinCode is an Indian postal code as an address ends with it: "PIN

@@ -144,7 +144,21 @@ func (d *detector) collectCited() {
 		if m := honorificPattern.FindStringIndex(d.text[after:min(len(d.text), after+14)]); m != nil {
 			after += m[1]
 		}
-		if n, _ := d.nameAt(after); n != nil {
+		if n, end := d.nameAt(after); n != nil {
+			d.cite(n)
+			d.citeAlias(end)
+		}
+	}
+}
+
+// aliasAfter starts the alias after a name: "@", "alias", "urf".
+var aliasAfter = regexp.MustCompile(`(?i)^[ \t]*(?:@|alias\b|urf\b)[ \t]*`)
+
+// citeAlias remembers the alias that follows a cited party's name ending
+// at text[end] ("State of Maharashtra v. Bandu @ Daulat").
+func (d *detector) citeAlias(end int) {
+	if m := aliasAfter.FindStringIndex(d.text[end:min(len(d.text), end+12)]); m != nil {
+		if n, _ := d.nameAt(end + m[1]); n != nil {
 			d.cite(n)
 		}
 	}
@@ -195,6 +209,20 @@ func (d *detector) cite(words []string) {
 // isCited reports whether name is a cited party's, whole.
 func (d *detector) isCited(name []string) bool {
 	return d.cited[strings.ToLower(strings.Join(name, " "))]
+}
+
+// citedWord reports whether the lower-cased w is a word of a cited
+// party's name: a word that alone would be tokenized inside the case's
+// name ("Verma" of "Sarla Verma v. Delhi Transport Corporation").
+func (d *detector) citedWord(w string) bool {
+	for n := range d.cited {
+		for _, x := range strings.Fields(n) {
+			if strings.TrimSuffix(x, ".") == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // benchTitles are the words before a judge's name in a list of judges

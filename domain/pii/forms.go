@@ -162,9 +162,11 @@ func firstLetter(w string) string {
 // parts returns, as persons of their own, the given names of persons'
 // names, which stand alone in a text as the person ("Sunita said"): each
 // word but the last (a surname such as Singh alone names nobody, and is
-// in many a cited case's name), at least three letters, no English word
-// the text also writes in lower case, and none of a counsel's or judge's
-// name.
+// in many a cited case's name), at least three letters, no abbreviated
+// given name ("Mohd"), no English word the text also writes in lower
+// case, and none of a counsel's or judge's name nor of a cited case's
+// party's (the Singh of "Mangal Singh Baiga" alone would be tokenized in
+// "Jarnail Singh v. State").
 func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 	var out []Person
 	for _, p := range persons {
@@ -175,7 +177,7 @@ func (d *detector) parts(persons []Person, seen map[string]bool) []Person {
 		for _, w := range words[:len(words)-1] {
 			w = strings.TrimSuffix(w, ".")
 			key := strings.ToLower(w)
-			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) && d.writesLower(key) || d.clear[key] || d.judgeWord(key) || seen[key] {
+			if isInitials(w+".") || len([]rune(w)) < 3 || isEnglish(w) && d.writesLower(key) || d.clear[key] || d.judgeWord(key) || d.citedWord(key) || nameAbbreviations[key+"."] || seen[key] {
 				continue
 			}
 			seen[key] = true
@@ -205,11 +207,12 @@ func (d *detector) writesLower(w string) bool {
 	}
 }
 
-// judgeWord reports whether w is a word of a counsel's or judge's name met.
+// judgeWord reports whether w is a word of a counsel's or judge's name
+// met, with or without its full stop ("Mohd" of "Syed Mohd. Haider").
 func (d *detector) judgeWord(w string) bool {
 	for n := range d.clear {
 		for _, x := range strings.Fields(n) {
-			if x == w || strings.HasSuffix(x, "."+w) {
+			if x = strings.TrimSuffix(x, "."); x == w || strings.HasSuffix(x, "."+w) {
 				return true
 			}
 		}

@@ -390,7 +390,8 @@ func aliasWord(text string, i int) string {
 // generic adds the names that no rule of context finds: two to five
 // capitalised words (or initials and a word), at least one of them no
 // English word and none a word of courts, places or procedure, that are
-// no counsel's, judge's or cited precedent's. When unsure, a name is
+// no counsel's, judge's or cited precedent's, nor alone a word of a cited
+// party's name, nor a textbook's author. When unsure, a name is
 // tokenized.
 func (d *detector) generic() {
 	for i := 0; i < len(d.text); {
@@ -407,11 +408,27 @@ func (d *detector) generic() {
 			i = end // found whole by a rule of context: no part of it alone
 			continue
 		}
-		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) {
+		if name := trimEnglish(n); name != nil && !d.known(name) && !d.known(n) && !d.counselOrJudge(i, end) && !d.precedent(i, end) && !d.citedAlone(name) && !authorAt(d.text, i) {
 			d.add(name)
 		}
 		i = end
 	}
+}
+
+// author is the name of a textbook's author, cited with its title:
+// "Mulla's Principles of Hindu Law", "Ratanlal's Law of Crimes",
+// "Sarkar's Commentary".
+var author = regexp.MustCompile(`^\p{Lu}[\p{L}.-]*(?:['’]s)?[ \t]+(?:Principles|Commentar(?:y|ies)|Treatise|Digest|Law[ \t]+of|(?:Hindu|Mahomedan|Muslim)[ \t]+Law)\b`)
+
+// authorAt reports whether the name at text[i] is a textbook's author.
+func authorAt(text string, i int) bool {
+	return author.MatchString(text[i:min(len(text), i+60)])
+}
+
+// citedAlone reports whether name is one word of a cited party's name,
+// which alone would be tokenized inside the case's name (citedWord).
+func (d *detector) citedAlone(name []string) bool {
+	return len(name) == 1 && d.citedWord(strings.ToLower(strings.TrimSuffix(name[0], ".")))
 }
 
 // startsCapital reports whether a capitalised word starts at text[i].
@@ -457,7 +474,8 @@ func trimEnglish(words []string) []string {
 
 // loneName reports whether w, met alone, is taken for a name: a
 // capitalised word of three letters or more, not all capitals, that is no
-// English word, no word of courts, places or procedure and no common
+// English word, no word of courts, places or procedure, no abbreviated
+// given name ("Mohd.", which alone names nobody) and no common
 // abbreviation of a judgment ("Crl.", "Exh."). Given names alone
 // ("Bindu, the trainee nurse"), surnames ("Patel ji") and the localities
 // of an address are met so; when unsure, a name is tokenized.
@@ -474,7 +492,7 @@ func loneName(w string) bool {
 			letters++
 		}
 	}
-	return letters >= 3 && !capitalsFirst(w) && !isEnglish(key) && !notNameWords[key] &&
+	return letters >= 3 && !capitalsFirst(w) && !isEnglish(key) && !notNameWords[key] && !nameAbbreviations[key+"."] &&
 		!judgmentAbbreviations[key] && !partlyEnglish(key) && !strings.ContainsAny(key, iastLetters)
 }
 

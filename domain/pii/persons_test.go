@@ -57,6 +57,10 @@ func TestLitigantsByRule(t *testing.T) {
 		{"party in person", "Mr. Tarun Bose, the petitioner in person, appears", nil, []string{"Tarun Bose"}},
 		{"a company is no person", "The respondent M/s. Andhra Sugars Ltd. and the petitioner Jet Enterprises Private Limited", nil, nil},
 		{"a society is no person", "Respondent No.2 Navbharat Society and the respondent-Municipal Corporation", nil, nil},
+		{"a cited party's word is no lone name", "a hardware shop, \"Verma Hardware\", of the deceased. Applying Sarla Verma v. Delhi Transport Corporation, (2009) 6 SCC 121", nil, nil},
+		{"a cited party's alias", "relied on State of Maharashtra v. Bandu @ Daulat, (2018) 11 SCC 163, which", nil, nil},
+		{"an abbreviated given name is no name alone", "see Mohd. Muslim @ Hussain v. State (NCT of Delhi), 2023 SCC OnLine SC 352.", nil, nil},
+		{"a textbook's author", "We also note the observation in Mulla's Principles of Hindu Law that a gift", nil, nil},
 		{"tokens are no names", "the plaintiff (PTY_SW7LB3GSMGIYSCGP) and the appellants (PTY_MX5TZWECRG3YQNOX and others)", nil, nil},
 		{"an authority's acronym, a PAN", "Respondent No.1 BMC issued a notice to the petitioner PAN ABCPK1234Z", nil, nil},
 		{"for the respondent", "counsel for the respondent Shri Mukul Rohtagi, Senior Advocate", nil, nil},
@@ -93,5 +97,45 @@ func TestLitigantsByRule(t *testing.T) {
 				t.Fatalf("Litigants(%q) = %q, want %q", c.text, got, c.want)
 			}
 		})
+	}
+}
+
+// TestAddressesByShape: an address found by its own shape, with nothing
+// before it that introduces one, is taken whole; prose is not.
+func TestAddressesByShape(t *testing.T) {
+	cases := []struct{ name, text, want string }{
+		{"a house number before a place", "the notice went by courier to 14, Lake Place, Kolkata, which they had left", "14, Lake Place, Kolkata"},
+		{"a floor before a building", "from the office of M/s. R. K. Traders, 3rd Floor, Shanti Complex, Ring Road, Surat, using its computer", "3rd Floor, Shanti Complex, Ring Road, Surat"},
+		{"a floor in prose", "he ran up to the 3rd floor, where the others were", ""},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, a := range pii.FindPeople(c.text, nil, nil).Addresses {
+			got = append(got, a.Text)
+		}
+		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("%s: addresses %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGivenNamesLeaveCitedWords: a word of a person's name is tokenized
+// alone as a given name, unless it is a word of a cited party's name or an
+// abbreviated given name.
+func TestGivenNamesLeaveCitedWords(t *testing.T) {
+	text := "her father, Shri Mangal Singh Baiga, and Mohd. Irfan Ansari deposed. He relies on Jarnail Singh v. State of Haryana, (2013) 7 SCC 263."
+	var got []string
+	for _, p := range pii.FindPeople(text, nil, nil).Persons {
+		got = append(got, p.Name)
+	}
+	for _, want := range []string{"Mangal Singh Baiga", "Mangal", "Irfan"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("persons %q lack %q", got, want)
+		}
+	}
+	for _, not := range []string{"Singh", "Mohd", "Jarnail Singh"} {
+		if slices.Contains(got, not) {
+			t.Errorf("persons %q hold %q", got, not)
+		}
 	}
 }

@@ -74,22 +74,62 @@ func classOf(r rune) byte {
 // brahmicSkeleton returns the skeleton of a word in a Brahmic script, or
 // in the Arabic script Urdu and Kashmiri are written in.
 func brahmicSkeleton(w string) string {
+	rs := []rune(w)
 	var b []byte
-	prev := rune(0)
-	for i, r := range w {
+	for k, r := range rs {
 		switch {
-		case isBrahmic(r) && classOf(r) == 'Y' && isBrahmic(prev) && (classOf(prev) != 0 || (prev-brahmicFirst)%0x80 == 0x4D):
+		case isBrahmic(r) && classOf(r) == 'Y' && k > 0 && isBrahmic(rs[k-1]) && (classOf(rs[k-1]) != 0 || offset(rs[k-1]) == 0x4D):
 			// ya after a consonant is a glide, which Latin writes as a
 			// vowel or not at all (സേവ്യർ, Xavier; देवयानी, Devyani)
 		case isBrahmic(r):
-			b = append(b, classOf(r))
+			b = append(b, classAt(rs, k))
 		case isArabic(r):
-			b = append(b, arabicClass(r, i == 0))
+			b = append(b, arabicClass(rs, k))
 		}
-		prev = r
 	}
 	return collapse(b)
 }
+
+// looseSkeleton returns the skeleton of a Brahmic word without the ya
+// that follows a vowel before a consonant or the word's end, which Latin
+// often writes as the vowel i (നായർ, Nair): a second skeleton a word is
+// matched by. It is "" when the word has no such ya.
+func looseSkeleton(w string) string {
+	rs := []rune(w)
+	kept := rs[:0:0]
+	for k, r := range rs {
+		if isBrahmic(r) && classOf(r) == 'Y' && k > 0 && isBrahmic(rs[k-1]) && brahmicVowel(offset(rs[k-1])) && (k+1 == len(rs) || !brahmicVowel(offset(rs[k+1]))) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	if len(kept) == len(rs) {
+		return ""
+	}
+	return brahmicSkeleton(string(kept))
+}
+
+// classAt returns the consonant class of the Brahmic letter rs[k] where
+// it stands: the vocalic r (ऋ, ृ: कृष्ण, Krishna) is an r; the anusvara
+// is an m before p, b or m (संपत, Sampath; not before v: भंवर, Bhanwar)
+// and at the end of a word in
+// Telugu, Kannada and Malayalam, which write a final m with it (గడ్డం,
+// Gaddam).
+func classAt(rs []rune, k int) byte {
+	switch o := offset(rs[k]); {
+	case vocalicR(o):
+		return 'R'
+	case o == 0x02 && k+1 < len(rs) && isBrahmic(rs[k+1]) && offset(rs[k+1]) >= 0x2A && offset(rs[k+1]) <= 0x2E:
+		return 'M'
+	case o == 0x02 && k+1 == len(rs) && rs[k] >= 0x0C00:
+		return 'M'
+	}
+	return classOf(rs[k])
+}
+
+// vocalicR reports whether the Devanagari offset o is the vowel r, as a
+// letter or a sign.
+func vocalicR(o rune) bool { return o == 0x0B || o == 0x60 || o == 0x43 || o == 0x44 }
 
 // isArabic reports whether r is a letter of the Arabic block.
 func isArabic(r rune) bool { return r >= 0x0600 && r <= 0x06FF }
@@ -103,23 +143,33 @@ var arabicClasses = map[rune]byte{
 	'ر': 'R', 'ڑ': 'R', 'ل': 'L', 'م': 'M', 'ن': 'N', 'ں': 'N',
 }
 
-// arabicClass returns the class of an Arabic-script letter: waw and ye
-// are consonants (v, y) at a word's start and vowels (o, u, i, e) within.
-func arabicClass(r rune, first bool) byte {
-	switch r {
+// arabicClass returns the class of the Arabic-script letter rs[k]: waw
+// and ye are consonants (v, y) at a word's start and before an alef
+// (نواز, Nawaz; زویا, Zoya), and vowels (o, u, i, e) elsewhere within.
+func arabicClass(rs []rune, k int) byte {
+	switch rs[k] {
 	case 'و':
-		if first {
+		if arabicGlide(rs, k) {
 			return 'P'
 		}
 		return 0
 	case 'ی', 'ي', 'ے':
-		if first {
+		if arabicGlide(rs, k) {
 			return 'Y'
 		}
 		return 0
 	}
-	return arabicClasses[r]
+	return arabicClasses[rs[k]]
 }
+
+// arabicGlide reports whether the waw or ye rs[k] is a consonant: first
+// in its word or before an alef.
+func arabicGlide(rs []rune, k int) bool {
+	return k == 0 || k+1 < len(rs) && isAlef(rs[k+1])
+}
+
+// isAlef reports whether r is an alef, with or without madda.
+func isAlef(r rune) bool { return r == 'ا' || r == 'آ' }
 
 // latinDigraphs are the Latin spellings of one consonant, and of ज्ञ
 // (dny in Marathi, gy in Hindi: Dnyaneshwar, Gyan).
@@ -187,16 +237,45 @@ func brahmicFine(w string) string {
 		}
 		o := offset(r)
 		switch {
+		case vocalicR(o):
+			b = append(b, 'R', 'V')
 		case brahmicVowel(o):
 			b = append(b, 'V')
 		case classOf(r) != 0 || o == 0x39:
-			b = append(b, classOf(r))
+			b = append(b, classAt(rs, k))
 			if k+1 < len(rs) && carriesA(offset(rs[k+1])) {
 				b = append(b, 'V') // the inherent a
 			}
 		}
 	}
 	return collapse(b)
+}
+
+// arabicFine returns the fine skeleton of a word in the Arabic script,
+// whose long vowels alone are written: alef, and waw and ye within a word
+// where they are no consonant (arabicClass), or a final he (زویا, Zoya,
+// CVYV; عائشہ).
+func arabicFine(w string) string {
+	rs := []rune(w)
+	var b []byte
+	for k, r := range rs {
+		switch c := arabicClass(rs, k); {
+		case c != 0:
+			b = append(b, c)
+		case isAlef(r) || r == 'و' || r == 'ی' || r == 'ي' || r == 'ے' || r == 'ہ' && k == len(rs)-1:
+			b = append(b, 'V')
+		}
+	}
+	return collapse(b)
+}
+
+// wordFine returns the fine skeleton of a word in a Brahmic or the
+// Arabic script.
+func wordFine(w string) string {
+	if r, _ := utf8.DecodeRuneInString(w); isArabic(r) {
+		return arabicFine(w)
+	}
+	return brahmicFine(w)
 }
 
 // offset is r's offset in its Brahmic block, the Devanagari letter it is.
@@ -225,12 +304,15 @@ func latinFine(w string) string {
 // aliasSplit parts a name from its alias: "Jaswant Singh @ Jassa".
 var aliasSplit = regexp.MustCompile(`(?i)\s*(?:@|\balias\b|\burf\b)\s*`)
 
-// scriptWord is a word of a text in a Brahmic script, its skeleton and
-// its fine skeleton.
+// scriptWord is a word of a text in a Brahmic script, its skeleton, its
+// loose skeleton (looseSkeleton) and its fine skeleton.
 type scriptWord struct {
-	text, skeleton, fine string
-	start, end           int
+	text, skeleton, loose, fine string
+	start, end                  int
 }
+
+// is reports whether the word's skeleton, or its loose one, is s.
+func (w scriptWord) is(s string) bool { return w.skeleton == s || w.loose != "" && w.loose == s }
 
 // isScript reports whether r is a letter or sign of a word in a Brahmic
 // or the Arabic script.
@@ -257,7 +339,7 @@ func scriptWords(text string) []scriptWord {
 			j += size
 		}
 		if s := brahmicSkeleton(text[i:j]); s != "" {
-			out = append(out, scriptWord{text: text[i:j], skeleton: s, fine: brahmicFine(text[i:j]), start: i, end: j})
+			out = append(out, scriptWord{text: text[i:j], skeleton: s, loose: looseSkeleton(text[i:j]), fine: wordFine(text[i:j]), start: i, end: j})
 		}
 		i = j
 	}
@@ -317,7 +399,7 @@ func matchRun(text string, words []scriptWord, want []string) (string, bool) {
 			return "", false
 		}
 		last := k == len(words)-1
-		if w.skeleton != want[k] && !(last && gluedSuffix(w.skeleton, want[k])) {
+		if !w.is(want[k]) && !(last && gluedSuffix(w.skeleton, want[k])) {
 			return "", false
 		}
 	}
@@ -343,7 +425,7 @@ const minFine = 4
 // (مظہر of Mazharuddin), each once.
 func prefixForms(words []scriptWord, name string) []string {
 	return wordsWhere(words, func(w scriptWord) bool {
-		return w.skeleton == name || gluedSuffix(w.skeleton, name) ||
+		return w.is(name) || gluedSuffix(w.skeleton, name) ||
 			len(w.skeleton) >= minSkeleton && strings.HasPrefix(name, w.skeleton)
 	})
 }

@@ -29,6 +29,12 @@ func TestScriptForms(t *testing.T) {
 		{"\"സേവ്യർ സാർ told me\"", "Xavier", []string{"സേവ്യർ"}},
 		{"written in Urdu and naming \"مظہر\".", "Mazharuddin", []string{"مظہر"}},
 		{"the flat was for \"आमची देवयानी\"", "Devyani", []string{"देवयानी"}},
+		{"his grandfather wrote \"കൃഷ്ണൻ നായർ\"", "Krishnan Nair", []string{"കൃഷ്ണൻ നായർ"}},
+		{"her name in Telugu as \"గడ్డం అనసూయ\".", "Gaddam Anasuya", []string{"గడ్డం అనసూయ"}},
+		{"\"मैंने भंवरलाल को देखा\"", "Bhanwarlal", []string{"भंवरलाल"}},
+		{"the register as \"محمد ایان\" and", "Mohd. Ayaan", []string{"محمد ایان"}},
+		{"his sister's as \"زویا\".", "Zoya", []string{"زویا"}},
+		{"\"सायं का समय था\"", "Zoya", nil},
 	}
 	for _, c := range cases {
 		got := scriptForms(c.text, scriptWords(c.text), c.name)
