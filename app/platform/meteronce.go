@@ -17,6 +17,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"time"
 
 	"github.com/quarrydata/quarry/domain/idempotency"
 	"github.com/quarrydata/quarry/ports"
@@ -65,7 +66,9 @@ func (m *Meter) keep(ctx context.Context, c Call, claim idempotency.Claim, res R
 	}
 	body, err := sp.reader()
 	if err == nil {
-		err = m.d.Idempotency.Complete(ctx, claim, kept, body)
+		bounded, cancel := context.WithTimeout(ctx, m.keepTimeout(sp.size))
+		err = m.d.Idempotency.Complete(bounded, claim, kept, body)
+		cancel()
 	}
 	if err != nil {
 		m.report(Incident{RequestID: c.RequestID, Message: "response under an Idempotency-Key not kept; the key is released", Err: err})
@@ -73,9 +76,30 @@ func (m *Meter) keep(ctx context.Context, c Call, claim idempotency.Claim, res R
 	}
 }
 
-// release frees the key of a call that did not complete.
+// keepTimeout bounds the keeping of a response of size bytes: the store
+// timeout, and a second for each keepRate bytes it writes, so that a
+// store that stops answering (a frozen primary) does not hold the call.
+func (m *Meter) keepTimeout(size int64) time.Duration {
+	return m.d.StoreTimeout + time.Duration(size/keepRate)*time.Second
+}
+
+// keepRate is the slowest write of a kept body allowed for, in bytes a
+// second.
+const keepRate = 4 << 20
+
+// release frees the key of a call that did not complete, within the store
+// timeout; a store that does not answer in time has it released in the
+// background once it answers, so the key is not held for its lease.
 func (m *Meter) release(ctx context.Context, c Call, claim idempotency.Claim) {
-	if err := m.d.Idempotency.Release(ctx, claim); err != nil {
+	bounded, cancel := context.WithTimeout(ctx, m.d.StoreTimeout)
+	defer cancel()
+	err := m.d.Idempotency.Release(bounded, claim)
+	if errors.Is(err, ports.ErrUnavailable) {
+		m.report(Incident{RequestID: c.RequestID, Message: "Idempotency-Key not released yet; it is released once the store answers", Err: err, Warning: true})
+		go m.d.Metering.eventually(func(ctx context.Context) error { return m.d.Idempotency.Release(ctx, claim) })
+		return
+	}
+	if err != nil {
 		m.report(Incident{RequestID: c.RequestID, Message: "Idempotency-Key not released; it is held until its lease lapses", Err: err})
 	}
 }
