@@ -21,6 +21,9 @@ func Options(cfg Config, log *zap.Logger) fx.Option {
 	if err := refuseVault(cfg); err != nil {
 		return fx.Error(err)
 	}
+	if err := checkStorage(cfg); err != nil {
+		return fx.Error(err)
+	}
 	return fx.Options(
 		fx.Supply(cfg, log),
 		fx.WithLogger(func() fxevent.Logger { return &fxevent.ZapLogger{Logger: log.Named("fx")} }),

@@ -120,6 +120,9 @@ func WithIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester)
 // withApp starts an application of opts, with the configured logger, runs
 // fn and stops it.
 func withApp(ctx context.Context, cfg Config, fn func() error, opts ...fx.Option) error {
+	if err := checkStorage(cfg); err != nil {
+		return err
+	}
 	log, err := NewLogger(cfg)
 	if err != nil {
 		return err

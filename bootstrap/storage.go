@@ -61,6 +61,25 @@ func storageFor(what string) (Storage, error) {
 	return durable, nil
 }
 
+// checkStorage refuses, once and before anything is wired, a
+// configuration naming a durable backend in a program without them.
+func checkStorage(cfg Config) error {
+	for _, set := range []struct {
+		name string
+		set  bool
+	}{
+		{EnvPostgresURL, cfg.PostgresURL != ""}, {EnvMongoURI, cfg.MongoURI != ""},
+		{EnvDataDir, cfg.DataDir != ""}, {EnvSearch + "=" + SearchPostgres, cfg.sharedSearch()},
+	} {
+		if set.set {
+			if _, err := storageFor(set.name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // durableOption is the option of the durable backends that wire builds,
 // or an fx.Error when the program has none.
 func durableOption(what string, wire func(Storage) fx.Option) fx.Option {
