@@ -76,11 +76,8 @@ func refuseVault(cfg Config) error {
 // data directory when one is named (both wired by the durable Storage),
 // memory otherwise.
 func platformStores(cfg Config) fx.Option {
-	switch {
-	case cfg.PostgresURL != "":
-		return durableOption(EnvPostgresURL, func(s Storage) fx.Option { return s.Platform(cfg) })
-	case cfg.EmbeddedPlatform():
-		return durableOption(EnvDataDir, func(s Storage) fx.Option { return s.Platform(cfg) })
+	if cfg.PostgresURL != "" || cfg.EmbeddedPlatform() {
+		return durableOption(EnvPostgresURL+" or "+EnvDataDir, func(s Storage) fx.Option { return s.Platform(cfg) })
 	}
 	return fx.Provide(
 		fx.Annotate(memory.NewPlatform,
