@@ -7,11 +7,8 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app/chinaprices"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
@@ -26,16 +23,16 @@ import (
 func chinaPrices() wiring {
 	stores, _ := documents(
 		func() ports.ChinaPriceStore { return memory.NewChinaPrices() },
-		func(db *mongodrv.Database) ports.ChinaPriceStore { return mongo.NewChinaPrices(db) },
+		DocumentStores.ChinaPrices,
 		nil)
-	// When documents are cached, the MongoDB store keeps the buckets it
+	// When documents are cached, the database's store keeps the buckets it
 	// reads itself, unpacked, since only it knows their layout.
 	served := func(cfg Config) fx.Option {
 		if !cachesDocuments(cfg) {
 			return stores(cfg)
 		}
-		return fx.Provide(func(db *mongodrv.Database, c *readcache.Cache) ports.ChinaPriceStore {
-			return chinaprices.NewCache(mongo.NewCachedChinaPrices(db, c), c)
+		return fx.Provide(func(d DocumentStores, c *readcache.Cache) ports.ChinaPriceStore {
+			return chinaprices.NewCache(d.CachedChinaPrices(c), c)
 		})
 	}
 	return wiring{

@@ -5,11 +5,8 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app/chinasecurities"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -21,7 +18,7 @@ import (
 func chinaSecurities() wiring {
 	stores, served := documents(
 		func() ports.SecurityStore { return memory.NewSecurities() },
-		func(db *mongodrv.Database) ports.SecurityStore { return mongo.NewSecurities(db) },
+		DocumentStores.Securities,
 		func(s ports.SecurityStore, c *readcache.Cache) ports.SecurityStore {
 			return chinasecurities.NewCache(s, c)
 		})

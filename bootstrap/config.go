@@ -129,7 +129,7 @@ func holdsDocuments(dir string) bool {
 	if dir == "" {
 		return false
 	}
-	return exists(filepath.Join(dir, dataDirDocuments))
+	return exists(filepath.Join(dir, DataDirDocuments))
 }
 
 // OnMongo reports whether the documents live in a MongoDB-wire database:
@@ -159,13 +159,13 @@ func (c Config) indexDir() string {
 	return c.IndexDir
 }
 
-// embeddedPlatform reports whether accounts, keys, sessions and the ledger
+// EmbeddedPlatform reports whether accounts, keys, sessions and the ledger
 // live in the data directory: one is named and no PostgreSQL URL takes them.
-func (c Config) embeddedPlatform() bool { return c.PostgresURL == "" && c.DataDir != "" }
+func (c Config) EmbeddedPlatform() bool { return c.PostgresURL == "" && c.DataDir != "" }
 
-// embeddedDocuments reports whether the documents live in the data
+// EmbeddedDocuments reports whether the documents live in the data
 // directory: one is named and no MongoDB URI takes them.
-func (c Config) embeddedDocuments() bool { return c.MongoURI == "" && c.DataDir != "" }
+func (c Config) EmbeddedDocuments() bool { return c.MongoURI == "" && c.DataDir != "" }
 
 // samples reports whether the bundled sample of the named dataset is
 // loaded at start: sample data is asked for, and the dataset is neither

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -12,34 +11,32 @@ import (
 
 	"go.uber.org/fx"
 	"go.uber.org/zap"
-	"go.uber.org/zap/exp/zapslog"
-	"go.uber.org/zap/zapcore"
 
-	"github.com/quarrydata/quarry/adapters/ferretdb"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
-	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/adapters/sqlite"
 )
 
-// dataDir is the directory of the durable embedded backend, held by one
+// DataDir is the directory of the durable embedded backend, held by one
 // process at a time: the SQLite files of the platform and of the documents
 // and the search indexes are each opened by one process only, so a second
 // process (a second `quarry serve`, or `quarry ingest` beside a running
-// server) is refused instead of corrupting them.
-type dataDir struct {
+// server) is refused instead of corrupting them. The durable Storage keeps
+// the platform and the documents in it.
+type DataDir struct {
 	path string
 }
 
 // Paths inside the data directory.
 const (
-	dataDirLock      = "lock"
-	dataDirPlatform  = "platform.db"
-	dataDirDocuments = "documents"
+	dataDirLock = "lock"
+	// DataDirPlatform is the SQLite file of the platform stores.
+	DataDirPlatform = "platform.db"
+	// DataDirDocuments is the directory of the embedded FerretDB's files.
+	DataDirDocuments = "documents"
 	dataDirIndexes   = "indexes"
 )
 
-// file returns the path of name inside the data directory.
-func (d dataDir) file(name string) string { return filepath.Join(d.path, name) }
+// File returns the path of name inside the data directory.
+func (d DataDir) File(name string) string { return filepath.Join(d.path, name) }
 
 // dataDirectory provides the locked data directory when cfg names one.
 func dataDirectory(cfg Config) fx.Option {
@@ -50,18 +47,18 @@ func dataDirectory(cfg Config) fx.Option {
 }
 
 // openDataDir creates the directory if need be and locks it until stop.
-func openDataDir(lc fx.Lifecycle, cfg Config) (dataDir, error) {
-	unlock, err := lockDataDir(cfg.DataDir)
+func openDataDir(lc fx.Lifecycle, cfg Config) (DataDir, error) {
+	unlock, err := LockDataDir(cfg.DataDir)
 	if err != nil {
-		return dataDir{}, err
+		return DataDir{}, err
 	}
 	lc.Append(fx.StopHook(unlock))
-	return dataDir{path: cfg.DataDir}, nil
+	return DataDir{path: cfg.DataDir}, nil
 }
 
-// lockDataDir creates the directory if need be and takes its lock, held
-// until unlock is called or the process ends.
-func lockDataDir(path string) (unlock func() error, err error) {
+// LockDataDir creates the data directory path if need be and takes its
+// lock, held until unlock is called or the process ends.
+func LockDataDir(path string) (unlock func() error, err error) {
 	return lockDir(EnvDataDir, path, "quarry ingest and the operator commands that write need the server stopped")
 }
 
@@ -111,37 +108,9 @@ func indexDirectory(cfg Config) fx.Option {
 			return indexDir{path: cfg.IndexDir}, nil
 		})
 	case cfg.DataDir != "":
-		return fx.Provide(func(dir dataDir) indexDir { return indexDir{path: dir.file(dataDirIndexes)} })
+		return fx.Provide(func(dir DataDir) indexDir { return indexDir{path: dir.File(dataDirIndexes)} })
 	}
 	return fx.Options()
-}
-
-// mongoConfig says which MongoDB-wire database the documents use: the
-// server at QUARRY_MONGO_URI, else FerretDB embedded over SQLite files in
-// the data directory.
-func mongoConfig(cfg Config) fx.Option {
-	if cfg.MongoURI != "" {
-		return fx.Supply(mongo.Config{URI: cfg.MongoURI, Database: cfg.MongoDB, Timeout: cfg.MongoTimeout})
-	}
-	return fx.Provide(startDocuments, func(s *ferretdb.Server) mongo.Config {
-		return mongo.Config{URI: s.URI(), Database: cfg.MongoDB}
-	})
-}
-
-// startDocuments starts the embedded FerretDB before the MongoDB client
-// connects to it and stops it after the client has disconnected: it is
-// built first, so its stop hook runs last.
-func startDocuments(lc fx.Lifecycle, dir dataDir, log *zap.Logger) (*ferretdb.Server, error) {
-	// FerretDB logs every connection at info and every refused command at
-	// warn (an absent collection, endSessions); its errors are what an
-	// operator needs from it.
-	quiet := log.Named("ferretdb").WithOptions(zap.IncreaseLevel(zapcore.ErrorLevel))
-	s, err := ferretdb.Start(dir.file(dataDirDocuments), slog.New(zapslog.NewHandler(quiet.Core())))
-	if err != nil {
-		return nil, err
-	}
-	lc.Append(fx.StopHook(s.Close))
-	return s, nil
 }
 
 // searchIndex provides a dataset's search index as port: in memory, or
@@ -164,7 +133,7 @@ func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory
 }
 
 // indexDocumentIDs has the embedded FerretDB's collections indexed by the
-// expression its reads by `_id` filter on (ferretdb.Server.IndexIDs): once
+// expression its reads by `_id` filter on (EmbeddedDocuments): once
 // the datasets' start hooks have made their collections and loaded their
 // samples, then every interval for collections made later, and at stop
 // for those this process made. A server looks every QUARRY_MONGO_REFRESH;
@@ -176,10 +145,10 @@ func searchIndex[X interface{ Close() error }](cfg Config, name string, inMemory
 // without its collections did so until the next look (3,200 filings: 60 s
 // against 10 s).
 func indexDocumentIDs(cfg Config, every time.Duration) fx.Option {
-	if !cfg.embeddedDocuments() {
+	if !cfg.EmbeddedDocuments() {
 		return fx.Options()
 	}
-	return fx.Invoke(func(lc fx.Lifecycle, s *ferretdb.Server, log *zap.Logger) {
+	return fx.Invoke(func(lc fx.Lifecycle, s EmbeddedDocuments, log *zap.Logger) {
 		index := func(ctx context.Context) error { return s.IndexIDs(ctx, cfg.MongoDB) }
 		lc.Append(fx.Hook{OnStart: index, OnStop: index})
 		periodic(lc, every, func(ctx context.Context) {
@@ -201,13 +170,13 @@ func storage(cfg Config) httpadapter.Storage {
 	switch {
 	case cfg.PostgresURL != "":
 		s.Platform = "postgresql"
-	case cfg.embeddedPlatform():
+	case cfg.EmbeddedPlatform():
 		s.Platform = "sqlite"
 	}
 	switch {
 	case cfg.MongoURI != "":
 		s.Documents = "mongodb"
-	case cfg.embeddedDocuments():
+	case cfg.EmbeddedDocuments():
 		s.Documents = "ferretdb-embedded"
 	}
 	if cfg.indexDir() != "" {
@@ -223,33 +192,14 @@ func storage(cfg Config) httpadapter.Storage {
 // they are derived from the documents and rebuilt when the copy is first
 // served. It returns the files it wrote.
 func BackupStores(ctx context.Context, cfg Config, dst string) ([]string, error) {
-	var wrote []string
-	if cfg.embeddedPlatform() && exists(filepath.Join(cfg.DataDir, dataDirPlatform)) {
-		file, err := backupPlatform(ctx, cfg, dst)
-		if err != nil {
-			return nil, err
-		}
-		wrote = append(wrote, file)
+	if !cfg.EmbeddedPlatform() && !cfg.EmbeddedDocuments() {
+		return nil, nil
 	}
-	if cfg.embeddedDocuments() {
-		files, err := ferretdb.Backup(ctx, filepath.Join(cfg.DataDir, dataDirDocuments), filepath.Join(dst, dataDirDocuments))
-		if err != nil {
-			return nil, err
-		}
-		wrote = append(wrote, files...)
-	}
-	return wrote, nil
-}
-
-// backupPlatform copies the platform's SQLite file into dst.
-func backupPlatform(ctx context.Context, cfg Config, dst string) (string, error) {
-	store, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, dataDirPlatform))
+	s, err := storageFor(EnvDataDir)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	defer func() { _ = store.Close() }()
-	file := filepath.Join(dst, dataDirPlatform)
-	return file, store.Backup(ctx, file)
+	return s.BackupStores(ctx, cfg, dst)
 }
 
 // exists reports whether path names a file or directory.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
@@ -165,12 +164,13 @@ func IngestNames() []string {
 }
 
 // documentStore provides a dataset's store S: from newMemory when no
-// MongoDB is configured, otherwise from newMongo on the configured database.
-func documentStore[S any](cfg Config, newMemory func() S, newMongo func(*mongodrv.Database) S) fx.Option {
+// document database is configured, otherwise from newDurable on the
+// configured one (a method expression of DocumentStores).
+func documentStore[S any](cfg Config, newMemory func() S, newDurable func(DocumentStores) S) fx.Option {
 	if !cfg.OnMongo() {
 		return fx.Provide(newMemory)
 	}
-	return fx.Provide(newMongo)
+	return fx.Provide(newDurable)
 }
 
 // cachesDocuments reports whether a read-through cache stands in front of

@@ -5,11 +5,8 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
-
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app/fundholders"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -31,7 +28,7 @@ const SecuritiesMaster = "us_securities"
 func fundHolders() wiring {
 	stores, served := documents(
 		func() ports.FundHoldingStore { return memory.NewFundHoldings() },
-		func(db *mongodrv.Database) ports.FundHoldingStore { return mongo.NewFundHoldings(db) },
+		DocumentStores.FundHoldings,
 		func(s ports.FundHoldingStore, c *readcache.Cache) ports.FundHoldingStore {
 			return fundholders.NewCache(s, c)
 		})

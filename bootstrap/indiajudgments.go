@@ -6,8 +6,6 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
@@ -15,9 +13,6 @@ import (
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/judgmentpdf"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/adapters/postgres"
-	"github.com/quarrydata/quarry/adapters/postgres/vault"
 	"github.com/quarrydata/quarry/app/indiajudgments"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
@@ -46,7 +41,7 @@ type judgmentIngestDeps struct {
 func indiaJudgments() wiring {
 	stores, served := documents(
 		func() ports.JudgmentStore { return memory.NewJudgments() },
-		func(db *mongodrv.Database) ports.JudgmentStore { return mongo.NewJudgments(db) },
+		DocumentStores.Judgments,
 		func(s ports.JudgmentStore, c *readcache.Cache) ports.JudgmentStore {
 			return indiajudgments.NewCache(s, c)
 		})
@@ -106,7 +101,7 @@ func indiaJudgments() wiring {
 // "judgments".
 func judgmentIndex(cfg Config) fx.Option {
 	if cfg.sharedSearch() {
-		return sharedIndex(postgres.NewJudgmentSearch, new(ports.JudgmentIndex))
+		return fx.Provide(func(s SharedSearch) ports.JudgmentIndex { return s.Judgments })
 	}
 	return searchIndex(cfg, "judgments", bleveadapter.NewJudgments, bleveadapter.OpenJudgments, new(ports.JudgmentIndex))
 }
@@ -164,8 +159,8 @@ func retokenizeJudgments(ctx context.Context, cfg Config, store ports.JudgmentSt
 		note := fmt.Sprintf("%d new tokens not kept: %s is not set, so no vault holds what they replaced", got.Tokens, EnvVaultURL)
 		return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: note}, err
 	}
-	err = withVault(ctx, cfg, func(pool *pgxpool.Pool) error {
-		got, err = ingest.RetokenizeJudgments(ctx, key, store, vault.New(pool))
+	err = WithVault(ctx, cfg, func(v ports.Vault, _ string) error {
+		got, err = ingest.RetokenizeJudgments(ctx, key, store, v)
 		return err
 	})
 	return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: fmt.Sprintf("%d new tokens in the vault", got.Tokens)}, err
@@ -206,8 +201,8 @@ func ingestJudgments(ctx context.Context, cfg Config, store ports.JudgmentStore,
 		note := fmt.Sprintf("%d tokens not kept: %s is not set, so no vault holds what they replaced", got.Tokens, EnvVaultURL)
 		return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: note}, err
 	}
-	err = withVault(ctx, cfg, func(pool *pgxpool.Pool) error {
-		got, err = ingest.IngestJudgmentFiles(ctx, key, store, vault.New(pool), args)
+	err = WithVault(ctx, cfg, func(v ports.Vault, _ string) error {
+		got, err = ingest.IngestJudgmentFiles(ctx, key, store, v, args)
 		return err
 	})
 	return ingest.Outcome{Read: got.Read, Records: got.Records, Skipped: fmt.Sprintf("%d tokens in the vault", got.Tokens)}, err

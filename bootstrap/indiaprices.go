@@ -5,12 +5,10 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app/indiaprices"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
@@ -24,7 +22,7 @@ import (
 func indiaPrices() wiring {
 	stores, _ := documents(
 		func() ports.IndiaPriceStore { return memory.NewIndiaPrices() },
-		func(db *mongodrv.Database) ports.IndiaPriceStore { return mongo.NewIndiaPrices(db) },
+		DocumentStores.IndiaPrices,
 		nil)
 	return wiring{
 		name:    string(dataset.IndiaPrices),
@@ -40,8 +38,8 @@ func indiaPrices() wiring {
 			if !cachesDocuments(cfg) {
 				return stores(cfg)
 			}
-			return fx.Provide(func(db *mongodrv.Database, c *readcache.Cache) ports.IndiaPriceStore {
-				return mongo.NewCachedIndiaPrices(db, c)
+			return fx.Provide(func(d DocumentStores, c *readcache.Cache) ports.IndiaPriceStore {
+				return d.CachedIndiaPrices(c)
 			})
 		},
 		provide: []any{

@@ -4,17 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 	"go.uber.org/zap"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/adapters/postgres"
-	"github.com/quarrydata/quarry/adapters/sqlite"
 	"github.com/quarrydata/quarry/app/platform"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/ports"
@@ -24,6 +19,9 @@ import (
 // modules it names, the use cases and the HTTP server.
 func Options(cfg Config, log *zap.Logger) fx.Option {
 	if err := refuseVault(cfg); err != nil {
+		return fx.Error(err)
+	}
+	if err := checkStorage(cfg); err != nil {
 		return fx.Error(err)
 	}
 	return fx.Options(
@@ -75,31 +73,18 @@ func refuseVault(cfg Config) error {
 }
 
 // platformStores picks PostgreSQL when a URL is set, else SQLite in the
-// data directory when one is named, memory otherwise.
+// data directory when one is named (both wired by the durable Storage),
+// memory otherwise.
 func platformStores(cfg Config) fx.Option {
-	if cfg.embeddedPlatform() {
-		return fx.Options(
-			fx.Provide(func(dir dataDir) sqlite.Config { return sqlite.Config{Path: dir.file(dataDirPlatform)} }),
-			sqlite.Module,
-			fx.Provide(readiness("sqlite", func(s *sqlite.Store) func(context.Context) error { return s.Ping })),
-		)
+	if cfg.PostgresURL != "" || cfg.EmbeddedPlatform() {
+		return durableOption(EnvPostgresURL+" or "+EnvDataDir, func(s Storage) fx.Option { return s.Platform(cfg) })
 	}
-	if cfg.PostgresURL == "" {
-		return fx.Provide(
-			fx.Annotate(memory.NewPlatform,
-				fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
-				fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch)),
-				fx.As(new(ports.IdempotencyStore))),
-			fx.Annotate(memory.NewLimits, fx.As(new(ports.RateBuckets)), fx.As(new(ports.SigninHistory))),
-		)
-	}
-	return fx.Options(
-		fx.Supply(postgres.Config{URL: cfg.PostgresURL, Timeout: cfg.StoreTimeout}),
-		postgres.Module,
-		migrateOnStart(cfg),
-		fx.Provide(readiness("postgres", func(p *pgxpool.Pool) func(context.Context) error {
-			return func(ctx context.Context) error { return postgres.Ready(ctx, p) }
-		})),
+	return fx.Provide(
+		fx.Annotate(memory.NewPlatform,
+			fx.As(new(ports.AccountStore)), fx.As(new(ports.SessionStore)),
+			fx.As(new(ports.KeyStore)), fx.As(new(ports.Ledger)), fx.As(new(ports.KeyWatch)),
+			fx.As(new(ports.IdempotencyStore))),
+		fx.Annotate(memory.NewLimits, fx.As(new(ports.RateBuckets)), fx.As(new(ports.SigninHistory))),
 	)
 }
 
@@ -131,29 +116,18 @@ var keyCache = fx.Decorate(func(lc fx.Lifecycle, store ports.KeyStore, watch por
 	return cache, nil
 })
 
-// migrateOnStart applies the embedded migrations before serving when asked.
-func migrateOnStart(cfg Config) fx.Option {
-	if !cfg.MigrateOnStart {
-		return fx.Options()
-	}
-	return fx.Invoke(func(lc fx.Lifecycle, pool *pgxpool.Pool) {
-		lc.Append(fx.StartHook(func(ctx context.Context) error { return postgres.Migrate(ctx, pool) }))
-	})
-}
-
-// documentDatabase connects to MongoDB when a URI is set; each dataset then
-// keeps its documents there rather than in memory.
+// documentDatabase wires the document database when a MongoDB URI or a
+// data directory is set; each dataset then keeps its documents there
+// rather than in memory.
 func documentDatabase(cfg Config) fx.Option {
 	if !cfg.OnMongo() {
 		return fx.Options()
 	}
-	return fx.Options(
-		mongoConfig(cfg),
-		mongo.Module,
-		fx.Provide(readiness("mongodb", func(c *mongodrv.Client) func(context.Context) error {
-			return func(ctx context.Context) error { return c.Ping(ctx, nil) }
-		})),
-	)
+	what := EnvMongoURI
+	if cfg.MongoURI == "" {
+		what = EnvDataDir
+	}
+	return durableOption(what, func(s Storage) fx.Option { return s.Documents(cfg) })
 }
 
 // servedDatasets wires every slice into the service, as its module, with its
@@ -174,8 +148,8 @@ func servedDatasets(cfg Config) fx.Option {
 	return fx.Options(opts...)
 }
 
-// readiness turns a dependency's ping into a member of the readiness group.
-func readiness[T any](name string, check func(T) func(context.Context) error) any {
+// Readiness turns a dependency's ping into a member of the readiness group.
+func Readiness[T any](name string, check func(T) func(context.Context) error) any {
 	return fx.Annotate(func(dep T) httpadapter.Readiness {
 		return httpadapter.Readiness{Name: name, Check: check(dep)}
 	}, fx.ResultTags(`group:"readiness"`))

@@ -3,18 +3,13 @@ package bootstrap
 import (
 	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/dig"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/quarrydata/quarry/adapters/postgres"
-	"github.com/quarrydata/quarry/adapters/sqlite"
 	"github.com/quarrydata/quarry/domain/ledger"
 	"github.com/quarrydata/quarry/ports"
 )
@@ -55,26 +50,14 @@ var errNoPostgres = errors.New(EnvPostgresURL + " is not set: this command works
 // MigratePostgres applies the embedded migrations to the configured
 // PostgreSQL database.
 func MigratePostgres(ctx context.Context, cfg Config) error {
-	return withPostgres(ctx, cfg, func(pool *pgxpool.Pool) error { return postgres.Migrate(ctx, pool) })
-}
-
-// withPostgres runs fn on a pool of the configured database.
-func withPostgres(ctx context.Context, cfg Config, fn func(*pgxpool.Pool) error) error {
-	return withPool(ctx, cfg.PostgresURL, errNoPostgres, fn)
-}
-
-// withPool runs fn on a pool of the PostgreSQL database at url; unset is
-// the error unset.
-func withPool(ctx context.Context, url string, unset error, fn func(*pgxpool.Pool) error) error {
-	if url == "" {
-		return unset
+	if cfg.PostgresURL == "" {
+		return errNoPostgres
 	}
-	pool, err := postgres.Connect(ctx, url)
+	s, err := storageFor(EnvPostgresURL)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	return fn(pool)
+	return s.MigratePostgres(ctx, cfg)
 }
 
 // OperatorStore is what the operator commands need of the platform store.
@@ -93,34 +76,19 @@ var errNoPlatform = errors.New("neither " + EnvPostgresURL + " nor " + EnvDataDi
 // directory's lock, so it is refused while a server holds it: that
 // server's key cache would not hear of the change.
 func WithPlatform(ctx context.Context, cfg Config, writes bool, fn func(OperatorStore) error) error {
+	what := EnvPostgresURL
 	switch {
 	case cfg.PostgresURL != "":
-		return withPostgres(ctx, cfg, func(pool *pgxpool.Pool) error {
-			store := postgres.New(pool)
-			defer store.Close()
-			return fn(store)
-		})
-	case cfg.embeddedPlatform():
-		// A reader never creates the directory: a mistyped path should
-		// say so, not open an empty store.
-		if !writes && !exists(cfg.DataDir) {
-			return fmt.Errorf("%s=%s: no such directory (quarry serve creates it)", EnvDataDir, cfg.DataDir)
-		}
-		if writes {
-			unlock, err := lockDataDir(cfg.DataDir)
-			if err != nil {
-				return err
-			}
-			defer func() { _ = unlock() }()
-		}
-		store, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, dataDirPlatform))
-		if err != nil {
-			return err
-		}
-		defer func() { _ = store.Close() }()
-		return fn(store)
+	case cfg.EmbeddedPlatform():
+		what = EnvDataDir
+	default:
+		return errNoPlatform
 	}
-	return errNoPlatform
+	s, err := storageFor(what)
+	if err != nil {
+		return err
+	}
+	return s.WithPlatform(ctx, cfg, writes, fn)
 }
 
 // ingestion wires every dataset's ingester on the configured document
@@ -152,6 +120,9 @@ func WithIngesters(ctx context.Context, cfg Config, fn func(map[string]Ingester)
 // withApp starts an application of opts, with the configured logger, runs
 // fn and stops it.
 func withApp(ctx context.Context, cfg Config, fn func() error, opts ...fx.Option) error {
+	if err := checkStorage(cfg); err != nil {
+		return err
+	}
 	log, err := NewLogger(cfg)
 	if err != nil {
 		return err

@@ -3,26 +3,14 @@ package bootstrap
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/fx"
-
-	"github.com/quarrydata/quarry/adapters/postgres"
-	"github.com/quarrydata/quarry/ports"
 )
-
-// searchDB is the pool of the database that keeps the shared search
-// indexes (QUARRY_SEARCH=postgres), apart from the platform's own pool:
-// `quarry ingest` has no platform, and search's long queries do not queue
-// the debits' hot path.
-type searchDB struct {
-	pool *pgxpool.Pool
-}
 
 // searchWriter makes a Refresh of an index the one writer of it. A nil
 // lock is an index of the process's own (bleve), which Refresh writes
 // directly.
 type searchWriter struct {
-	lock *postgres.SearchWriter
+	lock WriterLock
 }
 
 // searchWriters are the writers of the section and judgment indexes.
@@ -56,41 +44,18 @@ func (w searchWriter) refresh(ctx context.Context, wait bool, forget func(), ref
 // indexed, as it names an index directory.
 const sharedSearchPlace = "the shared PostgreSQL index"
 
-// searchDatabase provides, with QUARRY_SEARCH=postgres, the search pool
-// (closed on stop, migrated at start with QUARRY_AUTO_MIGRATE) and the
-// indexes' writer locks; otherwise writers without locks.
+// searchDatabase provides, with QUARRY_SEARCH=postgres, the shared
+// search (its pool closed on stop, migrated at start with
+// QUARRY_AUTO_MIGRATE) and the indexes' writer locks; otherwise writers
+// without locks.
 func searchDatabase(cfg Config) fx.Option {
 	if !cfg.sharedSearch() {
 		return fx.Supply(searchWriters{})
 	}
-	return fx.Provide(
-		func(lc fx.Lifecycle) (searchDB, error) {
-			pool, err := postgres.ConnectWithin(context.Background(), cfg.PostgresURL, cfg.StoreTimeout)
-			if err != nil {
-				return searchDB{}, err
-			}
-			lc.Append(fx.StopHook(pool.Close))
-			if cfg.MigrateOnStart {
-				lc.Append(fx.StartHook(func(ctx context.Context) error { return postgres.Migrate(ctx, pool) }))
-			}
-			return searchDB{pool: pool}, nil
-		},
-		func(db searchDB) searchWriters {
-			return searchWriters{
-				sections:  searchWriter{postgres.NewSearchWriter(db.pool, "sections")},
-				judgments: searchWriter{postgres.NewSearchWriter(db.pool, "judgments")},
-			}
-		},
+	return fx.Options(
+		durableOption(EnvSearch+"="+SearchPostgres, func(s Storage) fx.Option { return s.SharedSearch(cfg) }),
+		fx.Provide(func(s SharedSearch) searchWriters {
+			return searchWriters{sections: searchWriter{s.SectionsWriter}, judgments: searchWriter{s.JudgmentsWriter}}
+		}),
 	)
 }
-
-// sharedIndex provides the shared index newIndex makes on the search pool
-// as port.
-func sharedIndex[X any](newIndex func(*pgxpool.Pool) X, port any) fx.Option {
-	return fx.Provide(fx.Annotate(func(db searchDB) X { return newIndex(db.pool) }, fx.As(port)))
-}
-
-var (
-	_ ports.SectionIndex  = (*postgres.SectionSearch)(nil)
-	_ ports.JudgmentIndex = (*postgres.JudgmentSearch)(nil)
-)

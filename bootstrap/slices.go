@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
 	"github.com/quarrydata/quarry/app/readcache"
@@ -106,11 +105,11 @@ func (w wiring) module(cfg Config) fx.Option {
 }
 
 // documents returns the wiring of a slice's document store S, in memory or
-// on MongoDB: stores for `quarry ingest`, served for the service, which
-// puts cache, when given, in front of the MongoDB store.
-func documents[S any](newMemory func() S, newMongo func(*mongodrv.Database) S,
+// on the document database: stores for `quarry ingest`, served for the
+// service, which puts cache, when given, in front of the database's store.
+func documents[S any](newMemory func() S, newDurable func(DocumentStores) S,
 	cache func(S, *readcache.Cache) S) (stores, served func(Config) fx.Option) {
-	stores = func(cfg Config) fx.Option { return documentStore(cfg, newMemory, newMongo) }
+	stores = func(cfg Config) fx.Option { return documentStore(cfg, newMemory, newDurable) }
 	if cache == nil {
 		return stores, stores
 	}

@@ -12,16 +12,13 @@ import (
 	"slices"
 	"time"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
 	"github.com/quarrydata/quarry/adapters/edgarsource"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/adapters/nsesource"
-	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/adapters/tusharesource"
 	"github.com/quarrydata/quarry/app/sourcesync"
 	"github.com/quarrydata/quarry/app/usecase"
@@ -93,7 +90,7 @@ func syncGraph(cfg Config) fx.Option {
 		processLeases(cfg),
 		documentStore(cfg,
 			func() ports.SyncStates { return memory.NewSyncStates() },
-			func(db *mongodrv.Database) ports.SyncStates { return mongo.NewSyncStates(db) }),
+			DocumentStores.SyncStates),
 		fx.Provide(sourcesync.NewMeter, newIngestLoader(cfg),
 			func(load ports.SourceLoader, states ports.SyncStates, leases ports.SourceLeases, meter *sourcesync.Meter, log *zap.Logger) (*sourcesync.Syncer, error) {
 				sources, missing, err := syncSources(cfg, meter, log)
@@ -155,7 +152,7 @@ func postgresLeases(cfg Config) fx.Option {
 	if cfg.PostgresURL == "" {
 		return fx.Options()
 	}
-	return fx.Options(fx.Supply(postgres.Config{URL: cfg.PostgresURL}), postgres.Module, migrateOnStart(cfg))
+	return durableOption(EnvPostgresURL, func(s Storage) fx.Option { return s.SyncLeases(cfg) })
 }
 
 // syncSources builds the configured sources, and names those that are not

@@ -15,8 +15,6 @@ import (
 	"github.com/quarrydata/quarry/adapters/edgarsource"
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
-	"github.com/quarrydata/quarry/adapters/postgres"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usfilings"
 	"github.com/quarrydata/quarry/domain/dataset"
@@ -76,7 +74,7 @@ func usFilings() wiring {
 // "sections".
 func sectionIndex(cfg Config) fx.Option {
 	if cfg.sharedSearch() {
-		return sharedIndex(postgres.NewSectionSearch, new(ports.SectionIndex))
+		return fx.Provide(func(s SharedSearch) ports.SectionIndex { return s.Sections })
 	}
 	return searchIndex(cfg, "sections", bleveadapter.New, bleveadapter.Open, new(ports.SectionIndex))
 }
@@ -104,7 +102,7 @@ func usFilingStores(cfg Config) fx.Option {
 	if !cfg.OnMongo() {
 		return fx.Provide(fx.Annotate(memory.NewFilings, as...))
 	}
-	return fx.Provide(fx.Annotate(mongo.NewFilings, as...))
+	return fx.Provide(fx.Annotate(DocumentStores.Filings, as...))
 }
 
 func startUSFilings(ctx context.Context, cfg Config, f *usfilings.Service, w searchWriter, log *zap.Logger) error {

@@ -5,12 +5,10 @@ import (
 
 	"github.com/quarrydata/quarry/ingest"
 
-	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.uber.org/fx"
 
 	httpadapter "github.com/quarrydata/quarry/adapters/http"
 	"github.com/quarrydata/quarry/adapters/memory"
-	"github.com/quarrydata/quarry/adapters/mongo"
 	"github.com/quarrydata/quarry/app/readcache"
 	"github.com/quarrydata/quarry/app/usecase"
 	"github.com/quarrydata/quarry/app/usfinancials"
@@ -23,7 +21,7 @@ import (
 func usFinancials() wiring {
 	stores, served := documents(
 		func() ports.FinancialsStore { return memory.NewFinancials() },
-		func(db *mongodrv.Database) ports.FinancialsStore { return mongo.NewFinancials(db) },
+		DocumentStores.Financials,
 		func(s ports.FinancialsStore, c *readcache.Cache) ports.FinancialsStore {
 			return usfinancials.NewCache(s, c)
 		})

@@ -1,0 +1,4 @@
+package e2e
+
+// The suite serves on PostgreSQL, MongoDB and data directories.
+import _ "github.com/quarrydata/quarry/bootstrap/durable"
