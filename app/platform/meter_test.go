@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"testing"
@@ -83,6 +84,8 @@ type meterRig struct {
 	route    dataset.Route
 	held     bool
 	incident []platform.Incident
+	probe    usecase.DatasetProbe
+	now      usecase.Clock
 }
 
 // indiaPrices is the catalog's GET /india/prices.
@@ -125,16 +128,24 @@ func newMeterRig(t *testing.T, credits int64, burst int, scopes ...string) *mete
 		rig.steps.add("availability")
 		return rig.held, nil
 	}}
-	metering := platform.NewMetering(rig.keys, &stepLedger{Platform: p, steps: rig.steps}, clock.now)
-	rig.meter = platform.NewMeter(platform.MeterDeps{
-		Metering:     metering,
-		Idempotency:  platform.NewIdempotency(p, metering, clock.now),
-		Limiter:      rig.limiter,
-		Availability: usecase.NewAvailability([]usecase.DatasetProbe{probe}),
-		StoreTimeout: time.Second,
-		Report:       func(i platform.Incident) { rig.incident = append(rig.incident, i) },
-	})
+	rig.probe, rig.now = probe, clock.now
+	rig.wire(p, time.Second)
 	return rig
+}
+
+// wire builds the rig's meter, its Idempotency-Keys kept by store, its
+// store calls bounded by timeout.
+func (r *meterRig) wire(store ports.IdempotencyStore, timeout time.Duration) {
+	now := r.now
+	metering := platform.NewMetering(r.keys, &stepLedger{Platform: r.p, steps: r.steps}, now)
+	r.meter = platform.NewMeter(platform.MeterDeps{
+		Metering:     metering,
+		Idempotency:  platform.NewIdempotency(store, metering, now),
+		Limiter:      r.limiter,
+		Availability: usecase.NewAvailability([]usecase.DatasetProbe{r.probe}),
+		StoreTimeout: timeout,
+		Report:       func(i platform.Incident) { r.incident = append(r.incident, i) },
+	})
 }
 
 // handler is what a call's handler does: fail at prepare or serve, or
@@ -351,5 +362,41 @@ func TestMeterIdempotencyKey(t *testing.T) {
 		if st.replayed && (o.Cost != platform.Cost{Told: true} || slices.Contains(*rig.steps, "debit")) {
 			t.Errorf("%s: a replay cost %+v with steps %v; want nothing, no debit", st.name, o.Cost, *rig.steps)
 		}
+	}
+}
+
+// frozenKeeps is an Idempotency-Key store that claims, then stops
+// answering, as a frozen primary does: keeping or releasing a key waits
+// until its caller gives up.
+type frozenKeeps struct{ ports.IdempotencyStore }
+
+func (frozenKeeps) Complete(ctx context.Context, _ idempotency.Claim, _ idempotency.Response, _ io.Reader) error {
+	<-ctx.Done()
+	return fmt.Errorf("frozen: complete: %w", ports.ErrUnavailable)
+}
+
+func (frozenKeeps) Release(ctx context.Context, _ idempotency.Claim) error {
+	<-ctx.Done()
+	return fmt.Errorf("frozen: release: %w", ports.ErrUnavailable)
+}
+
+// A keyed call served while the store freezes is answered: keeping its
+// response for replay, and releasing its key, wait at most their bounds.
+func TestMeterKeyedCallOutlastsAFrozenStore(t *testing.T) {
+	rig := newMeterRig(t, 10, 100, "india:read")
+	rig.wire(frozenKeeps{rig.p}, 50*time.Millisecond)
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	go func() {
+		_, err := rig.call(rig.secret, handler{body: `{"rows":[1]}`, keyed: keyed(t, "k1", "{}")}, &out)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil || out.String() != `{"rows":[1]}` || rig.balance(t) != 9 {
+			t.Fatalf("call = %v, body %q, balance %d; want served and charged once", err, out.String(), rig.balance(t))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a keyed call waited for a frozen store to keep its response")
 	}
 }
