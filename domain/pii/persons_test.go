@@ -39,6 +39,8 @@ func TestLitigantsByRule(t *testing.T) {
 		{"second respondent", "The second respondent Bhola Nath has made an affidavit", nil, []string{"Bhola Nath"}},
 		{"appellant No.", "appellant No. 2 Jagdish Prasad died", nil, []string{"Jagdish Prasad"}},
 		{"accused, alias", "the accused Rajbir @ Raju was arrested", nil, []string{"Rajbir", "Raju"}},
+		{"a.k.a. and an English nickname", "with Rakesh Kumar a.k.a. Sunny and Mohit Verma", nil, []string{"Mohit Verma", "Rakesh Kumar", "Sunny"}},
+		{"an alias that is no name's word", "Rakesh Kumar alias the driver was absent", nil, []string{"Rakesh Kumar"}},
 		{"complainant", "the complainant Sushila Bai lodged the FIR", nil, []string{"Sushila Bai"}},
 		{"plaintiff", "the plaintiff, Mohd. Yusuf, sued", nil, []string{"Mohd. Yusuf"}},
 		{"defendant Nos., list in parentheses", "defendant Nos.2 to 4 (Arjun Dev, Kiran Dev and Mahesh Dev)", nil, []string{"Arjun Dev", "Kiran Dev", "Mahesh Dev"}},
@@ -107,6 +109,7 @@ func TestAddressesByShape(t *testing.T) {
 		{"a house number before a place", "the notice went by courier to 14, Lake Place, Kolkata, which they had left", "14, Lake Place, Kolkata"},
 		{"a floor before a building", "from the office of M/s. R. K. Traders, 3rd Floor, Shanti Complex, Ring Road, Surat, using its computer", "3rd Floor, Shanti Complex, Ring Road, Surat"},
 		{"a floor in prose", "he ran up to the 3rd floor, where the others were", ""},
+		{"an address before a parenthesis", "resident of House No. 2217, Sector 44-C, Chandigarh (PAN: B F K P S 3 3 8 1 R)", "House No. 2217, Sector 44-C, Chandigarh"},
 	}
 	for _, c := range cases {
 		var got []string
