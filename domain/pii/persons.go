@@ -54,6 +54,7 @@ func detect(text string, judges []string) *detector {
 	for _, j := range judges {
 		n := judgeName(j)
 		d.keep(n)
+		d.judges = append(d.judges, spacedWords(strings.Join(n, " ")))
 		for _, w := range n {
 			if !isInitials(w) {
 				d.judgeWords[strings.ToLower(strings.TrimSuffix(w, "."))] = true
@@ -93,6 +94,8 @@ type detector struct {
 	// judgeWords are the lower-cased words of the listed judges' names,
 	// each of which alone names the judge ("Indira" of Indira Banerjee).
 	judgeWords map[string]bool
+	// judges are the listed judges' names as spacedWords writes them.
+	judges []string
 	// hindiAddresses are the addresses its Devanagari text gives.
 	hindiAddresses []string
 }

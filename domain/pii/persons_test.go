@@ -142,3 +142,25 @@ func TestGivenNamesLeaveCitedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestFormsLeaveTheBench: a party's initialled form that is part of a
+// listed judge's name is no form of the party's, so the bench stays in
+// clear; without that judge it is one.
+func TestFormsLeaveTheBench(t *testing.T) {
+	text := "2. Sri Nagen Baruah, son of late Sri Haricharan Baruah\n\nPRESENT\nTHE HON'BLE MR. JUSTICE D.N. BARUAH HAZARIKA"
+	forms := func(judges []string) []string {
+		for _, p := range pii.FindPeople(text, judges, nil).Persons {
+			if p.Name == "Nagen Baruah" {
+				return p.Forms
+			}
+		}
+		t.Fatalf("no person Nagen Baruah in %q", text)
+		return nil
+	}
+	if got := forms([]string{"D. N. Baruah Hazarika"}); slices.Contains(got, "N. Baruah") || slices.Contains(got, "N.Baruah") || !slices.Contains(got, "Baruah Nagen") {
+		t.Errorf("with the judge listed, forms %q", got)
+	}
+	if got := forms(nil); !slices.Contains(got, "N. Baruah") {
+		t.Errorf("with no judge listed, forms %q lack N. Baruah", got)
+	}
+}
