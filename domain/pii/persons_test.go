@@ -89,6 +89,9 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a cited party's name past a word that ends a name", "See Lalita Kumari Sisodia v. Bhagwat Singh Sisodia, 2014 (3) WLN 220.", nil, nil},
 		{"an acronym's plural is no name", "the assessees as well as the Assessing Officers (AOs), and the PWs", nil, nil},
 		{"a name keeps its case over a line", "Digitally signed by\nSUNIL VERMA\n   Cargo Handling at the port", nil, []string{"SUNIL VERMA"}},
+		{"counsel with a pen name in quotes", "Mr. Rajeev Gaur 'Naseem', learned counsel for the State, supported it.", nil, nil},
+		{"a tribunal's members by their label", "Chairman : Shri Awadhesh Kumar Sinha, Retd. District Judge\nMembers  : Smt. Kiran Bala Prasad and Dr. Shyam Narayan Choudhary\n\nSd/- Member\n(Kiran Bala Prasad)", nil, nil},
+		{"a cited firm named for a person", "the Bombay High Court in Pr. CIT v. Mohommad Haji Adam & Co., (2019) 103 taxmann.com 459 (Bom). Respectfully following Mohommad Haji Adam, we restrict it.", nil, nil},
 		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
 	}
 	for _, c := range cases {
@@ -140,6 +143,20 @@ func TestGivenNamesLeaveCitedWords(t *testing.T) {
 		if slices.Contains(got, not) {
 			t.Errorf("persons %q hold %q", got, not)
 		}
+	}
+}
+
+// TestCitedPastACompanysAbbreviations: a case cited with its citation
+// after "Co. Ltd." is a cited case, so a word of its party's name is no
+// given name alone.
+func TestCitedPastACompanysAbbreviations(t *testing.T) {
+	text := "the wife, Smt. Kuldeep Kaur Sandhu, was operated. See also Satwant Kaur Sandhu v. New India Assurance Co. Ltd., (2009) 8 SCC 316."
+	var got []string
+	for _, p := range pii.FindPeople(text, nil, nil).Persons {
+		got = append(got, p.Name)
+	}
+	if !slices.Contains(got, "Kuldeep") || slices.Contains(got, "Kaur") || slices.Contains(got, "Satwant Kaur Sandhu") {
+		t.Errorf("persons %q, want Kuldeep and neither Kaur nor the cited party", got)
 	}
 }
 
