@@ -189,7 +189,7 @@ func addressAt(text string, i int) string {
 		end = m[0]
 		break
 	}
-	a := strings.TrimRight(window[:end], " \t\n,.-:")
+	a := strings.TrimRight(window[:end], " \t\n,.-:(")
 	if len(a) < 3 || !hasLetterOrDigit(a) || startsWithToken(a) {
 		return ""
 	}

@@ -12,8 +12,9 @@ import (
 var (
 	// appearanceLabel starts a line that names counsel and what they
 	// appear for: "For the Respondent :", "Counsel for Applicant :-",
-	// "Assessee by :", "Appearances:", "BY ADVS.", "Present:".
-	appearanceLabel = regexp.MustCompile(`(?i)^[ \t]*(?:(?:(?:ld\.?|learned)[ \t]+)?(?:(?:sr\.?|senior)[ \t]+)?(?:counsel|advocates?)[ \t]+(?:for|on[ \t]+behalf[ \t]+of)\b[^\n:]{0,60}(?::-?|--|–)|for[ \t]+(?:the[ \t]+)?(?:` + appearedFor + `)[^\n:]{0,40}?(?::-?|--|–)|(?:assessee|revenue|department|appellants?|respondents?|petitioners?|applicants?|state|accused|complainants?|claimants?|opposite[ \t]+part(?:y|ies))[ \t]+by[ \t]*:|appearances?[ \t]*(?::|$)|present[ \t]*:|through[ \t]*:|by[ \t]+(?:advs?\.?|advocates?)(?:[ \t]*:)?|\([ \t]*by[ \t]+(?:advs?\.?|advocates?)\b)`)
+	// "Assessee by :", "Appearances:", "BY ADVS.", "Present:", and a
+	// tribunal's bench by its offices: "Chairman :", "Members :".
+	appearanceLabel = regexp.MustCompile(`(?i)^[ \t]*(?:(?:(?:ld\.?|learned)[ \t]+)?(?:(?:sr\.?|senior)[ \t]+)?(?:counsel|advocates?)[ \t]+(?:for|on[ \t]+behalf[ \t]+of)\b[^\n:]{0,60}(?::-?|--|–)|for[ \t]+(?:the[ \t]+)?(?:` + appearedFor + `)[^\n:]{0,40}?(?::-?|--|–)|(?:assessee|revenue|department|appellants?|respondents?|petitioners?|applicants?|state|accused|complainants?|claimants?|opposite[ \t]+part(?:y|ies))[ \t]+by[ \t]*:|appearances?[ \t]*(?::|$)|present[ \t]*:|(?:chairman|chairperson|president|members?)[ \t]*:|through[ \t]*:|by[ \t]+(?:advs?\.?|advocates?)(?:[ \t]*:)?|\([ \t]*by[ \t]+(?:advs?\.?|advocates?)\b)`)
 	// appearanceBy starts a line of a cause title that names counsel by
 	// "(BY" when the line also says what they are: "(BY SRI X, ADVOCATE
 	// FOR R3)".
@@ -134,9 +135,7 @@ func (d *detector) collectCited() {
 		}
 		after := i + len(citedV.FindString(d.text[i:]))
 		sentence := d.text[after:min(len(d.text), after+160)]
-		if e := sentenceEnd.FindStringIndex(sentence); e != nil {
-			sentence = sentence[:e[0]+1]
-		}
+		sentence = sentence[:citedSentenceEnd(sentence)]
 		if !citationNear.MatchString(sentence) && !d.citedAfterReliance(i) {
 			continue
 		}
@@ -144,8 +143,8 @@ func (d *detector) collectCited() {
 		if m := honorificPattern.FindStringIndex(d.text[after:min(len(d.text), after+14)]); m != nil {
 			after += m[1]
 		}
-		if n, end := d.nameAt(after); n != nil {
-			d.cite(n)
+		if n, end := d.wordsAt(after); n != nil {
+			d.cite(n) // a firm's words too: "Pr. CIT v. Mohommad Haji Adam & Co."
 			d.citeAlias(end)
 		}
 	}
@@ -181,6 +180,26 @@ var relianceBefore = regexp.MustCompile(`(?i)(?:\b(?:relied|relies|relying|rely|
 
 // sentenceEnd ends a sentence: a full stop before a capitalised word.
 var sentenceEnd = regexp.MustCompile(`\.\s+\p{Lu}\p{Ll}`)
+
+// firmAbbrev are the abbreviations inside a company's or a person's name
+// whose full stop ends no sentence: "New India Assurance Co. Ltd.".
+var firmAbbrev = setOf(`co corpn corp bros mfg pvt mr mrs ms dr smt sh st`)
+
+// citedSentenceEnd returns where the sentence s starts with ends: after
+// the first full stop before a capitalised word that ends no abbreviation
+// of firmAbbrev, or len(s).
+func citedSentenceEnd(s string) int {
+	for _, e := range sentenceEnd.FindAllStringIndex(s, -1) {
+		j := e[0]
+		for j > 0 && isASCIILetter(rune(s[j-1])) {
+			j--
+		}
+		if !firmAbbrev[strings.ToLower(s[j:e[0]])] {
+			return e[0] + 1
+		}
+	}
+	return len(s)
+}
 
 // citeBefore remembers the cited party's name that ends before text[i],
 // and the name its alias is of ("Mohd. Muslim @ Hussain v.").

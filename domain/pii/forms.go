@@ -1,6 +1,7 @@
 package pii
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -47,7 +48,7 @@ func FindPeople(text string, judges, parties []string) People {
 			continue
 		}
 		seen[key] = true
-		p.Persons = append(p.Persons, Person{Name: n, Forms: d.forms(strings.Fields(n)), Listed: i < len(parties)})
+		p.Persons = append(p.Persons, Person{Name: n, Forms: d.outsideJudges(d.forms(strings.Fields(n))), Listed: i < len(parties)})
 	}
 	p.Persons = append(p.Persons, d.parts(p.Persons, seen)...)
 	if words := scriptWords(text); len(words) > 0 {
@@ -59,6 +60,28 @@ func FindPeople(text string, judges, parties []string) People {
 		p.Addresses = append(p.Addresses, Address{Text: a, Forms: placeNames(a)})
 	}
 	return p
+}
+
+// outsideJudges returns the forms that are no run of words of a listed
+// judge's name: a party's initialled form ("N. Baruah" of Nagen Baruah)
+// is left where it is part of the bench's ("D. N. Baruah Hazarika").
+func (d *detector) outsideJudges(forms []string) []string {
+	out := forms[:0]
+	for _, f := range forms {
+		needle := spacedWords(f)
+		if !slices.ContainsFunc(d.judges, func(j string) bool { return strings.Contains(j, needle) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// spacedWords writes a name lower-cased, each initial and word parted
+// from the next by one space, with a space before and after: " d. n.
+// baruah " of "D.N. Baruah", so that one run of words is found in another
+// by strings.Contains.
+func spacedWords(name string) string {
+	return " " + strings.Join(strings.Fields(strings.ReplaceAll(strings.ToLower(name), ".", ". ")), " ") + " "
 }
 
 // personal reports whether words are a person's name: each a name word

@@ -21,7 +21,7 @@ var (
 	// afterNamePattern follows a person's name: a witness's number, an
 	// age, "(minor)", an alias, or ", the husband of".
 	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:\pL+'s[ \t]+)?(?:` + kinWords + `|cousin|surety|suppliers?|friend|neighbou?r)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?s?\b|[ \t]*,[ \t]*(?:the[ \t]+)?(?:` + officialWords + `)\b|[ \t]*(?:,|\.{2,}|…)?[ \t]*(?:petitioner|respondent|appellant|complainant|plaintiff|defendant|applicant|claimant|opposite[ \t]+party)s?\b(?:[ \t]*no)?)`)
-	aliasPattern     = regexp.MustCompile(`(?i)^(?:[ \t]*(?:alias|urf|a\.k\.a\.?|aka)\b[ \t]*|[ \t]*@[ \t]*)`)
+	aliasPattern     = regexp.MustCompile(`(?i)^(?:[ \t]*(?:(?:alias|urf|aka)\b|a\.k\.a\.?)[ \t]*|[ \t]*@[ \t]*)`)
 	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case[ \t]*(?:\(supra\)|,?[ \t]*(?:\(\d{4}\)|\[\d{4}\]|AIR|\d{4}[ \t]+\(|reported))|^[ \t]*\(supra\)`)
 	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
 	relationFirst    = setOf(strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
@@ -195,6 +195,8 @@ func (d *detector) markedNames() {
 			if right != nil {
 				d.addParty(right)
 			} else if w := aliasWord(d.text, i+m[1]); w != "" {
+				d.add([]string{w})
+			} else if w := aliasEnglish(d.text, i+m[1]); left != nil && w != "" {
 				d.add([]string{w})
 			}
 			i += m[1] - 1
@@ -382,6 +384,19 @@ func aliasWord(text string, i int) string {
 	w, _, _ := wordAt(text, i)
 	w = strings.TrimRight(w, ".'’-")
 	if len(w) < 2 || notNameWords[strings.ToLower(w)] || isEnglish(w) {
+		return ""
+	}
+	return w
+}
+
+// aliasEnglish reads an alias that is one capitalised English word after
+// a person's name and "a.k.a.", "alias" or "@", a nickname as Indian
+// families give them: "Rakesh Kumar a.k.a. Sunny", "Ram @ Bunty". A
+// word that is no name's ("the", "Rs") is none.
+func aliasEnglish(text string, i int) string {
+	w, _, _ := wordAt(text, skipSpace(text, i))
+	w = strings.TrimRight(w, ".,'’")
+	if len(w) < 3 || w[0] < 'A' || w[0] > 'Z' || w[1] < 'a' || w[1] > 'z' || notNameWords[strings.ToLower(w)] {
 		return ""
 	}
 	return w
@@ -578,7 +593,7 @@ var (
 )
 
 // markerNext reports whether a marker of a person's name may start at
-// text[i]: "@", or, after spaces, a comma, dots and a parenthesis, a digit
+// text[i]: "@" or "a.k.a.", or, after spaces, a comma, dots and a parenthesis, a digit
 // or a word that may start one. It spares the patterns most of a text's
 // spaces.
 func markerNext(text string, i int) bool {
@@ -590,7 +605,7 @@ func markerNext(text string, i int) bool {
 	if j >= len(text) {
 		return false
 	}
-	if text[j] == '@' || text[j] >= '0' && text[j] <= '9' {
+	if text[j] == '@' || text[j] >= '0' && text[j] <= '9' || strings.HasPrefix(strings.ToLower(text[j:min(len(text), j+5)]), "a.k.a") {
 		return true
 	}
 	k := j

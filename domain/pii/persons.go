@@ -54,6 +54,7 @@ func detect(text string, judges []string) *detector {
 	for _, j := range judges {
 		n := judgeName(j)
 		d.keep(n)
+		d.judges = append(d.judges, spacedWords(strings.Join(n, " ")))
 		for _, w := range n {
 			if !isInitials(w) {
 				d.judgeWords[strings.ToLower(strings.TrimSuffix(w, "."))] = true
@@ -93,6 +94,8 @@ type detector struct {
 	// judgeWords are the lower-cased words of the listed judges' names,
 	// each of which alone names the judge ("Indira" of Indira Banerjee).
 	judgeWords map[string]bool
+	// judges are the listed judges' names as spacedWords writes them.
+	judges []string
 	// hindiAddresses are the addresses its Devanagari text gives.
 	hindiAddresses []string
 }
@@ -105,7 +108,7 @@ var (
 	rolePattern      = regexp.MustCompile(`(?i)^(?:(?:first|second|third|fourth|fifth|sixth|sole|original)\s+)?(?:petitioner|respondent|appellant|accused|complainant|plaintiff|defendant|applicant|claimant|opposite\s+party|deceased|victim|informant|partner|proprietor|proprietress|karta)s?\b(?:\s*nos?\.?\s*\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)?(?:\s*,)?(?:\s*(?:namely|viz|i\.e)\b\.?\s*,?)?[ \t]*(?:-[ \t]*)?\n?[ \t]*`)
 	ofRolePattern    = regexp.MustCompile(`(?i)^(?:the\s+|a\s+)?(?:sole\s+|managing\s+)?(?:partner|proprietor|proprietress|karta)\s+of\b`)
 	forBefore        = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+)?$`)
-	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|s\.?s\.?c|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
+	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:['"‘“](?-i:\p{Lu})[\p{L} .]{1,28}['"’”]\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|s\.?s\.?c|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
 	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:(?:senior|special|defence|additional|addl\.?)\s+)?(?:counsel|advocate|a\.?r|d\.?r|p\.?\s?p|a\.?p\.?p|public\s+prosecutor)\.?\s*,?|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL\d.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,?|(?:^|\n|;|\bby)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
@@ -373,6 +376,16 @@ func (d *detector) add(words []string) {
 // line break) and returns its words and where it ends, or nil when none
 // starts there.
 func (d *detector) nameAt(i int) ([]string, int) {
+	words, end := d.wordsAt(i)
+	if words == nil || organisationNext(d.text, end) {
+		return nil, 0
+	}
+	return words, end
+}
+
+// wordsAt reads the words of a name starting at text[i], as nameAt does,
+// whatever follows them: a firm's too ("Haji Adam" of "Haji Adam & Co.").
+func (d *detector) wordsAt(i int) ([]string, int) {
 	var words []string
 	end := i
 	for pos := i; len(words) < nameWordMax; {
@@ -399,7 +412,7 @@ func (d *detector) nameAt(i int) ([]string, int) {
 		}
 		pos = next
 	}
-	if !hasFullWord(words) || organisationNext(d.text, end) || acronym(words) {
+	if !hasFullWord(words) || acronym(words) {
 		return nil, 0
 	}
 	return words, end

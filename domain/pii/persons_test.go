@@ -39,6 +39,8 @@ func TestLitigantsByRule(t *testing.T) {
 		{"second respondent", "The second respondent Bhola Nath has made an affidavit", nil, []string{"Bhola Nath"}},
 		{"appellant No.", "appellant No. 2 Jagdish Prasad died", nil, []string{"Jagdish Prasad"}},
 		{"accused, alias", "the accused Rajbir @ Raju was arrested", nil, []string{"Rajbir", "Raju"}},
+		{"a.k.a. and an English nickname", "with Rakesh Kumar a.k.a. Sunny and Mohit Verma", nil, []string{"Mohit Verma", "Rakesh Kumar", "Sunny"}},
+		{"an alias that is no name's word", "Rakesh Kumar alias the driver was absent", nil, []string{"Rakesh Kumar"}},
 		{"complainant", "the complainant Sushila Bai lodged the FIR", nil, []string{"Sushila Bai"}},
 		{"plaintiff", "the plaintiff, Mohd. Yusuf, sued", nil, []string{"Mohd. Yusuf"}},
 		{"defendant Nos., list in parentheses", "defendant Nos.2 to 4 (Arjun Dev, Kiran Dev and Mahesh Dev)", nil, []string{"Arjun Dev", "Kiran Dev", "Mahesh Dev"}},
@@ -87,6 +89,9 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a cited party's name past a word that ends a name", "See Lalita Kumari Sisodia v. Bhagwat Singh Sisodia, 2014 (3) WLN 220.", nil, nil},
 		{"an acronym's plural is no name", "the assessees as well as the Assessing Officers (AOs), and the PWs", nil, nil},
 		{"a name keeps its case over a line", "Digitally signed by\nSUNIL VERMA\n   Cargo Handling at the port", nil, []string{"SUNIL VERMA"}},
+		{"counsel with a pen name in quotes", "Mr. Rajeev Gaur 'Naseem', learned counsel for the State, supported it.", nil, nil},
+		{"a tribunal's members by their label", "Chairman : Shri Awadhesh Kumar Sinha, Retd. District Judge\nMembers  : Smt. Kiran Bala Prasad and Dr. Shyam Narayan Choudhary\n\nSd/- Member\n(Kiran Bala Prasad)", nil, nil},
+		{"a cited firm named for a person", "the Bombay High Court in Pr. CIT v. Mohommad Haji Adam & Co., (2019) 103 taxmann.com 459 (Bom). Respectfully following Mohommad Haji Adam, we restrict it.", nil, nil},
 		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
 	}
 	for _, c := range cases {
@@ -107,6 +112,7 @@ func TestAddressesByShape(t *testing.T) {
 		{"a house number before a place", "the notice went by courier to 14, Lake Place, Kolkata, which they had left", "14, Lake Place, Kolkata"},
 		{"a floor before a building", "from the office of M/s. R. K. Traders, 3rd Floor, Shanti Complex, Ring Road, Surat, using its computer", "3rd Floor, Shanti Complex, Ring Road, Surat"},
 		{"a floor in prose", "he ran up to the 3rd floor, where the others were", ""},
+		{"an address before a parenthesis", "resident of House No. 2217, Sector 44-C, Chandigarh (PAN: B F K P S 3 3 8 1 R)", "House No. 2217, Sector 44-C, Chandigarh"},
 	}
 	for _, c := range cases {
 		var got []string
@@ -137,5 +143,41 @@ func TestGivenNamesLeaveCitedWords(t *testing.T) {
 		if slices.Contains(got, not) {
 			t.Errorf("persons %q hold %q", got, not)
 		}
+	}
+}
+
+// TestCitedPastACompanysAbbreviations: a case cited with its citation
+// after "Co. Ltd." is a cited case, so a word of its party's name is no
+// given name alone.
+func TestCitedPastACompanysAbbreviations(t *testing.T) {
+	text := "the wife, Smt. Kuldeep Kaur Sandhu, was operated. See also Satwant Kaur Sandhu v. New India Assurance Co. Ltd., (2009) 8 SCC 316."
+	var got []string
+	for _, p := range pii.FindPeople(text, nil, nil).Persons {
+		got = append(got, p.Name)
+	}
+	if !slices.Contains(got, "Kuldeep") || slices.Contains(got, "Kaur") || slices.Contains(got, "Satwant Kaur Sandhu") {
+		t.Errorf("persons %q, want Kuldeep and neither Kaur nor the cited party", got)
+	}
+}
+
+// TestFormsLeaveTheBench: a party's initialled form that is part of a
+// listed judge's name is no form of the party's, so the bench stays in
+// clear; without that judge it is one.
+func TestFormsLeaveTheBench(t *testing.T) {
+	text := "2. Sri Nagen Baruah, son of late Sri Haricharan Baruah\n\nPRESENT\nTHE HON'BLE MR. JUSTICE D.N. BARUAH HAZARIKA"
+	forms := func(judges []string) []string {
+		for _, p := range pii.FindPeople(text, judges, nil).Persons {
+			if p.Name == "Nagen Baruah" {
+				return p.Forms
+			}
+		}
+		t.Fatalf("no person Nagen Baruah in %q", text)
+		return nil
+	}
+	if got := forms([]string{"D. N. Baruah Hazarika"}); slices.Contains(got, "N. Baruah") || slices.Contains(got, "N.Baruah") || !slices.Contains(got, "Baruah Nagen") {
+		t.Errorf("with the judge listed, forms %q", got)
+	}
+	if got := forms(nil); !slices.Contains(got, "N. Baruah") {
+		t.Errorf("with no judge listed, forms %q lack N. Baruah", got)
 	}
 }

@@ -385,7 +385,25 @@ func scriptForms(text string, words []scriptWord, name string) []string {
 			out = append(out, run)
 		}
 	}
+	for _, w := range joinedForms(words, want) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
 	return out
+}
+
+// joinedForms returns the words that write a name of several Latin words
+// as one, as South Indian scripts join a given name to its last part
+// (ಸುಬ್ಬರಾವ್ of Subba Rao, వెంకటరమణ of Venkata Ramana): each word whose
+// skeleton is the name's words' skeletons joined, glued to an honorific
+// or a case ending (gluedSuffix) or not, each once.
+func joinedForms(words []scriptWord, want []string) []string {
+	joined := collapse([]byte(strings.Join(want, "")))
+	return wordsWhere(words, func(w scriptWord) bool {
+		return w.is(joined) || gluedSuffix(w.skeleton, joined)
+	})
 }
 
 // matchRun returns the text of words when their skeletons are want and

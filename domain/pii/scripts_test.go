@@ -35,6 +35,8 @@ func TestScriptForms(t *testing.T) {
 		{"the register as \"محمد ایان\" and", "Mohd. Ayaan", []string{"محمد ایان"}},
 		{"his sister's as \"زویا\".", "Zoya", []string{"زویا"}},
 		{"\"सायं का समय था\"", "Zoya", nil},
+		{"The father, H. Subba Rao (ಎಚ್. ಸುಬ್ಬರಾವ್), founded it", "H. Subba Rao", []string{"ಸುಬ್ಬರಾವ್"}},
+		{"\"ಸುಬ್ಬಯ್ಯ ಬಂದರು\"", "Subba Rao", nil},
 	}
 	for _, c := range cases {
 		got := scriptForms(c.text, scriptWords(c.text), c.name)
