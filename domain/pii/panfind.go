@@ -164,6 +164,9 @@ func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
 	if strings.IndexByte(panHolderTypes, pan[3]) < 0 || months[pan[:5]] {
 		return 0, "", false
 	}
+	if inGSTIN(v, i, s.end) {
+		return s.end, pan, true
+	}
 	if gluedBefore || gluedAfter && isASCIILetter(v[s.end].r) {
 		return s.end, pan, !s.parted && upper(v, s)
 	}
@@ -171,6 +174,27 @@ func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
 		return 0, "", false
 	}
 	return s.end, pan, labelled(v, i) || !englishLetters(v, s)
+}
+
+// inGSTIN reports whether the run v[i:end] is the PAN inside a GSTIN:
+// two digits of a state's code before it and an entity's character, a Z
+// (or any letter or digit, as it is mistyped) and a check character
+// after it, the fifteen a word of their own. There the PAN is one in any
+// case and however its ten are parted ("19aafmm4428r1zk",
+// "07AAJCS.6092.P1ZW").
+func inGSTIN(v []viewRune, i, end int) bool {
+	if i < 2 || !isASCIIDigit(v[i-1].r) || !isASCIIDigit(v[i-2].r) || i > 2 && asciiWord(v[i-3].r) {
+		return false
+	}
+	if end+3 > len(v) || end+3 < len(v) && asciiWord(v[end+3].r) {
+		return false
+	}
+	for _, c := range v[end : end+3] {
+		if !isASCIILetter(c.r) && !isASCIIDigit(c.r) {
+			return false
+		}
+	}
+	return true
 }
 
 // evenlyParted reports whether the five letters of a run are written
