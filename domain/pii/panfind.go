@@ -161,11 +161,11 @@ func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
 	if !s.parted && !gluedBefore && !gluedAfter {
 		return s.end, pan, true
 	}
-	if strings.IndexByte(panHolderTypes, pan[3]) < 0 || months[pan[:5]] {
-		return 0, "", false
-	}
 	if inGSTIN(v, i, s.end) {
 		return s.end, pan, true
+	}
+	if strings.IndexByte(panHolderTypes, pan[3]) < 0 || months[pan[:5]] {
+		return 0, "", false
 	}
 	if gluedBefore || gluedAfter && isASCIILetter(v[s.end].r) {
 		return s.end, pan, !s.parted && upper(v, s)
@@ -180,8 +180,8 @@ func panAt(v []viewRune, i int) (end int, pan string, ok bool) {
 // two digits of a state's code before it and an entity's character, a Z
 // (or any letter or digit, as it is mistyped) and a check character
 // after it, the fifteen a word of their own. There the PAN is one in any
-// case and however its ten are parted ("19aafmm4428r1zk",
-// "07AAJCS.6092.P1ZW").
+// case, whatever its fourth letter and however its ten are parted
+// ("19aafmm4428r1zk", "07AAJCS.6092.P1ZW"): the frame is evidence enough.
 func inGSTIN(v []viewRune, i, end int) bool {
 	if i < 2 || !isASCIIDigit(v[i-1].r) || !isASCIIDigit(v[i-2].r) || i > 2 && asciiWord(v[i-3].r) {
 		return false

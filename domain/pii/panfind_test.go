@@ -55,6 +55,7 @@ func TestRedactFindsDisguisedPANs(t *testing.T) {
 		{"Cherokee look-alikes", "PAN \u13aa\u13f4\u13df\u13e2\u13e61234Z", "PAN " + tok},
 		{"small capitals", "PAN \u1d00\u0299\u1d04\u1d18\u1d0b 1234 z", "PAN " + tok},
 		{"inside a GSTIN, lower case", "GSTIN 19abcpk1234z1zk.", "GSTIN 19" + tok + "1zk."},
+		{"inside a GSTIN, no holder type", "GSTIN 19abcmk1234z1zk", "GSTIN 19" + mustToken(t, k, "ABCMK1234Z") + "1zk"},
 		{"inside a GSTIN, parted by dots", "is 07ABCPK.1234.Z1ZW (as typed)", "is 07" + tok + "1ZW (as typed)"},
 	}
 	for _, c := range cases {
@@ -93,7 +94,7 @@ func TestRedactLeavesOrdinaryRunsAlone(t *testing.T) {
 		"DATED : 31ST MARCH 2005 P.C.",
 		"ABCPK\n\n1234Z",       // two line breaks
 		"no. 19abcpk1234z1zkq", // a GSTIN's shape glued to more
-		"07ABCXK.1234.Z1ZW",    // a GSTIN's shape, X no holder type
+		"no. 07abcpk1234z1z",   // one character short of a GSTIN
 	} {
 		if got := r.Redact(in); got != in {
 			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
