@@ -227,6 +227,13 @@ var testimonyAfter = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:deposed|stated|te
 func (d *detector) namedAs() {
 	for _, m := range d.findAll(namedAsPattern, namedAsFirst) {
 		i := m[1]
+		if n := tradeNameAt(d.text, m[0], i); n != nil {
+			d.addParty(n) // "trading as \"Thakur Fruit Company\""
+			continue
+		}
+		if h := honorificPattern.FindStringIndex(d.text[i:min(len(d.text), i+14)]); h != nil {
+			i += h[1] // "signed by Ms. Tanvi Rastogi"
+		}
 		if n, _ := d.nameAt(i); n != nil {
 			if len(n) > 1 || !isEnglish(strings.TrimSuffix(n[0], ".")) || aliasLike(d.text[m[0]:m[1]]) {
 				d.addParty(n) // "registered in the name of Raja Ram"
@@ -241,6 +248,45 @@ func (d *detector) namedAs() {
 	}
 }
 
+// tradeNameAt returns the name a proprietor trades under, in quotes or
+// in capitalised words, after a namedAsPattern match text[start:i] that
+// gives one ("trading as", "in the name and style of"): a proprietorship
+// is its proprietor under another name, so the name is a person's.
+func tradeNameAt(text string, start, i int) []string {
+	if !tradeLike.MatchString(text[start:i]) {
+		return nil
+	}
+	m := tradeNamePattern.FindStringSubmatch(text[i:min(len(text), i+80)])
+	if m == nil {
+		return nil
+	}
+	return foreign(strings.Fields(m[1]))
+}
+
+var (
+	tradeLike        = regexp.MustCompile(`(?i)trading|business|style`)
+	tradeNamePattern = regexp.MustCompile(`^["'“‘]?(?:M/[sS]\.?[ \t]+)?(\p{Lu}[\pL.&'-]*(?:[ \t]+(?:\p{Lu}[\pL.&'-]*|&|and|of))*?)(?:["'”’]|[ \t]*[,.;)]|[ \t]+\p{Ll}|$)`)
+)
+
+// proprietorships adds the names of firms a text says a proprietor
+// stands for ("M/s Shree Balaji Enterprises through its proprietor Sh.
+// Mukesh Goel"): a proprietorship is its proprietor under another name.
+func (d *detector) proprietorships() {
+	for _, m := range d.findAll(proprietorshipPattern, proprietorshipFirst) {
+		match := d.text[m[0]:m[1]]
+		firm := match[:proprietorshipThrough.FindStringIndex(match)[0]]
+		if n := foreign(strings.Fields(firm)[1:]); n != nil {
+			d.addParty(n)
+		}
+	}
+}
+
+var (
+	proprietorshipThrough = regexp.MustCompile(`(?i)[ \t]*,?[ \t]*(?:through|thr\.?|represented[ \t]+by)[ \t]+(?:its|his|her|the)[ \t]+(?:sole[ \t]+)?(?:proprietor|proprietress|proprietrix)$`)
+	proprietorshipPattern = regexp.MustCompile(`^M/[sS]\.?[ \t]+\p{Lu}[\pL.&'-]*(?:[ \t]+(?:\p{Lu}[\pL.&'-]*|&|and|of)){0,5}[ \t]*,?[ \t]*(?i:through|thr\.?|represented[ \t]+by)[ \t]+(?i:its|his|her|the)[ \t]+(?i:sole[ \t]+)?(?i:proprietor|proprietress|proprietrix)`)
+	proprietorshipFirst   = setOf(`m`)
+)
+
 // aliasLike reports whether a namedAsPattern match gives an alias, after
 // which one word in lower case or in quotes is a name too.
 func aliasLike(match string) bool {
@@ -249,8 +295,8 @@ func aliasLike(match string) bool {
 }
 
 var (
-	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?[ \t]+of|calls?(?:[ \t]+(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter|` + kinWords + `|` + indianKinWords + `))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|(?:calling|called|shouting|shouted)[ \t]+(?:to[ \t]+)?(?:another[ \t]+one|one|him|her|them|the[ \t]+other)|referred[ \t]+to[ \t]+as|(?:refers?[ \t]+to[ \t]+\S+[ \t]+)?by[ \t]+(?:his|her|their|the)[ \t]+(?:initials|nick[ \t]*-?[ \t]*name|pet[ \t]*-?[ \t]*name)[ \t]*,?|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
-	namedAsFirst   = setOf(`in under call calls called calling shouting shouted referred refers refer by also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
+	namedAsPattern = regexp.MustCompile(`(?i)^(?:(?:in|under)[ \t]+the[ \t]+names?(?:[ \t]+and[ \t]+style)?[ \t]+of|(?:trading|carrying[ \t]+on[ \t]+business|doing[ \t]+business)[ \t]+as|calls?(?:[ \t]+(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:child|boy|girl|him|her|them|baby|son|daughter|` + kinWords + `|` + indianKinWords + `))?|(?:also[ \t]+)?known[ \t]+as|pet[ \t]*-?[ \t]*name|nick[ \t]*-?[ \t]*name|nicknamed|also[ \t]+called|(?:calling|called|shouting|shouted)[ \t]+(?:to[ \t]+)?(?:another[ \t]+one|one|him|her|them|the[ \t]+other)|referred[ \t]+to[ \t]+as|(?:refers?[ \t]+to[ \t]+\S+[ \t]+)?by[ \t]+(?:his|her|their|the)[ \t]+(?:initials|nick[ \t]*-?[ \t]*name|pet[ \t]*-?[ \t]*name)[ \t]*,?|(?:referred[ \t]+to|called|known|addressed)[ \t]+(?:by|in|among|at|within)[ \t]+(?:the[ \t]+|her[ \t]+|his[ \t]+|their[ \t]+)?(?:\pL+[ \t]+){0,2}?as|addressed[ \t]+to|written[ \t]+(?:by|to)|signed[ \t]+by|sent[ \t]+(?:by|to)|issued[ \t]+to|handed[ \t]+over[ \t]+to|paid[ \t]+to|received[ \t]+from|letter[ \t]+(?:of|from)|complaint[ \t]+of|statement[ \t]+of|affidavit[ \t]+of|evidence[ \t]+of|deposition[ \t]+of|testimony[ \t]+of)\b(?:[ \t]+(?:is|was|being|of))?[ \t]*[:,]?[ \t]*["'“‘]?[ \t]*`)
+	namedAsFirst   = setOf(`trading carrying doing in under call calls called calling shouting shouted referred refers refer by also known pet nick nickname nicknamed addressed written signed sent issued handed paid received letter complaint statement affidavit evidence deposition testimony`)
 )
 
 // lines adds the names that stand alone on a line, or after a list's
@@ -327,6 +373,41 @@ func (d *detector) signature() {
 		d.add(n)
 	}
 }
+
+// staffMarks adds the initials a stenographer or a reader marks an order
+// with under its signature: a line of two to five letters, perhaps between
+// slashes or after a date, perhaps with a second mark after a slash
+// ("/vb/", "17.02.2021 anju", "JANUARY 30, 2024 / rk", "MBS/CT:ANB"),
+// that opens with a date or follows a line that is one (a judge's "JUDGE",
+// "Member (J)", "SINGH, J", or a date). Only the first mark is a person's:
+// the second is a section's ("CT" of "MBS/CT:ANB" is a court's table).
+func (d *detector) staffMarks() {
+	prev := ""
+	for _, line := range strings.Split(d.text, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		m := staffMarkPattern.FindStringSubmatch(line)
+		if m != nil && (m[1] != "" || signOffPattern.MatchString(prev)) && staffInitials(m[2]) {
+			d.add([]string{m[2]})
+		}
+		prev = line
+	}
+}
+
+// staffInitials reports whether w may be a stenographer's mark: no
+// English word, no roman numeral, no judge's letter.
+func staffInitials(w string) bool {
+	l := strings.ToLower(w)
+	return !isEnglish(l) && !romanNumeral.MatchString(l) && l != "sd"
+}
+
+var (
+	staffDate        = `(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|[A-Za-z]{3,9}[ \t]+\d{1,2},?[ \t]+\d{4}|\d{1,2}(?:st|nd|rd|th)?[ \t]+[A-Za-z]{3,9},?[ \t]+\d{4})`
+	staffMarkPattern = regexp.MustCompile(`^[ \t]*(` + staffDate + `[ \t]*/?)?[ \t]*/?([A-Za-z]{2,5})/?(?:[A-Za-z]{2,5}(?::[A-Za-z]{2,5})?)?[ \t]*$`)
+	signOffPattern   = regexp.MustCompile(`(?i)^[ \t]*(?:` + staffDate + `|judge|(?:acting[ \t]+)?chief[ \t]+justice|.*,[ \t]*j\.?|.*\bmember[ \t]*\([a-z]\)|.*\bj\.)[ \t]*$`)
+	romanNumeral     = regexp.MustCompile(`^[ivxlc]+$`)
+)
 
 // allCaps reports whether every word is in capitals, as a heading is.
 func allCaps(words []string) bool {

@@ -72,8 +72,10 @@ func detect(text string, judges []string) *detector {
 	d.markedNames()
 	d.initialled()
 	d.namedAs()
+	d.proprietorships()
 	d.lines()
 	d.signature()
+	d.staffMarks()
 	d.hindiAddresses = d.hindi()
 	d.generic() // last: it passes over every counsel and judge met
 	return d
@@ -571,9 +573,17 @@ func organisationNext(text string, i int) bool {
 	if m := parenthesisedWord.FindStringIndex(rest); m != nil {
 		rest = rest[m[1]:] // "Newey (India) Holding Ltd.", "Sharma (P) Ltd."
 	}
-	w, _, _ := wordAt(rest, 0)
-	return classify(w) == organisation
+	w, next, _ := wordAt(rest, 0)
+	if classify(w) != organisation {
+		return false
+	}
+	after, _, _ := wordAt(rest, skipSpace(rest, next))
+	return !officeOfCompany[strings.ToLower(after)] // "Tanvi Rastogi, Company Secretary"
 }
+
+// officeOfCompany are the words after an organisation's word that make
+// it an office a person holds: "Company Secretary", "Company Commander".
+var officeOfCompany = setOf(`secretary commander`)
 
 // parenthesisedWord is a word in parentheses inside a company's name.
 var parenthesisedWord = regexp.MustCompile(`^\(\pL+\.?\)[ \t]*`)
