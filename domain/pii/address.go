@@ -7,12 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// An address is found after what introduces one ("r/o", "resident of",
+// An address is found after what introduces one ("r/o", "r/at", "resident of",
 // "residing at", "address:") or where it starts itself ("House No.",
 // "Flat No.", "Flat 6,", "Sy. No.", "Village", Odisha's "At-X, PO-Y"),
 // and runs to the first thing that ends it.
 var (
-	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*o|c[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:|(?:residence|house|home|premises|shop|office|flat|dwelling)[ \t]+(?:at|situated[ \t]+at|situate[ \t]+at|bearing)|(?:lived|living|lives|stayed|staying|stays|residing|reside|resided)[ \t]+at|situated[ \t]+at|situate[ \t]+at)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
+	addressIntro = regexp.MustCompile(`(?i)^(?:(?:both|all|each|presently|permanently|now|at[ \t]+present)[ \t]+)*(?:r[ \t]*/[ \t]*(?:o|at\b)|c[ \t]*/[ \t]*o|residents?[ \t]+of|residing[ \t]+at|resides[ \t]+at|resident[ \t]+at|permanent[ \t]+address|present[ \t]+address|address[ \t]*:|(?:residence|house|home|premises|shop|office|flat|dwelling)[ \t]+(?:at|situated[ \t]+at|situate[ \t]+at|bearing)|(?:lived|living|lives|stayed|staying|stays|residing|reside|resided)[ \t]+at|situated[ \t]+at|situate[ \t]+at)\.?[ \t]*[:,-]?[ \t]*\n?[ \t]*`)
 	addressStart = regexp.MustCompile(`(?i)^(?:(?:house|h|flat|plot|door|d|shop|room|quarter|qtr|qr|khasra|survey|sy|rs|gat|ward|building|bldg|block|unit|apartment|apt|villa|tower|wing|khata|khewat|dag|holding|office|gala|godown|stall)[ \t]*\.?[ \t]*(?:nos?|numbers?)\b\.?|(?:house|flat|plot|shop|unit|apartment|apt|villa|bungalow|tower|block|room|quarter|qtr|gala)[ \t]+(?:[a-z]{1,3}-?)?\d+[a-z]?(?:[-/][a-z0-9]+)*[ \t]*,|(?:village|vill\.|vpo|mauza|mouza|moza|gram|at[ \t]*(?:&|and)[ \t]*p(?:ost|\.[ \t]?o\.?))[ \t]*[:-]?[ \t]*\p{Lu}|(?-i:At)[ \t]*[-:/][ \t]*\p{Lu}[\p{L}]+,[ \t]*(?:P\.?[ \t]?O|Po|Post)\b)`)
 	// addressEnd ends an address: a semicolon, a blank line, a page's
 	// number alone on a line, a list's next number at a line's start,

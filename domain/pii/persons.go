@@ -213,16 +213,30 @@ func (d *detector) counselOrJudge(start, end int) bool {
 	if inPerson.MatchString(after) {
 		return false // a party in person is no counsel
 	}
+	if courtOfficerBefore.MatchString(before) {
+		return false // "the Commissioner of Partition, Sri A, Advocate": the court's officer
+	}
 	return counselAfter.MatchString(after) || judgeAfter.MatchString(after) || benchAfter.MatchString(after) || strings.HasSuffix(d.text[start:end], "-J") ||
 		counselBefore.MatchString(before) || benchBefore.MatchString(before) ||
 		strings.HasSuffix(strings.ToLower(strings.TrimSpace(before)), "justice") || d.appearing(start, end)
 }
 
+// courtOfficerBefore ends the text before a name that a court appoints to
+// act for it in the parties' affair (a commissioner to partition, inspect
+// or record, a receiver): an advocate so appointed is named as a person the
+// case touches, not as counsel.
+var courtOfficerBefore = regexp.MustCompile(`(?i)\b(?:commissioner[ \t]+(?:of|for)[ \t]+(?:partition|inspection|local[ \t]+inspection)|(?:local|court|advocate|survey)[ \t]*-?[ \t]*commissioner|(?:official|court)?[ \t]*receiver)[ \t]*,?[ \t]*(?:(?:shri|sri|smt|mr|mrs|ms|dr|sh)\b\.?[ \t]*)?$`)
+
+// courtOfficerNamed ends the text before a counsel's marker when the name
+// it follows is a court's officer's: "the Commissioner of Partition, Sri
+// Ajit Kumar Dutta, Advocate".
+var courtOfficerNamed = regexp.MustCompile(strings.TrimSuffix(courtOfficerBefore.String(), "$") + `(?:\p{Lu}[\pL.]*[ \t]+){0,4}\p{Lu}[\pL.]*[ \t]*,?[ \t]*$`)
+
 // collectCounsel remembers the names of counsel the text names without
 // an honorific ("Vimal Gupta for the respondents").
 func (d *detector) collectCounsel() {
 	for _, m := range d.findAll(counselMarker, counselWords) {
-		if n := d.nameBefore(m[0]); n != nil {
+		if n := d.nameBefore(m[0]); n != nil && !courtOfficerNamed.MatchString(d.text[max(0, m[0]-120):m[0]]) {
 			d.keep(n)
 		}
 	}
