@@ -22,7 +22,7 @@ var (
 	// age, "(minor)", an alias, or ", the husband of".
 	afterNamePattern = regexp.MustCompile(`(?i)^(?:[ \t]*\(?[ \t]*(?:p\.?[ \t]?w|d\.?[ \t]?w|c\.?[ \t]?w|a)\.?[ \t]*-?[ \t]*\d+\b|[ \t]*,?[ \t]*\(?[ \t]*(?:aged|age|minor|since[ \t]+deceased|deceased|dead|prosecutrix|victim|\d{1,2}[ \t]*(?:years|yrs))\b|[ \t]*,[ \t]*(?:the[ \t]+|his[ \t]+|her[ \t]+|their[ \t]+)?(?:\pL+'s[ \t]+)?(?:` + kinWords + `|cousin|surety|suppliers?|friend|neighbou?r)(?:[ \t]*-[ \t]*in[ \t]*-[ \t]*law)?s?\b|[ \t]*,[ \t]*(?:the[ \t]+)?(?:` + officialWords + `)\b|[ \t]*(?:,|\.{2,}|…)?[ \t]*(?:petitioner|respondent|appellant|complainant|plaintiff|defendant|applicant|claimant|opposite[ \t]+party)s?\b(?:[ \t]*no)?)`)
 	aliasPattern     = regexp.MustCompile(`(?i)^(?:[ \t]*(?:(?:alias|urf|aka)\b|a\.k\.a\.?)[ \t]*|[ \t]*@[ \t]*)`)
-	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case[ \t]*(?:\(supra\)|,?[ \t]*(?:\(\d{4}\)|\[\d{4}\]|AIR|\d{4}[ \t]+\(|reported))|^[ \t]*\(supra\)`)
+	precedentAround  = regexp.MustCompile(`(?i)^(?:[ \t]*(?:&|and)[ \t]+(?:ors|anr|others|another)\.?)?[ \t]*(?:v\.|vs\.?|v/s\.?|versus|v)[ \t\n]|^(?:'s|’s)?[ \t]+case[ \t]*(?:\(supra\)|,?[ \t]*(?:\(\d{4}\)|\[\d{4}\]|AIR|\d{4}[ \t]+\(|reported))|^[ \t]*\(supra\)|^[ \t]*,[ \t]*(?:\(\d{4}\)|\[\d{4}\])[ \t]*(?:\d{1,3}[ \t]+)?(?:SCC|SCR|SCALE|JT|ILR|AIR|Cri|CrLJ|DLT|Supp)\b|^[ \t]*,[ \t]*AIR[ \t]+\d{4}\b`)
 	precedentBefore  = regexp.MustCompile(`(?i)(?:\bv\.|\bvs\.?|\bv/s\.?|\bversus|\bv)[ \t\n]*$`)
 	relationFirst    = setOf(strings.NewReplacer("|", " ", `l\.rs`, "l", " by", "").Replace(relationWords))
 	witnessFirst     = setOf(`p pw d dw c cw r rw a`)
@@ -658,8 +658,10 @@ func (d *detector) precedent(start, end int) bool {
 }
 
 // nameWordsAfter are up to two more capitalised words after a name, such
-// as the rest of a cited party's name past a word that ends a name.
-var nameWordsAfter = regexp.MustCompile(`^(?:[ \t]+\p{Lu}[\p{L}.'-]*){1,2}`)
+// as the rest of a cited party's name past a word that ends a name, up
+// to four of them, "and", "of" or "&" before one ("Shankar Finance and
+// Investments v.", "Vellore Citizens' Welfare Forum v.").
+var nameWordsAfter = regexp.MustCompile(`^(?:[ \t]+(?:(?:and|of|&)[ \t]+)?\p{Lu}[\p{L}.'’-]*){1,4}`)
 
 // What may follow a person's name, by its first word: a marker that needs
 // nothing before it ("aged", "alias", "petitioner"), one that follows a
