@@ -113,7 +113,7 @@ var (
 	counselAfter     = regexp.MustCompile(`(?i)^\s*(?:\(\d{1,6}\)\s*)?(?:['"‘“](?-i:\p{Lu})[\p{L} .]{1,28}['"’”]\s*)?(?:,|[-–]+)?\s*(?:learned\b|ld\.|(?:(?:senior|sr\.?)\s*)?(?:counsel|advocates?|advs?\b\.?|standing\s+counsel|d\.?\s?r\b)|(?:(?:deputy|additional|addl\.?|assistant|asst\.?|senior|sr\.?|special|spl\.?|chief)\s+)*(?:advocate\s+general|government\s+(?:pleader|advocate)|public\s+prosecutor|standing\s+counsel|panel\s+(?:lawyer|advocate))|amicus\s+curiae|authori[sz]ed\s+representative|cit\s*[-(]?\s*d\.?\s?r\b|(?:addl\.?\s*)?(?:a\.?\s?g\.?\s?p|g\.?\s?p|a\.?\s?p\.?\s?p|p\.?\s?p|s\.?\s?p\.?\s?p|h\.?c\.?g\.?p|s\.?s\.?c|d\.?a\.?g|a\.?a\.?g|a\.?g\.?a|a\.?s\.?g|g\.?a|c\.?g\.?s\.?c)\b|i/b|appear(?:s|ed|ing)?\s+(?:for|on\s+behalf)|for\s+(?:the\s+)?(?:` + appearedFor + `)\b|(?-i:for\s+[A-Z]{2,}\b))`)
 	inPerson         = regexp.MustCompile(`(?i)\bin\s+person\b`)
 	judgeAfter       = regexp.MustCompile(`^\s*,?\s*(?:J|JJ|C\.\s?J|CJ)\b\.?`)
-	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:(?:senior|special|defence|additional|addl\.?)\s+)?(?:counsel|advocate|a\.?r|d\.?r|p\.?\s?p|a\.?p\.?p|public\s+prosecutor)\.?\s*,?|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL\d.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,?|(?:^|\n|;|\bby)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
+	counselBefore    = regexp.MustCompile(`(?i)(?:through\s*:|(?m:^[ \t]*through[ \t]*)|learned\s+(?:(?:senior|special|defence|additional|addl\.?)\s+)?(?:counsel|advocate|a\.?r|d\.?r|p\.?\s?p|a\.?p\.?p|public\s+prosecutor)\.?\s*,?|(?:counsel|advocate)s?\s+(?:for|appearing\s+for|on\s+behalf\s+of)\s+(?:the\s+)?[\pL\d.-]+(?:\s+nos?\.?\s*\d+)?\s*,|counsel\s*,?|(?:^|\n|;|\bby|\bwith)\s*adv\.?|(?:public\s+prosecutor|government\s+pleader|standing\s+counsel|amicus\s+curiae)\s*,?|coram\s*:?)\s*$`)
 	counselMarker    = regexp.MustCompile(`(?i)^(?:i/b\b|for\s+(?:the\s+)?(?:petitioner|respondent|appellant)s?\b|(?:learned\s+)?(?:senior\s+)?(?:counsel|advocate)\b)`)
 	listSeparator    = regexp.MustCompile(`,|;|&|\band\b`)
 	listGlue         = regexp.MustCompile(`^\s*(?:,|&|\band\b)\s*`)
@@ -218,7 +218,7 @@ func (d *detector) counselOrJudge(start, end int) bool {
 	}
 	return counselAfter.MatchString(after) || judgeAfter.MatchString(after) || benchAfter.MatchString(after) || strings.HasSuffix(d.text[start:end], "-J") ||
 		counselBefore.MatchString(before) || benchBefore.MatchString(before) ||
-		strings.HasSuffix(strings.ToLower(strings.TrimSpace(before)), "justice") || d.appearing(start, end)
+		strings.HasSuffix(strings.ToLower(strings.TrimSpace(retired.ReplaceAllString(before, ""))), "justice") || d.appearing(start, end)
 }
 
 // courtOfficerBefore ends the text before a name that a court appoints to
@@ -231,6 +231,10 @@ var courtOfficerBefore = regexp.MustCompile(`(?i)\b(?:commissioner[ \t]+(?:of|fo
 // it follows is a court's officer's: "the Commissioner of Partition, Sri
 // Ajit Kumar Dutta, Advocate".
 var courtOfficerNamed = regexp.MustCompile(strings.TrimSuffix(courtOfficerBefore.String(), "$") + `(?:\p{Lu}[\pL.]*[ \t]+){0,4}\p{Lu}[\pL.]*[ \t]*,?[ \t]*$`)
+
+// retired is a retired judge's mark after "Justice": "Mr. Justice (Retd.)
+// Rajiv Sahai Endlaw".
+var retired = regexp.MustCompile(`(?i)[ \t]*\(?[ \t]*(?:retd|retired)\.?[ \t]*\)?[ \t]*$`)
 
 // collectCounsel remembers the names of counsel the text names without
 // an honorific ("Vimal Gupta for the respondents").
