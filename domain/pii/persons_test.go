@@ -93,6 +93,16 @@ func TestLitigantsByRule(t *testing.T) {
 		{"a tribunal's members by their label", "Chairman : Shri Awadhesh Kumar Sinha, Retd. District Judge\nMembers  : Smt. Kiran Bala Prasad and Dr. Shyam Narayan Choudhary\n\nSd/- Member\n(Kiran Bala Prasad)", nil, nil},
 		{"a cited firm named for a person", "the Bombay High Court in Pr. CIT v. Mohommad Haji Adam & Co., (2019) 103 taxmann.com 459 (Bom). Respectfully following Mohommad Haji Adam, we restrict it.", nil, nil},
 		{"a signature's mark", "The bail is granted.\n\nOrder Date :- 01.02.2023\nMukesh/-", nil, []string{"Mukesh"}},
+		{"a stenographer's marks under a signature", "The appeal is allowed.\n(ANIL MEHRA)\nJUDGE\n17.02.2021 kavi\nWhether reportable: No\n\nOrder passed.\nMember (J)\n/pq/\n\nSd/-\nJUDGE\nTRS/CT:ANB\n\nSINGH, J\nJANUARY 30, 2024 / rk", []string{"Anil Mehra"}, []string{"TRS", "kavi", "pq", "rk"}},
+		{"a mark after a date alone", "followed.\n10.10.2024\ngns\n", nil, []string{"gns"}},
+		{"no mark without a signature or a date", "the parties agree.\nYes\nxq\n", nil, nil},
+		{"a trade name in quotes", `the respondent, trading as "Kohli Fruit Company", bought boxes`, nil, []string{"Kohli Fruit Company"}},
+		{"a proprietorship through its proprietor", "a complaint by M/s Shree Ganesh Enterprises through its proprietor Sh. Naveen Goel", nil, []string{"Naveen Goel", "Shree Ganesh Enterprises"}},
+		{"a company's secretary signs", "the resolution signed by Ms. Tanvi Mathur, Company Secretary, was filed", nil, []string{"Tanvi Mathur"}},
+		{"an advocate the court appoints its commissioner", "The Commissioner of Partition, Sri Ajoy Kumar Sen, Advocate, shall divide the lands.", nil, []string{"Ajoy Kumar Sen"}},
+		{"counsel with Adv., a retired judge", "The complainants appeared in person with Adv. Tushar Kale. Mr. Justice (Retd.) Rajiv Sahai Kohli is appointed arbitrator.", nil, nil},
+		{"a cited party before a law report", "The law is settled in Tulsiram Patel, (1985) 3 SCC 398 and Ram Avtar, (2014) SCC OnLine SC 1761.", nil, nil},
+		{"a cited party past and", "see Shankar Finance and Investments v. State of Andhra Pradesh, (2008) 8 SCC 536.", nil, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -112,6 +122,8 @@ func TestAddressesByShape(t *testing.T) {
 		{"a house number before a place", "the notice went by courier to 14, Lake Place, Kolkata, which they had left", "14, Lake Place, Kolkata"},
 		{"a floor before a building", "from the office of M/s. R. K. Traders, 3rd Floor, Shanti Complex, Ring Road, Surat, using its computer", "3rd Floor, Shanti Complex, Ring Road, Surat"},
 		{"a floor in prose", "he ran up to the 3rd floor, where the others were", ""},
+		{"r/at", "SHIVAPPA HOSAMANI, AGED ABOUT 44 YEARS, R/AT BELAVATAGI VILLAGE, NAVALGUND TALUK, DHARWAD DISTRICT.\n... RESPONDENT", "BELAVATAGI VILLAGE, NAVALGUND TALUK, DHARWAD DISTRICT"},
+		{"an address ends at a line that names counsel", "R/o At Post Kondhali, Tah. Katol, Dist. Nagpur\nShri R. M. Bhangde, Advocate for the appellant.", "At Post Kondhali, Tah. Katol, Dist. Nagpur"},
 		{"an address before a parenthesis", "resident of House No. 2217, Sector 44-C, Chandigarh (PAN: B F K P S 3 3 8 1 R)", "House No. 2217, Sector 44-C, Chandigarh"},
 	}
 	for _, c := range cases {
