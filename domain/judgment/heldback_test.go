@@ -74,8 +74,11 @@ import (
 // tuned on (persons 223/232, addresses 60/61, PANs 38/40 on the rules of
 // then), then tuned on.
 //
+// heldback12 was written blind on 2026-12-02 after heldback11 had been
+// tuned on, and is held back: measured, not required.
+//
 // Recall on a tuned set is required to be 100%.
-var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json", "testdata/heldback6/judgments.json", "testdata/heldback7/judgments.json", "testdata/heldback8/judgments.json", "testdata/heldback9/judgments.json", "testdata/heldback10/judgments.json", "testdata/heldback11/judgments.json"}
+var heldbackSets = []string{"testdata/families/judgments.json", "testdata/regions/judgments.json", "testdata/heldback/judgments.json", "testdata/heldback2/judgments.json", "testdata/heldback3/judgments.json", "testdata/heldback4/judgments.json", "testdata/heldback5/judgments.json", "testdata/heldback6/judgments.json", "testdata/heldback7/judgments.json", "testdata/heldback8/judgments.json", "testdata/heldback9/judgments.json", "testdata/heldback10/judgments.json", "testdata/heldback11/judgments.json", "testdata/heldback12/judgments.json"}
 
 // heldbackKnownMisses are the annotations of tuned sets that no rule finds
 // and none is meant to, by judgment id and family, with the reason. They
@@ -88,9 +91,8 @@ var heldbackKnownMisses = map[string]string{
 }
 
 // heldbackMeasured are the sets whose recall is reported, not required:
-// the sets still held back (none since heldback11 was tuned on; the next
-// blind set will be).
-var heldbackMeasured = map[string]bool{}
+// the sets still held back (heldback12 since heldback11 was tuned on).
+var heldbackMeasured = map[string]bool{"testdata/heldback12/judgments.json": true}
 
 // heldbackCase is one judgment of the held-back set and its annotations.
 type heldbackCase struct {
