@@ -46,7 +46,7 @@ func Assemble(parts fs.FS, ids []dataset.ID) ([]byte, error) {
 	for _, id := range ids {
 		names = append(names, PartName(id))
 	}
-	if err := refuseStrays(parts, names); err != nil {
+	if err := refuseStrays(parts, names, "%s is the part of no catalog dataset"); err != nil {
 		return nil, err
 	}
 	var doc object
@@ -75,16 +75,17 @@ func Assemble(parts fs.FS, ids []dataset.ID) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// refuseStrays fails when parts holds a JSON file not in names, such as
-// the part of a dataset the catalog no longer lists.
-func refuseStrays(parts fs.FS, names []string) error {
-	found, err := fs.Glob(parts, "*.json")
+// refuseStrays fails when files holds a JSON file not in names, such as
+// the part of a dataset the catalog no longer lists or an example of no
+// operation; stray, a format with one %s, says the file and why.
+func refuseStrays(files fs.FS, names []string, stray string) error {
+	found, err := fs.Glob(files, "*.json")
 	if err != nil {
 		return err
 	}
 	for _, f := range found {
 		if !slices.Contains(names, path.Base(f)) {
-			return fmt.Errorf("%s is the part of no catalog dataset", f)
+			return fmt.Errorf(stray, f)
 		}
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
@@ -96,7 +95,7 @@ func PlaceExamples(doc []byte, examples fs.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseStrayExamples(examples, placed); err != nil {
+	if err := refuseStrays(examples, placed, "example %s is of no operation"); err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
@@ -247,18 +246,4 @@ func (o *object) setAt(depth int, raw json.RawMessage, keys ...string) error {
 		m.inner, m.merged = inner, true
 	}
 	return m.inner.setAt(depth+1, raw, keys[1:]...)
-}
-
-// refuseStrayExamples fails when examples holds a file no operation used.
-func refuseStrayExamples(examples fs.FS, placed []string) error {
-	found, err := fs.Glob(examples, "*.json")
-	if err != nil {
-		return err
-	}
-	for _, f := range found {
-		if !slices.Contains(placed, path.Base(f)) {
-			return fmt.Errorf("example %s is of no operation", f)
-		}
-	}
-	return nil
 }
