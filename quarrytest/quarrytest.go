@@ -7,11 +7,10 @@
 //
 // Each server has its own stores, ledger, rate limiter and clock, so
 // parallel tests share nothing; Start registers the server's shutdown with
-// t.Cleanup (New and Close do the same outside a test). On a 2-core
-// machine a server starts in 60 to 100 ms (BenchmarkStart: 67 to 88 ms per
-// server; TestStartTime: means of 58 to 75 ms, slowest 103 ms): 45 to 80 ms
-// for the service with every bundled sample loaded, and about 25 ms for the
-// sign-in and the key, most of it the password hash.
+// t.Cleanup (New and Close do the same outside a test). A server starts in
+// a fraction of a second, most of it loading the bundled samples and the
+// password hash of the sign-in (BenchmarkStart; docs/testing.md has the
+// figures).
 //
 // From another module:
 //

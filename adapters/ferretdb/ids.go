@@ -23,8 +23,8 @@ func (s *Server) IndexIDs(ctx context.Context, db string) error { return IndexID
 // v1.24.2's SQLite backend pushes an `_id` equality down as
 // `_ferretdb_sjson->'$._id' = ?`, but indexes `_id` as
 // `_ferretdb_sjson->"_id"`; SQLite matches index expressions by their text,
-// so every read by `_id` scanned the whole table (19 ms for one of 1,000
-// documents of 20 kB, against 0.9 ms with the index). FerretDB lists
+// so every read by `_id` scanned the whole table (docs/benchmarks.md,
+// "Figures behind the design"). FerretDB lists
 // indexes from its own metadata, so clients never see this one.
 func IndexIDsIn(ctx context.Context, dir, db string) error {
 	path := filepath.Join(dir, db+".sqlite")

@@ -29,12 +29,12 @@ import (
 // of the years the range touches, each by _id, and nothing else.
 //
 // Why buckets and not a document per bar: FerretDB 1.24 on SQLite pushes
-// only an {_id: <string>} equality filter down to SQL. Measured on the
-// test image with 110,000 documents, an _id equality took 179 ms (SQLite
-// scans the table but FerretDB decodes one document), while an _id range
-// ($gte/$lt) over 250 of them took 3.8 s, an _id $in 3.6 s, and a filter on
-// a compound {code, trade_date} index 2.9 s: each decoded the whole
-// collection in Go, and the index was never used (explain shows a SCAN).
+// only an {_id: <string>} equality filter down to SQL. An _id equality
+// decodes one document (SQLite scans the table), while an _id range
+// ($gte/$lt), an _id $in and a filter on a compound {code, trade_date}
+// index each decoded the whole collection in Go, and the index was never
+// used (explain shows a SCAN; the figures are in docs/benchmarks.md,
+// "Figures behind the design").
 // One document per bar would make the full A-share history (about 25
 // million bars) a 25-million-document scan per page on FerretDB; buckets
 // make it about 130,000 documents read by _id. On MongoDB both _id lookups

@@ -21,8 +21,8 @@ const securitiesCollection = "china_securities"
 // every collection has is the code index. Keying by _id rather than by a
 // uniquely indexed code field matters on FerretDB, whose SQLite backend
 // filters only {_id: <string>} in SQL and decodes the whole collection in Go
-// for any other filter (neither uses an index there): 21 ms against 213 ms
-// per lookup among 5,500 listings.
+// for any other filter (neither uses an index there; docs/benchmarks.md,
+// "Figures behind the design").
 type Securities struct {
 	c *mongodrv.Collection
 }

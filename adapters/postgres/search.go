@@ -135,8 +135,8 @@ type filter struct {
 // search runs one page of text over the table with filters: the matching
 // rows ranked by ts_rank_cd, best first, ties by id, the exact number
 // matching, and each hit's passage in bytes of its text, found in Go in
-// the page's texts (ts_headline, asked to mark every match, took about
-// 60 ms a 10 KB judgment).
+// the page's texts (ts_headline, asked to mark every match, was far
+// slower: docs/benchmarks.md, "Figures behind the design").
 func (x textIndex) search(ctx context.Context, text string, filters []filter, limit, offset int) ([]ports.IndexHit, int, error) {
 	args := []any{text}
 	where := []string{"d.tsv @@ (SELECT q FROM q)"}

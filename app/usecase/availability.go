@@ -25,8 +25,8 @@ type Availability struct {
 	// probing holds one lock per dataset, so that the requests arriving
 	// together at a cold server run one probe, not one each: a probe
 	// counts the dataset's documents, which FerretDB does by reading the
-	// whole collection (about 250 ms for the 5,524 China listings), and
-	// two hundred of them at once took longer than a client waits.
+	// whole collection, and two hundred of them at once took longer than a
+	// client waits (docs/benchmarks.md, "Figures behind the design").
 	probing map[dataset.ID]*sync.Mutex
 	mu      sync.RWMutex
 	seen    map[dataset.ID]bool
