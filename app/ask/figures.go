@@ -32,6 +32,17 @@ type figureRef struct {
 // companies are known, a figure the data does not hold is a refusal, never
 // a text search.
 func (a *Service) figureAnswer(ctx context.Context, f question.Figure, asOf time.Time) (out []sentence, handled bool, err error) {
+	if f.AsOf != "" {
+		// A day the question names: what was filed by its end, never
+		// later than the request's as_of.
+		day, err := time.Parse(time.DateOnly, f.AsOf)
+		if err != nil {
+			return nil, true, nil
+		}
+		if end := day.AddDate(0, 0, 1).Add(-time.Nanosecond); end.Before(asOf) {
+			asOf = end
+		}
+	}
 	var cos []usfinancials.Params
 	for _, name := range f.Companies {
 		p, err := a.company(ctx, name)
@@ -56,9 +67,17 @@ func (a *Service) figureAnswer(ctx context.Context, f question.Figure, asOf time
 		var ref *figureRef
 		if ref, err = a.lookup(ctx, cos[0], f.Field, f.Periods[0], asOf); ref != nil {
 			out = []sentence{ref.said}
+		} else if err == nil {
+			out, err = a.partOfYear(ctx, cos[0], f.Field, f.Periods[0], asOf)
 		}
 	}
 	return out, true, err
+}
+
+// fromFiling reports whether fact was filed in the 10-K of fiscal year
+// filing, when the question names one (0: any filing).
+func fromFiling(fact financials.Fact, filing int) bool {
+	return filing == 0 || fact.Form == "10-K" && fact.FiscalYear == filing
 }
 
 // fieldNamed is the statement field called name.
@@ -108,7 +127,7 @@ func (a *Service) sourced(ctx context.Context, st usfinancials.Statements, r fin
 	// A trailing-twelve-months figure is computed from several filings'
 	// facts, and says so; every other figure is one filing's fact.
 	if kind != financials.TTM {
-		fact, ok, err := a.factHolding(ctx, st.CIK, field, r, v, asOf)
+		fact, ok, err := a.factHolding(ctx, st.CIK, field, r, v, per.Filing, asOf)
 		if err != nil || !ok {
 			return nil, err
 		}
@@ -127,6 +146,10 @@ func (a *Service) sourced(ctx context.Context, st usfinancials.Statements, r fin
 // from, in the order tried.
 func periodKinds(per question.Period, field financials.Field) []financials.Period {
 	switch {
+	case per.Kind == question.YearToDate || per.Span == question.SixMonths || per.Span == question.NineMonths:
+		return nil
+	case per.Kind == question.CalendarTerm && per.Quarter > 0:
+		return []financials.Period{financials.Quarterly}
 	case per.Kind == question.Quarter || (per.Kind == question.EndDate || per.Kind == question.EndMonth) && per.Span == question.ThreeMonths:
 		return []financials.Period{financials.Quarterly}
 	case per.Kind == question.TTM && field.Measure != financials.Stock:
@@ -153,6 +176,8 @@ func selects(per question.Period, kind financials.Period, r financials.Row) bool
 		return r.End == per.End
 	case question.EndMonth:
 		return strings.HasPrefix(r.End, per.End+"-")
+	case question.CalendarTerm:
+		return endsCalendarTerm(r.End, per)
 	}
 	return true
 }
@@ -160,7 +185,7 @@ func selects(per question.Period, kind financials.Period, r financials.Row) bool
 // factHolding is the stored fact, known at asOf, that holds value for
 // field over r's period: the concept the row read it through, filed by
 // the latest filing that reported it.
-func (a *Service) factHolding(ctx context.Context, cik string, field financials.Field, r financials.Row, value float64, asOf time.Time) (financials.Fact, bool, error) {
+func (a *Service) factHolding(ctx context.Context, cik string, field financials.Field, r financials.Row, value float64, filing int, asOf time.Time) (financials.Fact, bool, error) {
 	c, err := a.fin.CompanyByCIK(ctx, cik)
 	if err != nil {
 		return financials.Fact{}, false, err
@@ -176,7 +201,7 @@ func (a *Service) factHolding(ctx context.Context, cik string, field financials.
 	// company's facts, which it is cheaper not to sort.
 	var candidates []financials.Fact
 	for _, f := range c.Facts {
-		if f.Start == start && f.End == r.End && slices.Contains(field.Concepts, f.Concept) {
+		if f.Start == start && f.End == r.End && slices.Contains(field.Concepts, f.Concept) && fromFiling(f, filing) {
 			candidates = append(candidates, f)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // months are the month names and abbreviations a date may use.
@@ -24,7 +25,7 @@ const (
 )
 
 var (
-	spanWords  = `(?:(?:the )?(?:fiscal )?(quarter|three months|3 months|year|twelve months|12 months|period))`
+	spanWords  = `(?:(?:the )?(?:fiscal )?(quarter|three months|3 months|six months|6 months|nine months|9 months|year|twelve months|12 months|period))`
 	endedDay   = regexp.MustCompile(`(?:for )?(?:the )?` + spanWords + ` (?:ended|ending|that ended) (?:on )?(?:` + dayRE + `|` + isoRE + `)`)
 	endedMonth = regexp.MustCompile(`(?:for )?(?:the )?` + spanWords + ` (?:ended|ending|that ended) (?:in )?` + monthRE + ` (\d{4})`)
 	asOfDay    = regexp.MustCompile(`\b(?:as of|as at|at|on) (?:` + dayRE + `|` + isoRE + `)`)
@@ -34,6 +35,11 @@ var (
 	fiscalYear = regexp.MustCompile(`\b(?:(?:at )?(?:the )?end of )?(?:the )?` + fyRE + `(?: year[- ]?end)?`)
 	ttmRE      = regexp.MustCompile(`\b(?:over |for |in )?(?:the )?(?:ttm|trailing (?:twelve|12)[- ]months?|last (?:twelve|12) months)\b`)
 	latestRE   = regexp.MustCompile(`\b(?:in |for )?(?:the )?(?:latest|most recent|most recently reported|newest|last reported|last fiscal year)(?: fiscal year| year| annual| reported)?\b`)
+	ytdA       = regexp.MustCompile(`\b(?:for |in |during |over )?(?:the )?(first (?:nine|9) months|first (?:six|6) months|first half|year[- ]to[- ]date|ytd) (?:of |in |for )?(?:the )?` + fyRE)
+	ytdB       = regexp.MustCompile(`\b(?:for |in |during )?(?:the )?` + fyRE + ` (year[- ]to[- ]date|ytd|first half|first (?:nine|9) months)\b`)
+	calA       = regexp.MustCompile(`\b(?:in |for |during )?(?:the )?calendar (?:year )?(?:q([1-4]) (?:of )?|(first|second|third|fourth) quarter (?:of )?)?((?:19|20)\d{2})(?: q([1-4]))?\b`)
+	calB       = regexp.MustCompile(`\b(?:in |for |during )?(?:the )?(?:q([1-4])|(first|second|third|fourth) quarter) (?:of )?(?:the )?calendar (?:year )?((?:19|20)\d{2})\b`)
+	calC       = regexp.MustCompile(`\b(?:in |for |during )?(?:the )?(first|second|third|fourth) calendar quarter (?:of )?((?:19|20)\d{2})\b`)
 	calYear    = regexp.MustCompile(`\b(?:in |for |during )?((?:19|20)\d{2})\b`)
 )
 
@@ -58,10 +64,34 @@ func date(m []string) string {
 	return m[3] + "-" + m[4] + "-" + m[5]
 }
 
+// quarterNumber reads a quarter's digit, 0 for none.
+func quarterNumber(s string) int {
+	if s == "" {
+		return 0
+	}
+	return int(s[0] - '0')
+}
+
+// ytdMonths is the length a year-to-date phrase names: 6 or 9 months, 0
+// for "year to date" (the longest filed).
+func ytdMonths(s string) int {
+	switch {
+	case strings.Contains(s, "half"), strings.Contains(s, "six"), strings.Contains(s, "6"):
+		return 6
+	case strings.Contains(s, "nine"), strings.Contains(s, "9"):
+		return 9
+	}
+	return 0
+}
+
 func spanOf(w string) Span {
 	switch w {
 	case "quarter", "three months", "3 months":
 		return ThreeMonths
+	case "six months", "6 months":
+		return SixMonths
+	case "nine months", "9 months":
+		return NineMonths
 	case "period":
 		return Instant
 	}
@@ -103,6 +133,21 @@ func periods(s string) (string, []Period) {
 	cut(endedMonth, func(m []string) Period {
 		return Period{Kind: EndMonth, End: fmt.Sprintf("%s-%02d", m[2], months[m[1]]), Span: spanOf(m[0])}
 	})
+	if strings.Contains(s, "calendar") {
+		cut(calA, func(m []string) Period {
+			return Period{Kind: CalendarTerm, Year: year(m[2]), Quarter: max(quarterNumber(m[0]), quarterWord[m[1]], quarterNumber(m[3]))}
+		})
+		cut(calB, func(m []string) Period {
+			return Period{Kind: CalendarTerm, Year: year(m[2]), Quarter: max(quarterNumber(m[0]), quarterWord[m[1]])}
+		})
+		cut(calC, func(m []string) Period {
+			return Period{Kind: CalendarTerm, Year: year(m[1]), Quarter: quarterWord[m[0]]}
+		})
+	}
+	if strings.Contains(s, "month") || strings.Contains(s, "half") || strings.Contains(s, "date") || strings.Contains(s, "ytd") {
+		cut(ytdA, func(m []string) Period { return Period{Kind: YearToDate, Year: year(m[1]), Months: ytdMonths(m[0])} })
+		cut(ytdB, func(m []string) Period { return Period{Kind: YearToDate, Year: year(m[0]), Months: ytdMonths(m[1])} })
+	}
 	cut(asOfDay, func(m []string) Period { return Period{Kind: EndDate, End: date(m), Span: Instant} })
 	cut(quarterC, func(m []string) Period { return Period{Kind: Quarter, Year: year(m[0]), Quarter: int(m[1][0] - '0')} })
 	cut(quarterA, func(m []string) Period { return Period{Kind: Quarter, Year: year(m[1]), Quarter: int(m[0][0] - '0')} })

@@ -9,6 +9,7 @@ package question
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -52,6 +53,14 @@ const (
 	EndMonth
 	// TTM: the trailing twelve months.
 	TTM
+	// YearToDate: the first Months (6 or 9; 0 the longest filed) of
+	// fiscal year Year ("the first nine months of fiscal 2023", "first
+	// half of FY23", "fiscal 2023 year to date").
+	YearToDate
+	// CalendarTerm: calendar quarter Quarter of Year, or (Quarter 0) the
+	// calendar year: the fiscal quarter or year that ends within two
+	// weeks of its last day ("calendar Q2 2024", "calendar 2023").
+	CalendarTerm
 )
 
 // Span is the length of the period a date names.
@@ -66,6 +75,10 @@ const (
 	// Instant: a balance at a day ("as of …"): the fiscal year or quarter
 	// that ends on it.
 	Instant
+	// SixMonths and NineMonths: a fiscal year's first half or first nine
+	// months ("the nine months ended July 1, 2023").
+	SixMonths
+	NineMonths
 )
 
 // Period is the period a question names.
@@ -76,6 +89,11 @@ type Period struct {
 	// End is YYYY-MM-DD for EndDate, YYYY-MM for EndMonth.
 	End  string
 	Span Span
+	// Months is the length of a YearToDate period, 0 the longest filed.
+	Months int
+	// Filing, when set, is the fiscal year of the 10-K the figure must be
+	// read from ("according to the FY2024 10-K").
+	Filing int
 }
 
 // Derived is a figure computed from stored figures.
@@ -106,6 +124,10 @@ type Figure struct {
 	Compare bool
 	// Metric is the phrase that named the field, as read.
 	Metric string
+	// AsOf, YYYY-MM-DD when set, is the day the question asks the figure
+	// as known at ("As of March 1, 2024, what was …", "in the 10-K filed
+	// on …"): the answer reads what was filed by its end.
+	AsOf string
 }
 
 // textIntent marks a question about what a filing says, not a figure:
@@ -116,13 +138,18 @@ var textIntent = regexp.MustCompile(`\b(?:according to|md&a|management's discuss
 // naming a metric and a company but no period asks for the latest.
 func ParseFigure(q string) (Figure, bool) {
 	s := " " + strings.TrimRight(Normalize(q), " ?.!。？") + " "
+	var f Figure
+	var filing int
+	s, f.AsOf, filing = asked(s)
 	if textIntent.MatchString(s) {
 		return Figure{}, false
 	}
-	var f Figure
 	s = cikRE.ReplaceAllString(s, " $1 ")
 	s = cashGeneratedRE.ReplaceAllString(s, " $1 operating cash flow ")
 	s, f.Periods = periods(s)
+	if filing != 0 {
+		f.Periods = fromFiling(f.Periods, filing)
+	}
 	s, f.Derived, f.Field = derived(s)
 	if f.Field == "" {
 		var ok bool
@@ -138,7 +165,8 @@ func ParseFigure(q string) (Figure, bool) {
 		// "from fiscal 2022 to fiscal 2023": the later against the earlier.
 		f.Compare = false
 	}
-	f.Companies = companies(s)
+	// "NVIDIA's revenue according to NVIDIA's 10-K" names one company.
+	f.Companies = slices.Compact(companies(s))
 	if len(f.Companies) == 0 || len(f.Companies) > 2 || len(f.Periods) > 2 {
 		return Figure{}, false
 	}
