@@ -76,14 +76,11 @@ var ytdDays = map[int][2]int{6: {175, 190}, 9: {266, 280}}
 // at start), or the period ending on per.End; nine months before six
 // when per says neither.
 func (a *Service) yearToDate(ctx context.Context, co usfinancials.Params, field financials.Field, per question.Period, start string, asOf time.Time) (*figureRef, error) {
-	cik, ticker, err := a.filer(ctx, co)
-	if err != nil || cik == "" {
-		return nil, err
-	}
-	c, err := a.fin.CompanyByCIK(ctx, cik)
+	c, ticker, err := a.filer(ctx, co)
 	if err != nil {
 		return nil, err
 	}
+	cik := c.CIK
 	lengths := []int{9, 6}
 	switch {
 	case per.Months != 0:
@@ -110,7 +107,7 @@ func (a *Service) yearToDate(ctx context.Context, co usfinancials.Params, field 
 // ytdMatches reports whether f is a year to date of months that per (or
 // start) names, of one of field's concepts.
 func ytdMatches(f financials.Fact, field financials.Field, per question.Period, start string, months int) bool {
-	d, ok := days(f.Start, f.End)
+	d, ok := financials.DaysBetween(f.Start, f.End)
 	if !ok || d < ytdDays[months][0] || d > ytdDays[months][1] || !fromFiling(f, per.Filing) || !slices.Contains(field.Concepts, f.Concept) {
 		return false
 	}
@@ -163,16 +160,6 @@ func ytdRef(ticker, cik string, field financials.Field, f financials.Fact, month
 	return &figureRef{st: usfinancials.Statements{Ticker: ticker, CIK: cik}, row: row, field: field, period: financials.Quarterly, value: f.Value, said: said}
 }
 
-// days is the length of a period in days.
-func days(start, end string) (int, bool) {
-	s, err1 := time.Parse(time.DateOnly, start)
-	e, err2 := time.Parse(time.DateOnly, end)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return int(e.Sub(s).Hours() / 24), true
-}
-
 // endsCalendarTerm reports whether a period ending at end is the
 // calendar quarter (or year) per names: it ends within two weeks of the
 // term's last day.
@@ -190,17 +177,21 @@ func endsCalendarTerm(end string, per question.Period) bool {
 	return e.Sub(last) <= slack && last.Sub(e) <= slack
 }
 
-// filer is the CIK and ticker of a company the question names.
-func (a *Service) filer(ctx context.Context, co usfinancials.Params) (cik, ticker string, err error) {
-	cik = co.CIK
+// filer is the company a question names, read once, and its ticker.
+func (a *Service) filer(ctx context.Context, co usfinancials.Params) (financials.Company, string, error) {
+	cik := co.CIK
 	if cik == "" {
+		var err error
 		if cik, err = a.fin.CIKForTicker(ctx, co.Ticker); err != nil {
-			return "", "", err
+			return financials.Company{}, "", err
 		}
 	}
 	c, err := a.fin.CompanyByCIK(ctx, cik)
-	if err != nil || len(c.Tickers) == 0 {
-		return cik, strings.ToUpper(co.Ticker), err
+	if err != nil {
+		return financials.Company{}, "", err
 	}
-	return cik, c.Tickers[0], nil
+	if len(c.Tickers) == 0 {
+		return c, strings.ToUpper(co.Ticker), nil
+	}
+	return c, c.Tickers[0], nil
 }

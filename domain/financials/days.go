@@ -37,8 +37,8 @@ func digits(s string) (int, bool) {
 	return n, true
 }
 
-// daysBetween returns the whole days from start to end, both YYYY-MM-DD.
-func daysBetween(start, end string) (int, bool) {
+// DaysBetween returns the whole days from start to end, both YYYY-MM-DD.
+func DaysBetween(start, end string) (int, bool) {
 	s, ok1 := day(start)
 	e, ok2 := day(end)
 	if !ok1 || !ok2 {

@@ -39,7 +39,7 @@ const (
 
 // classify returns the period a duration fact covers, if any.
 func classify(start, end string) (Period, bool) {
-	days, ok := daysBetween(start, end)
+	days, ok := DaysBetween(start, end)
 	if !ok {
 		return "", false
 	}

@@ -33,7 +33,7 @@ var quarterSpans = [5][2]int{{}, {minQuarterDays, maxQuarterDays}, {170, 200}, {
 // quarters returns how many fiscal quarters a period spans, or false when
 // its length is not that of one to four quarters.
 func quarters(start, end string) (int, bool) {
-	days, ok := daysBetween(start, end)
+	days, ok := DaysBetween(start, end)
 	if !ok {
 		return 0, false
 	}
